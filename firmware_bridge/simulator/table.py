@@ -1,0 +1,399 @@
+"""A whole simulated table: the mat's physics and sensors behind the emulated board, and the people around it.
+
+The people play the way people at a real smartmat table do. They read the published game (MQTT ``state``),
+send what they decide through the same command channel as the turn controller (``cmd/request``), and act on
+the mat with their hands: they put discs down, flick them, pick up destroyed monsters and spent ranged pieces,
+and put back a disc that flew off the mat. The referee among them answers a doubtful shot by looking at the
+table, which here means the ground truth of the last flick. The daemon sees none of this but the serial
+port.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_bridge.simulator.emulator import EmulatedMat
+from firmware_bridge.simulator.players import SimulatedPlayer
+from firmware_bridge.simulator.sensors import SensorModel
+from firmware_bridge.simulator.source_physics import PhysicsSensorSource
+from firmware_bridge.simulator.world import ShotRecord, World
+from service.attribution.geometry import load_mat, load_piece_classes, load_sensor_config
+from service.publish import topics
+from service.publish.broker_url import BrokerUrl
+from service.table_config import TableConfig
+
+log = logging.getLogger(__name__)
+
+HERO_ZONE_Y = 0.12  # fraction of the mat's depth: the heroes' start zone along the near edge
+MONSTER_ZONE_Y = 0.80  # the Monster Start Zone along the far edge
+
+
+@dataclass
+class Pace:
+    think_s: float = 0.6  # between seeing the game change and acting on it
+    shot_timeout_s: float = 20.0  # a flick the daemon never resolves is skipped after this long
+    scan_period_s: float = 1.0  # the board scans on its own this often (and whenever asked)
+
+
+class SimulatedTable:
+    def __init__(
+        self,
+        table: TableConfig,
+        broker: str | BrokerUrl,
+        *,
+        seed: int = 1,
+        pace: Pace | None = None,
+        port_dir: str | None = None,
+        actor: str = "referee:simulated-table",
+        play: bool = True,
+    ) -> None:
+        self.table = table
+        self.broker = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
+        self.pace = pace or Pace()
+        self.rng = random.Random(seed)
+        self.actor = actor
+        self.play = play
+        self.mat = load_mat()
+        self.classes = load_piece_classes()
+        self.world = World(self.mat, seed=seed)
+        self.sensors = SensorModel(load_sensor_config(table.sensors), self.mat, seed=seed + 1)
+        self.source = PhysicsSensorSource(
+            self.world, self.sensors, scan_period_us=int(self.pace.scan_period_s * 1e6)
+        )
+        self.board = EmulatedMat(self.source, port_dir=port_dir)
+        self.player = SimulatedPlayer(random.Random(seed + 2))
+        self._state: dict[str, Any] | None = None
+        self._state_changed = threading.Condition()
+        self._responses: dict[str, dict[str, Any]] = {}
+        self._client: mqtt.Client | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.last_shot: ShotRecord | None = None
+        self.flicks = 0
+        self._check_tags()
+
+    @property
+    def port(self) -> str:
+        return str(self.board.path)
+
+    # -- life cycle -----------------------------------------------------------------------------------
+    def start(self) -> SimulatedTable:
+        self.board.start()
+        if self.play:
+            self._connect()
+            self._thread = threading.Thread(target=self._play, name="simulated players", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._state_changed:
+            self._state_changed.notify_all()
+        if self._thread:
+            self._thread.join(timeout=10)
+        if self._client:
+            self._client.loop_stop()
+            self._client.disconnect()
+        self.board.stop()
+
+    def __enter__(self) -> SimulatedTable:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- MQTT: what the people read and say --------------------------------------------------------------
+    def _connect(self) -> None:
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"smartmat-sim-{uuid.uuid4().hex[:8]}",
+            protocol=mqtt.MQTTv311,
+        )
+        if self.broker.username is not None:
+            client.username_pw_set(self.broker.username, self.broker.password)
+        state_topic = topics.topic(self.table.table, topics.STATE)
+        response_topic = topics.topic(self.table.table, topics.CMD_RESPONSE)
+
+        def on_connect(c: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+            c.subscribe([(state_topic, 1), (response_topic, 1)])
+
+        def on_message(c: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+            try:
+                body = json.loads(message.payload)
+            except ValueError:
+                return
+            with self._state_changed:
+                if message.topic == state_topic:
+                    self._state = body
+                elif isinstance(body, dict) and "txn" in body:
+                    self._responses[str(body["txn"])] = body
+                self._state_changed.notify_all()
+
+        client.on_connect = on_connect
+        client.on_message = on_message
+        client.connect(self.broker.host, self.broker.port)
+        client.loop_start()
+        self._client = client
+
+    def say(self, command: str, timeout_s: float = 10.0, **args: Any) -> dict[str, Any]:
+        """Send a command as the table's referee and wait for the daemon's answer."""
+        assert self._client is not None
+        txn = uuid.uuid4().hex
+        body = {"txn": txn, "actor": self.actor, "command": command, "args": args}
+        self._client.publish(topics.topic(self.table.table, topics.CMD_REQUEST), json.dumps(body), qos=1)
+        deadline = time.monotonic() + timeout_s
+        with self._state_changed:
+            while txn not in self._responses and not self._stop.is_set():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return {"txn": txn, "ok": False, "error": "no answer from the daemon"}
+                self._state_changed.wait(remaining)
+            answer = self._responses.pop(txn, {"ok": False, "error": "stopped"})
+        if not answer.get("ok"):
+            log.info("the daemon refused %s %s: %s", command, args, answer.get("error"))
+        return answer
+
+    def _wait_for_change(self, seq: int, timeout_s: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout_s
+        with self._state_changed:
+            while not self._stop.is_set():
+                if self._state is not None and self._state.get("seq", -1) > seq:
+                    return self._state
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._state_changed.wait(remaining)
+        return None
+
+    # -- hands on the mat, for a person (or a test) playing alongside ------------------------------------
+    def put_pieces_down(self, state: dict[str, Any]) -> None:
+        """Put down the disc of every character of ``state`` that is not on the mat yet, and step back."""
+        with self.source._lock:
+            placed = self._set_up_room(state)
+        if placed:
+            self._let_the_board_see()
+
+    def flick_at(self, piece: str, target: str) -> ShotRecord:
+        """Flick ``piece`` at ``target`` with a player's aim; returns what really happened."""
+        with self.source._lock:
+            plan = self.player.plan_character_shot(self.world, piece, [target])
+        self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
+        self.flicks += 1
+        return self.last_shot
+
+    # -- the people ---------------------------------------------------------------------------------------
+    def _play(self) -> None:
+        seen = -1
+        while not self._stop.is_set():
+            state = self._wait_for_change(seen, timeout_s=5.0)
+            if state is None:
+                state = self._state  # nothing happened for a while: look at the table again
+                if state is None:
+                    continue
+            time.sleep(self.pace.think_s)
+            with self._state_changed:
+                state = self._state or state  # act on the table as it is now, not as it was
+            seen = state.get("seq", seen)
+            try:
+                with self.source._lock:  # hands on the mat: the board must not scan half a move
+                    touched = self._tidy_the_mat(state)
+                if touched:
+                    self._let_the_board_see()
+                self._act(state)
+            except Exception:  # people make mistakes; the table goes on
+                log.exception("a simulated player got confused")
+
+    def _act(self, state: dict[str, Any]) -> None:
+        phase = state.get("phase")
+        table = state.get("table") or {}
+        if state.get("outcome") or phase == "game_over":
+            return
+        if table.get("paused"):
+            return
+        if table.get("pending_shot"):
+            self._referee_confirms(table["pending_shot"])
+            return
+        if state.get("pending"):
+            pending = state["pending"]
+            self.say("answer", decision=pending["id"], option=self.rng.choice(pending["options"])["id"])
+            return
+        if phase == "setup" and state.get("room"):
+            with self.source._lock:
+                placed = self._set_up_room(state)
+            if placed:
+                self._let_the_board_see()
+            self.say("start_battle")
+            return
+        if phase in ("setup", "resolution", "special_room"):
+            self.say("enter_room")
+            return
+        if phase != "battle":
+            return
+        expected = state.get("expected_shot")
+        if expected:
+            self._flick(state, expected)
+            return
+        turn = state.get("turn") or {}
+        if turn.get("character") is None:
+            actor = self._next_actor(state)
+            if actor is not None:
+                self.say("declare", character=actor["id"], alternative=0)
+
+    def _next_actor(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        turn = state.get("turn") or {}
+        side = turn.get("side")
+        acted = set(turn.get("acted") or ())
+        for character in state.get("characters", []):
+            if character["side"] == side and character.get("on_mat") and character["id"] not in acted:
+                if character["kind"] in ("hero", "monster", "lord"):
+                    return character
+        return None
+
+    def _set_up_room(self, state: dict[str, Any]) -> bool:
+        """Put every character's disc down: heroes along the near edge, monsters in the start zone."""
+        placed = False
+        for character in state.get("characters", []):
+            piece = character.get("piece")
+            if not piece or not character.get("on_mat") or piece in self.world.pieces:
+                continue
+            zone = HERO_ZONE_Y if character["side"] == "heroes" else MONSTER_ZONE_Y
+            self._put_down(piece, character["side"], zone)
+            placed = True
+        return placed
+
+    def _let_the_board_see(self) -> None:
+        """People step back after putting discs down; the board scans before anyone flicks."""
+        time.sleep(self.pace.scan_period_s * 2.5)
+
+    def _put_down(self, piece: str, side: str, zone_y: float) -> None:
+        entry = self.table.registry.entry(piece)
+        cls = self.classes[entry.piece_class]
+        m = self.mat
+        for _ in range(200):
+            x = self.rng.uniform(cls.radius_mm + 20, m.width_mm - cls.radius_mm - 20)
+            y = m.height_mm * zone_y + self.rng.uniform(-60, 60)
+            if self._clear(x, y, cls.radius_mm + 15):
+                self.world.place(piece, cls, x, y, kind=entry.piece_class, side=side)
+                return
+        raise RuntimeError(f"no room on the mat for {piece}")
+
+    def _clear(self, x: float, y: float, radius: float) -> bool:
+        for other in self.world.pieces:
+            ox, oy = self.world.position(other)
+            if math.hypot(ox - x, oy - y) < radius + self.world.radius(other):
+                return False
+        return True
+
+    def _flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
+        by_id = {c["id"]: c for c in state.get("characters", [])}
+        shooter = by_id.get(expected["character"])
+        if shooter is None or expected.get("suppressed"):
+            self.say("skip_shot")
+            return
+        enemies = [
+            c["piece"]
+            for c in state["characters"]
+            if c.get("piece")
+            and c.get("on_mat")
+            and c["side"] not in (shooter["side"], "neutral")
+            and c["piece"] in self.world.pieces
+        ]
+        flicked_character = by_id.get(expected.get("piece")) or shooter
+        own_piece = flicked_character.get("piece")
+        if not own_piece or own_piece not in self.world.pieces:
+            self.say("skip_shot")
+            return
+        if expected.get("ranged"):
+            ranged = self._free_ranged_piece()
+            if ranged is None:
+                self.say("skip_shot")
+                return
+            with self.source._lock:
+                plan = self.player.plan_ranged_shot(
+                    self.world, own_piece, ranged, self.classes["ranged"], enemies, side=shooter["side"]
+                )
+            time.sleep(self.pace.scan_period_s * 2.2)  # let the board see the piece put down before the flick
+        else:
+            plan = self.player.plan_character_shot(self.world, own_piece, enemies)
+        seq = state["seq"]
+        self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
+        self.flicks += 1
+        log.info(
+            "flick %d: %s at %s, really hit %s",
+            self.flicks,
+            plan.piece,
+            plan.target,
+            sorted(self.last_shot.direct_hits),
+        )
+        if self._wait_for_change(seq, self.pace.shot_timeout_s) is None:
+            log.warning("the daemon did not resolve flick %d in time; skipping the shot", self.flicks)
+            self.say("skip_shot")
+
+    def _free_ranged_piece(self) -> str | None:
+        for entry in self.table.registry.pieces:
+            if entry.piece_class == "ranged" and entry.piece not in self.world.pieces:
+                return entry.piece
+        return None
+
+    def _referee_confirms(self, pending: dict[str, Any]) -> None:
+        """The referee watched the flick: pick the candidate that matches what really happened."""
+        truth = self.last_shot
+        if truth is None:
+            self.say("dismiss_shot")
+            return
+        for index, candidate in enumerate(pending.get("candidates", [])):
+            if set(candidate.get("direct_hits", [])) == set(truth.direct_hits):
+                self.say("confirm_hits", candidate=index)
+                return
+        of_piece = {
+            c.get("piece"): c["id"] for c in (self._state or {}).get("characters", []) if c.get("piece")
+        }
+        self.say(
+            "confirm_hits",
+            direct_hits=[of_piece[p] for p in sorted(truth.direct_hits) if p in of_piece],
+            pushed_off_mat=[of_piece[p] for p in sorted(truth.left_mat) if p in of_piece],
+        )
+
+    def _tidy_the_mat(self, state: dict[str, Any]) -> bool:
+        """Hands on the mat between shots: the rules' housekeeping that players do themselves."""
+        in_play = {c.get("piece") for c in state.get("characters", []) if c.get("on_mat") and c.get("piece")}
+        touched = False
+        for piece in list(self.world.pieces):
+            entry = self.table.registry.entry(piece)
+            spent = (
+                entry.piece_class == "ranged"
+                and self.last_shot is not None
+                and piece == self.last_shot.flicked
+            )
+            if (entry.piece_class != "ranged" and piece not in in_play) or spent:
+                self.world.remove(piece)  # a destroyed monster or a spent missile is picked up
+                touched = True
+        if self.last_shot is not None:
+            for piece, where in self.last_shot.left_mat.items():
+                if piece in self.world.pieces and not self.world.on_mat(piece):
+                    self.world.return_to_edge(piece, where)  # 3E reference: Legal Locations
+                    touched = True
+        if state.get("phase") == "battle":
+            touched |= self._set_up_room(state)  # summoned monsters and returning heroes come onto the mat
+        return touched
+
+    def _check_tags(self) -> None:
+        from firmware_bridge.simulator.sensors import tag_uid
+
+        for entry in self.table.registry.pieces:
+            if tag_uid(entry.piece) != entry.uid:
+                raise ValueError(
+                    f"{self.table.path}: disc {entry.piece} has uid {entry.uid.hex()}, but the simulated mat "
+                    f"tags it {tag_uid(entry.piece).hex()}; simulate only tables generated for it"
+                )

@@ -1,0 +1,378 @@
+"""The simulated mat's ground truth: wooden discs sliding on a neoprene mat inside Elzra's walls.
+
+This physics is deliberately richer than the daemon's model (service/attribution/model.py): every piece gets
+its own friction (±20 %), restitution and radius (±0.5 mm), restitution falls with impact speed, the mat's
+friction varies across its surface, and the time step is fine. The daemon never sees this module's state; it
+only sees what the sensor model (sensors.py) makes of it.
+
+Sliding friction follows pymunk's "tank" pattern: each disc is tied to the static body by a pivot joint and a
+gear joint with ``max_bias = 0`` and ``max_force = μ m g``. The joints then act as Coulomb friction
+(a constant decelerating force), so a disc stops after v²/(2 μ g) as a real one does; ``space.damping``
+would instead make the slowdown proportional to speed.
+
+Units: millimetres, grams, seconds (forces in g·mm/s²).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import pymunk
+
+from service.attribution.geometry import MatConfig, PieceClass
+
+GRAVITY_MM_S2 = 9810.0
+SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the smallest radius (11 mm)
+REST_SPEED_MM_S = 2.0
+MAX_SHOT_S = 8.0
+FRICTION_UPDATE_EVERY = 10  # substeps between re-reading the mat's local friction
+DISC_DISC_FRICTION = 0.25  # wood on wood, tangential
+COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
+
+PIECE_COLLISION = 1
+WALL_COLLISION = 2
+
+
+@dataclass(frozen=True)
+class Contact:
+    """One contact between two bodies, from first touch to separation."""
+
+    t_s: float
+    x_mm: float
+    y_mm: float
+    a: str  # piece id
+    b: str  # piece id, or "wall"
+    kind: str  # "disc" (two movable discs), "obstacle" (a disc and an obstacle) or "wall"
+    impulse: float  # g·mm/s, summed over the contact
+    relative_speed_mm_s: float
+
+
+@dataclass
+class ShotRecord:
+    """Ground truth of one shot, for tests and the benchmark (never shown to the daemon)."""
+
+    flicked: str
+    angle_rad: float
+    speed_mm_s: float
+    start_t_s: float
+    duration_s: float = 0.0
+    direct_hits: set[str] = field(default_factory=set)
+    pushed: set[str] = field(default_factory=set)
+    moved: set[str] = field(default_factory=set)
+    left_mat: dict[str, tuple[float, float]] = field(
+        default_factory=dict
+    )  # piece → where it crossed the edge
+    covers_knocked_off: set[str] = field(default_factory=set)  # ice pieces shaken off their host
+    contacts: list[Contact] = field(default_factory=list)
+    path: list[tuple[float, float, float]] = field(default_factory=list)  # (t_s, x, y) of the flicked piece
+
+
+@dataclass
+class _Piece:
+    id: str
+    kind: str
+    side: str
+    body: pymunk.Body
+    shape: pymunk.Circle
+    pivot: pymunk.PivotJoint
+    gear: pymunk.GearJoint
+    friction_scale: float
+    base_elasticity: float
+    nominal: PieceClass | None = None  # the catalogue size and mass, before this piece's own variation
+    covering: str | None = None  # for ice: the piece it sits on (then it has no body in the space)
+    offset: tuple[float, float] = (0.0, 0.0)
+
+
+class World:
+    """Pymunk world of the pieces on the mat; ``flick`` runs one shot to rest and returns its ground truth."""
+
+    def __init__(
+        self, mat: MatConfig, *, seed: int = 0, perturb: bool = True, substep_s: float = SUBSTEP_S
+    ) -> None:
+        self.mat = mat
+        self.rng = random.Random(seed)
+        self.perturb = perturb
+        self.substep_s = substep_s
+        self.time_s = 0.0
+        self.space = pymunk.Space()
+        self.space.gravity = (0.0, 0.0)
+        self.space.iterations = 20
+        self.pieces: dict[str, _Piece] = {}
+        self._by_shape: dict[pymunk.Shape, str] = {}
+        self._add_walls()
+        # Smooth variation of the mat's friction: a few random sine waves across the surface.
+        self._friction_waves = [
+            (self.rng.uniform(0.004, 0.02), self.rng.uniform(0.004, 0.02), self.rng.uniform(0, 2 * math.pi))
+            for _ in range(3)
+        ]
+        self._record: ShotRecord | None = None
+        self._open: dict[tuple[str, str], list[float]] = {}
+        self.space.on_collision(
+            begin=self._on_begin,
+            post_solve=self._on_post_solve,
+            pre_solve=self._on_pre_solve,
+            separate=self._on_separate,
+        )
+
+    # ---- building the table ----
+    def _add_walls(self) -> None:
+        g, w, h = self.mat.wall_gap_mm, self.mat.width_mm, self.mat.height_mm
+        thickness = 10.0
+        corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
+        for i in range(4):
+            wall = pymunk.Segment(self.space.static_body, corners[i], corners[(i + 1) % 4], thickness)
+            wall.elasticity = self.mat.wall_restitution
+            wall.friction = 0.3
+            wall.collision_type = WALL_COLLISION
+            self.space.add(wall)
+            self._by_shape[wall] = "wall"
+
+    def place(
+        self,
+        piece_id: str,
+        piece_class: PieceClass,
+        x_mm: float,
+        y_mm: float,
+        *,
+        kind: str | None = None,
+        side: str = "neutral",
+        covering: str | None = None,
+    ) -> None:
+        """Put a piece on the mat. An ice piece is placed ``covering`` another piece and rides on it."""
+        if piece_id in self.pieces:
+            raise ValueError(f"piece {piece_id!r} is already on the mat")
+        kind = kind or piece_class.name
+        radius = piece_class.radius_mm + (self.rng.uniform(-0.5, 0.5) if self.perturb else 0.0)
+        mass = piece_class.mass_g
+        body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
+        body.position = (x_mm, y_mm)
+        shape = pymunk.Circle(body, radius)
+        friction_scale = self.rng.uniform(0.8, 1.2) if self.perturb else 1.0
+        elasticity = (0.85 * self.rng.uniform(0.92, 1.05)) if self.perturb else 0.85
+        shape.elasticity = min(elasticity, 0.98)
+        shape.friction = DISC_DISC_FRICTION
+        shape.collision_type = PIECE_COLLISION
+        pivot = pymunk.PivotJoint(self.space.static_body, body, (0, 0), (0, 0))
+        pivot.max_bias = 0
+        gear = pymunk.GearJoint(self.space.static_body, body, 0.0, 1.0)
+        gear.max_bias = 0
+        piece = _Piece(
+            piece_id, kind, side, body, shape, pivot, gear, friction_scale, shape.elasticity, piece_class
+        )
+        if covering is not None:
+            if covering not in self.pieces:
+                raise ValueError(f"cannot cover {covering!r}: no such piece on the mat")
+            piece.covering = covering
+            piece.offset = (
+                x_mm - self.pieces[covering].body.position.x,
+                y_mm - self.pieces[covering].body.position.y,
+            )
+        else:
+            self.space.add(body, shape, pivot, gear)
+            self._by_shape[shape] = piece_id
+        self.pieces[piece_id] = piece
+        self._update_friction(piece)
+
+    def remove(self, piece_id: str) -> None:
+        piece = self.pieces.pop(piece_id)
+        if piece.covering is None:
+            self.space.remove(piece.body, piece.shape, piece.pivot, piece.gear)
+            del self._by_shape[piece.shape]
+        for other in self.pieces.values():
+            if other.covering == piece_id:
+                other.covering = None  # its host is gone: the ice piece falls where it was
+                self.space.add(other.body, other.shape, other.pivot, other.gear)
+                self._by_shape[other.shape] = other.id
+
+    def move(self, piece_id: str, x_mm: float, y_mm: float) -> None:
+        """Pick a piece up and set it down elsewhere (returning a piece to the edge, placing a shot)."""
+        body = self.pieces[piece_id].body
+        body.position = (x_mm, y_mm)
+        body.velocity = (0, 0)
+        body.angular_velocity = 0
+        self.space.reindex_shapes_for_body(body)
+
+    # ---- reading it ----
+    def position(self, piece_id: str) -> tuple[float, float]:
+        piece = self.pieces[piece_id]
+        if piece.covering is not None:
+            host = self.pieces[piece.covering].body.position
+            return (host.x + piece.offset[0], host.y + piece.offset[1])
+        return (piece.body.position.x, piece.body.position.y)
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        return {pid: self.position(pid) for pid in self.pieces}
+
+    def radius(self, piece_id: str) -> float:
+        return float(self.pieces[piece_id].shape.radius)
+
+    def on_mat(self, piece_id: str) -> bool:
+        x, y = self.position(piece_id)
+        return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
+
+    def friction_at(self, x_mm: float, y_mm: float) -> float:
+        m = self.mat
+        if not (0.0 <= x_mm <= m.width_mm and 0.0 <= y_mm <= m.height_mm):
+            return m.off_mat_friction
+        if not self.perturb:
+            return m.sliding_friction
+        wave = sum(math.sin(kx * x_mm + ky * y_mm + phase) for kx, ky, phase in self._friction_waves) / 3
+        return m.sliding_friction * (1.0 + m.friction_variation * wave)
+
+    def _update_friction(self, piece: _Piece) -> None:
+        mu = self.friction_at(*self.position(piece.id)) * piece.friction_scale
+        force = mu * piece.body.mass * GRAVITY_MM_S2
+        piece.pivot.max_force = force
+        # A sliding disc's spin is braked by friction acting over its face: torque ≈ (2/3) μ m g r.
+        piece.gear.max_force = force * piece.shape.radius * 2 / 3
+
+    # ---- contacts ----
+    def _names(self, arbiter: pymunk.Arbiter) -> tuple[str, str]:
+        a, b = arbiter.shapes
+        return self._by_shape.get(a, "?"), self._by_shape.get(b, "?")
+
+    def _on_pre_solve(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        if not self.perturb:
+            return
+        a, b = arbiter.bodies
+        normal = arbiter.normal
+        speed = abs((a.velocity - b.velocity).dot(normal))
+        # Wood bounces less the harder it is hit (plastic deformation): e falls ~10 % per m/s.
+        arbiter.restitution = arbiter.restitution * max(0.6, 1.0 - 0.0001 * speed)
+
+    def _on_begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        record = self._record
+        if record is None:
+            return
+        a, b = self._names(arbiter)
+        body_a, body_b = arbiter.bodies
+        speed = abs((body_a.velocity - body_b.velocity).dot(arbiter.normal))
+        if speed < 1.0:
+            return  # pieces resting against each other are not a new contact
+        point = (
+            arbiter.contact_point_set.points[0].point_a
+            if arbiter.contact_point_set.points
+            else body_a.position
+        )
+        self._open[(a, b)] = [self.time_s, point.x, point.y, 0.0, speed]
+        if record.flicked in (a, b):
+            other = b if a == record.flicked else a
+            if other != "wall":
+                record.direct_hits.add(other)
+
+    def _on_post_solve(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        key = self._names(arbiter)
+        if key in self._open:
+            self._open[key][3] += arbiter.total_impulse.length
+
+    def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        key = self._names(arbiter)
+        self._close(key)
+
+    def _close(self, key: tuple[str, str]) -> None:
+        opened = self._open.pop(key, None)
+        if opened is None or self._record is None:
+            return
+        a, b = key
+        if b == "wall" or a == "wall":
+            kind = "wall"
+        elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
+            kind = "obstacle"
+        else:
+            kind = "disc"
+        t, x, y, impulse, speed = opened
+        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
+
+    # ---- a shot ----
+    def flick(self, piece_id: str, angle_rad: float, speed_mm_s: float) -> ShotRecord:
+        """Flick a piece and run the world until every piece rests; returns what really happened."""
+        if piece_id not in self.pieces or self.pieces[piece_id].covering is not None:
+            raise ValueError(f"cannot flick {piece_id!r}: not a free piece on the mat")
+        start = {pid: self.position(pid) for pid in self.pieces}
+        record = ShotRecord(piece_id, angle_rad, speed_mm_s, self.time_s)
+        self._record = record
+        flicked = self.pieces[piece_id].body
+        flicked.velocity = (speed_mm_s * math.cos(angle_rad), speed_mm_s * math.sin(angle_rad))
+        # A flick with a fingernail adds some spin; it changes little but is real.
+        flicked.angular_velocity = self.rng.gauss(0.0, 3.0) if self.perturb else 0.0
+        touched: set[str] = set()
+        free = [p for p in self.pieces.values() if p.covering is None]
+        step = 0
+        t0 = self.time_s
+        while self.time_s - t0 < MAX_SHOT_S:
+            self.space.step(self.substep_s)
+            self.time_s += self.substep_s
+            step += 1
+            if step % FRICTION_UPDATE_EVERY == 0:
+                moving = False
+                for piece in free:
+                    if piece.body.velocity.length > REST_SPEED_MM_S or abs(piece.body.angular_velocity) > 0.5:
+                        moving = True
+                        self._update_friction(piece)
+                        self._note_edge(piece, record)
+                if step % 20 == 0:
+                    record.path.append((self.time_s - t0, flicked.position.x, flicked.position.y))
+                if not moving:
+                    break
+        for key in list(self._open):
+            self._close(key)
+        for piece in free:
+            piece.body.velocity = (0, 0)
+            piece.body.angular_velocity = 0
+        self._record = None
+        record.duration_s = self.time_s - t0
+        record.path.append((record.duration_s, flicked.position.x, flicked.position.y))
+        for contact in record.contacts:
+            touched.update(p for p in (contact.a, contact.b) if p != "wall" and p != piece_id)
+            if contact.impulse >= COVER_KNOCK_IMPULSE:
+                for pid in (contact.a, contact.b):
+                    for cover in self.pieces.values():
+                        if cover.covering == pid:
+                            record.covers_knocked_off.add(cover.id)
+        for pid, (x0, y0) in start.items():
+            x, y = self.position(pid)
+            if math.hypot(x - x0, y - y0) > 1.0:
+                record.moved.add(pid)
+        record.pushed = (touched | record.moved) - record.direct_hits - {piece_id}
+        record.pushed -= {c for c in record.pushed if self.pieces[c].covering is not None}
+        for cover_id in record.covers_knocked_off:
+            self._knock_off(cover_id)
+        return record
+
+    def _note_edge(self, piece: _Piece, record: ShotRecord) -> None:
+        """Record where a piece went completely off the playmat (beyond the edge by more than its radius)."""
+        if piece.id in record.left_mat:
+            return
+        x, y = piece.body.position
+        r = piece.shape.radius
+        m = self.mat
+        if -r <= x <= m.width_mm + r and -r <= y <= m.height_mm + r:
+            return
+        record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
+
+    def _knock_off(self, cover_id: str) -> None:
+        cover = self.pieces[cover_id]
+        host = self.pieces[cover.covering] if cover.covering else None
+        if host is None:
+            return
+        angle = self.rng.uniform(0, 2 * math.pi)
+        distance = host.shape.radius + cover.shape.radius + self.rng.uniform(2, 20)
+        x = host.body.position.x + distance * math.cos(angle)
+        y = host.body.position.y + distance * math.sin(angle)
+        cover.covering = None
+        cover.body.position = (
+            min(max(x, 5.0), self.mat.width_mm - 5.0),
+            min(max(y, 5.0), self.mat.height_mm - 5.0),
+        )
+        self.space.add(cover.body, cover.shape, cover.pivot, cover.gear)
+        self._by_shape[cover.shape] = cover.id
+        self._update_friction(cover)
+
+    def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
+        """Rulebook: a piece that left the playmat is put back on the edge where it left."""
+        r = self.radius(piece_id)
+        x = min(max(where[0], r), self.mat.width_mm - r)
+        y = min(max(where[1], r), self.mat.height_mm - r)
+        self.move(piece_id, x, y)

@@ -1,0 +1,106 @@
+"""``smartmat attribute TRACE`` and ``smartmat bench attribution``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Any
+
+from .infer import AttributionConfig, attribute, shutdown_pool
+from .trace import TraceFormatError, read_traces
+
+log = logging.getLogger(__name__)
+
+
+def register_cli(subparsers: Any) -> None:
+    attr = subparsers.add_parser("attribute", help="who hit whom in recorded shot traces (JSON Lines)")
+    attr.add_argument("trace", help="a shot trace file (docs/trace-format.md), one shot per line")
+    attr.add_argument("--json", action="store_true", help="print one JSON object per shot")
+    attr.add_argument(
+        "--threshold",
+        type=float,
+        default=AttributionConfig.auto_apply_threshold,
+        help="top probability at or above which the result is applied without the referee",
+    )
+    attr.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
+    attr.add_argument("--seed", type=int, default=0)
+    attr.set_defaults(func=_attribute)
+
+    # Several parts may add benchmarks; they share one "bench" command (see docs/architecture.md).
+    bench = subparsers.choices.get("bench")
+    if bench is None:
+        bench = subparsers.add_parser("bench", help="benchmarks that print figures")
+        bench.bench_subparsers = bench.add_subparsers(dest="benchmark", metavar="BENCHMARK")
+    b = bench.bench_subparsers.add_parser("attribution", help="shot attribution against simulated truth")
+    b.add_argument("--shots", type=int, default=1000)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    b.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
+    b.add_argument(
+        "--sensors",
+        choices=("reference", "cheaper", "noisier", "proposed"),
+        help="only this sensor configuration (default: all three in turn)",
+    )
+    b.add_argument(
+        "--pieces", type=int, help="only rooms of this many pieces (default: 5, 10, 20, 30 in turn)"
+    )
+    b.add_argument(
+        "--temperature",
+        type=float,
+        default=AttributionConfig.temperature,
+        help="calibration temperature of the likelihood (docs/attribution.md)",
+    )
+    b.add_argument("--threshold", type=float, default=AttributionConfig.auto_apply_threshold)
+    b.set_defaults(func=_bench)
+
+
+def _attribute(args: argparse.Namespace) -> int:
+    config = AttributionConfig(auto_apply_threshold=args.threshold, workers=args.workers, seed=args.seed)
+    try:
+        traces = list(read_traces(args.trace))
+    except (OSError, TraceFormatError) as exc:
+        log.error("cannot read %s: %s", args.trace, exc)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        for trace in traces:
+            result = attribute(trace, config)
+            if args.json:
+                print(json.dumps(result.to_json()))
+            else:
+                verdict = "apply" if result.auto_apply else "ask the referee"
+                print(f"{result.flicked}: {verdict} ({result.rollouts} rollouts, {result.elapsed_s:.2f} s)")
+                for c in result.candidates[:5]:
+                    hits = ", ".join(sorted(c.direct_hits)) or "nothing"
+                    pushed = ", ".join(sorted(c.pushed)) or "-"
+                    print(f"  {c.probability:6.1%}  hit {hits}; pushed {pushed}")
+    finally:
+        shutdown_pool()
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import format_table, run_benchmark  # the benchmark pulls in the simulated mat
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"  {done}/{total} shots", file=sys.stderr, flush=True)
+
+    try:
+        result = run_benchmark(
+            args.shots,
+            args.seed,
+            AttributionConfig(
+                workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
+            ),
+            progress=progress,
+            sensors=args.sensors,
+            pieces=args.pieces,
+        )
+    finally:
+        shutdown_pool()
+    report = result.report()
+    print(json.dumps(report, indent=2) if args.json else format_table(report))
+    return 0

@@ -1,0 +1,306 @@
+"""Who hit whom: a posterior over the flicked piece's direct-hit sets, from likelihood-weighted rollouts.
+
+Method (docs/attribution.md):
+
+1. **Broad stage.** Flicks are drawn from a proposal that mixes a uniform angle with angles aimed at where the
+   evidence points (the flicked piece's own rest position and every piece that moved or vanished), and
+   speeds from a log-uniform range mixed with the speed its travel implies. Start positions, friction and
+   restitution are drawn from their priors for every rollout, so the posterior averages over them.
+2. **Refinement (population Monte Carlo).** The next proposal is a mixture of narrow Gaussians around
+   particles resampled by weight, plus a share of the broad proposal so no mode is lost. Each sample's
+   importance weight is likelihood × prior / proposal density; all stages' samples are pooled.
+3. **Posterior.** Probabilities of direct-hit sets are the normalised weight sums (log-likelihoods divided by
+   a temperature, 1 by default), mapped through the calibration table the benchmark measured (config.py).
+
+Prior and proposals live in proposals.py, settings and calibration in config.py.
+
+Rollouts are independent and run in a process pool (``workers``; 1 runs in-process, as the tests do).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+from .config import AttributionConfig, calibrate
+from .evidence import EvidenceParams, HeardEvent, group_impacts, log_likelihood
+from .model import ModelParams, Rollout, RolloutParams, ShotModel
+from .proposals import BroadProposal, FlickPrior, RefinedProposal
+from .trace import ShotTrace
+
+__all__ = ["Attribution", "AttributionConfig", "Candidate", "attribute", "calibrate", "shutdown_pool"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    direct_hits: frozenset[str]
+    pushed: frozenset[str]
+    left_mat: frozenset[str]
+    probability: float
+    path: tuple[tuple[float, float, float], ...]
+    left_mat_at: tuple[tuple[str, float, float], ...] = ()
+    covers_knocked_off: frozenset[str] = frozenset()  # ice / net / web pieces shaken off their host
+    shadow_destroyed: frozenset[str] = frozenset()  # shadow monsters pushed off the mat by a direct hit
+    unexplained: frozenset[str] = frozenset()  # pieces whose post-shot position even the best rollout misses
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "direct_hits": sorted(self.direct_hits),
+            "pushed": sorted(self.pushed),
+            "left_mat": [
+                {"piece": p, "x_mm": round(x, 1), "y_mm": round(y, 1)} for p, x, y in self.left_mat_at
+            ],
+            "covers_knocked_off": sorted(self.covers_knocked_off),
+            "shadow_destroyed": sorted(self.shadow_destroyed),
+            "unexplained": sorted(self.unexplained),
+            "probability": round(self.probability, 4),
+            "path": [[round(t, 3), round(x, 1), round(y, 1)] for t, x, y in self.path],
+        }
+
+
+@dataclass(frozen=True)
+class Attribution:
+    flicked: str
+    candidates: list[Candidate]
+    auto_apply: bool
+    threshold: float
+    rollouts: int
+    elapsed_s: float
+
+    @property
+    def top(self) -> Candidate:
+        return self.candidates[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "flicked": self.flicked,
+            "auto_apply": self.auto_apply,
+            "threshold": self.threshold,
+            "rollouts": self.rollouts,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "candidates": [c.to_json() for c in self.candidates],
+        }
+
+
+@dataclass(frozen=True)
+class _Scored:
+    params: RolloutParams
+    log_l: float
+    direct: frozenset[str]
+    pushed: frozenset[str]
+    left_mat: tuple[tuple[str, float, float], ...]
+    covers: frozenset[str]
+    path: tuple[tuple[float, float, float], ...]
+    misfits: tuple[str, ...] = ()
+
+
+# ---- rollouts, in-process or in a worker ----
+_WORKER_CACHE: dict[int, tuple[ShotModel, list[HeardEvent]]] = {}
+
+
+def _score_batch(
+    trace: ShotTrace,
+    key: int,
+    model_params: ModelParams,
+    evidence: EvidenceParams,
+    batch: Sequence[RolloutParams],
+) -> list[_Scored]:
+    cached = _WORKER_CACHE.get(key)
+    if cached is None or cached[0].trace is not trace and cached[0].trace != trace:
+        for old_model, _ in _WORKER_CACHE.values():
+            old_model.close()
+        _WORKER_CACHE.clear()
+        cached = (ShotModel(trace, model_params), group_impacts(trace, evidence))
+        _WORKER_CACHE[key] = cached
+    model, heard = cached
+    out = []
+    for rp in batch:
+        rollout: Rollout = model.run(rp)
+        start = model.starting_positions(rp)
+        misfits: list[str] = []
+        out.append(
+            _Scored(
+                rp,
+                log_likelihood(rollout, trace, start, heard, evidence, misfits),
+                rollout.direct,
+                rollout.pushed,
+                tuple((p, x, y) for p, (x, y) in sorted(rollout.left_mat.items())),
+                rollout.covers_knocked_off,
+                tuple(rollout.path),
+                tuple(misfits),
+            )
+        )
+    return out
+
+
+_POOL: Executor | None = None
+_POOL_SIZE = 0
+
+
+def _pool(workers: int) -> Executor:
+    global _POOL, _POOL_SIZE
+    if _POOL is None or _POOL_SIZE != workers:
+        if _POOL is not None:
+            _POOL.shutdown(cancel_futures=True)
+        # spawn, not fork: the daemon runs MQTT and serial threads that must not be cloned mid-flight
+        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+        _POOL_SIZE = workers
+    return _POOL
+
+
+def shutdown_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def _run(trace: ShotTrace, key: int, config: AttributionConfig, params: list[RolloutParams]) -> list[_Scored]:
+    workers = config.workers or os.cpu_count() or 1
+    if workers <= 1 or len(params) < 8:
+        return _score_batch(trace, key, config.model, config.evidence, params)
+    chunk = math.ceil(len(params) / workers)
+    try:
+        return _run_in_pool(trace, key, config, params, workers, chunk)
+    except BrokenProcessPool:
+        log.exception("a rollout worker died; restarting the pool and running this batch in-process")
+        shutdown_pool()
+        return _score_batch(trace, key, config.model, config.evidence, params)
+
+
+def _run_in_pool(
+    trace: ShotTrace,
+    key: int,
+    config: AttributionConfig,
+    params: list[RolloutParams],
+    workers: int,
+    chunk: int,
+) -> list[_Scored]:
+    futures = [
+        _pool(workers).submit(_score_batch, trace, key, config.model, config.evidence, params[i : i + chunk])
+        for i in range(0, len(params), chunk)
+    ]
+    return [s for f in futures for s in f.result()]
+
+
+def _resample(scored: list[tuple[_Scored, float]], rng: random.Random, n: int) -> list[_Scored]:
+    top = max(w for _, w in scored)
+    weights = [math.exp(w - top) for _, w in scored]
+    picks = rng.choices(range(len(scored)), weights=weights, k=n)
+    return [scored[i][0] for i in sorted(set(picks))]
+
+
+# ---- the public entry point ----
+def attribute(trace: ShotTrace, config: AttributionConfig | None = None) -> Attribution:
+    """Posterior over direct-hit sets for one shot; ``auto_apply`` when the top set is sure enough."""
+    config = config or AttributionConfig()
+    started = time.perf_counter()
+    rng = random.Random(config.seed)
+    key = id(trace)
+    broad = BroadProposal(trace, config)
+    prior = FlickPrior(trace, config.aimed_prior_share)
+    pooled: list[tuple[_Scored, float]] = []  # (rollout, log importance weight)
+
+    proposal: BroadProposal | RefinedProposal = broad
+    rounds = [(config.broad_rollouts, None)] + [
+        (config.refine_rollouts, (math.radians(2.5) / (2**r), 0.08 / (2**r)))
+        for r in range(config.refine_rounds)
+    ]
+    sigmas_mm = {p.piece: p.sigma_mm for p in trace.pre.pieces}
+    for count, sigmas in rounds:
+        if sigmas is not None:
+            parents = _resample(pooled, rng, 16)
+            involved = [p.direct | p.pushed | {trace.declaration.flicked} for p in parents]
+            proposal = RefinedProposal(
+                [p.params for p in parents], involved, sigmas[0], sigmas[1], broad, sigmas_mm
+            )
+        params = [proposal.draw(rng, trace, config) for _ in range(count)]
+        for s in _run(trace, key, config, params):
+            log_w = (
+                s.log_l / config.temperature + prior.log_density(s.params) - proposal.log_density(s.params)
+            )
+            if math.isfinite(log_w):
+                pooled.append((s, log_w))
+    if not pooled:
+        raise RuntimeError("no rollout explained the shot at all")
+    return _summarise(trace, pooled, config, started)
+
+
+def _summarise(
+    trace: ShotTrace, pooled: list[tuple[_Scored, float]], config: AttributionConfig, started: float
+) -> Attribution:
+    top = max(w for _, w in pooled)
+    mass: dict[frozenset[str], float] = {}
+    best: dict[frozenset[str], tuple[float, _Scored]] = {}
+    # Within one hit set, which pieces were pushed, left the mat or lost their ice is decided by a weighted
+    # vote of that set's rollouts, not by its single best rollout (one rollout over-fits the noise).
+    votes: dict[frozenset[str], dict[tuple[str, str], float]] = {}
+    for s, log_w in pooled:
+        w = math.exp(log_w - top)
+        mass[s.direct] = mass.get(s.direct, 0.0) + w
+        if s.direct not in best or log_w > best[s.direct][0]:
+            best[s.direct] = (log_w, s)
+        tally = votes.setdefault(s.direct, {})
+        outcomes = [("pushed", p) for p in s.pushed] + [("left", p) for p, _, _ in s.left_mat]
+        for key in outcomes + [("cover", p) for p in s.covers]:
+            tally[key] = tally.get(key, 0.0) + w
+    total = sum(mass.values())
+    # Each candidate's raw share is mapped to the accuracy measured for such shares. The map is monotone and
+    # below the diagonal, so the order is kept and the sum stays under 1: what is left is the chance that
+    # something no rollout tried happened.
+    ranked = sorted(mass.items(), key=lambda item: -item[1])
+    shadows = {p.piece for p in trace.pieces if p.shadow}
+    by_weight = sorted(pooled, key=lambda item: -item[1])
+    candidates = []
+    for direct, m in ranked:
+        s = best[direct][1]
+
+        def majority(kind: str, direct: frozenset[str] = direct, m: float = m) -> frozenset[str]:
+            return frozenset(p for (k, p), w in votes[direct].items() if k == kind and w > m / 2)
+
+        left = majority("left")
+        where = {p: (x, y) for p, x, y in s.left_mat}
+        for other, _ in by_weight:  # where a piece left: from the best rollout that has it leave
+            if other.direct == direct:
+                for p, x, y in other.left_mat:
+                    where.setdefault(p, (x, y))
+        candidates.append(
+            Candidate(
+                direct_hits=direct,
+                pushed=majority("pushed"),
+                left_mat=left,
+                probability=calibrate(m / total, config.calibration),
+                path=s.path,
+                left_mat_at=tuple((p, *where[p]) for p in sorted(left)),
+                covers_knocked_off=majority("cover"),
+                # 3E reference, Shadow Monsters: destroyed only when a direct hit pushes them off the playmat
+                shadow_destroyed=frozenset(left & shadows & direct),
+                unexplained=frozenset(s.misfits),
+            )
+        )
+    # Never a silent guess: a sure-looking answer that leaves a piece's movement unexplained goes to the
+    # referee (no rollout found what happened, so the probabilities are over the wrong hypotheses).
+    auto = candidates[0].probability >= config.auto_apply_threshold and not candidates[0].unexplained
+    elapsed = time.perf_counter() - started
+    log.debug(
+        "attributed %s: top %s p=%.3f over %d rollouts in %.2fs",
+        trace.declaration.flicked,
+        sorted(candidates[0].direct_hits),
+        candidates[0].probability,
+        len(pooled),
+        elapsed,
+    )
+    return Attribution(
+        trace.declaration.flicked, candidates, auto, config.auto_apply_threshold, len(pooled), elapsed
+    )

@@ -1,0 +1,242 @@
+"""Where the attribution looks: the prior over flicks and the proposals that draw rollouts from it.
+
+Densities over the nuisance parameters (start corrections, friction, restitution) are kept relative to their
+prior, so draws from that prior cancel out of the importance weights.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .config import AttributionConfig
+from .model import COVER_KINDS, RolloutParams
+from .trace import ShotTrace
+
+MIN_SPEED_MM_S = 250.0
+MAX_SPEED_MM_S = 4500.0
+LOG_SPEED_SPAN = math.log(MAX_SPEED_MM_S / MIN_SPEED_MM_S)
+BANK_SHARE_OF_AIMS = 0.2
+
+
+def wrap_angle(angle: float) -> float:
+    return (angle + math.pi) % (2 * math.pi) - math.pi
+
+
+class FlickPrior:
+    """What we believe about a flick before looking at the sensors.
+
+    Speed: log-uniform over what a finger can do. Angle: players flick at enemies. Half the prior mass is
+    spread evenly over all directions; the other half sits around the directions to the enemies on the mat
+    (nearer ones weighted more), with a human aiming error. Without this, a hit, which needs the flick and
+    the pieces' true positions to line up within millimetres, loses to a miss by sheer parameter volume.
+    """
+
+    AIM_SIGMA = math.radians(4.0)
+
+    def __init__(self, trace: ShotTrace, aimed_share: float) -> None:
+        self.aimed_share = aimed_share
+        pre = trace.pre.by_piece()
+        me = pre[trace.declaration.flicked]
+        actor = trace.declaration.shooter or trace.declaration.flicked
+        side = (
+            trace.spec(actor).side if actor in {p.piece for p in trace.pieces} else trace.spec(me.piece).side
+        )
+        enemy_side = {"heroes": "overseer", "overseer": "heroes"}.get(side)
+        self.aims: list[tuple[float, float]] = []
+        for spec in trace.pieces:
+            seen = pre.get(spec.piece)
+            if spec.side != enemy_side or seen is None or spec.kind in COVER_KINDS:
+                continue
+            distance = math.hypot(seen.x_mm - me.x_mm, seen.y_mm - me.y_mm)
+            self.aims.append((math.atan2(seen.y_mm - me.y_mm, seen.x_mm - me.x_mm), 1 / max(distance, 50.0)))
+        total = sum(w for _, w in self.aims)
+        self.aims = [(a, w / total) for a, w in self.aims]
+
+    def log_density(self, rp: RolloutParams) -> float:
+        if not MIN_SPEED_MM_S <= rp.speed_mm_s <= MAX_SPEED_MM_S:
+            return -math.inf
+        share = self.aimed_share if self.aims else 0.0
+        dens = (1 - share) / (2 * math.pi)
+        for aim, weight in self.aims:
+            dens += share * weight * normal_density(wrap_angle(rp.angle_rad - aim), self.AIM_SIGMA)
+        return math.log(dens) - math.log(LOG_SPEED_SPAN)
+
+
+class BroadProposal:
+    """Uniform-and-aimed mixture over (angle, log speed)."""
+
+    AIM_SIGMA = math.radians(7.0)
+    UNIFORM_SHARE = 0.3
+
+    def __init__(self, trace: ShotTrace, config: AttributionConfig) -> None:
+        pre, post = trace.pre.by_piece(), trace.post.by_piece()
+        me = pre[trace.declaration.flicked]
+        self.origin = (me.x_mm, me.y_mm)
+        targets: list[tuple[float, float]] = []  # points the flicked piece's centre seems to have gone for
+        travel = 0.0
+        mover = post.get(me.piece)
+        if mover is not None:
+            travel = math.hypot(mover.x_mm - me.x_mm, mover.y_mm - me.y_mm)
+            if travel > 10:
+                targets.append((mover.x_mm, mover.y_mm))
+        for piece in trace.pre.pieces:
+            if piece.piece == me.piece:
+                continue
+            after = post.get(piece.piece)
+            moved = after is None or math.hypot(after.x_mm - piece.x_mm, after.y_mm - piece.y_mm) > max(
+                8.0, 3 * math.hypot(piece.sigma_mm, after.sigma_mm)
+            )
+            if not moved:
+                continue
+            targets.append((piece.x_mm, piece.y_mm))
+            if after is not None:
+                # "Ghost ball" aim: a struck disc leaves along the line of centres, so the flicked piece met
+                # it one radius-sum behind its start, opposite to where it went.
+                dx, dy = after.x_mm - piece.x_mm, after.y_mm - piece.y_mm
+                reach = trace.spec(piece.piece).radius_mm + trace.spec(me.piece).radius_mm
+                norm = math.hypot(dx, dy)
+                targets.append((piece.x_mm - reach * dx / norm, piece.y_mm - reach * dy / norm))
+        aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty in targets]
+        banks: list[float] = []
+        # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
+        # inside the wall, and the bounce keeps only e of the normal speed, so the image point lies 1/e
+        # times as far behind that line as the target is in front of it.
+        e = config.model.wall_restitution * config.model.disc_restitution
+        mat, radius = trace.mat, trace.spec(me.piece).radius_mm
+        turn = mat.wall_gap_mm - 10.0 - radius  # how far beyond the mat's edge the centre turns
+        lines = (("y", -turn), ("y", mat.height_mm + turn), ("x", -turn), ("x", mat.width_mm + turn))
+        for tx, ty in targets:
+            for axis, at in lines:
+                if axis == "y":
+                    ix, iy = tx, at - (ty - at) / e
+                else:
+                    ix, iy = at - (tx - at) / e, ty
+                banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
+        # Straight aims carry most of the aimed share; bank shots are rarer and there are four per target.
+        self.aims = aims + banks
+        self.aim_weights = [
+            BANK_SHARE_OF_AIMS / len(banks) if i >= len(aims) else (1 - BANK_SHARE_OF_AIMS) / len(aims)
+            for i in range(len(self.aims))
+        ]
+        mu = config.model.sliding_friction
+        self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
+
+    def draw(self, rng: random.Random, trace: ShotTrace, config: AttributionConfig) -> RolloutParams:
+        angle, speed = self.sample(rng)
+        return draw_nuisance(trace, rng, config, angle, speed)
+
+    def log_density(self, rp: RolloutParams) -> float:
+        return self.log_density_flick(rp.angle_rad, rp.speed_mm_s)
+
+    def sample(self, rng: random.Random) -> tuple[float, float]:
+        if not self.aims or rng.random() < self.UNIFORM_SHARE:
+            angle = rng.uniform(-math.pi, math.pi)
+        else:
+            aim = rng.choices(self.aims, weights=self.aim_weights)[0]
+            angle = wrap_angle(aim + rng.gauss(0, self.AIM_SIGMA))
+        if rng.random() < 0.5:
+            log_speed = rng.uniform(math.log(MIN_SPEED_MM_S), math.log(MAX_SPEED_MM_S))
+        else:
+            log_speed = math.log(self.speed_guess) + rng.gauss(0, 0.35)
+        return angle, math.exp(log_speed)
+
+    def log_density_flick(self, angle: float, speed: float) -> float:
+        dens_a = self.UNIFORM_SHARE / (2 * math.pi) if self.aims else 1 / (2 * math.pi)
+        if self.aims:
+            for aim, weight in zip(self.aims, self.aim_weights, strict=True):
+                dens_a += (
+                    (1 - self.UNIFORM_SHARE)
+                    * weight
+                    * normal_density(wrap_angle(angle - aim), self.AIM_SIGMA)
+                )
+        ls = math.log(speed)
+        inside = math.log(MIN_SPEED_MM_S) <= ls <= math.log(MAX_SPEED_MM_S)
+        dens_s = 0.5 * (1 / LOG_SPEED_SPAN if inside else 0.0) + 0.5 * normal_density(
+            ls - math.log(self.speed_guess), 0.35
+        )
+        return math.log(dens_a) + math.log(max(dens_s, 1e-300))
+
+
+def normal_density(x: float, sigma: float) -> float:
+    return math.exp(-0.5 * (x / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
+
+
+class RefinedProposal:
+    """Narrow moves around resampled particles, with a share of the broad proposal.
+
+    A move jitters the parent's flick and also the start corrections of the pieces its rollout touched
+    (a graze hangs on millimetres of relative position, which fresh prior draws would rarely reproduce);
+    every other piece's correction is drawn afresh from its prior. Densities are kept relative to the
+    nuisance prior, so prior draws cancel out of the importance weights.
+    """
+
+    BROAD_SHARE = 0.15
+    OFFSET_STEP = 0.35  # jitter of an inherited start correction, as a share of the piece's sigma
+
+    def __init__(
+        self,
+        parents: list[RolloutParams],
+        involved: list[frozenset[str]],
+        sigma_angle: float,
+        sigma_log_speed: float,
+        broad: BroadProposal,
+        sigmas: dict[str, float],
+    ) -> None:
+        self.parents = parents
+        self.involved = involved
+        self.offsets = [{pid: (dx, dy) for pid, dx, dy in p.offsets} for p in parents]
+        self.sa, self.ss, self.broad, self.sigmas = sigma_angle, sigma_log_speed, broad, sigmas
+
+    def draw(self, rng: random.Random, trace: ShotTrace, config: AttributionConfig) -> RolloutParams:
+        if rng.random() < self.BROAD_SHARE:
+            return self.broad.draw(rng, trace, config)
+        k = rng.randrange(len(self.parents))
+        parent, keep = self.parents[k], self.involved[k]
+        fresh = draw_nuisance(trace, rng, config, 0.0, 0.0)
+        offsets = []
+        for pid, dx, dy in fresh.offsets:
+            if pid in keep and pid in self.offsets[k]:
+                step = self.OFFSET_STEP * self.sigmas[pid]
+                px, py = self.offsets[k][pid]
+                dx, dy = px + rng.gauss(0, step), py + rng.gauss(0, step)
+            offsets.append((pid, dx, dy))
+        angle = wrap_angle(parent.angle_rad + rng.gauss(0, self.sa))
+        speed = math.exp(math.log(parent.speed_mm_s) + rng.gauss(0, self.ss))
+        return RolloutParams(angle, speed, fresh.friction_scale, fresh.restitution_scale, tuple(offsets))
+
+    def log_density(self, rp: RolloutParams) -> float:
+        ls = math.log(rp.speed_mm_s)
+        mine = {pid: (dx, dy) for pid, dx, dy in rp.offsets}
+        terms = [math.log(self.BROAD_SHARE) + self.broad.log_density(rp)]
+        share = math.log((1 - self.BROAD_SHARE) / len(self.parents))
+        for parent, keep, offs in zip(self.parents, self.involved, self.offsets, strict=True):
+            t = share + log_normal_density(wrap_angle(rp.angle_rad - parent.angle_rad), self.sa)
+            t += log_normal_density(ls - math.log(parent.speed_mm_s), self.ss)
+            for pid in keep:
+                if pid not in offs or pid not in mine:
+                    continue
+                sigma = self.sigmas[pid]
+                step = self.OFFSET_STEP * sigma
+                for mv, pv in zip(mine[pid], offs[pid], strict=True):
+                    t += log_normal_density(mv - pv, step) - log_normal_density(mv, sigma)
+            terms.append(t)
+        top = max(terms)
+        return top + math.log(sum(math.exp(x - top) for x in terms))
+
+
+def log_normal_density(x: float, sigma: float) -> float:
+    return -0.5 * (x / sigma) ** 2 - math.log(sigma * math.sqrt(2 * math.pi))
+
+
+def draw_nuisance(
+    trace: ShotTrace, rng: random.Random, config: AttributionConfig, angle: float, speed: float
+) -> RolloutParams:
+    offsets = tuple((p.piece, rng.gauss(0, p.sigma_mm), rng.gauss(0, p.sigma_mm)) for p in trace.pre.pieces)
+    return RolloutParams(
+        angle,
+        speed,
+        max(0.5, rng.gauss(1.0, config.friction_sigma)),
+        max(0.5, rng.gauss(1.0, config.restitution_sigma)),
+        offsets,
+    )

@@ -1,0 +1,239 @@
+"""Shots on the simulated mat turned into shot traces: the benchmark's and the tests' source of truth.
+
+A :class:`ShotLab` (a bench mat; the table with players is ``firmware_bridge.simulator.table``) couples the
+ground-truth world with the sensor model and does what the sensing layer does with the readings, so the
+traces it makes look like live ones while the ground truth stays on the side for scoring.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from firmware_bridge.messages import ReaderGrid
+from firmware_bridge.simulator.players import SimulatedPlayer, Skill
+from firmware_bridge.simulator.sensors import SensorModel, tag_uid
+from firmware_bridge.simulator.world import ShotRecord, World
+from service.sensing.locate import calibration_for, locate
+from service.sensing.tags import RegisteredPiece, TagRegistry
+
+from .geometry import MatConfig, PieceClass, SensorConfig, load_mat, load_piece_classes, load_sensor_config
+from .trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+
+SETTLE_US = 200_000  # players wait a moment after the pieces stop before the post-shot scan
+
+
+@dataclass(frozen=True)
+class SimulatedShot:
+    trace: ShotTrace
+    truth: ShotRecord
+
+
+class ShotLab:
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        sensor_config: SensorConfig | str = "reference",
+        mat: MatConfig | None = None,
+        classes: dict[str, PieceClass] | None = None,
+        perturb: bool = True,
+    ) -> None:
+        self.mat = mat or load_mat()
+        self.sensor_config = (
+            load_sensor_config(sensor_config) if isinstance(sensor_config, str) else sensor_config
+        )
+        self.classes = classes or load_piece_classes()
+        self.world = World(self.mat, seed=seed, perturb=perturb)
+        self.sensors = SensorModel(self.sensor_config, self.mat, seed=seed + 7919)
+        self.grid = ReaderGrid(
+            cols=self.sensors.cols,
+            rows=self.sensors.rows,
+            pitch_mm=self.sensor_config.nfc.pitch_mm,
+            origin_mm=self.sensors.origin,
+        )
+        self.specs: dict[str, PieceSpec] = {}
+        self.clock_us = 1_000_000
+
+    def place(
+        self,
+        piece_id: str,
+        class_name: str,
+        x_mm: float,
+        y_mm: float,
+        *,
+        side: str,
+        kind: str | None = None,
+        shadow: bool = False,
+        covering: str | None = None,
+    ) -> None:
+        piece_class = self.classes[class_name]
+        kind = kind or class_name.split("-")[0]
+        self.world.place(piece_id, piece_class, x_mm, y_mm, kind=kind, side=side, covering=covering)
+        self.specs[piece_id] = PieceSpec(
+            piece_id, piece_class.radius_mm, piece_class.mass_g, kind, side, shadow
+        )
+
+    def remove(self, piece_id: str) -> None:
+        self.world.remove(piece_id)
+        self.specs.pop(piece_id, None)
+
+    def geometry(self) -> MatGeometry:
+        return MatGeometry(
+            self.mat.width_mm,
+            self.mat.height_mm,
+            self.mat.wall_gap_mm,
+            self.sensor_config.piezo_positions(self.mat),
+        )
+
+    def scan(self) -> Scan:
+        reads = self.sensors.scan(self.world.positions())
+        self.clock_us += self.sensors.scan_duration_us
+        # Exactly what the daemon's sensing layer does with a scan (service/sensing/locate.py).
+        registry = TagRegistry([RegisteredPiece(pid, tag_uid(pid), "disc") for pid in self.world.pieces])
+        seen = locate(reads, self.grid, registry, calibration_for(self.sensor_config.nfc))
+        return Scan(self.clock_us, tuple(seen[pid] for pid in sorted(seen)))
+
+    def pre_shot_scan(self, attempts: int = 3) -> Scan:
+        """Before a shot the sensing layer rescans until every piece it knows of has been seen."""
+        merged: dict[str, SeenPiece] = {}
+        scan = self.scan()
+        for _ in range(attempts):
+            merged.update({p.piece: p for p in scan.pieces if p.piece not in merged})
+            if len(merged) >= len(self.world.pieces):
+                break
+            scan = self.scan()
+        return Scan(scan.t_us, tuple(merged[p] for p in sorted(merged)))
+
+    def shoot(
+        self,
+        piece_id: str,
+        angle_rad: float,
+        speed_mm_s: float,
+        *,
+        shot: str = "melee",
+        shooter: str | None = None,
+        pre: Scan | None = None,
+    ) -> SimulatedShot:
+        pre = pre or self.pre_shot_scan()
+        self.clock_us += self.sensors.rng.randrange(100_000, 600_000)  # the player lines up the flick
+        start_us = self.clock_us
+        truth = self.world.flick(piece_id, angle_rad, speed_mm_s)
+        impacts = self.sensors.impacts(truth.contacts, start_us, truth.duration_s)
+        self.clock_us += round(truth.duration_s * 1e6) + SETTLE_US
+        post = self.scan()
+        trace = ShotTrace(
+            mat=self.geometry(),
+            pieces=tuple(sorted(self.specs.values(), key=lambda s: s.piece)),
+            pre=pre,
+            declaration=Declaration(piece_id, shot, shooter),
+            impacts=tuple(ImpactRecord(i.sensor_id, i.t_us, float(i.amplitude)) for i in impacts),
+            post=post,
+        )
+        return SimulatedShot(trace, truth)
+
+    def free_spot(
+        self, rng: random.Random, radius: float, *, margin: float = 8.0, tries: int = 400
+    ) -> tuple[float, float] | None:
+        for _ in range(tries):
+            x = rng.uniform(radius + margin, self.mat.width_mm - radius - margin)
+            y = rng.uniform(radius + margin, self.mat.height_mm - radius - margin)
+            if all(
+                math.hypot(x - px, y - py) >= radius + self.world.radius(pid) + margin
+                for pid, (px, py) in self.world.positions().items()
+                if self.world.pieces[pid].covering is None
+            ):
+                return (x, y)
+        return None
+
+
+MONSTER_CLASSES = ("monster-extra-small", "monster-medium", "monster-medium", "monster-large")
+
+
+def populate_room(
+    table: ShotLab,
+    rng: random.Random,
+    n_pieces: int,
+    *,
+    heroes: int = 4,
+    obstacles: bool = True,
+    frozen: int = 0,
+    shadows: int = 0,
+) -> list[str]:
+    """Set up a battle room: heroes, monsters of mixed sizes, the mat's obstacles; returns the monster ids."""
+    if obstacles:
+        for spot in table.mat.obstacles:
+            table.place(spot.id, "obstacle", spot.x_mm, spot.y_mm, side="neutral")
+    monsters: list[str] = []
+    hero_ids = [f"hero-{i + 1}" for i in range(heroes)]
+    for pid in hero_ids:
+        where = table.free_spot(rng, table.classes["hero"].radius_mm)
+        if where:
+            table.place(pid, "hero", *where, side="heroes")
+    count = 0
+    while len(table.specs) < n_pieces and count < 3 * n_pieces:
+        count += 1
+        class_name = rng.choice(MONSTER_CLASSES)
+        where = table.free_spot(rng, table.classes[class_name].radius_mm)
+        if where is None:
+            break
+        pid = f"monster-{len(monsters) + 1}"
+        shadow = len(monsters) < shadows
+        table.place(pid, class_name, *where, side="overseer", kind="monster", shadow=shadow)
+        monsters.append(pid)
+    for i, host in enumerate(monsters[-frozen:] if frozen else []):
+        hx, hy = table.world.position(host)
+        table.place(f"ice-{i + 1}", "ice", hx, hy, side="heroes", covering=host)
+    return monsters
+
+
+def random_shot(
+    table: ShotLab,
+    rng: random.Random,
+    monsters: list[str],
+    *,
+    speed_range: tuple[float, float] | None = None,
+    skill: Skill | None = None,
+) -> SimulatedShot:
+    """One turn: a random character of a random side shoots (melee/rush, or a missile from a ranged piece)."""
+    player = SimulatedPlayer(rng, skill)
+    heroes = [p for p, s in table.specs.items() if s.side == "heroes" and s.kind == "hero"]
+    monsters_on = [m for m in monsters if m in table.specs and table.world.pieces[m].covering is None]
+    frozen_hosts = {
+        table.world.pieces[c].covering for c in table.world.pieces if table.world.pieces[c].covering
+    }
+    if rng.random() < 0.6 or not monsters_on:
+        shooter, enemies, side = rng.choice(heroes), monsters_on, "heroes"
+    else:
+        active = [m for m in monsters_on if m not in frozen_hosts] or monsters_on
+        shooter, enemies, side = rng.choice(active), heroes, "overseer"
+    pre = None
+    if rng.random() < 0.3:
+        plan = player.plan_ranged_shot(
+            table.world, shooter, "ranged-1", table.classes["ranged"], enemies, side=side
+        )
+        table.specs["ranged-1"] = PieceSpec(
+            "ranged-1", table.classes["ranged"].radius_mm, table.classes["ranged"].mass_g, "ranged", side
+        )
+        pre = table.pre_shot_scan()  # the sensing layer rescans after the ranged piece is put down
+        shot, who = "missile", shooter
+    else:
+        plan = player.plan_character_shot(table.world, shooter, enemies)
+        shot, who = rng.choice(("melee", "melee", "rush")), None
+    speed = plan.speed_mm_s
+    if speed_range is not None:
+        speed = math.exp(rng.uniform(math.log(speed_range[0]), math.log(speed_range[1])))
+    result = table.shoot(plan.piece, plan.angle_rad, speed, shot=shot, shooter=who, pre=pre)
+    return result
+
+
+def tidy_after_shot(table: ShotLab, shot: SimulatedShot) -> None:
+    """What the players do after a shot: lift the ranged piece and knocked-off ice, put strays on the edge."""
+    for pid, where in shot.truth.left_mat.items():
+        if pid in table.world.pieces:
+            table.world.return_to_edge(pid, where)
+    for pid in list(table.world.pieces):
+        kind = table.specs[pid].kind if pid in table.specs else ""
+        if kind == "ranged" or pid in shot.truth.covers_knocked_off:
+            table.remove(pid)

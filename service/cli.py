@@ -1,0 +1,47 @@
+"""The ``smartmat`` command line: one sub-command per job, each registered by the module that owns it."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+# Modules that add sub-commands. Each exposes ``register_cli(subparsers)`` and sets ``func`` on its parser
+# (``parser.set_defaults(func=callable_taking_args_returning_exit_code)``).
+COMMAND_MODULES = (
+    "service.daemon_cli",
+    "service.gamelog.cli",
+    "service.eventlog.cli",
+    "service.attribution.cli",
+    "service.content.cli",
+    "firmware_bridge.simulator.cli",
+    "web_dashboard.cli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="smartmat", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register_cli(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""Catacombs & Castles content (first and second editions): heroes, shot types, game modes, bosses.
+
+What the manuals state is shipped; hero shot sequences are printed on cards the manuals do not transcribe,
+so only those the manuals' tutorials describe are given. ``load_castles_content`` reads, overlays,
+validates and cross-checks them like ``load_content`` does for Catacombs 3E.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from service.content.build import marks
+from service.content.errors import ContentError, Problem
+from service.content.model import Record, ShotAlternatives, ShotSpec
+from service.content.reading import Checker, RulesetRecords, fail, read_ruleset
+from service.content.sources import FileKind
+
+Team = Literal["castle", "catacomb"]
+
+CASTLES_FILES = (
+    FileKind("shots.yaml", "shots", "castles_shot"),
+    FileKind("heroes.yaml", "heroes", "castles_hero"),
+    FileKind("modes.yaml", "modes", "castles_mode"),
+    FileKind("bosses.yaml", "bosses", "castles_boss"),
+)
+CASTLES_RULESETS = ("catacombs-and-castles-2e", "catacombs-and-castles-1e")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CastlesShot(Record):
+    kind: Literal["character", "ranged", "special", "shield"]
+    damage: int | None  # None: not stated
+    transfers: tuple[str, ...] = ()
+    piece: str | None = None
+    effect: str | None = None
+    catacombs_3e: str | None = None  # how the shot carries over into a Catacombs 3E game
+
+
+@dataclass(frozen=True, kw_only=True)
+class CastlesHero(Record):
+    team: Team
+    hero_class: str
+    role: str | None = None  # second edition only
+    shot_sequences: ShotAlternatives = ()  # empty: not stated in the manual
+    ability: str | None = None
+    attributes: tuple[str, ...] = ()
+    quick_start: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerCount:
+    players: int
+    heroes_each: int
+    team_size: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class GameLength:
+    id: str
+    health_tokens: int
+    reinforcement_tokens: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameMode(Record):
+    player_counts: tuple[PlayerCount, ...] = ()
+    health_tokens: int | None = None
+    health_tokens_per: Literal["team", "hero", "player"] | None = None
+    armour_tokens_per_hero: int | None = None
+    game_lengths: tuple[GameLength, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class CastlesBoss(Record):
+    team: Team
+    hero: str | None = None  # the hero card of the same character, if any
+    forms: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CastlesContent:
+    ruleset: str
+    shots: Mapping[str, CastlesShot]
+    heroes: Mapping[str, CastlesHero]
+    modes: Mapping[str, GameMode]
+    bosses: Mapping[str, CastlesBoss]
+    files: tuple[str, ...] = ()
+
+    def all_records(self) -> tuple[Record, ...]:
+        groups: tuple[Mapping[str, Record], ...] = (self.shots, self.heroes, self.modes, self.bosses)
+        return tuple(record for group in groups for record in group.values())
+
+    def unverified(self) -> tuple[Record, ...]:
+        return tuple(record for record in self.all_records() if not record.verified)
+
+
+def load_castles_content(
+    ruleset: str = "catacombs-and-castles-2e", overlay: Path | str | None = None
+) -> CastlesContent:
+    """The validated Catacombs & Castles content of ``ruleset`` with ``overlay`` laid over it."""
+    if ruleset not in CASTLES_RULESETS:
+        raise ContentError(
+            [
+                Problem(
+                    f"content/{ruleset}",
+                    "",
+                    f"not a Catacombs & Castles rule set; known: {list(CASTLES_RULESETS)}",
+                )
+            ]
+        )
+    records = read_ruleset(ruleset, CASTLES_FILES, overlay)
+    content = _build(records)
+    problems: list[Problem] = []
+    _cross_check(content, records, problems)
+    if problems:
+        fail(problems)
+    return content
+
+
+def _shot_sequences(raw: Any) -> ShotAlternatives:
+    return tuple(
+        tuple(
+            ShotSpec(
+                shot=shot["shot"],
+                connector=shot.get("connector", "then") if position else None,
+                optional=shot.get("optional", False),
+            )
+            for position, shot in enumerate(sequence)
+        )
+        for sequence in raw or ()
+    )
+
+
+def _build(records: RulesetRecords) -> CastlesContent:
+    shots = {
+        rid: CastlesShot(
+            **marks(rid, raw),
+            kind=raw["kind"],
+            damage=raw.get("damage"),
+            transfers=tuple(raw.get("transfers", ())),
+            piece=raw.get("piece"),
+            effect=raw.get("effect"),
+            catacombs_3e=raw.get("catacombs_3e"),
+        )
+        for rid, raw in records.data("shots")
+    }
+    heroes = {
+        rid: CastlesHero(
+            **marks(rid, raw),
+            team=raw["team"],
+            hero_class=raw["class"],
+            role=raw.get("role"),
+            shot_sequences=_shot_sequences(raw.get("shot_sequences")),
+            ability=raw.get("ability"),
+            attributes=tuple(raw.get("attributes", ())),
+            quick_start=raw.get("quick_start", False),
+        )
+        for rid, raw in records.data("heroes")
+    }
+    modes = {
+        rid: GameMode(
+            **marks(rid, raw),
+            player_counts=tuple(
+                PlayerCount(p["players"], p["heroes_each"], p["team_size"], p.get("note"))
+                for p in raw.get("player_counts", ())
+            ),
+            health_tokens=raw.get("health_tokens"),
+            health_tokens_per=raw.get("health_tokens_per"),
+            armour_tokens_per_hero=raw.get("armour_tokens_per_hero"),
+            game_lengths=tuple(
+                GameLength(g["id"], g["health_tokens"], g.get("reinforcement_tokens"))
+                for g in raw.get("game_lengths", ())
+            ),
+            rules=tuple(raw.get("rules", ())),
+        )
+        for rid, raw in records.data("modes")
+    }
+    bosses = {
+        rid: CastlesBoss(
+            **marks(rid, raw),
+            team=raw["team"],
+            hero=raw.get("hero"),
+            forms=tuple(raw.get("forms", ())),
+            rules=tuple(raw.get("rules", ())),
+        )
+        for rid, raw in records.data("bosses")
+    }
+    return CastlesContent(
+        ruleset=records.ruleset,
+        shots=MappingProxyType(shots),
+        heroes=MappingProxyType(heroes),
+        modes=MappingProxyType(modes),
+        bosses=MappingProxyType(bosses),
+        files=records.files,
+    )
+
+
+def _cross_check(content: CastlesContent, records: RulesetRecords, problems: list[Problem]) -> None:
+    check = Checker(records.records, problems)
+    for hid, hero in content.heroes.items():
+        for i, sequence in enumerate(hero.shot_sequences):
+            for j, spec in enumerate(sequence):
+                check.ref("heroes", hid, ["shot_sequences", i, j, "shot"], spec.shot, content.shots, "shot")
+    for bid, boss in content.bosses.items():
+        check.ref("bosses", bid, ["hero"], boss.hero, content.heroes, "hero")
+        same_character = content.heroes.get(boss.hero) if boss.hero else None
+        if same_character is not None and same_character.team != boss.team:
+            check.fail("bosses", bid, ["team"], f"the hero {boss.hero!r} plays for the other team")

@@ -1,0 +1,575 @@
+"""The daemon: the one place that wires the mat, the rules, the event log and MQTT together.
+
+One thread owns the game. Device messages, referee commands, button presses and a 20 Hz tick all arrive on
+one queue and are handled in order, so nothing races. Every input that changes the game is checked, appended
+to the event log (durable when ``append`` returns), applied, and only then acknowledged or answered.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware_bridge.messages import Capabilities, Hello, ScanRequest
+from firmware_bridge.transport import DeviceUnavailable
+from service.attribution.geometry import PieceClass, load_mat, load_piece_classes
+from service.attribution.infer import Attribution, AttributionConfig, attribute
+from service.attribution.trace import (
+    Declaration,
+    MatGeometry,
+    PieceSpec,
+    Scan,
+    SeenPiece,
+    ShotTrace,
+    trace_to_json,
+)
+from service.bindings import SizeOf, resolve_bindings
+from service.eventlog.base import EventLog
+from service.gamelog.replay import SetupError
+from service.publish.commands import Command, CommandResult
+from service.publish.publisher import TablePublisher
+from service.rules import IllegalActionError
+from service.sensing.segmenter import (
+    BoardUpdated,
+    ButtonPressed,
+    MotionStarted,
+    ScanWanted,
+    ShotObserved,
+    ShotSegmenter,
+)
+from service.table_commands import CommandRefused, records_for
+from service.table_config import TableConfig
+from service.table_session import SessionError, TableSession
+
+log = logging.getLogger(__name__)
+
+RANGED_REACH_MM = 25.0  # 3E reference, Ranged Piece Placement: within 2.5 cm of the character
+MAT_BUTTONS = {1: "shot_done", 2: "rescan"}  # button ids on the microcontroller (PROTOCOL.md)
+
+
+@dataclass
+class DaemonOptions:
+    attribution: AttributionConfig = field(default_factory=AttributionConfig)
+    tick_s: float = 0.05
+    dump_traces: Callable[[dict[str, Any]], None] | None = None  # called with every live shot's trace JSON
+
+
+class Daemon:
+    def __init__(
+        self,
+        table: TableConfig,
+        connection: Any,  # firmware_bridge.transport.DeviceConnection with deliveries()/acknowledge()
+        eventlog: EventLog,
+        publisher: TablePublisher,
+        size_of: SizeOf,
+        options: DaemonOptions | None = None,
+    ) -> None:
+        self.table = table
+        self.connection = connection
+        self.eventlog = eventlog
+        self.publisher = publisher
+        self.options = options or DaemonOptions()
+        self.size_of = size_of
+        self.piece_classes: dict[str, PieceClass] = load_piece_classes()
+        self.mat = load_mat()
+        self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.session = TableSession.replay(eventlog.records(), binder=self._bind)
+        self.segmenter: ShotSegmenter | None = None
+        self.capabilities: Capabilities | None = None
+        self.last_board: Scan | None = None
+        self.last_shot: dict[str, Any] | None = None
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.shots_seen = 0
+        log.info(
+            "table %s: %d log record(s) replayed, now at seq %d",
+            table.table,
+            eventlog.last_seq(),
+            self.session.seq,
+        )
+
+    # == lifecycle ====================================================================================
+    def start(self) -> None:
+        self.publisher.start()
+        if self.session.state is None:
+            self._start_game_from_config()
+        self._publish_all()
+        reader = threading.Thread(target=self._read_device, name="device reader", daemon=True)
+        reader.start()
+        self._threads.append(reader)
+
+    def run_forever(self) -> None:
+        while not self._stop.is_set():
+            self.step(self.options.tick_s)
+
+    def run_in_thread(self) -> threading.Thread:
+        thread = threading.Thread(target=self.run_forever, name="daemon", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        return thread
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=5)
+        self.publisher.stop()
+
+    # == inputs (any thread) ==========================================================================
+    def on_command(self, command: Command) -> CommandResult | None:
+        """The publisher's command handler: queue it for the game thread, answer from there."""
+        self.inbox.put(("command", command))
+        return None
+
+    def on_button(self, action: str) -> None:
+        self.inbox.put(("button", action))
+
+    def _read_device(self) -> None:
+        while not self._stop.is_set():
+            delivery = self.connection.next_delivery(timeout=0.2)
+            if delivery is not None:
+                self.inbox.put(("device", delivery))
+
+    # == the game thread ==============================================================================
+    def step(self, timeout_s: float) -> None:
+        """Handle one input (or none within ``timeout_s``), then let time pass for the segmenter."""
+        try:
+            kind, item = self.inbox.get(timeout=timeout_s)
+        except queue.Empty:
+            kind, item = "", None
+        try:
+            if kind == "device":
+                self._on_device(item)
+            elif kind == "command":
+                self._on_command(item)
+            elif kind == "button":
+                self._on_button(item)
+        except Exception:  # one bad input must never stop the table
+            log.exception("handling %s input failed", kind)
+        if self.segmenter is not None:
+            self._on_sensing(self.segmenter.tick(time.monotonic()))
+
+    def _on_device(self, delivery: Any) -> None:
+        message = delivery.message
+        if isinstance(message, Hello):
+            self._on_hello(message.capabilities)
+        elif self.segmenter is not None:
+            self._on_sensing(self.segmenter.on_message(message, time.monotonic()))
+        # Acknowledged only now: whatever this message caused is already in the event log.
+        self.connection.acknowledge(delivery)
+
+    def _on_hello(self, capabilities: Capabilities) -> None:
+        first = self.capabilities is None
+        self.capabilities = capabilities
+        if first or self.segmenter is None or self.segmenter.grid != capabilities.grid:
+            self.segmenter = ShotSegmenter(capabilities.grid, self.table.registry, self.table.calibration)
+        log.info(
+            "mat %s (firmware %s, boot %08x): %dx%d readers at %.0f mm, %d piezo sensors",
+            "connected" if first else "reconnected",
+            capabilities.firmware_version,
+            capabilities.boot_id,
+            capabilities.grid.cols,
+            capabilities.grid.rows,
+            capabilities.grid.pitch_mm,
+            len(capabilities.sensors),
+        )
+        self._request_scan()
+
+    def _on_sensing(self, events: list[Any]) -> None:
+        for event in events:
+            if isinstance(event, ScanWanted):
+                self._request_scan()
+            elif isinstance(event, BoardUpdated):
+                self.last_board = event.scan
+                self._publish_board()
+            elif isinstance(event, MotionStarted):
+                log.debug("motion on the mat at device time %d", event.t_us)
+            elif isinstance(event, ShotObserved):
+                self._on_shot(event)
+            elif isinstance(event, ButtonPressed):
+                action = MAT_BUTTONS.get(event.button_id)
+                if action:
+                    self._on_button(action)
+
+    def _request_scan(self) -> None:
+        try:
+            self.connection.send(ScanRequest())
+        except DeviceUnavailable as exc:
+            log.warning("could not ask the mat for a scan: %s", exc)
+
+    # == shots ========================================================================================
+    def _on_shot(self, shot: ShotObserved) -> None:
+        self.shots_seen += 1
+        state = self.session.state
+        expected = state.expected_shot() if state else None
+        if expected is None or self.session.paused or self.session.pending_shot is not None:
+            why = (
+                "the game is paused"
+                if self.session.paused
+                else "a shot is waiting for the referee"
+                if self.session.pending_shot
+                else "no shot was expected"
+            )
+            # Not a game event (nothing is logged, so nothing is published): people move discs between shots.
+            log.info("movement on the mat ignored: %s", why)
+            return
+        if not shot.impacts and not self._flicked_piece_moved(shot, expected):
+            # Hands on the mat (a disc put back on the edge, a monster picked up), not the expected flick.
+            log.info(
+                "pieces moved silently, but not %s's disc: taken as a rearrangement", expected["character"]
+            )
+            return
+        trace = self._trace(shot, expected)
+        if trace is None:
+            return
+        if self.options.dump_traces:
+            self.options.dump_traces(trace_to_json(trace))
+        result = attribute(trace, self.options.attribution)
+        log.info(
+            "shot by %s (%s): %d candidate(s), top %.3f in %.2f s%s",
+            expected["character"],
+            expected["shot"],
+            len(result.candidates),
+            result.top.probability if result.candidates else 0.0,
+            result.elapsed_s,
+            " (auto)" if result.auto_apply else " (to the referee)",
+        )
+        candidates = [self._candidate_json(c, trace.pre) for c in result.candidates[:5]]
+        self.last_shot = {
+            "character": expected["character"],
+            "shot": expected["shot"],
+            "declaration": {
+                "flicked": result.flicked,
+                "shot": expected["shot"],
+                "character": expected["character"],
+            },
+            **result.to_json(),
+            "candidates": candidates,
+            "resolved": False,
+        }
+        self.publisher.publish_shot(self.last_shot, self.session.seq)
+        auto = False
+        if result.auto_apply and candidates:
+            action = self._resolve_action(expected, candidates[0])
+            try:
+                self.session.check("action", action)
+                auto = True
+            except (IllegalActionError, SessionError) as exc:
+                log.warning("the likeliest reading of the shot is not legal (%s): asking the referee", exc)
+        # The sensor record is kept either way: it is what a referee replays after a dispute.
+        self._record(
+            "shot",
+            {
+                "character": expected["character"],
+                "shot": expected["shot"],
+                "auto": auto,
+                "attribution": _summary(result),
+                "candidates": candidates,
+                "trace": trace_to_json(trace),
+            },
+            "sensor",
+        )
+        if auto:
+            resolved_seq = self._record("action", action, "sensor")
+            if self.last_shot is not None:
+                self.last_shot["resolved_seq"] = resolved_seq
+
+    def _trace(self, shot: ShotObserved, expected: Mapping[str, Any]) -> ShotTrace | None:
+        if self.capabilities is None:
+            return None
+        by_character = self.bindings
+        piece_side = {piece: self._side_of(character) for character, piece in by_character.items()}
+        shooter_piece = by_character.get(expected["character"])
+        flicked = self._flicked_piece(shot.pre, expected, shooter_piece)
+        if flicked is None:
+            log.warning(
+                "shot by %s: cannot tell which disc was flicked; asking the referee", expected["character"]
+            )
+            self._record(
+                "shot",
+                {
+                    "character": expected["character"],
+                    "shot": expected["shot"],
+                    "auto": False,
+                    "unreadable": "the mat did not see the flicked disc before the shot",
+                    "candidates": [],
+                },
+                "sensor",
+            )
+            return None
+        seen = {p.piece for p in shot.pre.pieces} | {p.piece for p in shot.post.pieces}
+        specs = []
+        for piece in sorted(seen):
+            entry = self.table.registry.entry(piece)
+            cls = self.piece_classes.get(entry.piece_class)
+            if cls is None:
+                log.error(
+                    "disc %s has class %s, which content/…/pieces.yaml does not define",
+                    piece,
+                    entry.piece_class,
+                )
+                continue
+            character = next((c for c, p in by_character.items() if p == piece), None)
+            shadow = False
+            if character and self.session.state:
+                found = self.session.state.find(character)
+                shadow = bool(found and found.shadow)
+            specs.append(
+                PieceSpec(
+                    piece,
+                    cls.radius_mm,
+                    cls.mass_g,
+                    entry.piece_class,
+                    piece_side.get(piece, "neutral"),
+                    shadow,
+                )
+            )
+        caps = self.capabilities
+        mat = MatGeometry(
+            width_mm=caps.mat_width_mm,
+            height_mm=caps.mat_height_mm,
+            wall_gap_mm=self.mat.wall_gap_mm,
+            sensors=tuple((s.id, s.x_mm, s.y_mm) for s in caps.sensors),
+        )
+        shooter = expected["character"] if expected.get("ranged") else None
+        return ShotTrace(
+            mat=mat,
+            pieces=tuple(specs),
+            pre=shot.pre,
+            declaration=Declaration(flicked, expected["shot"], shooter),
+            impacts=shot.impacts,
+            post=shot.post,
+            meta={"table": self.table.table, "seq": self.session.seq, "character": expected["character"]},
+        )
+
+    def _flicked_piece_moved(self, shot: ShotObserved, expected: Mapping[str, Any]) -> bool:
+        piece = self._flicked_piece(shot.pre, expected, self.bindings.get(expected["character"]))
+        before, after = shot.pre.by_piece().get(piece or ""), shot.post.by_piece().get(piece or "")
+        if before is None or after is None:
+            return after is None and before is not None  # it left the mat
+        return ((before.x_mm - after.x_mm) ** 2 + (before.y_mm - after.y_mm) ** 2) ** 0.5 > 10.0
+
+    def _flicked_piece(self, pre: Scan, expected: Mapping[str, Any], shooter_piece: str | None) -> str | None:
+        if not expected.get("ranged"):
+            piece = self.bindings.get(expected["piece"])
+            return piece if piece and pre.by_piece().get(piece) else None
+        # A ranged shot flicks a ranged piece placed within 2.5 cm of the shooter: the nearest one to it.
+        where = pre.by_piece()
+        if shooter_piece is None or shooter_piece not in where:
+            return None
+        sx, sy = where[shooter_piece].x_mm, where[shooter_piece].y_mm
+        shooter_radius = self._radius(shooter_piece)
+        best: tuple[float, str] | None = None
+        for piece in where.values():
+            entry = self.table.registry.entry(piece.piece)
+            if entry.piece_class != "ranged":
+                continue
+            gap = (
+                ((piece.x_mm - sx) ** 2 + (piece.y_mm - sy) ** 2) ** 0.5
+                - shooter_radius
+                - self._radius(piece.piece)
+            )
+            reach = (
+                RANGED_REACH_MM + 3 * piece.sigma_mm + 10.0
+            )  # placement is measured by eye, positions by NFC
+            if gap <= reach and (best is None or gap < best[0]):
+                best = (gap, piece.piece)
+        return best[1] if best else None
+
+    def _radius(self, piece: str) -> float:
+        cls = self.piece_classes.get(self.table.registry.entry(piece).piece_class)
+        return cls.radius_mm if cls else 15.0
+
+    def _side_of(self, character_id: str) -> str:
+        state = self.session.state
+        found = state.find(character_id) if state else None
+        return found.side if found else "neutral"
+
+    def _candidate_json(self, candidate: Any, pre: Scan) -> dict[str, Any]:
+        """A candidate in characters' terms (what the rules need) as well as discs' (what the board shows)."""
+        of_piece = {piece: character for character, piece in self.bindings.items()}
+        body = candidate.to_json()
+        body["hit_characters"] = [of_piece[p] for p in sorted(candidate.direct_hits) if p in of_piece]
+        body["off_mat_characters"] = [of_piece[p] for p in sorted(candidate.left_mat) if p in of_piece]
+        # An ice piece knocked off frees the character it covered (3E reference: Ice Shot): the frozen
+        # character whose disc lay under that piece before the shot.
+        state = self.session.state
+        frozen = {c.id for c in state.characters if c.has("frozen")} if state else set()
+        where = pre.by_piece()
+        freed = []
+        for cover in sorted(candidate.covers_knocked_off):
+            if cover not in where:
+                continue
+            under = _nearest(
+                where[cover], [where[p] for c, p in self.bindings.items() if c in frozen and p in where]
+            )
+            if under is not None:
+                freed.append(of_piece[under.piece])
+        body["freed_characters"] = freed
+        return body
+
+    def _resolve_action(self, expected: Mapping[str, Any], candidate: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "action": "resolve_shot",
+            "character": expected["character"],
+            "shot": expected["shot"],
+            "direct_hits": list(candidate.get("hit_characters", [])),
+            "pushed_off_mat": list(candidate.get("off_mat_characters", [])),
+            "knocked_off": list(candidate.get("freed_characters", [])),
+        }
+
+    # == commands =====================================================================================
+    def _on_command(self, command: Command) -> None:
+        try:
+            seq = self._carry_out(command.command, dict(command.args), command.actor)
+        except (CommandRefused, SessionError, SetupError, IllegalActionError) as exc:
+            log.info("command %s from %s refused: %s", command.command, command.actor, exc)
+            self.publisher.respond(command.txn, CommandResult.refused(str(exc)))
+        else:
+            self.publisher.respond(command.txn, CommandResult.accepted(seq))
+
+    def _on_button(self, action: str) -> None:
+        try:
+            if action == "shot_done":
+                if self.session.pending_shot is not None:
+                    self._carry_out("confirm_hits", {"candidate": 0}, "button:confirm")
+                elif self.segmenter is not None:
+                    self._on_sensing(self.segmenter.end_shot_now(time.monotonic()))
+            else:
+                self._carry_out(action, {"reason": "button on the mat"}, f"button:{action}")
+        except (CommandRefused, SessionError, IllegalActionError) as exc:
+            log.info("button %s: %s", action, exc)
+
+    def _carry_out(self, name: str, args: dict[str, Any], actor: str) -> int | None:
+        if name == "rescan":
+            self._request_scan()
+            return None
+        seq = None
+        for kind, payload in records_for(name, args, self.session, self.table.registry):
+            seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        return seq
+
+    def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
+        self.session.check(kind, payload)
+        return self._record(kind, payload, actor)
+
+    # == the log ======================================================================================
+    def _record(self, kind: str, payload: dict[str, Any], by: str) -> int:
+        seq = self.eventlog.append(kind, payload, by)  # durable from here on
+        record = self.eventlog.records(after_seq=seq - 1)[0]
+        pending = self.session.pending_shot
+        waiting = pending is not None and not pending.get("auto")  # a doubtful shot, with the referee
+        events = self.session.apply(record)
+        if waiting and self.session.pending_shot is None and self.last_shot is not None and kind == "action":
+            # The referee settled the doubtful shot: pages showing it learn it is done, and what was chosen.
+            hits = sorted(payload.get("direct_hits", []))
+            chosen = next(
+                (
+                    i
+                    for i, c in enumerate(self.last_shot["candidates"])
+                    if sorted(c.get("hit_characters", [])) == hits
+                ),
+                None,
+            )
+            self.last_shot = {
+                **self.last_shot,
+                "resolved": True,
+                "chosen": chosen,
+                "confirmed_hits": hits,
+                "resolved_seq": seq,
+            }
+            self.publisher.publish_shot(self.last_shot, seq)
+        elif (
+            kind == "undo"
+            and self.last_shot is not None
+            and any(e.get("undone_seq") == self.last_shot.get("resolved_seq") for e in events)
+        ):
+            # Whatever the last shot did may just have been taken back: pages stop presenting it as settled.
+            self.last_shot = {**self.last_shot, "undone": True}
+            self.publisher.publish_shot(self.last_shot, seq)
+        self._publish_events(events, seq)
+        self._publish_state()
+        self._publish_board()
+        return seq
+
+    def _start_game_from_config(self) -> None:
+        game = self.table.game
+        payload = {
+            "ruleset": self.table.ruleset,
+            "heroes": list(game.heroes),
+            "lord": game.lord,
+            "rooms": list(game.rooms or ()),
+            "seed": game.seed,
+            "content": game.content,
+        }
+        self.session.check("setup", payload)
+        self._record("setup", payload, "daemon")
+
+    def _bind(self, state: Any, chosen: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
+        return resolve_bindings(state, self.table.registry, chosen, previous, self.size_of)
+
+    @property
+    def bindings(self) -> dict[str, str]:
+        return self.session.discs
+
+    # == publishing ===================================================================================
+    def _publish_all(self) -> None:
+        self._publish_state()
+        self._publish_board()
+
+    def _publish_state(self) -> None:
+        snapshot = self.session.snapshot()
+        self.publisher.publish_state(snapshot, self.session.seq)
+
+    def _publish_events(self, events: list[dict[str, Any]], seq: int) -> None:
+        for event in events:
+            self.publisher.publish_event(event, seq)
+
+    def _publish_board(self) -> None:
+        of_piece = {piece: character for character, piece in self.bindings.items()}
+        pieces = []
+        for seen in self.last_board.pieces if self.last_board else ():
+            entry = self.table.registry.entry(seen.piece)
+            character = of_piece.get(seen.piece)
+            pieces.append(
+                {
+                    "piece": seen.piece,
+                    "class": entry.piece_class,
+                    "character": character,
+                    "side": self._side_of(character) if character else "neutral",
+                    "x_mm": seen.x_mm,
+                    "y_mm": seen.y_mm,
+                    "sigma_mm": seen.sigma_mm,
+                    "radius_mm": self._radius(seen.piece),
+                }
+            )
+        caps = self.capabilities
+        board = {
+            "mat": {
+                "width_mm": caps.mat_width_mm if caps else self.mat.width_mm,
+                "height_mm": caps.mat_height_mm if caps else self.mat.height_mm,
+                "obstacles": [{"id": o.id, "x_mm": o.x_mm, "y_mm": o.y_mm} for o in self.mat.obstacles],
+            },
+            "pieces": pieces,
+            "connected": caps is not None,
+        }
+        self.publisher.publish_board(board, self.session.seq)
+
+
+def _nearest(piece: SeenPiece, others: list[SeenPiece]) -> SeenPiece | None:
+    return min(others, key=lambda o: (o.x_mm - piece.x_mm) ** 2 + (o.y_mm - piece.y_mm) ** 2, default=None)
+
+
+def _summary(result: Attribution) -> dict[str, Any]:
+    return {
+        "flicked": result.flicked,
+        "probability": round(result.top.probability, 4) if result.candidates else 0.0,
+        "rollouts": result.rollouts,
+        "elapsed_s": round(result.elapsed_s, 3),
+        "runner_up": round(result.candidates[1].probability, 4) if len(result.candidates) > 1 else 0.0,
+    }

@@ -1,0 +1,238 @@
+"""``smartmat run`` (daemon, mat, broker, dashboard) and ``smartmat simulate`` (a simulated table)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("smartmat")
+
+DEFAULT_BROKER = os.environ.get("SMARTMAT_MQTT_URL", "mqtt://127.0.0.1:1883")
+DEFAULT_DATA_DIR = Path(os.environ.get("SMARTMAT_STATE_DIR", "~/.local/state/smartmat")).expanduser()
+
+
+def register_cli(subparsers: Any) -> None:
+    run = subparsers.add_parser(
+        "run",
+        help="run a table: the daemon, and with no --serial a simulated mat, plus the dashboard",
+        description="Run one smartmat table. With --serial it reads the real mat; without it a simulated mat "
+        "and simulated players play a game on the same serial code path. The dashboard URL is printed.",
+    )
+    run.add_argument(
+        "--table", default=os.environ.get("SMARTMAT_TABLE_FILE"), help="table file (default: demo)"
+    )
+    run.add_argument("--serial", default=os.environ.get("SMARTMAT_SERIAL"), help="the mat's serial port path")
+    run.add_argument("--broker", default=DEFAULT_BROKER, help="MQTT URL mqtt://user:pass@host:port")
+    run.add_argument(
+        "--data-dir", type=Path, default=DEFAULT_DATA_DIR, help=f"event logs (default {DEFAULT_DATA_DIR})"
+    )
+    run.add_argument("--new-game", action="store_true", help="start a new event log instead of resuming")
+    run.add_argument("--dashboard-host", default="0.0.0.0")
+    run.add_argument("--dashboard-port", type=int, default=8080, help="0 picks a free port")
+    run.add_argument("--no-dashboard", action="store_true")
+    run.add_argument(
+        "--spectator-broker",
+        default=os.environ.get("SMARTMAT_MQTT_SPECTATOR_URL"),
+        help="read-only MQTT URL for the dashboard's feed (default: --broker)",
+    )
+    run.add_argument(
+        "--referee-broker",
+        default=os.environ.get("SMARTMAT_MQTT_REFEREE_URL"),
+        help="MQTT URL with the referee account, for the dashboard's commands (default: --broker)",
+    )
+    run.add_argument("--pin-file", type=Path, help="referee PIN file (default: one in --data-dir)")
+    run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
+    run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
+    run.add_argument(
+        "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
+    )
+    run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    run.set_defaults(func=run_table)
+
+    sim = subparsers.add_parser(
+        "simulate", help="a simulated table (mat + players) for a daemon started apart"
+    )
+    sim.add_argument("--table", default=None)
+    sim.add_argument("--broker", default=DEFAULT_BROKER)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--no-players", action="store_true", help="only the mat: nobody plays")
+    sim.add_argument("--seconds", type=float)
+    sim.set_defaults(func=run_simulation)
+
+
+def _wait(seconds: float | None) -> None:
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait(seconds)
+    except KeyboardInterrupt:
+        pass
+
+
+def run_simulation(args: argparse.Namespace) -> int:
+    from firmware_bridge.simulator.table import SimulatedTable
+    from service.table_config import load_table
+
+    table = load_table(args.table)
+    with SimulatedTable(table, args.broker, seed=args.seed, play=not args.no_players) as sim:
+        print(sim.port, flush=True)
+        _wait(args.seconds)
+    return 0
+
+
+def run_table(args: argparse.Namespace) -> int:
+    from firmware_bridge.transport import SerialConnection
+    from service.attribution.infer import AttributionConfig, shutdown_pool
+    from service.daemon import Daemon, DaemonOptions
+    from service.eventlog.sqlite_log import SqliteEventLog
+    from service.publish.embedded_broker import ensure_broker
+    from service.publish.paho_transport import PahoTransport
+    from service.publish.publisher import TablePublisher
+    from service.table_config import load_table
+
+    table = load_table(args.table)
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        broker, embedded = ensure_broker(args.broker)
+        if embedded is not None:
+            stack.callback(embedded.stop)
+        port = args.serial
+        if port is None:
+            port = _start_simulated_table(stack, table.path, str(broker), table.game.seed)
+            log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+        log_path = args.data_dir / f"{table.table}.sqlite"
+        if args.new_game and log_path.exists():
+            archived = log_path.with_suffix(f".{secrets.token_hex(3)}.sqlite")
+            log_path.rename(archived)
+            log.info("previous game kept in %s", archived)
+        eventlog = stack.enter_context(SqliteEventLog(log_path))
+        connection = stack.enter_context(SerialConnection(port))
+        transport = PahoTransport(broker, client_id=f"smartmat-daemon-{table.table}")
+        holder: dict[str, Daemon] = {}
+        publisher = TablePublisher(
+            table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
+        )
+        options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        if args.dump_traces:
+            options.dump_traces = _trace_dumper(args.dump_traces)
+        daemon = Daemon(
+            table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
+        )
+        holder["daemon"] = daemon
+        daemon.start()
+        stack.callback(daemon.stop)
+        stack.callback(shutdown_pool)
+        daemon.run_in_thread()
+        if args.gpio:
+            from service.buttons import MatButtons
+
+            stack.enter_context(MatButtons(daemon.on_button))
+        url = None
+        if not args.no_dashboard:
+            url = _start_dashboard(args, table.table, str(broker), stack)
+        print(f"smartmat: table {table.table} is running; event log {log_path}", flush=True)
+        if url:
+            print(f"smartmat: open {url} to watch (Ctrl-C stops)", flush=True)
+        _wait(args.seconds)
+        print("smartmat: stopping", flush=True)
+    return 0
+
+
+def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed: int) -> str:
+    """The simulated mat and its players in a process of their own: the daemon shares nothing with them
+    but the pseudo-terminal, exactly as with a real board (and the physics gets a core of its own)."""
+    import subprocess
+
+    env = {**os.environ, "SMARTMAT_MQTT_URL": broker}  # not on the command line, where `ps` shows it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "simulate", "--table", str(table_file), "--seed", str(seed)],
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+
+    def stop() -> None:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+    stack.callback(stop)
+    assert process.stdout is not None
+    port = process.stdout.readline().strip()
+    if not port:
+        raise SystemExit(f"smartmat: the simulated mat did not start (exit code {process.poll()})")
+    return port
+
+
+def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:
+    from web_dashboard.security import write_pin_file
+    from web_dashboard.server import serve_dashboard
+
+    pin_file = args.pin_file or args.data_dir / "referee-pin"
+    if not pin_file.exists():
+        pin = f"{secrets.randbelow(10**6):06d}"
+        write_pin_file(pin_file, pin)
+        print(f"smartmat: referee PIN for this table is {pin} (stored hashed in {pin_file})", flush=True)
+    server = serve_dashboard(
+        {
+            "HOST": args.dashboard_host,
+            "PORT": args.dashboard_port,
+            "TABLE": table,
+            "MQTT_URL": args.spectator_broker or broker,
+            "MQTT_REFEREE_URL": args.referee_broker or broker,
+            "REFEREE_PIN_FILE": str(pin_file),
+        }
+    )
+    stack.callback(server.stop)
+    return str(server.url)
+
+
+def _size_of(ruleset: str) -> Any:
+    """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
+    from service.content import load_content as load_cards
+
+    try:
+        monsters = load_cards(ruleset).monsters
+    except Exception:  # the size is a hint for handing out discs; a referee can always rebind
+        log.exception("could not read monster disc sizes")
+        monsters = {}
+    classes = {
+        "small": "monster-extra-small",
+        "medium": "monster-medium",
+        "large": "monster-large",
+        "cube": "gelatinous-cube",
+    }
+
+    def size_of(card: str) -> str | None:
+        monster = monsters.get(card)
+        return classes.get(monster.disc_size or "") if monster else None
+
+    return size_of
+
+
+def _trace_dumper(path: Path) -> Any:
+    import json
+
+    lock = threading.Lock()
+
+    def dump(trace: dict[str, Any]) -> None:
+        with lock, path.open("a") as out:
+            out.write(json.dumps(trace, separators=(",", ":")) + "\n")
+
+    return dump
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from service.cli import main
+
+    sys.exit(main(["run", *sys.argv[1:]]))

@@ -1,0 +1,81 @@
+"""``smartmat replay LOG [--json]``: the state a game log produces."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from service.gamelog.records import LogFormatError, read_log
+from service.gamelog.replay import SetupError, replay
+
+
+def register_cli(subparsers: Any) -> None:
+    parser = subparsers.add_parser("replay", help="print the state a game log produces", description=__doc__)
+    parser.add_argument("log", help="game log (JSON Lines, docs/game-log.md)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the public state as JSON (docs/state.md)")
+    output.add_argument(
+        "--state",
+        action="store_true",
+        help="print the full game state in its canonical one-line form (GameState.from_json)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        result = replay(read_log(args.log))
+    except OSError as exc:
+        print(f"smartmat replay: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except (LogFormatError, SetupError) as exc:
+        print(f"smartmat replay: {args.log}: {exc}", file=sys.stderr)
+        return 1
+    if args.state:
+        print(result.state.to_json())
+        return 0
+    view = result.state.public_view()
+    view["seq"] = result.last_seq
+    view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]
+    if args.json:
+        print(json.dumps(view, indent=2, sort_keys=True))
+    else:
+        print(describe(view))
+    return 0
+
+
+def describe(view: dict[str, Any]) -> str:
+    lines = [f"{view['ruleset']} - phase {view['phase']}, round {view['round']} (log seq {view['seq']})"]
+    room = view["room"]
+    if room:
+        lines.append(f"room {room['index'] + 1}: {room['name']} ({room['kind']})")
+    if view["turn"]:
+        lines.append(
+            f"turn: {view['turn']['side']}"
+            + (f", {view['turn']['character']}" if view["turn"]["character"] else "")
+        )
+    if view["expected_shot"]:
+        shot = view["expected_shot"]
+        lines.append(f"expected shot: {shot['character']} {shot['shot']} (piece {shot['piece']})")
+    for c in view["characters"]:
+        state = "dead" if not c["alive"] else f"{c['health']}/{c['max_health']}"
+        extras = [*c["status"]]
+        if c["poison_total"]:
+            extras.append(f"poison {c['poison_total']}")
+        if c["gold"]:
+            extras.append(f"{c['gold']} gold")
+        if c["items"]:
+            extras.append("items: " + ", ".join(c["items"]))
+        lines.append(f"  {c['id']:<28} {state:<6} {' '.join(extras)}".rstrip())
+    lines.append(f"gold: party {view['gold']['party']}, treasury {view['gold']['treasury']}")
+    if view["pending"]:
+        p = view["pending"]
+        options = ", ".join(f"{o['id']}={o['label']}" for o in p["options"])
+        lines.append(f"pending {p['id']} ({p['kind']}): {p['prompt']} [{options}]")
+    if view["outcome"]:
+        lines.append(f"outcome: the {view['outcome']} win")
+    for r in view["rejected"]:
+        lines.append(f"rejected seq {r['seq']}: {r['error']}")
+    return "\n".join(lines)

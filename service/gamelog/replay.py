@@ -1,0 +1,154 @@
+"""A log's state is the replay of its records, with undo and corrections folded in (never rewritten)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.gamelog.records import RULES_KINDS, LogFormatError, Record
+from service.rules import actions as A
+from service.rules.cards import Content
+from service.rules.catacombs3e import rulesets
+from service.rules.errors import IllegalActionError
+from service.rules.events import Event
+from service.rules.layout import deal_room_deck
+from service.rules.ruleset import RuleSet
+from service.rules.settings import Settings
+from service.rules.state import GameState
+
+log = logging.getLogger(__name__)
+
+
+class SetupError(ValueError):
+    """The setup record cannot start a game (unknown rule set, card or setting)."""
+
+
+@dataclass
+class Replay:
+    rules: RuleSet
+    state: GameState
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    rejected: list[tuple[int, str]] = field(default_factory=list)  # (seq, why) for actions refused on replay
+    applied: int = 0
+    last_seq: int = 0
+
+
+def load_content(setup: dict[str, Any]) -> Content:
+    source = setup.get("content", "shipped")
+    if source == "sample":
+        from service.rules.sample_content import sample_content
+
+        return sample_content()
+    if source != "shipped":
+        raise SetupError(f"setup 'content' must be 'shipped' or 'sample', got {source!r}")
+    from service.content import load_content as load_shipped
+    from service.gamelog.content_adapter import rules_content
+
+    return rules_content(load_shipped(setup.get("ruleset", "catacombs-3e"), setup.get("overlay")))
+
+
+def new_game_from_setup(setup: dict[str, Any], content: Content | None = None) -> tuple[RuleSet, GameState]:
+    name = setup.get("ruleset", "catacombs-3e")
+    ruleset = rulesets().get(name)
+    if ruleset is None:
+        raise SetupError(f"unknown rule set {name!r}; known: {sorted(rulesets())}")
+    try:
+        settings = Settings(**setup.get("settings", {}))
+    except TypeError as exc:
+        raise SetupError(f"bad settings: {exc}") from exc
+    rules = ruleset(content if content is not None else load_content(setup), settings)
+    try:
+        rooms = setup.get("rooms")
+        if rooms is None and "layout" in setup:
+            rooms = deal_room_deck(rules.content, setup["layout"], int(setup.get("seed", 0)))
+        state = rules.new_game(
+            setup["heroes"],
+            setup["lord"],
+            rooms if rooms is not None else setup["rooms"],
+            int(setup.get("seed", 0)),
+            items=setup.get("items"),
+            spells=setup.get("spells"),
+        )
+    except KeyError as exc:
+        raise SetupError(f"setup needs {exc}") from exc
+    except (IllegalActionError, LookupError, TypeError, ValueError) as exc:
+        raise SetupError(f"cannot start the game: {exc}") from exc
+    return rules, state
+
+
+def fold(records: Iterable[Record]) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """The setup payload and the effective actions after undo and corrections, in order."""
+    setup: dict[str, Any] | None = None
+    effective: list[tuple[int, dict[str, Any]]] = []
+    for record in records:
+        if record.kind not in RULES_KINDS:
+            continue  # the table's own records (docs/game-log.md)
+        if record.kind == "setup":
+            if setup is not None:
+                raise LogFormatError(f"seq {record.seq}: a log holds one game; a second setup record")
+            setup = record.payload
+            continue
+        if setup is None:
+            raise LogFormatError(f"seq {record.seq}: the first record must be the setup")
+        if record.kind == "action":
+            effective.append((record.seq, record.payload))
+        elif record.kind == "undo":
+            target = record.payload.get("seq")
+            index = _find(effective, target) if target is not None else len(effective) - 1
+            if index < 0:
+                log.warning(
+                    "seq %s: undo of %s, which is not an effective action; ignored", record.seq, target
+                )
+                continue
+            del effective[index]
+        else:  # correction
+            action = record.payload.get("action")
+            replaces = record.payload.get("replaces")
+            if replaces is None:
+                if action is None:
+                    raise LogFormatError(f"seq {record.seq}: a correction needs 'action' or 'replaces'")
+                effective.append((record.seq, action))
+                continue
+            index = _find(effective, replaces)
+            if index < 0:
+                log.warning(
+                    "seq %s: correction of %s, which is not an effective action; ignored",
+                    record.seq,
+                    replaces,
+                )
+            elif action is None:
+                del effective[index]
+            else:
+                effective[index] = (replaces, action)
+    if setup is None:
+        raise LogFormatError("the log has no setup record")
+    return setup, effective
+
+
+def _find(effective: list[tuple[int, dict[str, Any]]], seq: Any) -> int:
+    for i, (s, _) in enumerate(effective):
+        if s == seq:
+            return i
+    return -1
+
+
+def replay(records: Iterable[Record], content: Content | None = None) -> Replay:
+    """Replays a log. Actions the rules refuse are reported in ``rejected`` and skipped; nothing is lost."""
+    records = list(records)
+    setup, effective = fold(records)
+    rules, state = new_game_from_setup(setup, content)
+    result = Replay(rules, state, last_seq=records[-1].seq if records else 0)
+    for seq, payload in effective:
+        try:
+            action = A.action_from_json(payload)
+            state, events = rules.apply(state, action)
+        except (A.MalformedActionError, IllegalActionError) as exc:
+            log.warning("seq %s: %s", seq, exc)
+            result.rejected.append((seq, str(exc)))
+            continue
+        result.applied += 1
+        result.events.extend((seq, e) for e in events)
+    result.state = state
+    return result

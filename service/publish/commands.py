@@ -1,0 +1,108 @@
+"""Commands that arrive on ``cmd/request`` and the answers that go back on ``cmd/response``.
+
+A request is ``{"txn", "actor", "command", "args"}``; the reply echoes the txn: ``{"txn", "ok", "error"?,
+"seq"?}``. What each command's ``args`` hold is the daemon's business (docs/mqtt.md); this module only checks
+the envelope.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+COMMANDS = (
+    "declare",
+    "answer",
+    "skip_shot",
+    "end_turn",
+    "confirm_hits",
+    "manual_shot",
+    "correct",
+    "undo",
+    "pause",
+    "resume",
+    "rescan",
+    "enter_room",
+    "start_battle",
+    "dismiss_shot",
+    "bind",
+    "play_card",
+    "use_service",
+)
+
+MAX_REQUEST_BYTES = 64 * 1024
+_FIELDS = ("txn", "actor", "command", "args")
+_ACTOR = re.compile(r"^[a-z]+(:[^\s]{1,64})?$")  # "referee:anna", "player:hero-xoric", "button"
+
+
+class MalformedCommandError(ValueError):
+    """A request that does not fit the envelope. ``txn`` is set when one could be recovered to answer."""
+
+    def __init__(self, message: str, txn: str | None = None) -> None:
+        super().__init__(message)
+        self.txn = txn
+
+
+@dataclass(frozen=True)
+class Command:
+    txn: str
+    actor: str
+    command: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    ok: bool
+    error: str | None = None
+    seq: int | None = None  # the event-log seq the command produced, when it produced one
+
+    @classmethod
+    def accepted(cls, seq: int | None = None) -> CommandResult:
+        return cls(True, None, seq)
+
+    @classmethod
+    def refused(cls, error: str) -> CommandResult:
+        return cls(False, error, None)
+
+
+def response_payload(txn: str, result: CommandResult) -> dict[str, Any]:
+    body: dict[str, Any] = {"txn": txn, "ok": result.ok}
+    if result.error is not None:
+        body["error"] = result.error
+    if result.seq is not None:
+        body["seq"] = result.seq
+    return body
+
+
+def parse_command(payload: bytes) -> Command:
+    if len(payload) > MAX_REQUEST_BYTES:
+        raise MalformedCommandError(f"request of {len(payload)} bytes exceeds {MAX_REQUEST_BYTES}")
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise MalformedCommandError(f"request is not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise MalformedCommandError(f"request is not JSON ({exc.msg} at column {exc.colno})") from exc
+    if not isinstance(data, dict):
+        raise MalformedCommandError(f"request must be a JSON object, not {type(data).__name__}")
+    txn = data.get("txn")
+    recovered = txn if isinstance(txn, str) and 0 < len(txn) <= 128 else None
+    if recovered is None:
+        raise MalformedCommandError(f"request needs a txn: a string of 1 to 128 characters, not {txn!r}")
+    missing = [name for name in _FIELDS if name not in data]
+    if missing:
+        raise MalformedCommandError(f"request lacks {', '.join(missing)}", recovered)
+    extra = sorted(set(data) - set(_FIELDS))
+    if extra:
+        raise MalformedCommandError(f"request has unknown field(s) {', '.join(extra)}", recovered)
+    actor, command, args = data["actor"], data["command"], data["args"]
+    if not isinstance(actor, str) or not _ACTOR.match(actor):
+        raise MalformedCommandError(f"actor {actor!r} must look like 'referee:anna'", recovered)
+    if command not in COMMANDS:
+        raise MalformedCommandError(f"unknown command {command!r}; known: {', '.join(COMMANDS)}", recovered)
+    if not isinstance(args, dict):
+        raise MalformedCommandError(f"args must be a JSON object, not {type(args).__name__}", recovered)
+    return Command(recovered, actor, command, args)

@@ -1,0 +1,108 @@
+"""The one place that knows smartmat's MQTT topic names.
+
+Every topic lives under ``smartmat/<table>/``. Build topics with :func:`topic` and take them apart with
+:func:`parse`; no other module writes a topic string by hand. The contract for subscribers is
+``docs/mqtt.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ROOT = "smartmat"
+
+# Topic words (relative to the table prefix).
+STATUS = "status"  # retained "online" / "offline", backed by the last will
+STATE = "state"  # retained full game snapshot with "seq"
+CHARACTER = "character"  # retained per-character state: character/<id>
+TRACKER = "tracker"  # retained plain integer for LED trackers: tracker/<id>/health
+BOARD = "board"  # retained piece positions
+EVENT = "event"  # QoS 1, not retained, one message per domain event
+SHOT = "shot"  # QoS 1, not retained, the last shot's attribution
+CMD_REQUEST = "cmd/request"  # not retained: {"txn", "actor", "command", "args"}
+CMD_RESPONSE = "cmd/response"  # not retained: {"txn", "ok", "error"?, "seq"?}
+
+ONLINE = "online"
+OFFLINE = "offline"
+
+# Who may publish and read what; deploy/mosquitto/acl grants exactly this (a test checks).
+DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_RESPONSE)
+DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER)  # its own retained characters, to clear stale ones
+REFEREE_PUBLISHES = (CMD_REQUEST,)
+SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT)
+TRACKER_READS = (TRACKER, STATUS)
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class TopicError(ValueError):
+    """A topic or identifier that does not fit the contract."""
+
+
+def check_id(value: str, what: str = "identifier") -> str:
+    if not _ID.match(value):
+        raise TopicError(f"{what} {value!r} must match {_ID.pattern} (lower-case letters, digits, '-')")
+    return value
+
+
+def prefix(table: str) -> str:
+    return f"{ROOT}/{check_id(table, 'table id')}"
+
+
+def topic(table: str, *words: str) -> str:
+    """``topic("t1", CHARACTER, "hero-xoric")`` → ``smartmat/t1/character/hero-xoric``."""
+    parts = [prefix(table)]
+    for word in words:
+        if not word or "+" in word or "#" in word:
+            raise TopicError(f"topic word {word!r} is empty or contains a wildcard")
+        parts.append(word)
+    return "/".join(parts)
+
+
+def character_topic(table: str, character_id: str) -> str:
+    return topic(table, CHARACTER, check_id(character_id, "character id"))
+
+
+def tracker_topic(table: str, character_id: str) -> str:
+    return topic(table, TRACKER, check_id(character_id, "character id"), "health")
+
+
+def table_filter(table: str) -> str:
+    """Subscription filter for every topic of one table."""
+    return f"{prefix(table)}/#"
+
+
+def kind_filter(kind: str, table: str = "+") -> str:
+    """Filter for one kind of topic: ``kind_filter(TRACKER)`` → ``smartmat/+/tracker/+/health``."""
+    table_part = table if table == "+" else check_id(table, "table id")
+    if kind == CHARACTER:
+        return f"{ROOT}/{table_part}/{CHARACTER}/+"
+    if kind == TRACKER:
+        return f"{ROOT}/{table_part}/{TRACKER}/+/health"
+    if kind in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE):
+        return f"{ROOT}/{table_part}/{kind}"
+    raise TopicError(f"{kind!r} is not a topic kind of the contract (docs/mqtt.md)")
+
+
+@dataclass(frozen=True)
+class ParsedTopic:
+    table: str
+    kind: str  # one of the topic words above
+    subject: str | None = None  # character id for character/ and tracker/ topics
+
+
+def parse(full_topic: str) -> ParsedTopic:
+    parts = full_topic.split("/")
+    if len(parts) < 3 or parts[0] != ROOT:
+        raise TopicError(f"{full_topic!r} is not a smartmat topic")
+    table, rest = parts[1], parts[2:]
+    check_id(table, "table id")
+    joined = "/".join(rest)
+    if joined in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE):
+        return ParsedTopic(table, joined)
+    if len(rest) == 2 and rest[0] == CHARACTER:
+        return ParsedTopic(table, CHARACTER, check_id(rest[1], "character id"))
+    if len(rest) == 3 and rest[0] == TRACKER and rest[2] == "health":
+        return ParsedTopic(table, TRACKER, check_id(rest[1], "character id"))
+    raise TopicError(f"{full_topic!r} is not in the topic contract (docs/mqtt.md)")

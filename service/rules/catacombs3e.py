@@ -1,0 +1,541 @@
+"""Catacombs Third Edition: the primary rule set.
+
+Other variants subclass ``RuleSet`` the same way and override the hooks:
+- Catacombs & Castles 2E / 1E (``catacombs-and-castles-*``): team health pools and token transfers hook into
+  ``hero_sequences`` (abilities, team actions), ``shot_damage`` (armour) and ``new_game`` (modes, first
+  strike per RULINGS.md 9, roles per RULINGS.md 10); no room deck, so ``_do_enter_room`` is replaced.
+- Catacombs 1E (``catacombs-1e-rules-italian.txt``): incapacitation instead of death in ``hero_dies``,
+  monster abilities (retaliation, absorption) in ``shot_damage`` and gold in hundreds in ``end_battle``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence as Seq
+
+from service.rules import actions as A
+from service.rules import card_play, modifiers, rng, special_rooms
+from service.rules import events as E
+from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
+from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError, cite
+from service.rules.evolve import evolve
+from service.rules.ruleset import RuleSet
+from service.rules.shots import Sequence, Shot
+from service.rules.state import (
+    DEVOURED,
+    FROZEN,
+    HEROES,
+    OVERSEER,
+    STUNNED,
+    TELEPORTED,
+    Character,
+    GameState,
+    Option,
+    Pending,
+)
+from service.rules.tx import Tx
+
+TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 5 gold each
+SETUP = cite("Game Phases: The Setup Phase")
+
+
+class Catacombs3E(RuleSet):
+    name = "catacombs-3e"
+
+    # == a new game ===============================================================================
+    def new_game(
+        self,
+        heroes: Seq[str],
+        lord: str,
+        rooms: Seq[str],
+        seed: int,
+        treasury: int | None = None,
+        items: Mapping[str, Seq[str]] | None = None,
+        spells: Mapping[str, Seq[str]] | None = None,
+    ) -> GameState:
+        """Four heroes (ids of Hero cards), the chosen Catacomb Lord and the Room deck from top to bottom.
+
+        catacombs-3e-reference.txt: The Hero Players ("There are always four heroes chosen"); Hero Player
+        Boards (all listed Ability cards; Item cards by choice; the Wizard chooses ten Spell cards).
+        """
+        if len(heroes) != 4 or len(set(heroes)) != 4:
+            raise IllegalActionError(
+                f"a game needs four different heroes, got {list(heroes)}",
+                cite("The Overseer, Heroes, and Catacomb Lords: The Hero Players"),
+            )
+        lord_card = self.content.lord(lord)
+        for room in rooms:
+            self.content.room(room)
+        characters = []
+        for hero_id in heroes:
+            card = self.content.hero(hero_id)
+            characters.append(
+                Character(
+                    id=self.hero_character_id(card.name),
+                    name=card.name,
+                    side=HEROES,
+                    kind="hero",
+                    card=card.id,
+                    health=card.starting_health,
+                    max_health=card.starting_health,
+                    shot_sequences=card.shot_sequences,
+                    nullifies=card.nullifies,
+                    reflects=card.reflects,
+                    extra_gold_per_kill=card.extra_gold_per_kill,
+                    items=tuple((items or {}).get(hero_id, ())),
+                    spells=self.chosen_spells(card, (spells or {}).get(hero_id, ())),
+                    abilities=card.abilities,
+                    spell_caster=card.spell_caster,
+                )
+            )
+            self.check_starting_items(characters[-1])
+            characters[-1] = self.with_permanent_items(characters[-1])
+            characters.extend(card_play.familiar_characters(self, characters[-1]))
+        state = rng.seed_state(seed)
+        state, poison = rng.shuffled(state, self.content.poison_deck())
+        deck = list(self.content.item_deck())
+        for hero in characters:
+            for item in hero.items:
+                if item in deck:
+                    deck.remove(item)  # starting items come out of the Item deck
+        state, item_deck = rng.shuffled(state, deck)
+        return GameState(
+            ruleset=self.name,
+            phase="setup",
+            characters=tuple(characters),
+            room_deck=tuple(rooms),
+            lord=lord_card.id,
+            mercenary=lord_card.mercenary_monster,
+            treasury=TREASURY if treasury is None else treasury,
+            poison_deck=poison,
+            item_deck=item_deck,
+            rng=state,
+            settings=self.settings,
+        )
+
+    def check_starting_items(self, hero: Character) -> None:
+        """Item Cards: Usage Restrictions hold for the Items a hero starts with too (Hero Player Boards)."""
+        for item in hero.items:
+            try:
+                card = self.content.card("item", item)
+            except UnknownCardError:
+                continue
+            why_not = card_play.usable_by(self, hero, card)
+            if why_not is not None:
+                raise CardNotPlayableError(why_not, cite("Item Cards: Usage Restrictions"))
+
+    def chosen_spells(self, hero: HeroCard, spells: Seq[str]) -> tuple[str, ...]:
+        if spells and not hero.spell_caster:
+            raise IllegalActionError(
+                f"{hero.name} is not a Spell Caster", cite("Playing Spell, Ability, or Item Cards")
+            )
+        if len(spells) > hero.spell_choices:
+            raise IllegalActionError(
+                f"{hero.name} chooses at most {hero.spell_choices} Spell cards",
+                cite("The Overseer, Heroes, and Catacomb Lords: Hero Player Boards"),
+            )
+        for spell in spells:
+            self.content.card("spell", spell)
+        return tuple(spells)
+
+    # == rooms ====================================================================================
+    def _check_enter_room(self, state: GameState, action: A.EnterRoom) -> None:
+        if state.room_index >= 0 and state.phase not in ("resolution", "special_room"):
+            raise WrongPhaseError(
+                f"finish the {state.phase} phase first", cite("Game Phases: Exploring The Catacomb")
+            )
+        if state.room_index + 1 >= len(state.room_deck):
+            raise WrongPhaseError("no Room cards are left", cite("Game Phases: Exploring The Catacomb"))
+        room = self.content.room(state.room_deck[state.room_index + 1])
+        lair_playmat = self.content.lord(state.lord).lair_playmat if room.kind == "lair" else None
+        if action.playmat is not None and lair_playmat is not None and action.playmat != lair_playmat:
+            raise IllegalActionError(
+                f"the Lord's Setup card calls for the {lair_playmat} playmat", cite("Catacomb Lord's Lair")
+            )
+        if action.playmat is not None and action.playmat == state.playmat and room.kind != "lair":
+            raise IllegalActionError(
+                f"the {action.playmat} side was used for the last room", cite("Game Phases: The Setup Phase")
+            )
+
+    def _do_enter_room(self, tx: Tx, action: A.EnterRoom) -> None:
+        index = tx.state.room_index + 1
+        room = self.content.room(tx.state.room_deck[index])
+        special_rooms.close_market(tx)
+        tx.state = evolve(tx.state, free_cure_used=False)
+        if action.playmat is not None:
+            tx.state = evolve(tx.state, playmat=action.playmat)
+        tx.state = evolve(
+            tx.state,
+            room_index=index,
+            room_id=room.id,
+            room_name=room.name,
+            room_kind=room.kind,
+            suppresses=room.suppresses,
+            round=0,
+            acted=(),
+            turn=None,
+            side=HEROES,
+        )
+        # The previous room's monsters go back to the Monster Pool; piece numbering starts again.
+        tx.state = evolve(
+            tx.state,
+            characters=tuple(
+                c for c in tx.state.characters if c.kind not in ("monster", "fire_wall", "antient")
+            ),
+        )
+        tx.emit(E.RoomEntered(f"The heroes enter {room.name}", room.id, room.kind))
+        if room.kind in ("battle", "lair"):
+            tx.state = evolve(tx.state, phase="setup")
+            card_play.refresh_cards(tx)
+            self.return_dead_heroes(tx)
+            if room.kind == "lair":
+                self.place_lord(tx)
+            metre: list[int] = []
+            for level in sorted(room.quadrants):
+                for entry in room.quadrants[level]:
+                    if entry.kind == "specific" and entry.monster:
+                        self.place_monsters(tx, self.content.monster(entry.monster), entry.count)
+                    elif entry.kind == "mercenary":
+                        self.place_monsters(tx, self.content.monster(tx.state.mercenary), entry.count)
+                    elif entry.kind == "monster_metre":
+                        metre.extend([level] * entry.count)
+            tx.state = evolve(tx.state, monster_metre_queue=tuple(metre))
+            self.ask_monster_metre(tx)
+        else:
+            tx.state = evolve(tx.state, phase="special_room")
+            if room.kind == "merchant":
+                special_rooms.open_market(tx)
+
+    def return_dead_heroes(self, tx: Tx) -> None:
+        """Hero Death (basic): back in the Setup Phase of the next room with half health (RULINGS.md 3)."""
+        for c in tx.state.characters:
+            if c.kind == "hero" and not c.alive and c.returns_next_room:
+                health = (
+                    max(1, c.max_health // 2)
+                    if self.settings.return_with_half_starting_health
+                    else c.max_health
+                )
+                tx.update(evolve(c, alive=True, health=health, returns_next_room=False))
+                tx.emit(E.HeroReturned(f"{c.name} returns to life with {health} health", c.id, health))
+            elif c.kind == "familiar" and not c.in_room:
+                owner = tx.state.find(c.owner or "")
+                if owner is not None and owner.alive:
+                    tx.update(evolve(c, in_room=True, alive=True, health=c.max_health))
+
+    def place_monsters(self, tx: Tx, card: MonsterCard, count: int) -> None:
+        """Specific / Mercenary icons: that many pieces, no more than the Monster Pool holds (hard limit)."""
+        existing = [c for c in tx.state.characters if c.card == card.id and c.kind == "monster"]
+        holder = self.piece_in_use_by(tx.state, card)
+        if holder is not None and count > 0:
+            tx.emit(
+                E.MonsterCardDiscarded(
+                    f"{card.name} cannot be placed: its piece is in use as {holder.name}", card.id, holder.id
+                )
+            )
+        count = min(count, self.pieces_available(tx.state, card))
+        for n in range(count):
+            number = len(existing) + n + 1
+            monster = Character(
+                id=f"monster-{card.id}-{number}",
+                name=f"{card.name} {number}",
+                side=OVERSEER,
+                kind="monster",
+                card=card.id,
+                health=card.health or 1,
+                max_health=card.health or 1,
+                shot_sequences=card.shot_sequences,
+                nullifies=card.nullifies,
+                reflects=card.reflects,
+                reward_gold=card.reward_gold,
+                family=card.family,
+                level=card.level,
+                shadow=card.shadow,
+                small=card.small,
+                ordered_by_round=card.ordered_by_round,
+            )
+            tx.state = evolve(tx.state, characters=(*tx.state.characters, monster))
+            tx.emit(
+                E.MonsterPlaced(f"{monster.name} is placed in the Monster Start Zone", monster.id, card.id)
+            )
+
+    def piece_in_use_by(self, state: GameState, card: MonsterCard) -> Character | None:
+        """The monster on the playmat whose piece ``card`` would need: Room Cards: Monster Metre Icons (the
+        Swordmaster Ghoul and the Crypt Spider "both share the same piece"). smartmat ruling (docs/rulings.md,
+        "Shared pieces"): while any piece of one is on the playmat (alive, in this room), the other cannot be
+        placed, whatever the piece counts; the sharing holds when either card names the other."""
+        for c in state.characters:
+            if c.kind != "monster" or not c.in_room or not c.alive or c.card == card.id:
+                continue
+            if (
+                c.card in card.shares_pieces_with
+                or card.id in self.content.monster(c.card).shares_pieces_with
+            ):
+                return c
+        return None
+
+    def pieces_available(self, state: GameState, card: MonsterCard) -> int:
+        """Pieces of ``card`` left in the Monster Pool (Supply limits are hard limits; shared pieces)."""
+        if self.piece_in_use_by(state, card) is not None:
+            return 0
+        in_play = sum(
+            1 for c in state.characters if c.kind == "monster" and c.card == card.id and c.in_room and c.alive
+        )
+        return max(0, card.pieces - in_play)
+
+    def summon(self, tx: Tx, summoner: Character, card_id: str) -> None:
+        """Summon Shot: placed beside the summoner, the newcomer performs a melee shot and then its full
+        sequence (its first alternative); then the summoner's sequence continues. Monsters must be available
+        in the Monster Pool."""
+        card = self.content.monster(card_id)
+        before = {c.id for c in tx.state.characters}
+        if card.antient:
+            self.place_antient(tx, card)
+        else:
+            self.place_monsters(tx, card, 1)
+        new = [c for c in tx.state.characters if c.id not in before]
+        if not new:
+            tx.emit(
+                E.HitIgnored(
+                    f"No {card.name} is left in the Monster Pool to summon",
+                    summoner.id,
+                    summoner.id,
+                    "the Monster Pool is empty",
+                )
+            )
+            return
+        summoned = new[0]
+        shots = (Shot("melee"), *(summoned.shot_sequences[0].shots if summoned.shot_sequences else ()))
+        planned = tuple(evolve(self.plan(tx.state, summoned, shot, -1), actor=summoned.id) for shot in shots)
+        turn = tx.state.turn
+        if turn is not None:
+            tx.set_turn(evolve(turn, queue=(*planned, *turn.queue)))
+        # The summoned monster has used its turn for this round.
+        tx.state = evolve(tx.state, acted=(*tx.state.acted, summoned.id))
+
+    def place_antient(self, tx: Tx, card: MonsterCard) -> None:
+        """Antients: invulnerable, persisting for the rest of the room, loyal to no side."""
+        antient = Character(
+            id=f"antient-{card.id}",
+            name=card.name,
+            side="neutral",
+            kind="antient",
+            card=card.id,
+            health=card.health or 1,
+            max_health=card.health or 1,
+            shot_sequences=card.shot_sequences,
+        )
+        if tx.state.find(antient.id) is None:
+            tx.state = evolve(tx.state, characters=(*tx.state.characters, antient))
+            tx.emit(E.MonsterPlaced(f"{card.name} is summoned", antient.id, card.id))
+
+    def place_lord(self, tx: Tx) -> None:
+        """Catacomb Lord's Lair: the Setup card gives health and minions."""
+        card = self.content.lord(tx.state.lord)
+        lord_id = self.lord_character_id(card.name)
+        lord = tx.state.find(lord_id)
+        if lord is None:
+            lord = Character(
+                id=lord_id,
+                name=card.name,
+                side=OVERSEER,
+                kind="lord",
+                card=card.id,
+                health=card.starting_health,
+                max_health=card.starting_health,
+                shot_sequences=card.shot_sequences,
+            )
+            tx.state = evolve(tx.state, characters=(*tx.state.characters, lord))
+        tx.emit(E.MonsterPlaced(f"{card.name} awaits in the Lair", lord_id, card.id))
+        for monster_id, count in card.minions:
+            self.place_monsters(tx, self.content.monster(monster_id), count)
+
+    def metre_deck(self, state: GameState, level: int) -> list[MonsterCard]:
+        """The Monster cards with this level of Monster Metre on the back, less those already in the room."""
+        taken = {c.card for c in state.room_monsters}
+        return [
+            m for m in self.content.monsters() if m.level == level and m.id not in taken and not m.antient
+        ]
+
+    def ask_monster_metre(self, tx: Tx) -> None:
+        queue = tx.state.monster_metre_queue
+        if not queue:
+            return
+        level = queue[0]
+        # A chosen pick is offered only where a piece is free: smartmat ruling "Shared pieces" (the Overseer
+        # cannot choose the Swordmaster Ghoul while the Crypt Spider holds their piece).
+        choices = [
+            (m, n) for m in self.metre_deck(tx.state, level) if (n := self.pieces_available(tx.state, m))
+        ]
+        if not choices:
+            tx.emit(
+                E.MonsterCardDiscarded(
+                    f"Monster Metre level {level}: no level {level} monster has a piece left", "", ""
+                )
+            )
+            tx.state = evolve(tx.state, monster_metre_queue=queue[1:])
+            self.ask_monster_metre(tx)
+            return
+        # "The usual answer ... is all of them": the plain id places every piece; "<id>:<n>" places fewer.
+        options = tuple(Option(m.id, f"{m.name} (all {n})") for m, n in choices)
+        options += tuple(Option(f"{m.id}:{k}", f"{m.name} x{k}") for m, n in choices for k in range(1, n))
+        options += (Option("random", "draw at random"),)
+        tx.ask(
+            "choose_monster",
+            None,
+            f"Monster Metre: choose a level {level} monster",
+            options,
+            context=(str(level),),
+        )
+
+    def decide_choose_monster(self, tx: Tx, pending: Pending, option: str) -> None:
+        """Room Cards: Monster Metre Icons (chosen, or drawn at random from the level's Monster cards)."""
+        level = int(pending.context[0])
+        if option == "random":
+            option = self.draw_metre_card(tx, level)
+        monster, _, count = option.partition(":")
+        card = self.content.monster(monster)
+        self.place_monsters(tx, card, int(count) if count else card.pieces)
+        tx.emit(E.MonsterPlaced(f"Monster Metre level {level}: {card.name}", card.id, card.id))
+        tx.state = evolve(tx.state, monster_metre_queue=tx.state.monster_metre_queue[1:])
+        self.ask_monster_metre(tx)
+
+    def draw_metre_card(self, tx: Tx, level: int) -> str:
+        """Room Cards: Monster Metre Icons, at random: "shuffle all the Monster cards with a level two Monster
+        Metre on the back and reveal the top card". A card whose piece is in use (the Swordmaster Ghoul after
+        the Crypt Spider was placed): "discard the Monster card and draw another one"."""
+        deck = self.metre_deck(tx.state, level)
+        while True:
+            state, index = rng.below(tx.state.rng, len(deck))
+            tx.state = evolve(tx.state, rng=state)
+            card = deck.pop(index)
+            holder = self.piece_in_use_by(tx.state, card)
+            if holder is None and self.pieces_available(tx.state, card) > 0:
+                return card.id
+            reason = f"its piece is in use as {holder.name}" if holder else "no piece is left"
+            tx.emit(
+                E.MonsterCardDiscarded(
+                    f"{card.name} is drawn, but {reason}: the card is discarded and another drawn",
+                    card.id,
+                    holder.id if holder else "",
+                )
+            )
+
+    def _check_start_battle(self, state: GameState, action: A.StartBattle) -> None:
+        if state.phase != "setup" or state.room_index < 0:
+            raise WrongPhaseError("the Battle Phase follows a battle room's Setup Phase", SETUP)
+
+    def _do_start_battle(self, tx: Tx, action: A.StartBattle) -> None:
+        tx.state = evolve(tx.state, phase="battle", round=1, side=HEROES, acted=())
+        tx.emit(E.BattleStarted(f"The battle in {tx.state.room_name} begins"))
+        tx.emit(E.RoundStarted("Round 1 begins", 1))
+        tx.after_change()
+
+    # == turn hooks ===============================================================================
+    def hero_sequences(self, state: GameState, hero: Character) -> tuple[Sequence, ...]:
+        if hero.has(TELEPORTED):
+            # Teleport Shots: back at the edge of the playmat with a single melee shot.
+            return (Sequence((Shot("melee"),)),)
+        if hero.has(STUNNED) and not self.lone_hero(state, hero):
+            # Stun Shot Modifier: a stunned hero may only perform a single rush shot.
+            return (Sequence((Shot("rush"),)),)
+        if hero.ordered_by_round and hero.shot_sequences:
+            # The Gelatinous Cube Monster: a different sequence each round, restarting after the last.
+            return (hero.shot_sequences[(state.round - 1) % len(hero.shot_sequences)],)
+        return hero.shot_sequences
+
+    def shot_damage(self, state: GameState, attacker: Character, target: Character, shot: Shot) -> int:
+        damage = shot.base_damage
+        if self.vulnerable(attacker, target, shot) and (
+            (target.family == "dungeon" and shot.kind == "missile")
+            or (target.family == "undead" and shot.kind == "fireball")
+        ):
+            damage += 1  # Monster Vulnerabilities: treated as having the critical modifier
+        return damage
+
+    def vulnerable(self, attacker: Character, target: Character, shot: Shot) -> bool:
+        """Monster Vulnerabilities (optional rule): unmodified shots from the Heroic Forces only."""
+        return (
+            self.settings.monster_vulnerabilities
+            and attacker.side == HEROES
+            and target.kind == "monster"
+            and shot.modifier is None
+        )
+
+    def after_hits(self, tx: Tx, attacker: Character, shot: Shot, damaged: tuple[str, ...]) -> None:
+        """Monster Vulnerabilities: mythological monsters regenerate the hero's melee; extra small vermin
+        flee in fear from melee and missiles (unless they fear-shoot themselves)."""
+        targets = [tx.char(t) for t in damaged]
+        if any(
+            self.vulnerable(attacker, t, shot) and t.family == "mythological" and shot.kind == "melee"
+            for t in targets
+        ):
+            tx.regenerate(attacker)
+        frightened = [
+            t
+            for t in targets
+            if self.vulnerable(attacker, t, shot)
+            and t.family == "vermin"
+            and t.small
+            and shot.kind in ("melee", "missile")
+            and t.alive
+            and not any(s.modifier == "fear" for seq in t.shot_sequences for s in seq.shots)
+        ]
+        if frightened:
+            modifiers.offer_modifier(
+                tx,
+                attacker,
+                Shot(shot.kind, "fear"),
+                tuple(t.id for t in frightened),
+                tuple(t.id for t in frightened),
+            )
+
+    def end_of_round(self, tx: Tx) -> None:
+        """Hook: end-of-round effects (none in the base 3E game beyond what cards add)."""
+
+    # == ends of rooms and games ==================================================================
+    def overseer_has_won(self, state: GameState) -> bool:
+        """Winning the Game: all four heroes killed and/or unable to take an action (e.g. devoured)."""
+        return all(not h.alive or h.has(DEVOURED) for h in state.heroes)
+
+    def heroes_have_won(self, state: GameState) -> bool:
+        lords = [c for c in state.room_monsters if c.kind == "lord"]
+        return bool(lords) and all(not lord.alive for lord in lords) and any(h.alive for h in state.heroes)
+
+    def room_is_clear(self, state: GameState) -> bool:
+        """The Battle Phase: all monsters destroyed, frozen or a combination of the two."""
+        if state.room_kind == "lair":
+            return False
+        monsters = [c for c in state.room_monsters if c.kind == "monster"]
+        return all(not m.alive or m.has(FROZEN) for m in monsters) and not any(
+            m.alive and m.has(TELEPORTED) for m in monsters
+        )
+
+    def end_battle(self, tx: Tx) -> None:
+        """The Battle Phase ends; the Resolution Phase pays gold for destroyed (and frozen) monsters."""
+        room = tx.state.room_name or ""
+        tx.emit(E.RoomCleared(f"{room} is cleared", tx.state.room_id or ""))
+        for c in tx.state.characters:
+            if c.kind == "monster" and c.in_room and c.alive and c.has(FROZEN) and c.frozen_by:
+                # Ice Shot: "The hero who froze a monster collects gold ... as if it had been destroyed."
+                earner = tx.gold_earner(tx.state.find(c.frozen_by))
+                if earner is not None:
+                    tx.update(evolve(earner, trophies=(*earner.trophies, c.id)))
+        for c in tx.state.characters:
+            cleared = c.without_status(STUNNED, DEVOURED, TELEPORTED)
+            if cleared.status != c.status:
+                tx.update(evolve(cleared, devoured_by=None))
+        tx.state = evolve(tx.state, phase="resolution", turn=None, acted=())
+        for hero in tx.state.heroes:
+            if not hero.alive or not hero.trophies:
+                continue
+            reward = sum(tx.char(m).reward_gold + hero.extra_gold_per_kill for m in hero.trophies)
+            tx.pay_from_treasury(hero, reward)
+            tx.update(evolve(tx.char(hero.id), trophies=()))
+        for c in tx.state.characters:
+            if c.trophies:
+                tx.update(evolve(c, trophies=()))
+
+
+def rulesets() -> dict[str, type[RuleSet]]:
+    """Every rule set by name (Catacombs & Castles and Catacombs 1E register here when they exist)."""
+    return {Catacombs3E.name: Catacombs3E}

@@ -1,0 +1,240 @@
+"""Resolving one attributed shot: who was hit directly, what each hit does (catacombs-3e-reference.txt:
+Taking Damage; Defensive Properties; Advanced Shots)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from service.rules import events as E
+from service.rules.actions import ResolveShot
+from service.rules.errors import cite
+from service.rules.evolve import evolve
+from service.rules.shots import Shot
+from service.rules.state import (
+    FROZEN,
+    HEROES,
+    RECKLESS,
+    STUNNED,
+    TELEPORTED,
+    Character,
+    Option,
+    PlannedShot,
+)
+
+if TYPE_CHECKING:
+    from service.rules.tx import Tx
+
+from service.rules import modifiers
+
+
+def resolve_shot(tx: Tx, action: ResolveShot) -> None:
+    turn = tx.state.turn
+    assert turn is not None
+    candidates = turn.queue if turn.elastic else turn.queue[:1]
+    index = next(i for i, p in enumerate(candidates) if p.shot.kind == action.shot)
+    planned = turn.queue[index]
+    tx.set_turn(evolve(turn, queue=turn.queue[:index] + turn.queue[index + 1 :]))
+    attacker = tx.char(planned.actor or turn.character)
+    shot = planned.shot
+    tx.emit(E.ShotResolved(f"{attacker.name} performs {_a(shot.label)}", attacker.id, shot.label))
+    modifiers.free_frozen(tx, action.knocked_off)
+    fire_wall_contacts(tx, action.fire_wall_contacts)
+    if planned.piece != attacker.id:
+        # A fear rush moves the frightened character: it is unmodified and harms nobody
+        # (catacombs-3e-shot-modifiers.txt: Fear Shot Modifier).
+        tx.after_change()
+        return
+    hits = tuple(dict.fromkeys(h for h in action.direct_hits if h != attacker.id))
+    if shot.kind == "target":
+        # Target Shot: damage "to the stated target only"; a miss may be retried once.
+        if action.target not in hits and not planned.retry:
+            turn = tx.state.turn
+            if turn is not None:
+                tx.set_turn(evolve(turn, queue=(evolve(planned, retry=True), *turn.queue)))
+        hits = tuple(h for h in hits if h == action.target)
+    if shot.kind == "roll":
+        # Roll Shot: "If more than one character is hit by a roll shot, only one is affected".
+        enemies = tuple(h for h in hits if tx.char(h).on_mat and not same_side(tx, attacker, tx.char(h)))
+        if len(enemies) > 1:
+            tx.ask(
+                "choose_roll_target",
+                attacker.id,
+                f"Which character does {attacker.name}'s roll hit?",
+                tuple(Option(h, tx.char(h).name) for h in enemies),
+                shot,
+                enemies,
+            )
+            return
+    affected, damaged = hit_targets(tx, attacker, shot, hits, action.pushed_off_mat)
+    turn = tx.state.turn
+    if turn is not None:
+        tx.set_turn(evolve(turn, last_damaged=damaged, damaged_any=turn.damaged_any or bool(damaged)))
+    attacker = tx.char(attacker.id)
+    if shot.modifier == "regeneration" and attacker.alive and any(not tx.char(t).shadow for t in damaged):
+        tx.regenerate(attacker)
+    effect = modifiers.effect_of(shot)
+    if effect is not None:
+        modifiers.offer_modifier(tx, attacker, shot, affected, damaged)
+    if tx.state.pending is None:
+        tx.rules.after_hits(tx, attacker, shot, damaged)
+    if shot.kind == "teleport" and attacker.alive:
+        teleport(tx, attacker)
+    if shot.kind == "runic_shift" and attacker.alive:
+        # Runic Shift: placed on an unoccupied Rune icon, then a melee shot with that character.
+        turn = tx.state.turn
+        if turn is not None:
+            melee = PlannedShot(Shot("melee"), attacker.id, -1, actor=planned.actor)
+            tx.set_turn(evolve(turn, queue=(melee, *turn.queue)))
+    if shot.kind == "summon" and shot.summons:
+        tx.rules.summon(tx, attacker, shot.summons)
+    drop_guards(tx)
+    tx.after_change()
+
+
+def drop_guards(tx: Tx) -> None:
+    """A defensive card protects against one shot only."""
+    for c in tx.state.characters:
+        if c.guard_nullifies or c.guard_reflects:
+            tx.update(evolve(c, guard_nullifies=(), guard_reflects=()))
+
+
+def fire_wall_contacts(tx: Tx, touched: tuple[str, ...]) -> None:
+    """Fire Walls: one damage to any of the Heroic Forces touching one, directly or indirectly."""
+    if not any(c.kind == "fire_wall" and c.in_room for c in tx.state.characters):
+        return
+    for cid in dict.fromkeys(touched):
+        c = tx.char(cid)
+        if c.on_mat and c.side == HEROES and c.kind != "antient":
+            tx.damage(c, 1, None, "fire wall")
+        elif (
+            c.on_mat
+            and c.kind == "monster"
+            and c.family == "undead"
+            and tx.rules.settings.monster_vulnerabilities
+        ):
+            # Monster Vulnerabilities: undead take one damage from fire walls.
+            tx.damage(c, 1, None, "fire wall")
+
+
+def teleport(tx: Tx, c: Character) -> None:
+    """Teleport Shots: onto the Teleported! card; back next round with a single melee shot."""
+    c = tx.char(c.id)
+    if c.kind == "antient":
+        return
+    tx.update(c.without_status(STUNNED, FROZEN).with_status(TELEPORTED))
+    tx.emit(E.StatusChanged(f"{c.name} is teleported off the playmat", c.id, TELEPORTED, True))
+
+
+def hit_targets(
+    tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], pushed_off: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Damage for every direct hit; returns (characters the modifier may affect, characters damaged)."""
+    affected: list[str] = []
+    damaged: list[str] = []
+    turn = tx.state.turn
+    for target_id in hits:
+        attacker = tx.char(attacker.id)
+        target = tx.char(target_id)
+        if not target.on_mat or target.kind == "fire_wall":
+            continue
+        if same_side(tx, attacker, target) and not attacker.has(RECKLESS):
+            unstun_by_teammate(tx, attacker, target, shot)
+            ignore(tx, target, attacker, "no friendly fire", cite("Battle Phase: Taking Damage"))
+            continue
+        if target.kind == "antient":
+            ignore(tx, target, attacker, "antients are invulnerable", cite("Advanced Concepts: Antients"))
+            continue
+        if target.has(FROZEN):
+            ignore(tx, target, attacker, "frozen characters take no damage", cite("Advanced Shots: Ice Shot"))
+            continue
+        if any(shot.matches(icon) for icon in (*target.reflects, *target.guard_reflects)):
+            ignore(
+                tx,
+                target,
+                attacker,
+                f"{shot.label} is reflected",
+                cite("Defensive Properties: Reflecting Shots"),
+            )
+            tx.emit(
+                E.Reflected(
+                    f"{target.name} reflects 1 damage back at {attacker.name}", target.id, attacker.id
+                )
+            )
+            tx.damage(attacker, 1, target, "reflected")
+            continue
+        if any(shot.matches(icon) for icon in (*target.nullifies, *target.guard_nullifies)):
+            ignore(
+                tx,
+                target,
+                attacker,
+                f"{shot.label} is nullified",
+                cite("Defensive Properties: Nullifying Shots"),
+            )
+            continue
+        if target.shadow:
+            # Shadow Monsters: destroyed only when pushed completely off the playmat by a direct hit.
+            if target_id in pushed_off and attacker.side == HEROES:
+                tx.destroy(target, attacker)
+                damaged.append(target_id)
+            else:
+                ignore(
+                    tx,
+                    target,
+                    attacker,
+                    "shadow monsters are only destroyed by being pushed off the mat",
+                    cite("Monster Cards: Shadow Monsters"),
+                )
+            continue
+        amount = tx.rules.shot_damage(tx.state, attacker, target, shot)
+        if shot.modifier == "chain" and turn is not None and target_id in turn.last_damaged:
+            ignore(
+                tx,
+                target,
+                attacker,
+                "chain: no consecutive damage to the same target",
+                cite("Chain Shot", "catacombs-3e-shot-modifiers.txt"),
+            )
+            continue
+        affected.append(target_id)
+        if amount > 0:
+            tx.damage(target, amount, attacker, shot.label)
+            damaged.append(target_id)
+    return tuple(affected), tuple(damaged)
+
+
+def ignore(tx: Tx, target: Character, attacker: Character, reason: str, rule: str) -> None:
+    tx.emit(
+        E.HitIgnored(
+            f"{attacker.name} hits {target.name}: no effect, {reason} ({rule})",
+            target.id,
+            attacker.id,
+            reason,
+        )
+    )
+
+
+def same_side(tx: Tx, a: Character, b: Character) -> bool:
+    # Taking Damage: "heroes, allies and familiars cannot damage each other in any way. Monsters and
+    # Catacomb Lords cannot damage each other either."
+    if a.kind == "antient":
+        # Antients: whoever controls the Antient this turn aims it at the other side.
+        return b.side == tx.state.side
+    return a.side == b.side and a.side != "neutral"
+
+
+def unstun_by_teammate(tx: Tx, attacker: Character, target: Character, shot: Shot) -> None:
+    # RULINGS.md 5: only a teammate's direct melee or rush frees a stunned hero (a stunned one too).
+    if target.has(STUNNED) and shot.kind in ("melee", "rush") and attacker.side == HEROES:
+        tx.update(target.without_status(STUNNED))
+        tx.emit(
+            E.StatusChanged(
+                f"{attacker.name}'s {shot.label} frees {target.name} from the stun",
+                target.id,
+                STUNNED,
+                False,
+            )
+        )
+
+
+def _a(label: str) -> str:
+    return ("an " if label[0] in "aeiou" else "a ") + label + " shot"

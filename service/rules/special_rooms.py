@@ -1,0 +1,493 @@
+"""Special Room cards: Althea the Healer, Amaranth Inn, Izchak the Merchant, Alewife Tavern
+(catacombs-3e-reference.txt: Special Room Cards). "All gold coins spent by the heroes is returned to the
+treasury"; "Players may pool their gold coins"."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from service.rules import actions as A
+from service.rules import card_play, rng
+from service.rules import events as E
+from service.rules.cards import UnknownCardError
+from service.rules.errors import (
+    CardNotPlayableError,
+    IllegalActionError,
+    NotEnoughGoldError,
+    UnknownCharacterError,
+    WrongPhaseError,
+    cite,
+)
+from service.rules.evolve import evolve
+from service.rules.state import Character, GameState, Option, Pending
+
+if TYPE_CHECKING:
+    from service.rules.ruleset import RuleSet
+    from service.rules.tx import Tx
+
+HEALER = cite("Special Room Cards: Althea The Healer")
+INN = cite("Special Room Cards: Amaranth Inn")
+MERCHANT = cite("Special Room Cards: Izchak the Merchant")
+TAVERN = cite("Special Room Cards: Alewife Tavern")
+RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN}
+
+MARKET_SIZE = 6
+CELLAR_ITEMS = ("vaiels-urn", "healing-salve", "raisthrims-potion", "cloak-of-invisibility")
+# Alewife Tavern: all Orcs, Fire Spirits and Centaurs (four of each) and four hero pieces.
+TAVERN_BAG = ("orc",) * 4 + ("fire-spirit",) * 4 + ("centaur",) * 4 + ("hero",) * 4
+# The reward table, top to bottom; a winner may take any reward lower than the one drawn.
+TAVERN_REWARDS: tuple[tuple[str, ...], ...] = (
+    ("full_health", "cure_all_poison"),
+    ("choose_item",),
+    ("blind_item",),
+    ("gain_health", "cure_one_poison"),
+    ("gain_gold",),
+)
+REWARD_LABELS = {
+    "full_health": "full health for the hero and their ally",
+    "cure_all_poison": "cure all Poison cards",
+    "choose_item": "choose an Item card from the deck",
+    "blind_item": "draw an Item card blindly",
+    "gain_health": "gain 1 health",
+    "cure_one_poison": "cure 1 Poison card",
+    "gain_gold": "gain 1 gold",
+}
+
+
+def services(rules: RuleSet) -> dict[str, dict[str, int]]:
+    """Service name -> cost, by special room kind."""
+    s = rules.settings
+    return {
+        "healer": {"free_cure": 0, "heal": 3, "cure_poison": 2, "resurrect": 10},
+        "inn": {"sleep": s.inn_sleep_cost, "cellar": 8, "meal": 10},
+        "merchant": {"peek": s.merchant_peek_cost, "buy": 0, "map": 2},
+        "tavern": {"bet": 2},
+    }
+
+
+# == checks ======================================================================================
+def check(rules: RuleSet, state: GameState, action: A.UseService) -> None:
+    kind = state.room_kind or ""
+    if state.phase != "special_room" or kind not in RULES:
+        raise WrongPhaseError("services are bought in a special room", cite("Room Cards: Special Room Cards"))
+    rule = RULES[kind]
+    offered = services(rules)[kind]
+    if action.service not in offered:
+        raise IllegalActionError(f"{state.room_name} offers {sorted(offered)}, not {action.service!r}", rule)
+    target = _target(state, action, rule)
+    cost = price(rules, state, action)
+    if action.service == "free_cure" and state.free_cure_used:
+        raise IllegalActionError("Althea cures one Poison card for free, once", HEALER)
+    if action.service in ("free_cure", "cure_poison") and (target is None or not target.poison):
+        raise IllegalActionError("the hero has no Poison card to cure", HEALER)
+    if action.service == "heal" and (
+        target is None or not target.alive or target.kind not in ("hero", "ally")
+    ):
+        raise IllegalActionError("Althea heals a living hero or ally", HEALER)
+    if action.service == "resurrect" and (target is None or target.alive or target.kind != "hero"):
+        raise IllegalActionError("Althea resurrects a dead hero (allies cannot be resurrected)", HEALER)
+    if action.service == "peek" and not state.item_deck:
+        raise IllegalActionError("the Item deck is empty", MERCHANT)
+    if action.service == "buy":
+        _check_buy(rules, state, action, target)
+    if action.service == "meal":
+        if target is None or target.kind != "hero" or not target.alive:
+            raise IllegalActionError(
+                "an ally is assigned to a living hero", cite("Advanced Concepts: Allies")
+            )
+        if not unused_heroes(rules, state):
+            raise IllegalActionError("no unused Hero Portrait card is left to recruit", INN)
+    if action.service == "cellar" and not any(i in state.item_deck for i in CELLAR_ITEMS):
+        raise IllegalActionError("none of the cellar's items is left in the Item deck", INN)
+    payers(state, action, cost)
+
+
+def _target(state: GameState, action: A.UseService, rule: str) -> Character | None:
+    if action.target is None:
+        if action.service in ("sleep", "cellar", "peek", "map"):
+            return None
+        raise IllegalActionError(f"{action.service} needs a target hero", rule)
+    c = state.find(action.target)
+    if c is None or c.kind not in ("hero", "ally"):
+        raise UnknownCharacterError(f"no hero or ally {action.target!r}", rule)
+    return c
+
+
+def _check_buy(rules: RuleSet, state: GameState, action: A.UseService, target: Character | None) -> None:
+    if action.item is None or action.item not in state.market:
+        raise CardNotPlayableError(f"{action.item!r} is not among the revealed Item cards", MERCHANT)
+    if target is None or target.kind != "hero" or not target.alive:
+        raise IllegalActionError(
+            "items are bought for a living hero (allies cannot use items)", cite("Advanced Concepts: Allies")
+        )
+    card = rules.content.card("item", action.item)
+    why_not = card_play.usable_by(rules, target, card)
+    if why_not is not None:
+        raise CardNotPlayableError(why_not, cite("Item Cards: Usage Restrictions"))
+    if card.familiar and any(c.kind == "familiar" and c.owner == target.id for c in state.characters):
+        raise CardNotPlayableError("a hero can only have one familiar item", cite("Item Cards: Familiars"))
+
+
+def price(rules: RuleSet, state: GameState, action: A.UseService) -> int:
+    if action.service == "buy" and action.item is not None:
+        try:
+            cost = rules.content.card("item", action.item).cost
+        except UnknownCardError as exc:
+            raise CardNotPlayableError(str(exc), MERCHANT) from None
+        if cost is None:
+            raise CardNotPlayableError(
+                f"the price of {action.item} is not known; an organiser can set it in a content overlay",
+                MERCHANT,
+            )
+        buyer = state.find(action.target or "")
+        if buyer is not None and buyer.kind == "hero":
+            # Marorg "buys items at a discount" (the amount comes from his card data).
+            cost = max(0, cost - rules.content.hero(buyer.card).item_discount)
+        return cost
+    return services(rules)[state.room_kind or ""][action.service]
+
+
+def payers(state: GameState, action: A.UseService, cost: int) -> list[tuple[str, int]]:
+    """Who pays what. Explicit ``payment`` must cover the cost exactly; otherwise the target pays first."""
+    if action.payment:
+        total = 0
+        for hero_id, amount in action.payment:
+            hero = state.find(hero_id)
+            if hero is None or hero.kind != "hero":
+                raise UnknownCharacterError(
+                    f"{hero_id!r} is not a hero", RULES.get(state.room_kind or "", HEALER)
+                )
+            if amount < 0 or amount > hero.gold:
+                raise NotEnoughGoldError(f"{hero.name} has {hero.gold} gold, not {amount}", HEALER)
+            total += amount
+        if total != cost:
+            raise NotEnoughGoldError(f"the payment adds up to {total}, the price is {cost}", HEALER)
+        return list(action.payment)
+    order = [h for h in state.heroes if h.id == action.target] + [
+        h for h in state.heroes if h.id != action.target
+    ]
+    plan, due = [], cost
+    for hero in order:
+        if due == 0:
+            break
+        paid = min(due, hero.gold)
+        if paid:
+            plan.append((hero.id, paid))
+            due -= paid
+    if due:
+        raise NotEnoughGoldError(
+            f"the party holds {state.party_gold} gold; {action.service} costs {cost}",
+            RULES.get(state.room_kind or "", HEALER),
+        )
+    return plan
+
+
+# == application =================================================================================
+def apply(rules: RuleSet, tx: Tx, action: A.UseService) -> None:
+    cost = price(rules, tx.state, action)
+    for hero_id, amount in payers(tx.state, action, cost):
+        tx.return_gold(tx.char(hero_id), amount)
+    target = tx.state.find(action.target) if action.target else None
+    handlers: dict[str, Callable[[], None]] = {
+        "free_cure": lambda: _cure(tx, target, free=True),
+        "cure_poison": lambda: _cure(tx, target),
+        "heal": lambda: tx.heal(_must(target), 1),
+        "resurrect": lambda: _resurrect(tx, _must(target)),
+        "sleep": lambda: inn_sleep(tx),
+        "cellar": lambda: _cellar(rules, tx),
+        "meal": lambda: recruit_ally(rules, tx, _must(target)),
+        "peek": lambda: merchant_peek(tx),
+        "buy": lambda: _buy(rules, tx, _must(target), action.item or ""),
+        "map": lambda: _map(tx),
+        "bet": lambda: tavern_bet(tx, _must(target)),
+    }
+    handlers[action.service]()
+
+
+def _must(c: Character | None) -> Character:
+    assert c is not None
+    return c
+
+
+def _cure(tx: Tx, hero: Character | None, free: bool = False) -> None:
+    if free:
+        tx.state = evolve(tx.state, free_cure_used=True)
+    card_play.ask_poison_cure(tx, _must(hero), 1)
+
+
+def _resurrect(tx: Tx, hero: Character) -> None:
+    """Resurrect Hero: back to life with two health, playing from the next room."""
+    tx.update(evolve(hero, alive=True, health=2, returns_next_room=False))
+    tx.emit(E.HeroReturned(f"Althea brings {hero.name} back to life with 2 health", hero.id, 2))
+
+
+def inn_sleep(tx: Tx) -> None:
+    # RULINGS.md 6: one payment for the party; each living hero gains one health, even above its start.
+    for hero in tx.state.heroes:
+        if hero.alive:
+            tx.heal(hero, 1, may_exceed=True)
+
+
+def unused_heroes(rules: RuleSet, state: GameState) -> list[str]:
+    used = {c.card for c in state.characters if c.kind in ("hero", "ally")}
+    return sorted(h.id for h in rules.content.heroes() if h.id not in used)
+
+
+def recruit_ally(rules: RuleSet, tx: Tx, hero: Character) -> None:
+    """Amaranth Inn: draw an unused Hero Portrait at random; that hero joins as an ally (Advanced Concepts:
+    Allies: health four, one Ability card fewer (minimum one), no Items)."""
+    pool = unused_heroes(rules, tx.state)
+    state, index = rng.below(tx.state.rng, len(pool))
+    tx.state = evolve(tx.state, rng=state)
+    card = rules.content.hero(pool[index])
+    ally = Character(
+        id="ally-" + rules.hero_character_id(card.name).removeprefix("hero-"),
+        name=card.name,
+        side=hero.side,
+        kind="ally",
+        card=card.id,
+        health=4,
+        max_health=4,
+        shot_sequences=card.shot_sequences,
+        nullifies=card.nullifies,
+        reflects=card.reflects,
+        abilities=(),
+        spell_caster=card.spell_caster,
+        owner=hero.id,
+    )
+    tx.state = evolve(tx.state, characters=(*tx.state.characters, ally))
+    tx.emit(E.AllyRecruited(f"{card.name} joins {hero.name} as an ally", ally.id, hero.id))
+    next_ally_choice(rules, tx, ally.id)
+
+
+# Allies: "Spell Casters may take any two Spell cards of their choice."
+ALLY_SPELLS = 2
+
+
+def ally_ability_count(rules: RuleSet, ally: Character) -> int:
+    """Allies: "Allies start with one less of their total Ability cards (minimum one)"."""
+    total = len(rules.content.hero(ally.card).abilities)
+    return max(1, total - 1) if total else 0
+
+
+def ally_ability_pool(rules: RuleSet, ally: Character) -> list[str]:
+    """The hero card's Ability cards (one entry per copy) the ally has not taken yet."""
+    pool = list(rules.content.hero(ally.card).abilities)
+    for taken in ally.abilities:
+        pool.remove(taken)
+    return pool
+
+
+def next_ally_choice(rules: RuleSet, tx: Tx, ally_id: str) -> None:
+    """The recruiter chooses the ally's Ability cards one at a time ("The player recruiting the ally chooses
+    which Ability card(s) the ally will use"), then a Spell Caster's two Spell cards. When every card left
+    is a copy of the same one, there is nothing to choose and the ally takes it."""
+    ally = tx.char(ally_id)
+    wanted = ally_ability_count(rules, ally) - len(ally.abilities)
+    while wanted > 0:
+        pool = ally_ability_pool(rules, ally)
+        distinct = list(dict.fromkeys(pool))
+        if len(distinct) > 1:
+            recruiter = tx.char(ally.owner or "")
+            tx.ask(
+                "choose_ally_ability",
+                recruiter.id,
+                f"Which Ability card does {ally.name} take ({wanted} more)?",
+                tuple(Option(a, _ability_name(rules, a)) for a in distinct),
+                context=(ally.id,),
+            )
+            return
+        ally = _take_ability(rules, tx, ally, distinct[0])
+        wanted -= 1
+    if ally.spell_caster:
+        ask_ally_spell(rules, tx, ally.id, ALLY_SPELLS - len(ally.spells))
+
+
+def _ability_name(rules: RuleSet, ability: str) -> str:
+    try:
+        return rules.content.card("ability", ability).name
+    except UnknownCardError:
+        return ability
+
+
+def _take_ability(rules: RuleSet, tx: Tx, ally: Character, ability: str) -> Character:
+    ally = evolve(ally, abilities=(*ally.abilities, ability))
+    tx.update(ally)
+    tx.emit(
+        E.CardTaken(f"{ally.name} takes the {_ability_name(rules, ability)} Ability card", ally.id, ability)
+    )
+    return ally
+
+
+def decide_ally_ability(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+    ally = tx.char(pending.context[0])
+    _take_ability(rules, tx, ally, option)
+    next_ally_choice(rules, tx, ally.id)
+
+
+def ask_ally_spell(rules: RuleSet, tx: Tx, ally_id: str, remaining: int) -> None:
+    ally = tx.char(ally_id)
+    options = tuple(Option(c.id, c.name) for c in rules.content.cards("spell") if c.id not in ally.spells)
+    if remaining > 0 and options:
+        tx.ask(
+            "choose_ally_spell",
+            ally.id,
+            f"Which Spell card does {ally.name} take?",
+            options,
+            context=(ally.id, str(remaining)),
+        )
+
+
+def decide_ally_spell(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+    ally = tx.char(pending.context[0])
+    tx.update(evolve(ally, spells=(*ally.spells, option)))
+    ask_ally_spell(rules, tx, ally.id, int(pending.context[1]) - 1)
+
+
+def _cellar(rules: RuleSet, tx: Tx) -> None:
+    """Amaranth Inn: each living hero receives one of each unused cellar item from the Item deck. smartmat
+    ruling (docs/rulings.md): an item the hero may not use (Item Cards: Usage Restrictions) stays in the deck
+    for the next hero, and is shuffled back with the rest."""
+    deck = list(tx.state.item_deck)
+    for hero in tx.state.heroes:
+        if not hero.alive:
+            continue
+        gained = [
+            item
+            for item in CELLAR_ITEMS
+            if item in deck and card_play.usable_by(rules, hero, rules.content.card("item", item)) is None
+        ]
+        for item in gained:
+            deck.remove(item)
+        tx.update(evolve(tx.char(hero.id), items=(*tx.char(hero.id).items, *gained)))
+        if gained:
+            tx.emit(
+                E.ItemGained(f"{hero.name} takes {', '.join(gained)} from the cellar", hero.id, tuple(gained))
+            )
+    state, shuffled = rng.shuffled(tx.state.rng, deck)  # "Any left over items are shuffled back"
+    tx.state = evolve(tx.state, rng=state, item_deck=shuffled)
+
+
+def open_market(tx: Tx) -> None:
+    """Izchak: shuffle the Item deck and reveal six cards."""
+    state, deck = rng.shuffled(tx.state.rng, tx.state.item_deck)
+    tx.state = evolve(tx.state, rng=state, item_deck=deck[MARKET_SIZE:], market=deck[:MARKET_SIZE])
+
+
+def close_market(tx: Tx) -> None:
+    if tx.state.market:
+        state, deck = rng.shuffled(tx.state.rng, (*tx.state.item_deck, *tx.state.market))
+        tx.state = evolve(tx.state, rng=state, item_deck=deck, market=())
+
+
+def merchant_peek(tx: Tx) -> None:
+    # RULINGS.md 7: the price of seeing the next card is a setting (1 gold by the rulebook).
+    card, rest = tx.state.item_deck[0], tx.state.item_deck[1:]
+    tx.state = evolve(tx.state, item_deck=rest, market=(*tx.state.market, card))
+    tx.emit(E.ItemGained(f"Izchak reveals {card}", "", (card,)))
+
+
+def _buy(rules: RuleSet, tx: Tx, hero: Character, item: str) -> None:
+    market = list(tx.state.market)
+    market.remove(item)
+    tx.state = evolve(tx.state, market=tuple(market))
+    _give_item(rules, tx, hero, item)
+
+
+def _give_item(rules: RuleSet, tx: Tx, hero: Character, item: str) -> None:
+    hero = tx.char(hero.id)
+    tx.update(evolve(hero, items=(*hero.items, item)))
+    tx.emit(E.ItemGained(f"{hero.name} gains {item}", hero.id, (item,)))
+    hero = rules.with_permanent_items(tx.char(hero.id))
+    tx.update(hero)
+    for familiar in card_play.familiar_characters(rules, hero):
+        if tx.state.find(familiar.id) is None:
+            tx.state = evolve(tx.state, characters=(*tx.state.characters, familiar))
+
+
+def _map(tx: Tx) -> None:
+    tx.state = evolve(tx.state, map_revealed=True)
+    ahead = ", ".join(tx.state.room_deck[tx.state.room_index + 1 :]) or "nothing"
+    tx.emit(E.RoomEntered(f"The map reveals the way ahead: {ahead}", tx.state.room_id or "", "map"))
+
+
+def tavern_bet(tx: Tx, hero: Character) -> None:
+    """Alewife Tavern: draw three pieces from the bag, consult the reward table top to bottom."""
+    state, bag = rng.shuffled(tx.state.rng, TAVERN_BAG)
+    tx.state = evolve(tx.state, rng=state)
+    drawn = bag[:3]
+    level = tavern_level(drawn)
+    tx.emit(E.TavernDraw(f"{hero.name} draws {', '.join(drawn)} from the bag", hero.id, drawn))
+    if level is None:
+        return
+    options = tuple(Option(r, REWARD_LABELS[r]) for group in TAVERN_REWARDS[level:] for r in group)
+    tx.ask(
+        "choose_tavern_reward", hero.id, f"Which reward does {hero.name} take?", options, context=(hero.id,)
+    )
+
+
+def tavern_level(drawn: tuple[str, ...]) -> int | None:
+    counts = Counter(drawn)
+    heroes = counts["hero"]
+    if heroes == 3:
+        return 0
+    if len(counts) == 1:
+        return 1  # three of a kind
+    if heroes == 2:
+        return 2
+    if len(counts) == 3:
+        return 3  # three different colours
+    if heroes == 1:
+        return 4
+    return None
+
+
+def decide_tavern_reward(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+    hero = tx.char(pending.context[0])
+    if option == "full_health":
+        for c in (hero, *(a for a in tx.state.characters if a.kind == "ally" and a.owner == hero.id)):
+            tx.heal(c, c.max_health)
+    elif option == "cure_all_poison":
+        poison = hero.poison
+        tx.update(evolve(hero, poison=()))
+        state, deck = rng.shuffled(tx.state.rng, (*tx.state.poison_deck, *poison))
+        tx.state = evolve(tx.state, rng=state, poison_deck=deck)
+        tx.emit(E.StatusChanged(f"{hero.name} is cured of all poison", hero.id, "poisoned", False))
+    elif option == "choose_item":
+        choices = tuple(
+            i
+            for i in dict.fromkeys(tx.state.item_deck)
+            if card_play.usable_by(rules, hero, rules.content.card("item", i)) is None
+        )
+        if choices:
+            tx.ask(
+                "choose_item",
+                hero.id,
+                f"Which Item card does {hero.name} take?",
+                tuple(Option(i, i) for i in choices),
+                context=(hero.id,),
+            )
+    elif option == "blind_item":
+        # "Blindly draw 1 Item card (player must take first item they can use)".
+        pile = list(tx.state.item_deck)
+        for item in pile:
+            if card_play.usable_by(rules, hero, rules.content.card("item", item)) is None:
+                pile.remove(item)
+                tx.state = evolve(tx.state, item_deck=tuple(pile))
+                _give_item(rules, tx, hero, item)
+                break
+    elif option == "gain_health":
+        tx.heal(hero, 1)
+    elif option == "cure_one_poison" and hero.poison:
+        card_play.ask_poison_cure(tx, hero, 1)
+    elif option == "gain_gold":
+        tx.pay_from_treasury(hero, 1)
+
+
+def decide_item(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+    deck = list(tx.state.item_deck)
+    deck.remove(option)
+    tx.state = evolve(tx.state, item_deck=tuple(deck))
+    _give_item(rules, tx, tx.char(pending.context[0]), option)

@@ -1,0 +1,115 @@
+"""The table's tag registry: which NFC tag UID is stuck under which piece.
+
+A table's registry is data (``content/tables/<table>.yaml``): an organiser registers each disc's factory UID
+once. Unknown UIDs are reported once each and otherwise ignored, so a stray tag (a phone, a card in a sleeve)
+never moves a piece on the board.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+log = logging.getLogger(__name__)
+
+_UID = re.compile(r"^([0-9a-f]{2}){4,10}$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SIDES = ("heroes", "overseer", "neutral")
+
+
+class TableConfigError(ValueError):
+    """A table file that cannot be used; names the file and the key."""
+
+
+class UnknownTagError(KeyError):
+    """A tag UID that is not in the table's registry."""
+
+
+@dataclass(frozen=True)
+class RegisteredPiece:
+    piece: str  # the physical disc's id, e.g. "hero-xoric", "undead-large-1", "ranged-1"
+    uid: bytes
+    piece_class: str  # a class of content/<ruleset>/pieces.yaml: hero, monster-large, ranged, …
+    family: str | None = None  # monster family colour for monster discs (undead, vermin, …)
+
+
+class TagRegistry:
+    def __init__(self, pieces: list[RegisteredPiece]) -> None:
+        self._by_uid: dict[bytes, RegisteredPiece] = {}
+        self._by_piece: dict[str, RegisteredPiece] = {}
+        for entry in pieces:
+            if entry.uid in self._by_uid:
+                raise TableConfigError(f"tag {entry.uid.hex()} is registered twice")
+            if entry.piece in self._by_piece:
+                raise TableConfigError(f"piece {entry.piece!r} is registered twice")
+            self._by_uid[entry.uid] = entry
+            self._by_piece[entry.piece] = entry
+        self._reported: set[bytes] = set()
+
+    def piece_for(self, uid: bytes) -> RegisteredPiece:
+        try:
+            return self._by_uid[uid]
+        except KeyError:
+            raise UnknownTagError(f"tag {uid.hex()} is not registered for this table") from None
+
+    def lookup(self, uid: bytes) -> RegisteredPiece | None:
+        """The piece for ``uid``, or None after logging the unknown tag (once per UID)."""
+        entry = self._by_uid.get(uid)
+        if entry is None and uid not in self._reported:
+            self._reported.add(uid)
+            log.warning(
+                "unknown NFC tag %s seen on the mat; ignored (register it in the table file)", uid.hex()
+            )
+        return entry
+
+    def entry(self, piece: str) -> RegisteredPiece:
+        return self._by_piece[piece]
+
+    @property
+    def pieces(self) -> tuple[RegisteredPiece, ...]:
+        return tuple(self._by_piece.values())
+
+    @property
+    def unknown_uids(self) -> frozenset[bytes]:
+        return frozenset(self._reported)
+
+
+def parse_registry(data: Any, where: str) -> TagRegistry:
+    if not isinstance(data, list):
+        raise TableConfigError(f"{where}: tags: expected a list of {{piece, uid, class}} entries")
+    entries = []
+    for index, item in enumerate(data):
+        key = f"{where}: tags[{index}]"
+        if not isinstance(item, dict):
+            raise TableConfigError(f"{key}: expected a mapping")
+        for required in ("piece", "uid", "class"):
+            if required not in item:
+                raise TableConfigError(f"{key}.{required}: missing")
+        piece, uid, piece_class = str(item["piece"]), str(item["uid"]).lower(), str(item["class"])
+        if not _ID.match(piece):
+            raise TableConfigError(f"{key}.piece: {piece!r} must match {_ID.pattern}")
+        if not _UID.match(uid):
+            raise TableConfigError(f"{key}.uid: {uid!r} is not 4 to 10 bytes of hex")
+        family = item.get("family")
+        entries.append(
+            RegisteredPiece(piece, bytes.fromhex(uid), piece_class, str(family) if family else None)
+        )
+    try:
+        return TagRegistry(entries)
+    except TableConfigError as exc:
+        raise TableConfigError(f"{where}: tags: {exc}") from None
+
+
+def load_registry(path: Path) -> TagRegistry:
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+    if not isinstance(data, dict) or "tags" not in data:
+        raise TableConfigError(f"{path}: tags: missing")
+    return parse_registry(data["tags"], str(path))

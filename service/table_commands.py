@@ -1,0 +1,261 @@
+"""What a referee's command means for the log: ``cmd/request`` arguments → the records to append.
+
+Pure: reads the table session, writes nothing. The daemon checks each record against the session, appends it,
+applies it, and answers the command (docs/mqtt.md lists every command and its arguments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.rules.actions import CARD_HOLDINGS
+from service.sensing.tags import TagRegistry
+from service.table_session import TableSession
+
+# Rules actions a command passes through unchanged (their fields are the rules' own, docs/rules-api.md).
+PASS_THROUGH = ("enter_room", "start_battle", "use_service", "play_card")
+NEEDS_TURN = ("skip_shot", "end_turn")
+CORRECTABLE = {"health": ("set_health", "health"), "gold": ("set_gold", "gold")}
+
+Record = tuple[str, dict[str, Any]]
+
+
+class CommandRefused(ValueError):
+    """A command that cannot be carried out; the message goes back on ``cmd/response``."""
+
+
+def records_for(
+    name: str, args: Mapping[str, Any], session: TableSession, registry: TagRegistry
+) -> list[Record]:
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise CommandRefused(f"unknown command {name!r}")
+    return handler(dict(args), session, registry)
+
+
+def _character_of(session: TableSession, name: str) -> dict[str, str]:
+    """Ids a page may send (a character id, or the id of the disc standing for it) → character ids."""
+    return {piece: character for character, piece in session.discs.items()} | {
+        c.id: c.id for c in (session.state.characters if session.state else ())
+    }
+
+
+def _characters(
+    session: TableSession, args: Mapping[str, Any], key: str, registry: TagRegistry | None = None
+) -> list[str]:
+    """Character ids for the ids given; discs that stand for no character (a ranged piece, an obstacle) take
+    no damage and are left out; anything else unknown is refused."""
+    value = args.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CommandRefused(f"{key} must be a list of character or disc ids")
+    known = _character_of(session, key)
+    discs = {entry.piece for entry in registry.pieces} if registry else set()
+    unknown = [v for v in value if v not in known and v not in discs]
+    if unknown:
+        raise CommandRefused(f"{key}: {unknown} are neither characters of this game nor discs of this table")
+    return list(dict.fromkeys(known[v] for v in value if v in known))
+
+
+def _resolve(
+    session: TableSession, character: str, shot: str, args: Mapping[str, Any], registry: TagRegistry
+) -> dict[str, Any]:
+    action = {
+        "action": "resolve_shot",
+        "character": character,
+        "shot": shot,
+        "direct_hits": _characters(session, args, "direct_hits", registry),
+        "pushed_off_mat": _characters(session, args, "pushed_off_mat", registry),
+        "knocked_off": _characters(session, args, "knocked_off", registry),
+    }
+    if args.get("target") is not None:
+        action["target"] = _characters(session, {"target": [args["target"]]}, "target")[0]
+    return action
+
+
+def _declare(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    if args.get("action"):  # a Spell, Item or Ability card instead of the Rules card
+        card = {"action": "play_card", "character": args.get("character"), "card": args["action"]}
+        if args.get("alternative") is not None:
+            card["alternative"] = args["alternative"]
+        return [("action", card)]
+    return [
+        (
+            "action",
+            {"action": "declare", **{k: v for k, v in args.items() if k in ("character", "alternative")}},
+        )
+    ]
+
+
+def _turn_action(name: str) -> Any:
+    def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+        character = args.get("character")
+        if character is None:
+            turn = session.state.turn if session.state else None
+            if turn is None:
+                raise CommandRefused(f"{name}: no character is taking a turn")
+            character = turn.character
+        return [("action", {"action": name, "character": character})]
+
+    return handler
+
+
+def _pass_through(name: str) -> Any:
+    def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+        return [("action", {"action": name, **args})]
+
+    return handler
+
+
+def _answer(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    return [("action", {"action": "decide", "decision": args.get("decision"), "option": args.get("option")})]
+
+
+def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    pending = session.pending_shot
+    if pending is None:
+        raise CommandRefused("no shot is waiting for confirmation")
+    index = args.get("candidate")
+    candidates = pending.get("candidates", [])
+    chosen_as_shown = index is not None and (
+        "direct_hits" not in args
+        or (
+            isinstance(index, int)
+            and 0 <= index < len(candidates)
+            and sorted(args["direct_hits"]) == sorted(candidates[index].get("direct_hits", []))
+        )
+    )
+    if chosen_as_shown:  # the referee picked one reading as the console showed it
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(candidates):
+            raise CommandRefused(f"candidate must be 0..{len(candidates) - 1}, got {index!r}")
+        chosen = candidates[index]
+        args = {
+            "direct_hits": chosen.get("hit_characters", []),
+            "pushed_off_mat": chosen.get("off_mat_characters", []),
+            "knocked_off": chosen.get("freed_characters", []),
+        }
+    return [("action", _resolve(session, pending["character"], pending["shot"], args, registry))]
+
+
+def _manual_shot(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    expected = session.state.expected_shot() if session.state else None
+    if expected is None:
+        raise CommandRefused("no shot is expected now")
+    character = args.get("character") or expected["character"]
+    return [("action", _resolve(session, character, args.get("shot") or expected["shot"], args, registry))]
+
+
+def _dismiss(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    return [("dismiss", {"reason": str(args.get("reason", ""))})]
+
+
+def _correct(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    reason = " ".join(str(args.get("reason", "")).split())
+    if not reason:
+        raise CommandRefused("a correction needs a reason for the game log")
+    field = args.get("field")
+    if field == "card":
+        return _correct_card(args, session, reason)
+    if field not in CORRECTABLE:
+        raise CommandRefused(
+            f"correct: field {field!r} cannot be set by hand here; correctable: "
+            f"{', '.join(CORRECTABLE)}, card (poison: undo the action that drew it)"
+        )
+    action, key = CORRECTABLE[field]
+    target = args.get("target")
+    if target == "party":
+        raise CommandRefused("correct gold for one hero at a time (target a hero, not the party)")
+    characters = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
+    if not characters:
+        raise CommandRefused("correct needs a target character")
+    value = args.get("value")
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CommandRefused(f"correct needs a whole number value, got {value!r}")
+    return [
+        (
+            "correction",
+            {
+                "action": {"action": action, "character": characters[0], key: value, "reason": reason},
+                "reason": reason,
+            },
+        )
+    ]
+
+
+def _correct_card(args: dict[str, Any], session: TableSession, reason: str) -> list[Record]:
+    """Give a card to a hero or take one away: the whole holding of that kind, as ``set_cards``."""
+    target, card, change = args.get("target"), args.get("card"), args.get("change")
+    if change not in ("give", "take"):
+        raise CommandRefused(f"a card correction needs change 'give' or 'take', got {change!r}")
+    characters = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
+    if not characters or session.rules is None or session.state is None:
+        raise CommandRefused("correct needs a target character")
+    character = session.state.character(characters[0])
+    holding = None
+    for kind, card_kind in CARD_HOLDINGS.items():
+        try:
+            session.rules.content.card(card_kind, str(card))
+        except LookupError:
+            continue
+        holding = kind
+        break
+    if holding is None:
+        raise CommandRefused(f"there is no Item, Spell or Ability card {card!r}")
+    cards = list(getattr(character, holding))
+    if change == "give":
+        cards.append(str(card))
+    elif str(card) in cards:
+        cards.remove(str(card))
+    else:
+        raise CommandRefused(f"{character.name} holds no {card!r} to take")
+    action = {
+        "action": "set_cards",
+        "character": character.id,
+        "kind": holding,
+        "cards": cards,
+        "reason": reason,
+    }
+    return [("correction", {"action": action, "reason": reason})]
+
+
+def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    count = args.get("count", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
+        raise CommandRefused(f"undo count must be 1..20, got {count!r}")
+    return [("undo", {"reason": str(args.get("reason", ""))})] * count
+
+
+def _pause(kind: str) -> Any:
+    def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+        if (kind == "pause") == session.paused:
+            raise CommandRefused(f"the game is already {'paused' if session.paused else 'running'}")
+        return [(kind, {"reason": str(args.get("reason", ""))})]
+
+    return handler
+
+
+def _bind(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    character, piece = str(args.get("character", "")), str(args.get("piece", ""))
+    try:
+        registry.entry(piece)
+    except KeyError:
+        raise CommandRefused(f"disc {piece!r} is not registered at this table") from None
+    if session.state is None or session.state.find(character) is None:
+        raise CommandRefused(f"no character {character!r} in this game")
+    return [("bind", {"character": character, "piece": piece})]
+
+
+_HANDLERS: Mapping[str, Any] = {
+    "declare": _declare,
+    "answer": _answer,
+    "confirm_hits": _confirm_hits,
+    "manual_shot": _manual_shot,
+    "dismiss_shot": _dismiss,
+    "correct": _correct,
+    "undo": _undo,
+    "pause": _pause("pause"),
+    "resume": _pause("resume"),
+    "bind": _bind,
+    **{name: _turn_action(name) for name in NEEDS_TURN},
+    **{name: _pass_through(name) for name in PASS_THROUGH},
+}

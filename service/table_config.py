@@ -1,0 +1,92 @@
+"""A table's configuration file: its id, rule set, registered discs, sensor calibration and game setup.
+
+``content/tables/demo.yaml`` is the shipped example; organisers copy it and list their own discs' UIDs.
+Errors name the file and the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from service.publish.topics import TopicError, check_id
+from service.sensing.locate import NfcCalibration
+from service.sensing.tags import TableConfigError, TagRegistry, parse_registry
+
+SHIPPED_TABLES = Path(__file__).resolve().parents[1] / "content" / "tables"
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    heroes: tuple[str, ...]
+    lord: str
+    seed: int
+    rooms: tuple[str, ...] | None = None  # a fixed room deck (None: the rules' random layout)
+    content: str = "shipped"  # "shipped" (content/, with the overlay) or "sample" (the small test set)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    path: Path
+    table: str
+    ruleset: str
+    sensors: str
+    calibration: NfcCalibration
+    game: GameSetup
+    registry: TagRegistry = field(compare=False)
+
+
+def _require(data: dict[str, Any], key: str, where: str, kind: type) -> Any:
+    if key not in data:
+        raise TableConfigError(f"{where}.{key}: missing")
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise TableConfigError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def load_table(path: Path | str | None = None) -> TableConfig:
+    path = Path(path) if path else SHIPPED_TABLES / "demo.yaml"
+    if not path.exists() and not path.suffix:
+        path = SHIPPED_TABLES / f"{path}.yaml"
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+    where = str(path)
+    if not isinstance(data, dict):
+        raise TableConfigError(f"{where}: expected a mapping at the top")
+    table = _require(data, "table", where, str)
+    try:
+        check_id(table, "table id")
+    except TopicError as exc:
+        raise TableConfigError(f"{where}: table: {exc}") from None
+    calibration_data = data.get("calibration") or {}
+    if not isinstance(calibration_data, dict):
+        raise TableConfigError(f"{where}: calibration: expected a mapping")
+    try:
+        calibration = NfcCalibration(**{k: float(v) for k, v in calibration_data.items()})
+    except (TypeError, ValueError) as exc:
+        raise TableConfigError(f"{where}: calibration: {exc}") from None
+    game = _require(data, "game", where, dict)
+    heroes = _require(game, "heroes", f"{where}: game", list)
+    rooms = game.get("rooms")
+    setup = GameSetup(
+        heroes=tuple(str(h) for h in heroes),
+        lord=str(_require(game, "lord", f"{where}: game", str)),
+        seed=int(_require(game, "seed", f"{where}: game", int)),
+        rooms=tuple(str(r) for r in rooms) if rooms else None,
+        content=str(game.get("content", "shipped")),
+    )
+    return TableConfig(
+        path=path,
+        table=table,
+        ruleset=str(data.get("ruleset", "catacombs-3e")),
+        sensors=str(data.get("sensors", "reference")),
+        calibration=calibration,
+        game=setup,
+        registry=parse_registry(data.get("tags"), where),
+    )

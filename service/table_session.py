@@ -1,0 +1,295 @@
+"""One table's game as the daemon keeps it: the rules state plus what only the table knows.
+
+Everything here is a fold over event-log records, so live play, a restart after a power cut and a referee's
+replay reach the same state by the same code. The rules records (``setup``, ``action``, ``undo``,
+``correction``; docs/game-log.md) are folded by :mod:`service.gamelog.replay`; the table adds its own kinds,
+which the rules never see:
+
+- ``shot``    an attributed shot with its candidates and trace; it waits for the referee until a
+              ``resolve_shot`` action follows (at once when the attribution was sure enough);
+- ``dismiss`` the referee sets a waiting shot aside (a bumped table);
+- ``pause`` / ``resume``;
+- ``bind``    which physical disc stands for which character.
+
+No I/O, no clock: the daemon appends a record to the log first and then hands it to :meth:`apply`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
+from service.rules import GameState, IllegalActionError, RuleSet, action_from_json
+from service.rules.actions import Action, MalformedActionError
+
+log = logging.getLogger(__name__)
+
+RULES_KINDS = ("setup", "action", "undo", "correction")
+TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind")
+
+
+class LogRecord(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
+
+
+Binder = Callable[[GameState, Mapping[str, str], Mapping[str, str]], dict[str, str]]
+"""(state, the referee's choices, the discs in use until now) -> character id -> disc id."""
+
+
+class SessionError(ValueError):
+    """A record that cannot be applied to this table (no game yet, a malformed payload, …)."""
+
+
+@dataclass
+class TableSession:
+    rules: RuleSet | None = None
+    state: GameState | None = None
+    seq: int = 0
+    rules_records: list[LogRecord] = field(default_factory=list)
+    pending_shot: dict[str, Any] | None = None
+    paused: bool = False
+    bindings: dict[str, str] = field(default_factory=dict)  # character id -> piece id (referee's choices)
+    binder: Binder | None = None
+    discs: dict[str, str] = field(default_factory=dict)  # character id -> the disc standing for it now
+
+    @classmethod
+    def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
+        session = cls(binder=binder)
+        for record in records:
+            try:
+                session.apply(record)
+            except (SessionError, SetupError, IllegalActionError) as exc:
+                # A record accepted once fails here only if the rules changed under it: say so loudly, keep
+                # going, and let the referee correct the table.
+                log.error("log record %d (%s) no longer applies: %s", record.seq, record.kind, exc)
+        return session
+
+    # -- checking without changing --------------------------------------------------------------------
+    def check(self, kind: str, payload: Mapping[str, Any]) -> None:
+        """Would a record of this kind apply? Raises what :meth:`apply` would, changing nothing."""
+        if kind == "setup":
+            if self.state is not None:
+                raise SessionError("this table already has a game; start a new log for a new game")
+            new_game_from_setup(dict(payload))
+        elif kind == "action":
+            rules, state = self._game()
+            rules.check(state, _action(payload))
+        elif kind == "correction":
+            rules, state = self._game()
+            rules.check(state, _action(payload.get("action")))
+        elif kind == "undo":
+            self._game()
+            if not self._effective():
+                raise SessionError("there is nothing to undo")
+        elif kind == "dismiss":
+            if self.pending_shot is None:
+                raise SessionError("no shot is waiting for the referee")
+        elif kind in TABLE_KINDS:
+            self._game()
+        else:
+            raise SessionError(f"unknown record kind {kind!r}")
+
+    # -- the fold -------------------------------------------------------------------------------------
+    def apply(self, record: LogRecord) -> list[dict[str, Any]]:
+        """Apply one record; returns the events (JSON objects with ``type`` and ``text``) it produced."""
+        handler = getattr(self, f"_apply_{record.kind}", None)
+        if handler is None:
+            raise SessionError(f"record {record.seq}: unknown kind {record.kind!r}")
+        events: list[dict[str, Any]] = handler(record, record.payload)
+        self.seq = record.seq
+        if self.binder is not None and self.state is not None:
+            # Discs are handed out as the game goes, so which disc is which is part of the fold: a restart
+            # reaches the same discs as live play did.
+            self.discs = self.binder(self.state, self.bindings, self.discs)
+        return events
+
+    def _apply_setup(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if self.state is not None:
+            raise SessionError(f"record {record.seq}: a second setup in one log")
+        self.rules, self.state = new_game_from_setup(dict(payload))
+        self.rules_records.append(record)
+        return [{"type": "game_started", "text": f"A new game of {self.state.ruleset} begins."}]
+
+    def _apply_action(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rules, state = self._game()
+        action = _action(payload)
+        self.state, events = rules.apply(state, action)
+        self.rules_records.append(record)
+        if action.name == "resolve_shot":
+            self.pending_shot = None
+        return [e.to_json() for e in events]
+
+    def _apply_correction(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rules, state = self._game()
+        if payload.get("replaces") is None:  # a new corrective action (set_health, set_gold, …)
+            self.state, events = rules.apply(state, _action(payload.get("action")))
+            self.rules_records.append(record)
+            return [e.to_json() for e in events]
+        self.rules_records.append(record)
+        self._rebuild()
+        return [{"type": "corrected", "text": f"Referee corrected record {payload['replaces']}."}]
+
+    def _apply_undo(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        effective = self._effective()
+        if not effective:
+            raise SessionError(f"record {record.seq}: there is nothing to undo")
+        target = payload.get("seq", effective[-1][0])
+        undone = next((p for s, p in effective if s == target), None)
+        if undone is None:
+            raise SessionError(f"record {record.seq}: record {target} is not an action in effect")
+        self.rules_records.append(record)
+        self._rebuild()
+        self.pending_shot = None
+        what = str(undone.get("action", "action")).replace("_", " ")
+        reason = payload.get("reason") or "no reason given"
+        return [
+            {
+                "type": "undone",
+                "text": f"Referee undid {what} (record {target}): {reason}.",
+                "undone_seq": target,
+            }
+        ]
+
+    def _apply_shot(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self._game()
+        self.pending_shot = {"seq": record.seq, **payload}
+        if payload.get("auto"):
+            return []  # the resolve_shot action follows at once
+        if payload.get("unreadable"):
+            why = payload["unreadable"]
+            return [
+                {
+                    "type": "shot_needs_referee",
+                    "text": f"The mat could not read that shot ({why}): the referee enters it.",
+                    "shot_seq": record.seq,
+                }
+            ]
+        top = (payload.get("candidates") or [{}])[0]
+        percent = round(100 * float(top.get("probability", 0.0)))
+        return [
+            {
+                "type": "shot_needs_referee",
+                "text": f"Not sure who was hit (best guess {percent} %): the referee will confirm.",
+                "shot_seq": record.seq,
+            }
+        ]
+
+    def _apply_dismiss(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if self.pending_shot is None:
+            raise SessionError(f"record {record.seq}: no shot is waiting for the referee")
+        self.pending_shot = None
+        return [{"type": "shot_dismissed", "text": "The referee set the last shot aside; flick again."}]
+
+    def _apply_pause(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self.paused = True
+        reason = payload.get("reason") or "no reason given"
+        return [{"type": "paused", "text": f"Game paused by the referee: {reason}."}]
+
+    def _apply_resume(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self.paused = False
+        return [{"type": "resumed", "text": "Game resumed."}]
+
+    def _apply_bind(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        character, piece = str(payload.get("character", "")), str(payload.get("piece", ""))
+        if not character or not piece:
+            raise SessionError(f"record {record.seq}: bind needs a character and a piece")
+        for other, bound in list(self.bindings.items()):
+            if bound == piece:
+                del self.bindings[other]
+        self.bindings[character] = piece
+        return [{"type": "bound", "text": f"Disc {piece} now stands for {character}."}]
+
+    # -- views ----------------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The retained ``state`` payload: the rules' public view plus the table's own facts."""
+        view: dict[str, Any] = self.state.public_view() if self.state else {"phase": "no_game"}
+        view["seq"] = self.seq
+        for character in view.get("characters", []):
+            character["piece"] = self.discs.get(character["id"])
+        view["paused"] = self.paused
+        if view.get("expected_shot"):
+            # The disc to flick, for the board's highlight (a ranged piece is whichever one is put down).
+            view["expected_shot"]["disc"] = self.discs.get(view["expected_shot"]["piece"])
+        view["actions"] = self._actions()
+        view["table"] = {
+            "paused": self.paused,
+            "pending_shot": _shot_summary(self.pending_shot),
+            "can_undo": bool(self.state is not None and self._effective()),
+        }
+        return view
+
+    def _actions(self) -> list[dict[str, Any]]:
+        """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""
+        if self.rules is None or self.state is None or self.paused or self.pending_shot is not None:
+            return []
+        state = self.state
+        if state.phase != "battle" or state.turn is not None or state.pending is not None:
+            return []
+        actions = []
+        for character in self.rules.actors(state):
+            if character.kind == "hero":
+                sequences = self.rules.hero_sequences(state, character)
+            else:
+                sequences = character.shot_sequences
+            for index, sequence in enumerate(sequences):
+                connector = "elastic" if sequence.elastic else "then"
+                actions.append(
+                    {
+                        "id": f"{character.id}:{index}",
+                        "label": f"{character.name}: {sequence.label}",
+                        "character": character.id,
+                        "alternative": index,
+                        "shots": [
+                            {
+                                "shot": shot.kind,
+                                "modifier": shot.modifier,
+                                "count": shot.count,
+                                "connector": connector,
+                            }
+                            for shot in sequence.shots
+                        ],
+                    }
+                )
+        return actions
+
+    # -- internals ------------------------------------------------------------------------------------
+    def _game(self) -> tuple[RuleSet, GameState]:
+        if self.rules is None or self.state is None:
+            raise SessionError("no game has been set up at this table yet")
+        return self.rules, self.state
+
+    def _effective(self) -> list[tuple[int, dict[str, Any]]]:
+        return fold(self.rules_records)[1]  # type: ignore[arg-type]
+
+    def _rebuild(self) -> None:
+        """Undo and replacing corrections are a replay from the setup, never a patch of the state."""
+        result = replay(self.rules_records, self.rules.content if self.rules else None)  # type: ignore[arg-type]
+        self.rules, self.state = result.rules, result.state
+
+
+def _action(payload: Any) -> Action:
+    if not isinstance(payload, Mapping):
+        raise SessionError("an action must be a JSON object")
+    try:
+        return action_from_json(dict(payload))
+    except MalformedActionError as exc:
+        raise SessionError(str(exc)) from exc
+
+
+def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if pending is None or pending.get("auto"):
+        return None
+    return {
+        "seq": pending["seq"],
+        "character": pending.get("character"),
+        "shot": pending.get("shot"),
+        "candidates": pending.get("candidates", []),
+    }

@@ -1,0 +1,48 @@
+"""``smartmat attribute`` and ``smartmat bench attribution`` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.attribution.simulate import ShotLab
+from service.attribution.trace import write_traces
+from service.cli import main
+
+
+def test_attribute_prints_ranked_candidates_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = ShotLab(seed=41)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    path = tmp_path / "shot.jsonl"
+    with path.open("w") as out:
+        write_traces([table.shoot("hero-xoric", 0.0, 1400).trace], out)
+    assert main(["attribute", str(path), "--json", "--workers", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["flicked"] == "hero-xoric"
+    assert result["candidates"][0]["direct_hits"] == ["orc-1"]
+    assert result["candidates"][0]["probability"] > 0.9
+    assert result["auto_apply"] is (result["candidates"][0]["probability"] >= result["threshold"])
+    assert result["candidates"][0]["path"][0][1] == pytest.approx(150, abs=10)
+
+
+def test_attribute_refuses_a_broken_trace_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "shot.jsonl"
+    path.write_text('{"v": 1, "mat": {}}\n')
+    assert main(["attribute", str(path), "--workers", "1"]) == 2
+    assert "shot.jsonl:1: mat.sensors: missing" in capsys.readouterr().err
+
+
+def test_bench_prints_the_documented_figures_per_method(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "attribution", "--shots", "2", "--seed", "5", "--workers", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["shots"] == 2
+    for method in ("smartmat", "moved_enemies", "nominal_best_fit"):
+        figures = report[method]
+        for key in ("top1_accuracy", "top3_accuracy", "auto_coverage", "latency_p50_s", "latency_p95_s"):
+            assert 0.0 <= figures[key] <= (1.0 if "accuracy" in key or "coverage" in key else 60.0)
+        assert "auto_precision" in figures

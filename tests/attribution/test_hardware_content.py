@@ -1,0 +1,74 @@
+"""The mat, sensor and piece files load, and a broken one names its file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.attribution.geometry import (
+    ContentFileError,
+    load_mat,
+    load_piece_classes,
+    load_sensor_config,
+)
+
+
+def test_the_three_sensor_configurations_load_and_differ() -> None:
+    reference, cheaper, noisier = (load_sensor_config(n) for n in ("reference", "cheaper", "noisier"))
+    mat = load_mat()
+    assert reference.nfc.pitch_mm == 25 and len(reference.piezo_positions(mat)) == 8
+    assert reference.piezo.timing_jitter_us == 30 and reference.nfc.missed_read == 0.02
+    assert cheaper.nfc.pitch_mm > reference.nfc.pitch_mm and len(cheaper.piezo_positions(mat)) == 4
+    assert noisier.nfc.rssi_noise > reference.nfc.rssi_noise
+
+
+def test_every_piece_class_the_game_needs_is_there_with_a_source() -> None:
+    classes = load_piece_classes()
+    for name in (
+        "hero",
+        "monster-extra-small",
+        "monster-medium",
+        "monster-large",
+        "lord",
+        "ranged",
+        "shield",
+        "obstacle",
+        "ice",
+        "gelatinous-cube",
+    ):
+        assert name in classes
+    assert classes["monster-extra-small"].radius_mm < classes["monster-medium"].radius_mm
+    assert classes["monster-medium"].radius_mm < classes["monster-large"].radius_mm
+    assert all(c.source for c in classes.values() if c.unverified)
+    assert classes["ice"].covers
+
+
+def test_a_missing_key_names_file_and_key(tmp_path: Path) -> None:
+    broken = tmp_path / "sensors-broken.yaml"
+    text = (Path(__file__).resolve().parents[2] / "content/hardware/sensors-reference.yaml").read_text()
+    broken.write_text(text.replace("  timing_jitter_us: 30\n", ""))
+    with pytest.raises(ContentFileError, match=r"sensors-broken.yaml: piezo.timing_jitter_us: missing"):
+        load_sensor_config(broken)
+
+
+def test_a_wrong_value_names_file_and_key(tmp_path: Path) -> None:
+    broken = tmp_path / "mat.yaml"
+    text = (Path(__file__).resolve().parents[2] / "content/hardware/mat.yaml").read_text()
+    broken.write_text(text.replace("width_mm: 860", "width_mm: wide"))
+    with pytest.raises(ContentFileError, match=r"mat.yaml: mat.width_mm: expected a number, got 'wide'"):
+        load_mat(broken)
+
+
+def test_an_unverified_size_without_a_source_is_refused(tmp_path: Path) -> None:
+    broken = tmp_path / "pieces.yaml"
+    broken.write_text("pieces:\n  hero:\n    radius_mm: 19\n    mass_g: 7\n    unverified: true\n")
+    with pytest.raises(ContentFileError, match=r"pieces.yaml: pieces.hero.source: an unverified value"):
+        load_piece_classes(broken)
+
+
+def test_a_file_that_is_not_yaml_is_refused(tmp_path: Path) -> None:
+    broken = tmp_path / "mat.yaml"
+    broken.write_text("mat: [unclosed\n")
+    with pytest.raises(ContentFileError, match=r"mat.yaml: \(file\): not valid YAML"):
+        load_mat(broken)

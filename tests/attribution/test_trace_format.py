@@ -1,0 +1,76 @@
+"""Shot traces survive a round trip through JSON Lines, and broken ones are refused with a precise reason."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from service.attribution.simulate import ShotLab
+from service.attribution.trace import ShotTrace, TraceFormatError, read_traces, trace_to_json, write_traces
+
+
+@pytest.fixture(scope="module")
+def trace() -> ShotTrace:
+    table = ShotLab(seed=31)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    table.place("ice-1", "ice", 400, 300, side="heroes", covering="orc-1")
+    return table.shoot("hero-xoric", 0.0, 2400).trace
+
+
+def _line(data: dict) -> io.StringIO:
+    return io.StringIO(json.dumps(data) + "\n")
+
+
+def test_a_trace_round_trips_through_json_lines(trace: ShotTrace) -> None:
+    out = io.StringIO()
+    write_traces([trace, trace], out)
+    back = list(read_traces(io.StringIO(out.getvalue())))
+    assert back == [trace, trace]
+    assert back[0].impacts, "the hit was heard"
+    assert back[0].declaration.flicked == "hero-xoric"
+
+
+def test_an_unknown_version_is_refused(trace: ShotTrace) -> None:
+    data = trace_to_json(trace) | {"v": 99}
+    with pytest.raises(TraceFormatError, match=r":1: v: unsupported trace format version 99"):
+        list(read_traces(_line(data)))
+
+
+def test_a_missing_post_scan_is_named(trace: ShotTrace) -> None:
+    data = trace_to_json(trace)
+    del data["post"]
+    with pytest.raises(TraceFormatError, match=r"post: missing"):
+        list(read_traces(_line(data)))
+
+
+def test_a_scan_of_an_unknown_piece_is_named(trace: ShotTrace) -> None:
+    data = trace_to_json(trace)
+    data["post"]["pieces"][0]["piece"] = "dragon-9"
+    with pytest.raises(TraceFormatError, match=r"post.pieces\[0\].piece: unknown piece 'dragon-9'"):
+        list(read_traces(_line(data)))
+
+
+def test_a_non_numeric_position_is_named(trace: ShotTrace) -> None:
+    data = trace_to_json(trace)
+    data["pre"]["pieces"][1]["x_mm"] = "left"
+    with pytest.raises(TraceFormatError, match=r"pre.pieces\[1\].x_mm: expected a finite number"):
+        list(read_traces(_line(data)))
+
+
+def test_a_declared_piece_missing_from_the_trace_is_refused(trace: ShotTrace) -> None:
+    data = trace_to_json(trace)
+    data["declaration"]["flicked"] = "hero-ghost"
+    with pytest.raises(TraceFormatError, match=r"declaration.flicked: 'hero-ghost' is not one of"):
+        list(read_traces(_line(data)))
+
+
+def test_a_corrupt_line_names_its_line_number(trace: ShotTrace) -> None:
+    good = json.dumps(trace_to_json(trace))
+    source = io.StringIO(good + "\n\n" + good[:-20] + "\n")
+    reader = read_traces(source)
+    assert next(reader) == trace
+    with pytest.raises(TraceFormatError, match=r":3: not valid JSON"):
+        next(reader)

@@ -1,0 +1,73 @@
+"""Catacombs & Castles content: what the two manuals state, checked the same way as Catacombs 3E."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.content import ContentError, load_castles_content, load_content
+
+
+def test_second_edition_teams_have_six_heroes_and_one_of_each_role_but_defender() -> None:
+    content = load_castles_content("catacombs-and-castles-2e")
+    for team in ("castle", "catacomb"):
+        heroes = [hero for hero in content.heroes.values() if hero.team == team]
+        assert len(heroes) == 6
+        roles = sorted(hero.role or "" for hero in heroes)
+        # C&C 2E manual: Heroes - each team has two Defenders and one of every other role.
+        assert roles == ["defender", "defender", "healer", "infiltrator", "spellcaster", "striker"]
+
+
+def test_second_edition_tutorial_sequences_and_shot_damage() -> None:
+    content = load_castles_content("catacombs-and-castles-2e")
+    delilah = content.heroes["delilah"]
+    assert [[s.shot for s in alt] for alt in delilah.shot_sequences] == [["rush", "missile"]]
+    assert delilah.ability == "Under the Ice"
+    assert content.shots["giant-fireball"].damage == 2
+    assert content.shots["critical-melee"].transfers == ("power", "void")
+    assert [h.id for h in content.heroes.values() if h.quick_start] == [
+        "angelique",
+        "hakoru",
+        "larra",
+        "randsarr",
+        "sothemir",
+        "xaugorth",
+    ]
+
+
+def test_second_edition_boss_versus_boss_lengths() -> None:
+    mode = load_castles_content("catacombs-and-castles-2e").modes["boss-versus-boss"]
+    assert [(g.id, g.health_tokens, g.reinforcement_tokens) for g in mode.game_lengths] == [
+        ("short", 8, 2),
+        ("average", 16, 3),
+        ("long", 24, 4),
+    ]
+
+
+def test_first_edition_team_mode_and_the_assassins_or_sequence() -> None:
+    content = load_castles_content("catacombs-and-castles-1e")
+    team = content.modes["team"]
+    assert (team.health_tokens, team.armour_tokens_per_hero) == (8, 1)
+    assert len(content.heroes) == 8
+    hakoru = content.heroes["hakoru"]
+    assert [[s.shot for s in alt] for alt in hakoru.shot_sequences] == [["rush", "shuriken"], ["melee"]]
+    assert not content.shots["critical-missile"].verified
+
+
+def test_a_hero_using_a_shot_the_edition_does_not_have(tmp_path: Path) -> None:
+    (tmp_path / "heroes.yaml").write_text(
+        "heroes:\n  randsarr:\n    shot_sequences: [[{shot: rush}, {shot: claw}]]\n"
+    )
+    with pytest.raises(ContentError) as caught:
+        load_castles_content("catacombs-and-castles-2e", overlay=tmp_path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{tmp_path / 'heroes.yaml'}: randsarr.shot_sequences[0][1].shot: unknown shot 'claw'"
+    ]
+
+
+def test_the_rule_set_loaders_are_not_interchangeable() -> None:
+    with pytest.raises(ContentError, match="use load_castles_content"):
+        load_content("catacombs-and-castles-2e")
+    with pytest.raises(ContentError, match="not a Catacombs & Castles rule set"):
+        load_castles_content("catacombs-3e")

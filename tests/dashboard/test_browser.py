@@ -1,0 +1,149 @@
+"""Headless Chromium plays a short turn through the referee's pages while a second browser watches.
+
+Runs against the fake daemon on a private Mosquitto (tests/dashboard/table_broker.py) with the dashboard
+served for real. Screenshots of the three views at phone size go to $SMARTMAT_SCREENSHOT_DIR (the docs use
+docs/screenshots/) or to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.dashboard.conftest import PIN, PIN_HASH, Referee
+from tests.dashboard.table_broker import Table
+from tests.helpers.browser import log_in as browser_log_in
+from tests.helpers.browser import needs_chromium, phone
+from web_dashboard.resources import dashboard_of
+from web_dashboard.server import DashboardServer, serve_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture
+def dashboard(table: Table) -> Iterator[DashboardServer]:
+    server = serve_dashboard(
+        {
+            "TABLE": "t1",
+            "PORT": 0,
+            "MQTT_URL": table.url("spectator"),
+            "MQTT_REFEREE_URL": table.url("referee"),
+            "REFEREE_PIN_HASH": PIN_HASH,
+            "SSE_KEEPALIVE_S": 1.0,
+        }
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def log_in(page, name: str = "anna") -> None:  # type: ignore[no-untyped-def]
+    browser_log_in(page, PIN, name)
+
+
+def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
+    chromium,
+    dashboard: DashboardServer,
+    table: Table,
+    shots_dir: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    expect = sync_api.expect
+    spectator, spectator_errors = phone(chromium, dashboard.url)
+    expect(spectator.locator("#room-name")).to_have_text("Room 1: The Barracks")
+    expect(spectator.locator("#turn-who")).to_have_text("heroes")
+    expect(spectator.locator("#monsters-left")).to_have_text("2")
+    expect(spectator.locator("#board .piece")).to_have_count(4)
+
+    referee, referee_errors = phone(chromium, dashboard.url + "referee/turn")
+    log_in(referee)
+    expect(referee.locator("#actions button")).to_have_text(
+        ["Xoric the Barbarian acts", "Elyra the Elf acts"]
+    )
+
+    # Xoric plays his Rules card; the rules ask "melee or rush?"; answer melee.
+    referee.click("button[data-action=hero-xoric]")
+    expect(referee.locator("#decision-prompt")).to_contain_text("Melee or rush?")
+    referee.screenshot(path=str(shots_dir / "turn-controller.png"))
+    referee.click("#decision-options button[data-option='0']")
+    expect(referee.locator("#expected-shot")).to_have_text(
+        "Next: Xoric the Barbarian — melee with hero-xoric"
+    )
+    expect(spectator.locator("#feed li").first).to_have_text("Xoric the Barbarian chooses melee")
+
+    # The mat was unsure: the referee picks the second reading (Troll and Zombie hit).
+    referee.click("a[href='/referee/console']")
+    expect(referee.locator("#candidates li")).to_have_count(2)
+    expect(referee.locator("#candidates li .prob")).to_have_text(["55%", "40%"])
+    expect(referee.locator("#board polyline.candidate")).to_have_count(2)
+    referee.screenshot(path=str(shots_dir / "referee-console.png"))
+    referee.click("#candidates button[data-candidate='1']")
+    expect(referee.locator("#command-result")).to_contain_text("confirm_hits accepted")
+    expect(spectator.locator("#feed li").first).to_have_text(
+        "Xoric the Barbarian's melee hits the Zombie (1 damage)"
+    )
+    expect(spectator.locator("#monsters-left")).to_have_text("1")
+    expect(spectator.locator("#last-shot")).to_have_text(
+        "Last shot: Xoric the Barbarian's melee hit Troll, Zombie (confirmed by the referee)"
+    )
+    expect(spectator.locator("li[data-character=troll] .hp")).to_have_text("2")
+    spectator.screenshot(path=str(shots_dir / "spectator.png"))
+
+    # That was wrong after all: undo it.
+    referee.fill("#undo-form input[name=reason]", "zombie was only pushed")
+    referee.click("#undo-form button")
+    expect(spectator.locator("#monsters-left")).to_have_text("2")
+    expect(spectator.locator("li[data-character=troll] .hp")).to_have_text("3")
+
+    # And the Troll's tracker was off by one: correct its health.
+    referee.select_option("#correct-target", "troll")
+    referee.select_option("#correct-form select[name=field]", "health")
+    referee.fill("#correct-form input[name=value]", "2")
+    referee.fill("#correct-form input[name=reason]", "tracker misread")
+    referee.click("#correct-form button")
+    expect(spectator.locator("li[data-character=troll] .hp")).to_have_text("2")
+    expect(spectator.locator("#feed li").first).to_have_text(
+        "Referee anna set Troll's health to 2 (tracker misread)"
+    )
+    story = spectator.locator("#feed li").all_text_contents()
+    assert len(story) == len(set(story)) == 6
+    assert [c.command for c in table.daemon.received] == [
+        "declare",
+        "answer",
+        "confirm_hits",
+        "undo",
+        "correct",
+    ]
+    assert spectator_errors == [] and referee_errors == []
+
+
+def test_a_spectator_with_a_dropped_connection_catches_up_exactly(
+    chromium,
+    dashboard: DashboardServer,
+    table: Table,  # type: ignore[no-untyped-def]
+) -> None:
+    expect = sync_api.expect
+    referee = Referee(dashboard.app.test_client())
+    referee.login()
+    spectator, errors = phone(chromium, dashboard.url)
+    expect(spectator.locator("#link-status")).to_have_text("live")
+    assert referee.command("rescan").status_code == 200
+    expect(spectator.locator("#feed li")).to_have_count(1)
+
+    # The phone loses the network: its stream is cut and it cannot reconnect for a while.
+    spectator.context.set_offline(True)
+    dashboard_of(dashboard.app).feed.disconnect_all()
+    expect(spectator.locator("#link-status")).to_have_text("reconnecting…")
+    for _ in range(3):
+        assert referee.command("rescan").status_code == 200
+    spectator.context.set_offline(False)
+
+    expect(spectator.locator("#feed li")).to_have_count(4)
+    ids = spectator.locator("#feed li").evaluate_all("items => items.map(i => i.dataset.id)")
+    assert ids == ["7", "6", "5", "4"]
+    assert spectator.evaluate("() => window.Smartmat.table.eventMessages") == 4  # nothing sent twice
+    assert errors == [] or all("ERR_INTERNET_DISCONNECTED" in e for e in errors)

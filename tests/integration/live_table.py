@@ -1,0 +1,186 @@
+"""A whole table for integration tests: a private Mosquitto, the simulated mat and players on a
+pseudo-terminal, the daemon on the real serial path, and optionally the dashboard. Reads like play: start,
+wait for the game to reach a point, look at what was published.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.simulator.table import Pace, SimulatedTable
+from firmware_bridge.transport import SerialConnection
+from service.attribution.infer import AttributionConfig
+from service.daemon import Daemon, DaemonOptions
+from service.daemon_cli import _size_of
+from service.eventlog.sqlite_log import SqliteEventLog
+from service.publish.paho_transport import PahoTransport
+from service.publish.publisher import TablePublisher
+from service.table_config import GameSetup, TableConfig, load_table
+from tests.helpers.broker import MosquittoBroker
+from tests.helpers.mqtt_probe import MqttProbe
+
+FAST = Pace(think_s=0.05, shot_timeout_s=30.0, scan_period_s=0.5)
+
+
+def quick_table(rooms: tuple[str, ...] = ("the-mitholaq-hive",), seed: int = 7) -> TableConfig:
+    table = load_table()
+    return replace(table, game=replace(table.game, rooms=rooms, seed=seed))
+
+
+@dataclass
+class LiveTable:
+    broker: MosquittoBroker
+    data_dir: Path
+    table: TableConfig
+    sim: SimulatedTable | None = None
+    daemon: Daemon | None = None
+    connection: SerialConnection | None = None
+    eventlog: SqliteEventLog | None = None
+    probe: MqttProbe | None = None
+    dashboard: Any = None
+    accounts: dict[str, tuple[str, str]] | None = None  # role -> (user, password) on a broker with the ACL
+    attribution: AttributionConfig = AttributionConfig(workers=1, seed=0)
+    dashboard_config: dict[str, Any] | None = None
+
+    def url(self, role: str) -> str:
+        """The broker URL for a role: daemon, referee (the players and dashboard commands), spectator."""
+        if self.accounts is None:
+            return self.broker.url()
+        return self.broker.url(*self.accounts[role])
+
+    def start(self, *, players: bool = True, dashboard: bool = False, sim_seed: int = 3) -> LiveTable:
+        credentials = self.accounts["referee"] if self.accounts else (None, None)
+        self.probe = self.probe or MqttProbe(self.broker.host, self.broker.port, *credentials)
+        self.probe.subscribe(f"smartmat/{self.table.table}/#")
+        if self.sim is None:
+            self.sim = SimulatedTable(self.table, self.url("referee"), seed=sim_seed, pace=FAST, play=players)
+            self.sim.start()
+        self.start_daemon()
+        if dashboard:
+            from web_dashboard.server import serve_dashboard
+
+            self.dashboard = serve_dashboard(
+                {
+                    "HOST": "127.0.0.1",
+                    "PORT": 0,
+                    "TABLE": self.table.table,
+                    "MQTT_URL": self.url("spectator"),
+                    "MQTT_REFEREE_URL": self.url("referee"),
+                    **(self.dashboard_config or {}),
+                }
+            )
+        return self
+
+    def start_daemon(self) -> Daemon:
+        assert self.sim is not None
+        self.connection = SerialConnection(self.sim.port)
+        self.eventlog = SqliteEventLog(self.data_dir / "table.sqlite")
+        holder: dict[str, Daemon] = {}
+        publisher = TablePublisher(
+            self.table.table,
+            PahoTransport(self.url("daemon"), client_id=f"daemon-{time.monotonic_ns()}"),
+            handler=lambda command: holder["daemon"].on_command(command),
+        )
+        options = DaemonOptions(attribution=self.attribution)
+        self.daemon = Daemon(
+            self.table,
+            self.connection,
+            self.eventlog,
+            publisher,
+            size_of=_size_of(self.table.ruleset),
+            options=options,
+        )
+        holder["daemon"] = self.daemon
+        self.daemon.start()
+        self.daemon.run_in_thread()
+        return self.daemon
+
+    def stop_daemon(self) -> None:
+        if self.daemon:
+            self.daemon.stop()
+        if self.connection:
+            self.connection.close()
+        if self.eventlog:
+            self.eventlog.close()
+        self.daemon = self.connection = self.eventlog = None
+
+    def stop(self) -> None:
+        if self.dashboard is not None:
+            self.dashboard.stop()
+        self.stop_daemon()
+        if self.sim:
+            self.sim.stop()
+        if self.probe:
+            self.probe.close()
+
+    # -- what was published -----------------------------------------------------------------------------
+    def state(self) -> dict[str, Any] | None:
+        states = (
+            [s for s in self.probe.seen if s.topic.endswith("/state") and s.payload] if self.probe else []
+        )
+        return states[-1].json() if states else None
+
+    def events(self) -> list[dict[str, Any]]:
+        assert self.probe is not None
+        return [s.json() for s in self.probe.seen if s.topic.endswith("/event")]
+
+    def wait_until(self, predicate: Callable[[], bool], timeout_s: float, what: str) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            time.sleep(0.2)
+        state = self.state() or {}
+        raise AssertionError(
+            f"timed out after {timeout_s:.0f} s waiting for {what}; phase {state.get('phase')}, round "
+            f"{state.get('round')}, last events: {[e.get('text') for e in self.events()[-8:]]}"
+        )
+
+    def read_sse(
+        self, path: str, last_event_id: str | None = None, seconds: float = 2.0
+    ) -> list[dict[str, Any]]:
+        """Read the dashboard's event stream for a while; returns the messages with their ids."""
+        assert self.dashboard is not None
+        request = urllib.request.Request(self.dashboard.url.rstrip("/") + path)
+        if last_event_id is not None:
+            request.add_header("Last-Event-ID", last_event_id)
+        messages: list[dict[str, Any]] = []
+        current: dict[str, Any] = {}
+        done = threading.Event()
+        threading.Timer(seconds, done.set).start()
+        with urllib.request.urlopen(request, timeout=seconds + 5) as response:
+            while not done.is_set():
+                line = response.readline().decode()
+                if not line:
+                    break
+                line = line.rstrip("\n")
+                if not line:
+                    if current:
+                        messages.append(current)
+                    current = {}
+                    continue
+                key, _, value = line.partition(":")
+                value = value.lstrip()
+                if key == "data":
+                    current["data"] = json.loads(value) if value.startswith(("{", "[")) else value
+                elif key in ("id", "event"):
+                    current[key] = value
+        return messages
+
+
+def party_gold(state: dict[str, Any]) -> int:
+    return int((state.get("gold") or {}).get("party", 0))
+
+
+def character(state: dict[str, Any], character_id: str) -> dict[str, Any]:
+    return next(c for c in state["characters"] if c["id"] == character_id)
+
+
+__all__ = ["FAST", "GameSetup", "LiveTable", "character", "party_gold", "quick_table"]

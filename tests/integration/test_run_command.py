@@ -1,0 +1,97 @@
+"""`smartmat run` with no hardware: the whole demo comes up, prints where to look, and stops cleanly."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from service.cli import build_parser
+from service.eventlog.sqlite_log import SqliteEventLog
+from tests.helpers.broker import start_mosquitto
+from tests.helpers.mqtt_probe import MqttProbe
+
+pytestmark = [pytest.mark.broker, pytest.mark.slow]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_part_of_the_product_has_its_command() -> None:
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert {
+        "run",
+        "simulate",
+        "replay",
+        "eventlog",
+        "attribute",
+        "bench",
+        "content",
+        "sim-mat",
+        "dashboard",
+    } <= set(commands)
+
+
+def test_run_without_hardware_plays_on_a_simulated_mat_and_serves_the_dashboard(tmp_path: Path) -> None:
+    broker = start_mosquitto(tmp_path / "broker")
+    probe = MqttProbe(broker.host, broker.port)
+    probe.subscribe("smartmat/demo/#")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "run",
+            "--broker",
+            broker.url(),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--dashboard-host",
+            "127.0.0.1",
+            "--dashboard-port",
+            "0",
+            "--workers",
+            "1",
+            "--seconds",
+            "25",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+    url = None
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            found = re.search(r"open (http://\S+) to watch", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url, "".join(lines[-30:])
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        assert "smartmat" in page and "demo" in page
+        output, _ = process.communicate(timeout=60)
+        lines.append(output)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        probe.close()
+        broker.stop()
+    text = "".join(lines)
+    assert process.returncode == 0, text[-3000:]
+    assert "SIMULATED mat" in text
+    assert re.search(r"referee PIN for this table is \d{6}", text)
+    assert "smartmat: stopping" in text
+    # The simulated players got the game going through the real serial path and the broker.
+    with SqliteEventLog(tmp_path / "data" / "demo.sqlite") as eventlog:
+        kinds = [r.kind for r in eventlog.records()]
+    assert kinds[0] == "setup" and "action" in kinds
+    states = [s.json() for s in probe.seen if s.topic.endswith("/state") and s.payload]
+    assert states and states[-1]["phase"] in ("setup", "battle", "resolution")
+    statuses = [s.payload for s in probe.seen if s.topic.endswith("/status")]
+    assert statuses[-1] == b"offline"  # said goodbye on the way out

@@ -1,0 +1,194 @@
+"""The shipped Mosquitto configuration (deploy/mosquitto/) enforces the roles, against a real Mosquitto."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from service.publish import PahoTransport, TablePublisher, topics
+from tests.helpers.broker import MosquittoBroker, free_port
+from tests.helpers.mqtt_probe import MqttProbe
+from tests.publish.game_snapshots import barracks
+
+pytestmark = pytest.mark.broker
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto"
+T = "smartmat/table-1"
+PASSWORDS = {"daemon": "d-pw", "referee": "r-pw", "spectator": "s-pw", "tracker": "t-pw"}
+REQUEST = {"txn": "t1", "actor": "referee:anna", "command": "undo", "args": {}}
+
+
+def make_password_file(target: Path, passwords: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **{f"SMARTMAT_MQTT_{role.upper()}_PASSWORD": pw for role, pw in passwords.items()}}
+    return subprocess.run(
+        [str(DEPLOY / "make-passwords.sh"), str(target)], env=env, check=True, capture_output=True, text=True
+    )
+
+
+def production_config(tmp_path: Path, port: int) -> Path:
+    """The shipped smartmat.conf with only the port and file locations changed for the test."""
+    password_file = tmp_path / "passwords"
+    make_password_file(password_file, PASSWORDS)
+    lines = []
+    for line in (DEPLOY / "smartmat.conf").read_text().splitlines():
+        if line.startswith("listener "):
+            line = f"listener {port} 127.0.0.1"
+        elif line.startswith("password_file "):
+            line = f"password_file {password_file}"
+        elif line.startswith("acl_file "):
+            line = f"acl_file {DEPLOY / 'acl'}"
+        lines.append(line)
+    lines += ["persistence false", f"user {getpass.getuser()}"]
+    config = tmp_path / "smartmat.conf"
+    config.write_text("\n".join(lines) + "\n")
+    return config
+
+
+@pytest.fixture
+def secured_broker(tmp_path: Path) -> Iterator[MosquittoBroker]:
+    port = free_port()
+    broker = MosquittoBroker("127.0.0.1", port, production_config(tmp_path, port), tmp_path / "mosquitto.log")
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+def login(broker: MosquittoBroker, role: str) -> MqttProbe:
+    return MqttProbe(broker.host, broker.port, role, PASSWORDS[role], client_id=f"test-{role}")
+
+
+def test_strangers_and_wrong_passwords_are_turned_away(secured_broker: MosquittoBroker) -> None:
+    with pytest.raises(PermissionError):
+        MqttProbe(secured_broker.host, secured_broker.port)
+    with pytest.raises(PermissionError):
+        MqttProbe(secured_broker.host, secured_broker.port, "referee", "guess")
+
+
+def test_only_the_referee_can_command_the_table(secured_broker: MosquittoBroker) -> None:
+    with (
+        login(secured_broker, "daemon") as daemon,
+        login(secured_broker, "spectator") as spectator,
+        login(secured_broker, "tracker") as tracker,
+        login(secured_broker, "referee") as referee,
+    ):
+        daemon.subscribe(f"{T}/cmd/request")
+        # Each publish is acknowledged only after the broker has routed it, so anything allowed through would
+        # reach the daemon before the referee's own request does.
+        spectator.publish(f"{T}/cmd/request", {**REQUEST, "txn": "from-spectator"})
+        tracker.publish(f"{T}/cmd/request", {**REQUEST, "txn": "from-tracker"})
+        referee.publish(f"{T}/cmd/request", {**REQUEST, "txn": "from-referee"})
+        seen = daemon.wait_for(lambda seen: any(s.json()["txn"] == "from-referee" for s in seen))
+        assert [s.json()["txn"] for s in seen] == ["from-referee"]
+
+
+def test_the_daemons_game_reaches_each_role_as_allowed(secured_broker: MosquittoBroker) -> None:
+    with (
+        login(secured_broker, "spectator") as spectator,
+        login(secured_broker, "tracker") as tracker,
+        login(secured_broker, "referee") as referee,
+    ):
+        spectator.subscribe(f"{T}/#")
+        tracker.subscribe(f"{T}/#")
+        referee.subscribe(f"{T}/#")
+        transport = PahoTransport(secured_broker.url("daemon", PASSWORDS["daemon"]), "smartmat-table-1")
+        table = TablePublisher("table-1", transport)
+        table.start()
+        try:
+            assert transport.wait_connected(5)
+            table.publish_state(barracks(), seq=12)
+            table.publish_event({"type": "damage", "text": "The Troll hits Xoric (2 damage)"}, seq=13)
+            last = f"{T}/event"
+            for role in (spectator, referee):
+                role.wait_for(lambda seen: any(s.topic == last for s in seen))
+                assert role.latest(f"{T}/state").json()["seq"] == 12  # type: ignore[union-attr]
+                assert role.latest(f"{T}/tracker/troll/health").payload == b"3"  # type: ignore[union-attr]
+            tracker.wait_for(
+                lambda seen: (
+                    {f"{T}/tracker/{c}/health" for c in ("hero-xoric", "troll")} <= {s.topic for s in seen}
+                )
+            )
+            heard = {s.topic for s in tracker.seen}
+            assert f"{T}/state" not in heard and last not in heard, "trackers read only their integers"
+            assert tracker.latest(f"{T}/status").payload == b"online"  # type: ignore[union-attr]
+        finally:
+            table.stop()
+
+
+def test_a_restarted_daemon_may_clear_the_stale_characters_it_finds(secured_broker: MosquittoBroker) -> None:
+    with login(secured_broker, "daemon") as crashed_run:
+        crashed_run.publish(f"{T}/character/goblin-1", {"id": "goblin-1", "health": 1}, retain=True)
+        crashed_run.publish(f"{T}/tracker/goblin-1/health", "1", retain=True)
+    with login(secured_broker, "spectator") as spectator:
+        spectator.subscribe(f"{T}/#")
+        table = TablePublisher.connect_to("table-1", secured_broker.url("daemon", PASSWORDS["daemon"]))
+        try:
+            table.publish_state(barracks(goblin=False), seq=14)
+            spectator.wait_for(
+                lambda seen: [s.payload for s in seen if "goblin-1" in s.topic][-2:] == [b"", b""]
+            )
+        finally:
+            table.stop()
+
+
+def test_no_one_but_the_daemon_can_forge_the_game(secured_broker: MosquittoBroker) -> None:
+    with login(secured_broker, "spectator") as spectator, login(secured_broker, "referee") as referee:
+        spectator.subscribe(f"{T}/#")
+        spectator.publish(f"{T}/state", {"seq": 999, "phase": "game_over"}, retain=True)
+        referee.publish(f"{T}/tracker/hero-xoric/health", "0", retain=True)
+        referee.publish(f"{T}/cmd/request", REQUEST)  # allowed, but spectators do not read commands
+        daemon = login(secured_broker, "daemon")
+        try:
+            daemon.publish(f"{T}/status", "online", retain=True)
+        finally:
+            daemon.close()
+        seen = spectator.wait_for(lambda seen: any(s.topic == f"{T}/status" for s in seen))
+        assert [s.topic for s in seen] == [f"{T}/status"]
+    with login(secured_broker, "referee") as late_referee:
+        late_referee.subscribe(f"{T}/#")
+        seen = late_referee.wait_for(lambda seen: bool(seen))
+        assert [s.topic for s in seen] == [f"{T}/status"], "no forged retained state was kept"
+
+
+def test_the_password_script_generates_what_is_not_given(tmp_path: Path) -> None:
+    result = make_password_file(tmp_path / "etc" / "passwords", {"referee": "chosen"})
+    generated = dict(line.split(": ", 1) for line in result.stdout.splitlines() if "(generated;" in line)
+    assert sorted(generated) == ["daemon", "spectator", "tracker"]
+    entries = dict(line.split(":", 1) for line in (tmp_path / "etc" / "passwords").read_text().splitlines())
+    assert sorted(entries) == ["daemon", "referee", "spectator", "tracker"]
+    assert all(hashed.startswith("$7$") for hashed in entries.values()), "stored hashed, never in clear"
+    assert "chosen" not in (tmp_path / "etc" / "passwords").read_text()
+    assert (tmp_path / "etc" / "passwords").stat().st_mode & 0o007 == 0, "not world-readable"
+    assert list((tmp_path / "etc").iterdir()) == [tmp_path / "etc" / "passwords"], "no plain-text leftovers"
+
+
+def acl_rules() -> dict[str, set[tuple[str, str]]]:
+    rules: dict[str, set[tuple[str, str]]] = {}
+    user = ""
+    for line in (DEPLOY / "acl").read_text().splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "user":
+            user = words[1]
+            rules[user] = set()
+        elif words[0] == "topic":
+            rules[user].add((words[1], words[2]))
+    return rules
+
+
+def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
+    def granted(access: str, kinds: tuple[str, ...]) -> set[tuple[str, str]]:
+        return {(access, topics.kind_filter(kind)) for kind in kinds}
+
+    assert acl_rules() == {
+        "daemon": granted("write", topics.DAEMON_PUBLISHES) | granted("read", topics.DAEMON_READS),
+        "referee": granted("write", topics.REFEREE_PUBLISHES) | {("read", "smartmat/#")},
+        "spectator": granted("read", topics.SPECTATOR_READS),
+        "tracker": granted("read", topics.TRACKER_READS),
+    }

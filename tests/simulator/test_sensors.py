@@ -1,0 +1,104 @@
+"""The sensor model reports what the reference hardware would: coarse tag positions and piezo impacts."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from firmware_bridge.messages import ReaderGrid
+from firmware_bridge.simulator.sensors import SensorModel, tag_uid
+from firmware_bridge.simulator.world import Contact
+from service.attribution.geometry import load_mat, load_sensor_config
+from service.sensing.locate import calibration_for, locate
+from service.sensing.tags import RegisteredPiece, TagRegistry
+
+MAT = load_mat()
+REFERENCE = load_sensor_config("reference")
+
+
+def _centroid_errors(config_name: str, samples: int = 400) -> list[tuple[float, float]]:
+    config = load_sensor_config(config_name)
+    sensors = SensorModel(config, MAT, seed=11)
+    grid = ReaderGrid(sensors.cols, sensors.rows, config.nfc.pitch_mm, sensors.origin)
+    registry = TagRegistry([RegisteredPiece("orc-1", tag_uid("orc-1"), "monster-medium")])
+    rng = random.Random(12)
+    errors = []
+    for _ in range(samples):
+        x, y = rng.uniform(30, MAT.width_mm - 30), rng.uniform(30, MAT.height_mm - 30)
+        # The daemon's own estimator (service/sensing/locate.py) on the model's reads.
+        seen = locate(sensors.scan({"orc-1": (x, y)}), grid, registry, calibration_for(config.nfc))
+        if "orc-1" in seen:
+            errors.append((seen["orc-1"].x_mm - x, seen["orc-1"].y_mm - y))
+    return errors
+
+
+def test_reference_grid_places_tags_to_about_three_millimetres() -> None:
+    errors = _centroid_errors("reference")
+    rms_per_axis = math.sqrt(statistics.mean(dx * dx + dy * dy for dx, dy in errors) / 2)
+    assert 2.0 < rms_per_axis < 3.6
+    assert abs(statistics.mean(dx for dx, _ in errors)) < 0.6  # no bias
+
+
+def test_noisier_configuration_is_measurably_worse() -> None:
+    reference = statistics.mean(math.hypot(*e) for e in _centroid_errors("reference"))
+    noisier = statistics.mean(math.hypot(*e) for e in _centroid_errors("noisier"))
+    assert noisier > 1.5 * reference
+
+
+def test_about_two_percent_of_tags_are_missed_per_scan() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=13)
+    scans = 3000
+    missed = sum(not sensors.scan({"orc-1": (400.0, 300.0)}) for _ in range(scans))
+    assert 0.01 < missed / scans < 0.03
+
+
+def test_signal_is_strongest_on_the_antenna_under_the_tag() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=14)
+    col, row = 10, 8
+    x, y = sensors.cell_centre(col, row)
+    reads = [r for r in sensors.scan({"orc-1": (x + 2.0, y - 1.0)}) if True]
+    best = max(reads, key=lambda r: r.rssi)
+    assert (best.col, best.row) == (col, row)
+    assert all(-128 <= r.rssi <= 127 for r in reads)  # fits the wire's signed byte
+
+
+def _wall_hit(impulse: float, kind: str = "wall", x: float = 430.0, y: float = 0.0) -> Contact:
+    return Contact(0.1, x, y, "orc-1", "wall", kind, impulse, 1000.0)
+
+
+def test_the_nearest_piezo_hears_a_wall_hit_first() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=15)
+    impacts = sensors.impacts([_wall_hit(8000.0)], start_us=1_000_000, duration_s=0.0)
+    assert len(impacts) >= 4
+    first = min(impacts, key=lambda i: i.t_us)
+    assert first.sensor_id == 4  # the piezo at the middle of the near wall (430, 0)
+    assert first.t_us == pytest.approx(1_100_000, abs=150)
+
+
+def test_disc_on_disc_contacts_couple_at_a_third_of_a_wall_hit() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=16)
+    wall, disc = [], []
+    for _ in range(200):
+        wall += [i.amplitude for i in sensors.impacts([_wall_hit(30000.0)], 0, 0.0) if i.sensor_id == 4]
+        disc += [
+            i.amplitude for i in sensors.impacts([_wall_hit(30000.0, "disc")], 0, 0.0) if i.sensor_id == 4
+        ]
+    assert statistics.median(disc) / statistics.median(wall) == pytest.approx(0.3, abs=0.03)
+
+
+def test_weakest_contacts_fall_below_the_detection_threshold() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=17)
+    quiet = sensors.impacts([_wall_hit(300.0, "disc", x=430.0, y=300.0)], 0, 0.0)
+    assert quiet == []
+
+
+def test_false_triggers_come_at_the_configured_rate() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=18)
+    seconds = 200.0
+    triggers = sensors.impacts([], start_us=0, duration_s=seconds)
+    expected = REFERENCE.piezo.false_triggers_per_s * len(sensors.piezos) * seconds
+    assert 0.75 * expected < len(triggers) < 1.25 * expected
+    assert all(t.amplitude >= REFERENCE.piezo.detection_threshold for t in triggers)

@@ -1,0 +1,232 @@
+"""The commands a referee may send to the daemon, checked before anything is published.
+
+A request on ``cmd/request`` is ``{"txn", "actor": "referee:<name>", "command", "args"}``; the daemon
+answers on ``cmd/response`` with ``{"txn", "ok", "error"?, "seq"?}``. :func:`build_request` turns what a
+page posted into that request or raises :class:`CommandError` saying exactly what is wrong, so a malformed
+request never reaches the broker. The catalogue is documented in ``docs/dashboard.md``.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
+REASON_MAX = 200
+
+
+class CommandError(ValueError):
+    """A command request that is not in the catalogue or has wrong arguments."""
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """The daemon's answer, or a timeout (``ok`` False, ``error`` says so)."""
+
+    txn: str
+    ok: bool
+    error: str | None = None
+    seq: int | None = None
+    answered: bool = True  # False when the daemon never answered (broker down, daemon stopped)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "txn": self.txn,
+            "ok": self.ok,
+            "error": self.error,
+            "seq": self.seq,
+            "answered": self.answered,
+        }
+
+
+class CommandChannel(Protocol):
+    """Where the referee's commands go: the MQTT referee credential, or a fake in tests."""
+
+    def send(self, request: dict[str, Any], timeout_s: float) -> CommandResult: ...
+
+    def close(self) -> None: ...
+
+
+def _identifier(args: dict[str, Any], name: str) -> str:
+    value = args.get(name)
+    if not isinstance(value, str) or not _ID.match(value):
+        raise CommandError(f"'{name}' must be an identifier like 'hero-xoric', got {value!r}")
+    return value
+
+
+def _token(args: dict[str, Any], name: str) -> str:
+    value = args.get(name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not _TOKEN.match(value):
+        raise CommandError(
+            f"'{name}' must be a short id (letters, digits, '-', '_', '.', ':'), got {value!r}"
+        )
+    return value
+
+
+def _int(args: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = args.get(name)
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,6}", value.strip()):
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise CommandError(f"'{name}' must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _ids(args: dict[str, Any], name: str) -> list[str]:
+    value = args.get(name, [])
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list) or not all(isinstance(v, str) and _ID.match(v) for v in value):
+        raise CommandError(f"'{name}' must be a list of piece ids, got {value!r}")
+    return list(dict.fromkeys(value))  # in the order struck, each once
+
+
+def _reason(args: dict[str, Any], required: bool) -> str:
+    value = args.get("reason", "")
+    if not isinstance(value, str) or len(value) > REASON_MAX:
+        raise CommandError(f"'reason' must be text of at most {REASON_MAX} characters")
+    value = " ".join(value.split())
+    if required and not value:
+        raise CommandError("a correction or undo needs a 'reason' for the game log")
+    return value
+
+
+def _no_args(args: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _optional_character(args: dict[str, Any]) -> dict[str, Any]:
+    # The daemon knows whose shot is expected; naming the character guards against a stale page.
+    return {"character": _identifier(args, "character")} if "character" in args else {}
+
+
+def _declare(args: dict[str, Any]) -> dict[str, Any]:
+    declared: dict[str, Any] = {"character": _identifier(args, "character")}
+    if args.get("alternative") is not None:
+        declared["alternative"] = _int(args, "alternative", 0, 9)
+    if args.get("action") is not None:  # a Spell, Item or Ability card instead of the Rules card
+        declared["action"] = _token(args, "action")
+    return declared
+
+
+def _answer(args: dict[str, Any]) -> dict[str, Any]:
+    return {"decision": _token(args, "decision"), "option": _token(args, "option")}
+
+
+def _confirm_hits(args: dict[str, Any]) -> dict[str, Any]:
+    if "direct_hits" not in args:
+        raise CommandError("'direct_hits' must list the pieces hit directly (an empty list for a miss)")
+    confirmed: dict[str, Any] = {"direct_hits": _ids(args, "direct_hits")}
+    if args.get("candidate") is not None:
+        confirmed["candidate"] = _int(args, "candidate", 0, 99)
+    if args.get("shot") is not None:
+        confirmed["shot"] = _token(args, "shot")
+    return confirmed
+
+
+def _manual_shot(args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "flicked": _identifier(args, "flicked"),
+        "shot": _token(args, "shot"),  # the rules' shot names: melee, giant_fireball, …
+        "direct_hits": _ids(args, "direct_hits"),
+        "pushed_off_mat": _ids(args, "pushed_off_mat"),
+        "reason": _reason(args, required=False),
+    }
+
+
+_CORRECTABLE = {"health": (0, 99), "gold": (0, 999), "poison": (0, 99)}
+
+
+def _correct(args: dict[str, Any]) -> dict[str, Any]:
+    field = args.get("field")
+    if field == "card":
+        card = args.get("card")
+        if not isinstance(card, str) or not _ID.match(card):
+            raise CommandError(f"'card' must be a card id like 'potion-of-healing', got {card!r}")
+        change = args.get("change")
+        if change not in ("give", "take"):
+            raise CommandError(f"'change' must be 'give' or 'take' for a card, got {change!r}")
+        return {
+            "target": _identifier(args, "target"),
+            "field": "card",
+            "card": card,
+            "change": change,
+            "reason": _reason(args, required=True),
+        }
+    if field not in _CORRECTABLE:
+        raise CommandError(f"'field' must be one of {', '.join([*_CORRECTABLE, 'card'])}, got {field!r}")
+    low, high = _CORRECTABLE[field]
+    target = "party" if field == "gold" and args.get("target") == "party" else _identifier(args, "target")
+    return {
+        "target": target,
+        "field": field,
+        "value": _int(args, "value", low, high),
+        "reason": _reason(args, required=True),
+    }
+
+
+def _undo(args: dict[str, Any]) -> dict[str, Any]:
+    count = _int(args, "count", 1, 20) if "count" in args else 1
+    return {"count": count, "reason": _reason(args, required=True)}
+
+
+def _bind(args: dict[str, Any]) -> dict[str, Any]:
+    return {"character": _identifier(args, "character"), "piece": _identifier(args, "piece")}
+
+
+def _dismiss(args: dict[str, Any]) -> dict[str, Any]:
+    return {"reason": _reason(args, required=False)}
+
+
+def _use_service(args: dict[str, Any]) -> dict[str, Any]:
+    service: dict[str, Any] = {"service": _token(args, "service")}
+    for name in ("target", "item"):
+        if args.get(name) is not None:
+            service[name] = _identifier(args, name)
+    return service
+
+
+CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "enter_room": _no_args,
+    "start_battle": _no_args,
+    "dismiss_shot": _dismiss,
+    "bind": _bind,
+    "use_service": _use_service,
+    "declare": _declare,
+    "answer": _answer,
+    "skip_shot": _optional_character,
+    "end_turn": _optional_character,
+    "confirm_hits": _confirm_hits,
+    "manual_shot": _manual_shot,
+    "correct": _correct,
+    "undo": _undo,
+    "pause": _no_args,
+    "resume": _no_args,
+    "rescan": _no_args,
+}
+
+
+def build_request(referee: str, body: Any) -> dict[str, Any]:
+    """The ``cmd/request`` payload for what a page posted, or :class:`CommandError`."""
+    if not isinstance(body, dict):
+        raise CommandError('the request body must be a JSON object {"command": …, "args": {…}}')
+    command = body.get("command")
+    if not isinstance(command, str) or command not in CATALOGUE:
+        raise CommandError(f"unknown command {command!r}; known: {', '.join(sorted(CATALOGUE))}")
+    args = body.get("args", {})
+    if not isinstance(args, dict):
+        raise CommandError("'args' must be a JSON object")
+    if not _ID.match(referee):
+        raise CommandError(f"referee name {referee!r} is not an identifier")
+    return {
+        "txn": uuid.uuid4().hex,
+        "actor": f"referee:{referee}",
+        "command": command,
+        "args": CATALOGUE[command](args),
+    }

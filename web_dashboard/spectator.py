@@ -1,0 +1,80 @@
+"""Spectator pages and the live stream: read-only, no login, GET only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+
+from web_dashboard.resources import current_dashboard
+from web_dashboard.table_feed import EventKey, parse_event_id
+
+bp = Blueprint("spectator", __name__)
+
+
+def _check_table(table: str) -> None:
+    if table != current_dashboard().table:
+        abort(404, description=f"this dashboard shows table {current_dashboard().table!r}, not {table!r}")
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("spectator.html", table=current_dashboard().table)
+
+
+@bp.get("/table/<table>")
+def table_page(table: str) -> str:
+    _check_table(table)
+    return render_template("spectator.html", table=table)
+
+
+@bp.get("/api/table/<table>/view")
+def view(table: str) -> Response:
+    _check_table(table)
+    dashboard = current_dashboard()
+    return jsonify({**dashboard.feed.view(), "events": dashboard.feed.recent_events()})
+
+
+@bp.get("/table/<table>/events")
+def events(table: str) -> Response:
+    """Server-Sent Events; ``id`` is the event-log seq, so ``Last-Event-ID`` resumes with no gap or repeat."""
+    _check_table(table)
+    raw = request.headers.get("Last-Event-ID") or request.args.get("lastEventId")
+    last: EventKey | None = None
+    if raw:
+        try:
+            last = parse_event_id(raw)
+        except ValueError as exc:
+            abort(400, description=str(exc))
+    dashboard = current_dashboard()
+    keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
+    stream = dashboard.feed.stream(last, keepalive_s=keepalive)
+
+    def generate() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        for message in stream:
+            yield ": keep-alive\n\n" if message is None else message.encode()
+
+    response = Response(generate(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx in front must not buffer the stream
+    return response
+
+
+@bp.get("/qr.svg")
+def qr_code() -> Response:
+    """The spectator page's address as a QR code, drawn here (no external service)."""
+    import io
+
+    import segno
+
+    dashboard = current_dashboard()
+    base = current_app.config["PUBLIC_URL"] or request.host_url
+    address = base.rstrip("/") + url_for("spectator.table_page", table=dashboard.table)
+    buffer = io.BytesIO()
+    segno.make(address, error="m").save(
+        buffer, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title=f"Open {address}"
+    )
+    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response.headers["X-Spectator-URL"] = address
+    return response

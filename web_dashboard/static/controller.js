@@ -1,0 +1,107 @@
+// Turn controller: whose turn, legal actions as big buttons, the expected next shot, progress, decisions.
+"use strict";
+(function () {
+  const S = window.Smartmat, R = window.SmartmatReferee;
+  const CONNECTOR = { then: "then", or: "or", elastic: "any order" };
+
+  function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
+
+  function shotLine(shots) {
+    const parts = [];
+    (shots || []).forEach((s, i) => {
+      if (i > 0) parts.push(CONNECTOR[s.connector] || s.connector || "then");
+      parts.push((s.shot || "?") + ((s.modifiers && s.modifiers.length) ? ` (${s.modifiers.join(", ")})` : ""));
+    });
+    return parts.join(" → ");
+  }
+
+  S.onRender(function (t) {
+    const s = t.state || {};
+    // Pending decision of the rules engine, with its legal options.
+    const card = document.getElementById("decision-card");
+    const options = document.getElementById("decision-options");
+    clear(options);
+    card.hidden = !s.pending;
+    card.dataset.decision = s.pending ? s.pending.id : "";
+    if (s.pending) {
+      document.getElementById("decision-prompt").textContent =
+        `${s.pending.character ? S.characterName(s.pending.character) + ": " : ""}${s.pending.prompt || s.pending.kind}`;
+      for (const o of s.pending.options || []) {
+        const b = S.el("button", { class: "big choice", type: "button", "data-option": o.id }, o.label || o.id);
+        b.addEventListener("click", () => R.send("answer", { decision: s.pending.id, option: o.id }));
+        options.appendChild(b);
+      }
+    }
+    // Expected next shot and shot-by-shot progress of the declared action.
+    const exp = s.expected_shot;
+    document.getElementById("expected-shot").textContent = exp
+      ? `Next: ${S.characterName(exp.character)} — ${exp.shot} with ${exp.piece}`
+      : (s.pending ? "Waiting for the decision above." : "No shot expected.");
+    const progress = document.getElementById("shot-progress");
+    clear(progress);
+    const declared = (s.turn && s.turn.declared) || null;
+    const steps = (declared && declared.shots) ||
+      // Without the declared sequence, the expected shot's index still tells how far the turn has come.
+      (exp ? Array.from({ length: exp.index + 1 }, (_, i) => ({ shot: i === exp.index ? exp.shot : `shot ${i + 1}` })) : []);
+    for (const [i, shot] of steps.entries()) {
+      const state = shot.status || (exp && exp.index === i ? "next" : (exp && i < exp.index ? "done" : "pending"));
+      const joint = i > 0 && shot.connector ? `${CONNECTOR[shot.connector] || shot.connector} ` : "";
+      progress.appendChild(S.el("li", { class: "step " + state }, `${joint}${shot.shot} · ${state}`));
+    }
+    document.getElementById("skip-shot").disabled = !exp;
+    // Legal actions: the snapshot's list when the rules give one, else "declare" for each character of the
+    // acting side that may still act (heroes act in any order; an Or card then asks which alternative).
+    const actions = document.getElementById("actions");
+    clear(actions);
+    const turn = s.turn || {};
+    const busy = Boolean(s.pending) || Boolean(s.paused) || Boolean(exp);
+    document.getElementById("actions-for").textContent = turn.character ? `for ${S.characterName(turn.character)}` : (turn.side ? `for the ${turn.side}` : "");
+    let buttons = [];
+    if (Array.isArray(s.actions)) {
+      buttons = s.actions.map((a) => ({ key: a.id, label: a.label || a.id, shots: a.shots,
+        args: Object.assign({ character: a.character || turn.character }, a.alternative !== undefined ? { alternative: a.alternative } : { action: a.id }) }));
+    } else if (s.phase === "battle" && !(turn.declared)) {
+      const side = (s.characters || []).filter((c) => c.side === turn.side && c.alive !== false && !c.acted &&
+        (!turn.character || c.id === turn.character));
+      buttons = side.map((c) => ({ key: c.id, label: `${c.name} acts`, shots: null, args: { character: c.id } }));
+    }
+    for (const a of buttons) {
+      const b = S.el("button", { class: "big action", type: "button", "data-action": a.key });
+      b.appendChild(S.el("span", { class: "label" }, a.label));
+      if (a.shots && a.shots.length) b.appendChild(S.el("span", { class: "shots" }, shotLine(a.shots)));
+      b.disabled = busy;
+      b.addEventListener("click", () => R.send("declare", a.args));
+      actions.appendChild(b);
+    }
+    // Between battles the referee moves the party on: the next Room card, then the battle once pieces are down.
+    if (!s.pending && !s.outcome && ["setup", "resolution", "special_room"].includes(s.phase)) {
+      const flow = s.phase === "setup" && s.room
+        ? { command: "start_battle", label: "Pieces placed: start the battle" }
+        : { command: "enter_room", label: "Flip the next Room card" };
+      const b = S.el("button", { class: "big action", type: "button", "data-action": flow.command });
+      b.appendChild(S.el("span", { class: "label" }, flow.label));
+      b.disabled = Boolean(s.paused);
+      b.addEventListener("click", () => R.send(flow.command, {}));
+      actions.appendChild(b);
+      buttons.push(flow);
+    }
+    if (!buttons.length) actions.appendChild(S.el("p", { class: "muted" }, "No actions to declare right now."));
+  });
+
+  function currentCharacter() {
+    const s = S.table.state || {};
+    const who = (s.expected_shot && s.expected_shot.character) || (s.turn && s.turn.character);
+    return who ? { character: who } : {};
+  }
+
+  // The piece to flick next glows on the board.
+  S.boardOptions = (t) => {
+    const exp = t.state && t.state.expected_shot;
+    return { animate: true, highlight: new Set(exp ? [exp.disc || exp.piece] : []) };
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.getElementById("skip-shot").addEventListener("click", () => R.send("skip_shot", currentCharacter()));
+    document.getElementById("end-turn").addEventListener("click", () => R.send("end_turn", currentCharacter()));
+  });
+})();
