@@ -6,7 +6,6 @@ wait for the game to reach a point, look at what was published.
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -153,11 +152,15 @@ class LiveTable:
             request.add_header("Last-Event-ID", last_event_id)
         messages: list[dict[str, Any]] = []
         current: dict[str, Any] = {}
-        done = threading.Event()
-        threading.Timer(seconds, done.set).start()
-        with urllib.request.urlopen(request, timeout=seconds + 5) as response:
-            while not done.is_set():
-                line = response.readline().decode()
+        deadline = time.monotonic() + seconds
+        # The socket timeout bounds each read: a quiet table (no event, keep-alive not yet due) ends the
+        # read instead of failing it.
+        with urllib.request.urlopen(request, timeout=seconds) as response:
+            while time.monotonic() < deadline:
+                try:
+                    line = response.readline().decode()
+                except TimeoutError:
+                    break
                 if not line:
                     break
                 line = line.rstrip("\n")
