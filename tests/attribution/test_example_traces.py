@@ -12,7 +12,9 @@ from service.cli import main
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "traces" / "clear-shots.jsonl"
 
 
-def test_every_example_trace_is_attributed_to_its_true_direct_hits(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_example_trace_is_attributed_to_its_true_direct_hits(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     scenes = [json.loads(line)["meta"] for line in EXAMPLES.read_text().splitlines() if line.strip()]
     assert main(["attribute", str(EXAMPLES), "--json", "--workers", "1", "--seed", "3"]) == 0
     results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
