@@ -218,8 +218,10 @@ class Catacombs3E(RuleSet):
                 tx.update(evolve(c, alive=True, health=health, returns_next_room=False))
                 tx.emit(E.HeroReturned(f"{c.name} returns to life with {health} health", c.id, health))
             elif c.kind == "familiar" and not c.in_room:
+                # Familiars return "in the Setup Phase of the next room", while their hero holds the Item
+                # card (a dead hero's Items went back to the deck under the basic Hero Death rule).
                 owner = tx.state.find(c.owner or "")
-                if owner is not None and owner.alive:
+                if owner is not None and owner.alive and c.card in owner.items:
                     tx.update(evolve(c, in_room=True, alive=True, health=c.max_health))
 
     def place_monsters(self, tx: Tx, card: MonsterCard, count: int) -> None:

@@ -403,8 +403,17 @@ def _give_item(rules: RuleSet, tx: Tx, hero: Character, item: str) -> None:
     hero = rules.with_permanent_items(tx.char(hero.id))
     tx.update(hero)
     for familiar in card_play.familiar_characters(rules, hero):
-        if tx.state.find(familiar.id) is None:
+        existing = tx.state.find(familiar.id)
+        if existing is None:
             tx.state = evolve(tx.state, characters=(*tx.state.characters, familiar))
+        elif existing.owner != hero.id and not _holds(tx.state, existing.owner, familiar.card):
+            # The card came back to the deck (its hero died) and now serves its new owner.
+            tx.update(familiar)
+
+
+def _holds(state: GameState, hero_id: str | None, item: str) -> bool:
+    hero = state.find(hero_id or "")
+    return hero is not None and item in hero.items
 
 
 def _map(tx: Tx) -> None:

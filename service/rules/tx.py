@@ -177,6 +177,9 @@ class Tx:
         basic = not self.state.settings.advanced_hero_death
         poison = hero.poison
         gold = hero.gold
+        # Basic rule: "All Item and Poison cards are shuffled back into their respective decks"; the
+        # Advanced rule keeps the Items ("The dead hero retains their Item cards").
+        lost_items = hero.items if basic else ()
         hero = evolve(
             hero,
             alive=False,
@@ -187,6 +190,7 @@ class Tx:
             gold=0,
             returns_next_room=basic,
             items=() if basic else hero.items,
+            face_down=tuple(f for f in hero.face_down if not (basic and f.startswith("item:"))),
         )
         self.update(hero)
         self.emit(E.HeroDied(f"{hero.name} dies ({cause})", hero.id, cause))
@@ -196,9 +200,13 @@ class Tx:
         if poison:
             state, deck = rng.shuffled(self.state.rng, (*self.state.poison_deck, *poison))
             self.state = evolve(self.state, rng=state, poison_deck=deck)
+        if lost_items:
+            state, deck = rng.shuffled(self.state.rng, (*self.state.item_deck, *lost_items))
+            self.state = evolve(self.state, rng=state, item_deck=deck)
         for c in self.state.characters:
             if c.kind == "familiar" and c.owner == hero.id and c.in_room:
-                self.update(evolve(c, in_room=False))
+                # The familiar's piece leaves the playmat; without its Item card it does not come back.
+                self.update(evolve(c, in_room=False, alive=c.alive and c.card not in lost_items))
         self.pass_allies_of(hero)
 
     def pass_allies_of(self, dead: Character) -> None:

@@ -1,0 +1,646 @@
+"""Game flow and economy, played through the public API as a table would (catacombs-3e-reference.txt).
+
+Setup, the Room deck, the Setup / Battle / Resolution phases, gold and the Treasury, health caps, hero death,
+Spell / Ability / Item cards, special rooms, allies, the end of the game and the game log.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from service.gamelog.replay import new_game_from_setup
+from service.rules import Settings
+from service.rules import actions as A
+from service.rules import sample_content as sample
+from service.rules.cards import CardIndex, HeroCard
+from service.rules.errors import (
+    CharacterCannotActError,
+    DecisionPendingError,
+    IllegalActionError,
+    NoSuchAlternativeError,
+    NotEnoughGoldError,
+    NotYourTurnError,
+    UnexpectedShotError,
+    WrongPhaseError,
+)
+from service.rules.evolve import evolve
+from service.rules.layout import deal_room_deck
+from service.rules.sample_content import seq
+
+from .conftest import Table
+from .content import room_of, with_cards
+
+
+def clear_all_but(table: Table, *keep: str) -> None:
+    """The referee takes every other monster of the room off the playmat (setting the scene)."""
+    for monster in [c.id for c in table.state.room_monsters if c.alive and c.id not in keep]:
+        table.edit(monster, alive=False, health=0)
+
+
+def gold(table: Table, hero: str) -> int:
+    return table.state.character(hero).gold
+
+
+# == setting up the game ===========================================================================
+
+
+def test_each_hero_starts_with_its_starting_health_and_every_listed_ability_card() -> None:
+    """catacombs-3e-reference.txt: The Overseer, Heroes, and Catacomb Lords: Hero Player Boards ("Heroes must
+    start the game with all Ability cards listed on their Rules cards")."""
+    table = Table(["the-barracks"], heroes=("oleira", "varesh", "roosan", "marorg"))
+    view = {c["id"]: c for c in table.state.public_view()["characters"]}
+    assert [(view[h]["health"], view[h]["max_health"]) for h in ("hero-oleira", "hero-marorg")] == [
+        (7, 7),
+        (8, 8),
+    ]
+    assert view["hero-oleira"]["abilities"] == ["elven-arrow", "elven-arrow"]
+    assert view["hero-varesh"]["abilities"] == ["fireball"]
+    assert table.state.phase == "setup" and table.state.room_id is None
+    assert table.state.public_view()["gold"] == {"party": 0, "treasury": 92}
+
+
+def test_starting_items_are_optional_and_leave_the_item_deck() -> None:
+    """catacombs-3e-reference.txt: Hero Player Boards ("Players may choose if they would like to start with
+    any listed Item cards"); Item Cards (the Item deck Izchak sells from)."""
+    bare = Table(["the-barracks"])
+    equipped = Table(["the-barracks"], items={"elani": ["healing-salve"]})
+    assert bare.state.character("hero-elani").items == ()
+    assert equipped.state.character("hero-elani").items == ("healing-salve",)
+    assert len(equipped.state.item_deck) == len(bare.state.item_deck) - 1
+    assert equipped.state.item_deck.count("healing-salve") == 1  # the second copy stays in the deck
+
+
+def test_the_wizard_chooses_at_most_ten_spell_cards() -> None:
+    """catacombs-3e-reference.txt: Hero Player Boards ("the player using the Wizard chooses ten Spell
+    cards")."""
+    spells = ["heal", "drain-energy", "teleport-hero", "cure-poison", "heal-all"] * 2
+    assert len(Table(["the-barracks"], spells={"varesh": spells}).state.character("hero-varesh").spells) == 10
+    with pytest.raises(IllegalActionError, match="at most 10"):
+        Table(["the-barracks"], spells={"varesh": [*spells, "heal"]})
+
+
+def test_the_lords_mercenary_monster_fills_the_mercenary_icons() -> None:
+    """catacombs-3e-reference.txt: Room Cards (Mercenary Monster icons follow the Catacomb Lord's Setup
+    card)."""
+    table = Table(["zothas-gatehouse"], lord="vasesak-the-sorcerer")
+    table.do(A.EnterRoom())
+    cards = sorted(c.card for c in table.state.room_monsters)
+    # One Skeleton Warrior printed, one more for the Sorcerer's mercenary icon.
+    assert cards.count("skeleton-warrior") == 2 and cards.count("zombie") == 2
+
+
+# == the Room deck =================================================================================
+
+
+def test_a_random_layout_deals_by_difficulty_with_the_lair_last_and_the_same_seed_the_same_deck() -> None:
+    """catacombs-3e-reference.txt: Addendum: Alternate Room Card Layouts ("sorts them into three decks
+    according to their difficulty"; "The Catacomb Lord's Lair Special Room card is always placed last")."""
+    content = sample.sample_content()
+    slots = ("difficulty_0", "special", "difficulty_1", "special", "difficulty_2", "lair")
+    deck = deal_room_deck(content, slots, 11)
+    rooms = [content.room(r) for r in deck]
+    assert [r.difficulty for r in rooms[:5:2]] == [0, 1, 2]
+    assert all(r.kind == "battle" for r in rooms[:5:2])
+    assert {rooms[1].kind, rooms[3].kind} <= {"healer", "inn", "merchant", "tavern"}
+    assert rooms[1].id != rooms[3].id  # two special slots never deal the same card
+    assert rooms[-1].kind == "lair"
+    assert deal_room_deck(content, slots, 11) == deck
+    with pytest.raises(IllegalActionError, match="last"):
+        deal_room_deck(content, ("lair", "difficulty_0", "lair"), 11)
+
+
+def test_the_shipped_random_layout_ends_with_the_lair() -> None:
+    """catacombs-3e-reference.txt: Addendum: Alternate Room Card Layouts (random method)."""
+    rules, state = new_game_from_setup(
+        {
+            "ruleset": "catacombs-3e",
+            "content": "shipped",
+            "heroes": ["xoric", "varesh", "roosan", "elani"],
+            "lord": "vasesak-the-sorcerer",
+            "layout": "random-standard",
+            "seed": 5,
+        }
+    )
+    kinds = [rules.content.room(r).kind for r in state.room_deck]
+    assert len(kinds) == 9 and kinds[-1] == "lair" and "lair" not in kinds[:-1]
+    assert [k == "battle" for k in kinds] == [True, True, False, True, True, False, True, False, False]
+
+
+def test_rooms_are_flipped_in_order_and_only_between_rooms() -> None:
+    """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb ("the Overseer flips the next
+    unrevealed Room card"; "After completing each room, the Overseer flips over the next Room card")."""
+    table = Table(["rat-nest", "althea-the-healer", "zothas-gatehouse"])
+    with pytest.raises(WrongPhaseError):
+        table.do(A.StartBattle())  # no room yet
+    table.do(A.EnterRoom())
+    assert table.state.room_id == "rat-nest" and table.state.phase == "setup"
+    with pytest.raises(WrongPhaseError):
+        table.do(A.EnterRoom())  # the Rat Nest must be played first
+    table.do(A.StartBattle())
+    with pytest.raises(WrongPhaseError):
+        table.do(A.EnterRoom())
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.turn("hero-xoric", ("melee", "monster-sewer-rat-1"))
+    assert table.state.phase == "resolution"
+    table.do(A.EnterRoom())
+    assert (table.state.room_id, table.state.phase) == ("althea-the-healer", "special_room")
+    with pytest.raises(WrongPhaseError):
+        table.do(A.StartBattle())  # a special room has no battle
+    table.do(A.EnterRoom())
+    assert table.state.room_id == "zothas-gatehouse"
+
+
+# == the Setup Phase ===============================================================================
+
+
+def test_a_refused_playmat_changes_nothing_and_another_side_is_accepted() -> None:
+    """catacombs-3e-reference.txt: Game Phases: The Setup Phase ("The same side of a playmat cannot be chosen
+    for two consecutive rooms. This rule does not apply to the Catacomb Lord's Lair.")."""
+    table = Table(["rat-nest", "zothas-gatehouse", "catacomb-lords-lair"])
+    table.do(A.EnterRoom(playmat="crypt"))
+    table.do(A.StartBattle())
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.turn("hero-xoric", ("melee", "monster-sewer-rat-1"))
+    before = table.state
+    with pytest.raises(IllegalActionError) as refused:
+        table.do(A.EnterRoom(playmat="crypt"))
+    assert refused.value.rule == "catacombs-3e-reference.txt: Game Phases: The Setup Phase"
+    assert table.state is before
+    table.do(A.EnterRoom(playmat="crypt-reverse"))
+    table.do(A.StartBattle())
+    clear_all_but(table, "monster-zombie-1")
+    table.turn("hero-xoric", ("melee", "monster-zombie-1"))
+    table.do(A.EnterRoom(playmat="crypt-reverse"))  # the Lair is exempt
+    assert table.state.room_kind == "lair"
+
+
+def test_the_battle_waits_until_every_monster_metre_icon_is_answered() -> None:
+    """catacombs-3e-reference.txt: Room Cards: Monster Metre Icons ("Repeat this process for any other Monster
+    Metre icons on the Room card")."""
+    table = Table(["the-mitholaq-hive"])
+    table.do(A.EnterRoom())
+    first = table.state.pending
+    assert first is not None and first.kind == "choose_monster"
+    with pytest.raises(DecisionPendingError):
+        table.do(A.StartBattle())
+    table.do(A.Decide(first.id, "orc:2"))  # the Overseer keeps two Orcs back
+    second = table.state.pending
+    assert second is not None and second.id != first.id
+    table.do(A.Decide(second.id, "zombie"))
+    cards = sorted(c.card for c in table.state.room_monsters)
+    assert cards == ["orc", "orc", "zombie", "zombie", "zombie", "zombie"]
+    table.do(A.StartBattle())
+    assert table.state.phase == "battle" and table.state.round == 1
+
+
+def test_a_monster_metre_pick_is_limited_to_the_pieces_in_the_monster_pool() -> None:
+    """catacombs-3e-reference.txt: Room Cards: Monster Metre Icons ("up to the maximum number available"); The
+    Setup Phase (the supply of pieces is a hard limit)."""
+    room = evolve(room_of("troll-bridge"), quadrants={2: (sample.QuadrantEntry("monster_metre", 1),)})
+    table = Table(["troll-bridge"], content=with_cards(rooms=[room]))
+    table.do(A.EnterRoom())
+    pending = table.state.pending
+    assert pending is not None
+    troll_options = [o.id for o in pending.options if o.id.startswith("troll")]
+    assert troll_options == ["troll", "troll:1"]  # two Troll pieces in the pool
+    assert "pit-viper:1" not in {o.id for o in pending.options}  # one piece: "all" is the only choice
+
+
+# == turn order ====================================================================================
+
+
+def test_the_heroes_act_in_any_order_before_any_monster_and_each_only_once() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Turn Order ("The heroes always take their turns first";
+    "performing one action for each hero. There is no set order")."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    with pytest.raises(NotYourTurnError):
+        table.declare("monster-orc-1", 0)
+    table.turn("hero-roosan", ("rush",))
+    with pytest.raises(CharacterCannotActError, match="already acted"):
+        table.declare("hero-roosan")
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.turn("hero-varesh", ("rush",))
+    assert table.state.side == "heroes"
+    table.turn("hero-xoric", ("melee",))
+    assert table.state.side == "overseer" and table.state.round == 1
+    with pytest.raises(NotYourTurnError):
+        table.declare("hero-xoric")
+    monsters = [c.id for c in table.rules.actors(table.state)]
+    assert "monster-orc-1" not in monsters  # destroyed
+    assert sorted(monsters) == sorted(
+        ["monster-orc-2", "monster-orc-3", "monster-orc-4", "monster-troll-1", "monster-pit-viper-1"]
+    )
+    table.monsters_pass()
+    assert (table.state.round, table.state.side, table.state.acted) == (2, "heroes", ())
+
+
+def test_another_character_cannot_act_while_a_turn_is_under_way() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Turn Order ("a turn is the action a character takes")."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    table.declare("hero-xoric")
+    with pytest.raises(NotYourTurnError):
+        table.declare("hero-elani")
+    with pytest.raises(NotYourTurnError):
+        table.shot("hero-elani", "melee", "monster-orc-1")
+
+
+def test_an_action_is_the_shot_sequence_or_a_card_but_not_both() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Turn Order ("An action is considered to be either a hero's
+    shot sequence ... or playing an Item, Spell or, Ability card ... but not both")."""
+    table = Table(["the-barracks"], spells={"varesh": ["heal"]})
+    table.enter_battle()
+    table.declare("hero-varesh")
+    with pytest.raises(NotYourTurnError):
+        table.do(A.PlayCard("hero-varesh", "fireball"))
+    table.do(A.EndTurn("hero-varesh"))
+    with pytest.raises(CharacterCannotActError):
+        table.do(A.PlayCard("hero-varesh", "fireball"))
+    table.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
+    table.shot("hero-roosan", "melee", "monster-orc-1")
+    with pytest.raises(NotYourTurnError):
+        table.declare("hero-roosan")
+    table.do(A.EndTurn("hero-roosan"))
+    assert "hero-roosan" in table.state.acted
+
+
+def test_ending_a_turn_forfeits_the_rest_of_the_sequence() -> None:
+    """catacombs-3e-reference.txt: Shot Sequences and Connectors ("All shots in a shot sequence are
+    optional"); RULINGS.md 2."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    table.declare("hero-roosan")
+    table.shot("hero-roosan", "rush")
+    table.do(A.EndTurn("hero-roosan"))
+    assert table.state.turn is None and "hero-roosan" in table.state.acted
+    with pytest.raises(NotYourTurnError):
+        table.shot("hero-roosan", "melee", "monster-orc-1")
+
+
+def test_then_shots_are_taken_in_printed_order_and_a_skipped_one_is_lost() -> None:
+    """catacombs-3e-reference.txt: Shot Sequences and Connectors: Then Connector ("the Chicken Champion
+    performs a rush shot, then a melee shot, then two rush shots"); RULINGS.md 2."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    table.declare("hero-roosan")
+    with pytest.raises(UnexpectedShotError) as refused:
+        table.shot("hero-roosan", "melee", "monster-orc-1")
+    assert "RULINGS.md 2" in refused.value.rule
+    table.shot("hero-roosan", "rush")
+    table.do(A.SkipShot("hero-roosan"))  # the melee is forfeited
+    with pytest.raises(UnexpectedShotError):
+        table.shot("hero-roosan", "melee", "monster-orc-1")
+    table.shot("hero-roosan", "rush")
+    table.shot("hero-roosan", "rush")
+    assert table.state.turn is None and table.state.character("monster-orc-1").alive
+
+
+def test_the_or_connector_is_declared_before_shooting_and_only_that_alternative_is_performed() -> None:
+    """catacombs-3e-reference.txt: Shot Sequences and Connectors: Or Connector ("A player must declare which
+    shot sequence they are choosing before performing it. A player can never perform every shot")."""
+    table = Table(["the-barracks"], heroes=("oleira", "varesh", "roosan", "elani"))
+    table.enter_battle()
+    with pytest.raises(NoSuchAlternativeError):
+        table.declare("hero-oleira", 2)
+    table.declare("hero-oleira")
+    pending = table.state.pending
+    assert pending is not None and pending.kind == "choose_alternative"
+    assert [o.label for o in pending.options] == ["missile", "melee, then rush"]
+    with pytest.raises(DecisionPendingError):
+        table.shot("hero-oleira", "missile", "monster-orc-1")
+    table.do(A.Decide(pending.id, "0"))
+    table.shot("hero-oleira", "missile", "monster-orc-1")
+    assert table.state.turn is None  # the melee and rush of the other alternative are not offered
+    assert "hero-oleira" in table.state.acted
+
+
+def test_a_familiar_and_an_ally_take_their_own_turns_in_the_heroes_part_of_the_round() -> None:
+    """catacombs-3e-reference.txt: Item Cards: Familiars ("the player can choose whether the hero or familiar
+    performs their action first"); Advanced Concepts: Allies ("takes a turn for both the hero and ally")."""
+    table = Table(
+        ["amaranth-inn", "the-barracks"],
+        heroes=("oleira", "varesh", "roosan", "elani"),
+        items={"oleira": ["spirit-familiar"]},
+    )
+    table.do(A.EnterRoom())
+    table.edit("hero-elani", gold=10)
+    table.do(A.UseService("meal", target="hero-elani"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = next(c.id for c in table.state.characters if c.kind == "ally")
+    table.enter_battle()
+    actors = {c.id for c in table.rules.actors(table.state)}
+    assert {"familiar-spirit-familiar", ally, "hero-oleira", "hero-elani"} <= actors
+    table.turn("familiar-spirit-familiar", ("melee", "monster-orc-1"))
+    table.turn("hero-oleira", ("missile", "monster-orc-2"), alternative=0)
+    for hero in ("hero-varesh", "hero-roosan", "hero-elani"):
+        table.pass_turn(hero)
+    assert table.state.side == "heroes"  # the ally still has its turn
+    table.pass_turn(ally)
+    assert table.state.side == "overseer"
+
+
+def test_a_frozen_monster_is_passed_over_in_the_overseers_part_of_the_round() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Turn Order (the Overseer "takes a turn for each monster");
+    Advanced Shots: Ice Shot ("While frozen, a character cannot take any actions")."""
+    frost = HeroCard("varesh", "Varesh the Wizard", 8, (seq("ice"),))
+    table = Table(["rat-nest"], content=with_cards(heroes=[frost]))
+    table.enter_battle()
+    table.turn("hero-varesh", ("ice", "monster-sewer-rat-1"))
+    table.heroes_pass()
+    assert [c.id for c in table.rules.actors(table.state)] == ["monster-sewer-rat-2", "monster-sewer-rat-3"]
+    table.monsters_pass()
+    assert table.state.round == 2 and table.state.side == "heroes"
+
+
+# == the Resolution Phase and gold ===================================================================
+
+
+def test_each_hero_collects_the_gold_of_the_monsters_it_destroyed_when_the_room_is_cleared() -> None:
+    """catacombs-3e-reference.txt: The Resolution Phase ("Each surviving hero is given an amount of gold equal
+    to the total value of the monsters they destroyed"); Introducing the Heroes (Elani "receives one extra
+    gold coin for each monster she slays")."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    clear_all_but(table, "monster-orc-1", "monster-orc-2", "monster-troll-1", "monster-pit-viper-1")
+    table.turn("hero-xoric", ("melee", "monster-orc-1", "monster-troll-1"))
+    table.turn("hero-elani", ("melee", "monster-orc-2", "monster-pit-viper-1"))
+    assert table.state.phase == "battle" and gold(table, "hero-xoric") == 0  # paid at Resolution, not before
+    table.turn("hero-roosan", ("rush",), ("melee", "monster-troll-1"))
+    assert table.state.phase == "resolution"
+    assert gold(table, "hero-xoric") == 1  # the Orc; Roosan finished the Troll
+    assert gold(table, "hero-roosan") == 2  # the Troll
+    assert gold(table, "hero-elani") == (1 + 1) + (2 + 1)  # Orc and Pit Viper, one extra coin each
+    assert table.state.public_view()["gold"] == {"party": 8, "treasury": 92 - 8}
+
+
+def test_a_hero_who_dies_before_the_room_is_cleared_collects_nothing_for_its_kills() -> None:
+    """catacombs-3e-reference.txt: The Resolution Phase ("Each surviving hero"); Hero Death ("any monsters
+    they have killed are returned to the Monster Pool")."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    clear_all_but(table, "monster-orc-1", "monster-troll-1")
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.edit("hero-elani", health=1)
+    table.heroes_pass()
+    table.turn("monster-troll-1", ("melee", "hero-elani"))
+    assert not table.state.character("hero-elani").alive
+    table.edit("monster-troll-1", health=1)
+    table.turn("hero-xoric", ("melee", "monster-troll-1"))
+    assert table.state.phase == "resolution"
+    assert (gold(table, "hero-elani"), gold(table, "hero-xoric"), table.state.treasury) == (0, 2, 90)
+
+
+def test_an_empty_treasury_stops_paying_part_way_through_the_resolution() -> None:
+    """catacombs-3e-reference.txt: The Setup Phase ("if there are no more coins in the Treasury, then the
+    heroes do not collect any gold during the Resolution Phase")."""
+    table = Table(["the-barracks"])
+    table.state = evolve(table.state, treasury=3)
+    table.enter_battle()
+    clear_all_but(table, "monster-troll-1", "monster-pit-viper-1")
+    table.turn("hero-xoric", ("melee", "monster-pit-viper-1"))
+    table.edit("monster-troll-1", health=1)
+    table.turn("hero-roosan", ("rush",), ("melee", "monster-troll-1"))
+    assert table.state.phase == "resolution"
+    assert gold(table, "hero-xoric") + gold(table, "hero-roosan") == 3  # 4 were earned, 3 were there
+    assert table.state.treasury == 0
+
+
+# == health, healing and the caps ===================================================================
+
+
+def test_heal_never_raises_health_above_the_starting_level_and_may_heal_an_ally() -> None:
+    """catacombs-3e-reference.txt: Healing Damage ("The character can also heal any one hero or ally instead";
+    "A character's health may not be increased beyond its starting level")."""
+    table = Table(["amaranth-inn", "zothas-gatehouse"], spells={"varesh": ["heal", "heal"]})
+    table.do(A.EnterRoom())
+    table.edit("hero-xoric", gold=10)
+    table.do(A.UseService("meal", target="hero-xoric"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = next(c.id for c in table.state.characters if c.kind == "ally")
+    table.enter_battle()
+    table.edit(ally, health=1)
+    table.edit("hero-roosan", alive=False, health=0)
+    table.do(A.PlayCard("hero-varesh", "heal"))
+    pending = table.state.pending
+    assert pending is not None
+    assert "hero-roosan" not in {o.id for o in pending.options}  # the dead are not healed
+    table.do(A.Decide(pending.id, ally))
+    assert table.health(ally) == 4  # Heal 4 from 1 stops at the ally's four
+    table.heroes_pass()
+    table.monsters_pass()
+    table.edit("hero-varesh", health=6)
+    table.do(A.PlayCard("hero-varesh", "heal"))
+    pending = table.state.pending
+    assert pending is not None
+    table.do(A.Decide(pending.id, "hero-varesh"))
+    assert table.health("hero-varesh") == 8
+
+
+def test_heal_all_gives_each_living_teammate_one_point_up_to_its_starting_health() -> None:
+    """catacombs-3e-reference.txt: Healing Damage ("The Heal All icon enables all living teammates (including
+    the character performing the healing) to recover one point of health")."""
+    table = Table(["the-barracks"], spells={"varesh": ["heal-all"]})
+    table.enter_battle()
+    table.edit("hero-varesh", health=5)
+    table.edit("hero-xoric", health=9)
+    table.edit("hero-elani", health=2)
+    table.edit("hero-roosan", alive=False, health=0)
+    table.do(A.PlayCard("hero-varesh", "heal-all"))
+    assert [table.health(h) for h in ("hero-varesh", "hero-xoric", "hero-elani", "hero-roosan")] == [
+        6,
+        9,
+        3,
+        0,
+    ]
+    assert table.health("monster-troll-1") == 2 and not table.state.character("hero-roosan").alive
+
+
+def test_the_inns_extra_health_is_kept_by_later_healing_but_is_not_a_new_starting_health() -> None:
+    """catacombs-3e-reference.txt: Amaranth Inn ("they can exceed their starting health"); Healing Damage
+    ("may not be increased beyond its starting level"); Hero Death (half their health); RULINGS.md 3, 6."""
+    table = Table(["amaranth-inn", "the-barracks", "rat-nest"], spells={"varesh": ["heal"]})
+    table.edit("hero-elani", gold=8)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("sleep"))
+    assert [table.health(h) for h in ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani")] == [
+        10,
+        9,
+        8,
+        8,
+    ]
+    table.enter_battle()
+    table.do(A.PlayCard("hero-varesh", "heal"))
+    pending = table.state.pending
+    assert pending is not None
+    table.do(A.Decide(pending.id, "hero-xoric"))
+    assert table.health("hero-xoric") == 10  # neither raised further nor cut back to nine
+    clear_all_but(table, "monster-orc-1")
+    table.edit("hero-xoric", health=1)
+    table.heroes_pass()
+    table.turn("monster-orc-1", ("melee", "hero-xoric"), alternative=0)
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    assert table.health("hero-xoric") == 9 // 2  # half of the starting nine, not of ten
+
+
+def test_a_night_at_the_inn_for_a_party_that_cannot_pay_is_refused_and_changes_nothing() -> None:
+    """catacombs-3e-reference.txt: Amaranth Inn ("Pay eight gold coins"; "They may pool their gold");
+    RULINGS.md 6 (one payment for the party)."""
+    table = Table(["amaranth-inn", "the-barracks"])
+    table.edit("hero-elani", gold=4)
+    table.edit("hero-xoric", gold=3)
+    table.do(A.EnterRoom())
+    before = table.state
+    with pytest.raises(NotEnoughGoldError):
+        table.do(A.UseService("sleep"))
+    assert table.state is before
+    table.edit("hero-roosan", gold=1)
+    table.do(A.UseService("sleep"))
+    assert table.state.party_gold == 0 and table.state.treasury == 92 + 8
+
+
+# == hero death =====================================================================================
+
+
+def test_basic_hero_death_returns_items_poison_and_gold_and_keeps_the_spells() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Hero Death ("All Item and Poison cards are shuffled back into
+    their respective decks"; "The hero retains any unused Spell cards"; "All of the hero's gold coins are
+    returned to the Treasury"; "returns to life in the Setup Phase of the next room with half their
+    health")."""
+    table = Table(
+        ["the-barracks", "rat-nest"],
+        items={"varesh": ["healing-salve", "raisthrims-potion"]},
+        spells={"varesh": ["heal", "cure-poison"]},
+    )
+    deck = len(table.state.item_deck)
+    table.enter_battle()
+    clear_all_but(table, "monster-orc-1")
+    table.edit("hero-varesh", health=1, gold=6, poison=(2, 3))
+    poison_deck = len(table.state.poison_deck)
+    table.heroes_pass()
+    table.turn("monster-orc-1", ("melee", "hero-varesh"), alternative=0)
+    varesh = table.state.character("hero-varesh")
+    assert not varesh.alive and varesh.gold == 0 and varesh.poison == () and varesh.items == ()
+    assert varesh.spells == ("heal", "cure-poison") and varesh.abilities == ("fireball",)
+    assert table.state.treasury == 92 + 6
+    assert len(table.state.poison_deck) == poison_deck + 2
+    assert len(table.state.item_deck) == deck + 2
+    assert sorted(table.state.item_deck).count("healing-salve") == 2
+    with pytest.raises(CharacterCannotActError):
+        table.do(A.PlayCard("hero-varesh", "heal"))
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    varesh = table.state.character("hero-varesh")
+    assert varesh.alive and varesh.health == 8 // 2
+
+
+def test_a_dead_heros_familiar_leaves_with_its_item_card() -> None:
+    """catacombs-3e-reference.txt: Hero Death ("The hero's piece, shield pieces and/or familiar pieces are
+    removed from the playmat. All Item ... cards are shuffled back"); Item Cards: Familiars."""
+    table = Table(
+        ["the-barracks", "rat-nest"],
+        heroes=("oleira", "varesh", "roosan", "elani"),
+        items={"oleira": ["spirit-familiar"]},
+    )
+    table.enter_battle()
+    clear_all_but(table, "monster-orc-1")
+    table.edit("hero-oleira", health=1)
+    table.heroes_pass()
+    table.turn("monster-orc-1", ("melee", "hero-oleira"), alternative=0)
+    assert "familiar-spirit-familiar" not in [c.id for c in table.rules.actors(table.state)]
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    assert table.state.character("hero-oleira").alive
+    assert "spirit-familiar" in table.state.item_deck
+    assert table.state.find("familiar-spirit-familiar") is None or not any(
+        c["id"] == "familiar-spirit-familiar" and c["on_mat"] for c in table.state.public_view()["characters"]
+    )
+    table.do(A.StartBattle())
+    assert "familiar-spirit-familiar" not in [c.id for c in table.rules.actors(table.state)]
+
+
+def test_a_familiar_card_returned_to_the_deck_serves_the_hero_who_buys_it_next() -> None:
+    """catacombs-3e-reference.txt: Hero Death (Items "shuffled back into their respective decks"); Izchak the
+    Merchant; Item Cards: Familiars ("All heroes can purchase and use familiar items")."""
+    cards = [evolve(c, cost=2) if c.id == "spirit-familiar" else c for c in sample.CARDS]
+    content = CardIndex(sample.HEROES, sample.MONSTERS, sample.ROOMS, sample.LORDS, sample.POISON_DECK, cards)
+    table = Table(
+        ["rat-nest", "izchak-the-merchant", "zothas-gatehouse"],
+        heroes=("oleira", "varesh", "roosan", "elani"),
+        items={"oleira": ["spirit-familiar"]},
+        content=content,
+    )
+    table.enter_battle()
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.edit("hero-oleira", health=1)
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-oleira"))
+    table.turn("hero-elani", ("melee", "monster-sewer-rat-1"))
+    table.edit("hero-elani", gold=30)
+    table.do(A.EnterRoom())
+    while "spirit-familiar" not in table.state.market:
+        table.do(A.UseService("peek"))
+    table.do(A.UseService("buy", target="hero-elani", item="spirit-familiar"))
+    table.enter_battle()
+    familiar = table.state.character("familiar-spirit-familiar")
+    assert familiar.owner == "hero-elani" and familiar.on_mat
+    table.turn("familiar-spirit-familiar", ("melee", "monster-zombie-1"))
+    assert not table.state.character("monster-zombie-1").alive
+
+
+def test_advanced_hero_death_keeps_the_hero_out_until_althea_resurrects_it_with_two_health() -> None:
+    """catacombs-3e-reference.txt: Hero Death (Advanced Rules: "When a hero dies they are out of the game";
+    "retains their Item cards in addition to their Spell cards"); Althea The Healer (Resurrect Hero, 10 gold,
+    "two health points"; "The resurrected hero starts playing in the next room")."""
+    table = Table(
+        ["the-barracks", "rat-nest", "althea-the-healer", "zothas-gatehouse"],
+        settings=Settings(advanced_hero_death=True),
+        items={"elani": ["healing-salve"]},
+    )
+    table.enter_battle()
+    clear_all_but(table, "monster-orc-1")
+    table.edit("hero-elani", health=1, gold=4)
+    table.heroes_pass()
+    table.turn("monster-orc-1", ("melee", "hero-elani"), alternative=0)
+    assert table.state.treasury == 92 + 4  # the gold still goes back
+    table.turn("hero-xoric", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    assert not table.state.character("hero-elani").alive  # no return in the next room
+    table.do(A.StartBattle())
+    assert "hero-elani" not in [c.id for c in table.rules.actors(table.state)]
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.turn("hero-xoric", ("melee", "monster-sewer-rat-1"))
+    table.edit("hero-xoric", gold=6)
+    table.edit("hero-roosan", gold=4)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("resurrect", target="hero-elani"))
+    elani = table.state.character("hero-elani")
+    assert elani.alive and elani.health == 2 and elani.items == ("healing-salve",)
+    assert table.state.party_gold == 0
+    table.enter_battle()
+    assert "hero-elani" in [c.id for c in table.rules.actors(table.state)]
+
+
+def test_althea_cannot_resurrect_an_ally_nor_heal_the_dead() -> None:
+    """catacombs-3e-reference.txt: Althea The Healer ("Allies can be healed by the Healer, but not
+    resurrected"); Allies ("When dead, Allies are out of the game and cannot be resurrected")."""
+    table = Table(["amaranth-inn", "althea-the-healer"], settings=Settings(advanced_hero_death=True))
+    table.do(A.EnterRoom())
+    table.edit("hero-xoric", gold=40)
+    table.do(A.UseService("meal", target="hero-xoric"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = next(c.id for c in table.state.characters if c.kind == "ally")
+    table.do(A.EnterRoom())
+    table.edit(ally, health=2)
+    table.do(A.UseService("heal", target=ally))
+    assert table.health(ally) == 3
+    table.edit(ally, alive=False, health=0)
+    table.edit("hero-elani", alive=False, health=0)
+    with pytest.raises(IllegalActionError):
+        table.do(A.UseService("resurrect", target=ally))
+    with pytest.raises(IllegalActionError):
+        table.do(A.UseService("heal", target="hero-elani"))
