@@ -530,12 +530,18 @@ class Catacombs3E(RuleSet):
         for hero in tx.state.heroes:
             if not hero.alive or not hero.trophies:
                 continue
-            reward = sum(tx.char(m).reward_gold + hero.extra_gold_per_kill for m in hero.trophies)
+            reward = sum(self.reward(hero, tx.char(m)) for m in hero.trophies)
             tx.pay_from_treasury(hero, reward)
             tx.update(evolve(tx.char(hero.id), trophies=()))
         for c in tx.state.characters:
             if c.trophies:
                 tx.update(evolve(c, trophies=()))
+
+    def reward(self, hero: Character, monster: Character) -> int:
+        """The Monster card's gold, plus a hero's extra coin (Elani) "for each monster she slays": a kill by
+        her ally pays her the card's gold only (Allies: "all gold transfers to the hero")."""
+        slayer = monster.destroyed_by or monster.frozen_by
+        return monster.reward_gold + (hero.extra_gold_per_kill if slayer == hero.id else 0)
 
 
 def rulesets() -> dict[str, type[RuleSet]]:

@@ -57,6 +57,7 @@ class Character:
     ordered_by_round: bool = False
     trophies: tuple[str, ...] = ()  # monsters this hero destroyed (or froze) in the current room
     frozen_by: str | None = None
+    destroyed_by: str | None = None  # the character whose shot destroyed this monster
     devoured_by: str | None = None
     owner: str | None = None  # the hero an ally or familiar belongs to
     returns_next_room: bool = False  # basic hero death: back in the next room's Setup Phase
@@ -103,7 +104,8 @@ class Turn:
     source: str  # "rules" (the Rules / Monster card) or the card played
     queue: tuple[PlannedShot, ...]
     elastic: bool = False
-    last_damaged: tuple[str, ...] = ()  # chain modifier: targets damaged by the previous shot
+    # chain modifier: targets damaged by the previous shot, or hit again by it and spared
+    last_damaged: tuple[str, ...] = ()
     damaged_any: bool = False
     # Combo Items: "pre" (a pre-Combo card's shots), "await_main" (its normal action is still to come),
     # "main", "await_post" (a post-Combo card may still follow), "post".

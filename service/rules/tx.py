@@ -143,7 +143,7 @@ class Tx:
 
     def destroy(self, c: Character, by: Character | None) -> None:
         """A monster or Lord reaches zero health. Its disc goes to the hero who destroyed it (gold later)."""
-        self.update(evolve(c, alive=False, health=0, status=()))
+        self.update(evolve(c, alive=False, health=0, status=(), destroyed_by=by.id if by else None))
         self.emit(
             E.Destroyed(
                 f"{c.name} is destroyed" + (f" by {by.name}" if by else ""), c.id, by.id if by else None

@@ -407,6 +407,25 @@ def test_an_empty_treasury_stops_paying_part_way_through_the_resolution() -> Non
     assert table.state.treasury == 0
 
 
+def test_an_allys_kill_pays_its_hero_without_the_thiefs_bonus() -> None:
+    """catacombs-3e-reference.txt: Advanced Concepts: Allies ("all gold transfers to the hero whom the ally
+    was assigned to assist"); Introducing the Heroes (Elani's extra coin is "for each monster she slays")."""
+    table = Table(["amaranth-inn", "zothas-gatehouse"])
+    table.do(A.EnterRoom())
+    table.edit("hero-elani", gold=10)
+    table.do(A.UseService("meal", target="hero-elani"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = table.state.character(next(c.id for c in table.state.characters if c.kind == "ally"))
+    table.enter_battle()
+    clear_all_but(table, "monster-zombie-1", "monster-zombie-2")
+    table.turn(ally.id, ("melee", "monster-zombie-1"), alternative=len(ally.shot_sequences) - 1)
+    table.turn("hero-elani", ("melee", "monster-zombie-2"))
+    assert table.state.phase == "resolution"
+    assert gold(table, ally.id) == 0
+    assert gold(table, "hero-elani") == 1 + (1 + 1)  # the ally's Zombie, then her own with the extra coin
+
+
 # == health, healing and the caps ===================================================================
 
 
