@@ -65,10 +65,13 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
                 enemies,
             )
             return
+    spared = chain_spared(tx, shot, hits)
     affected, damaged = hit_targets(tx, attacker, shot, hits, action.pushed_off_mat)
     turn = tx.state.turn
     if turn is not None:
-        tx.set_turn(evolve(turn, last_damaged=damaged, damaged_any=turn.damaged_any or bool(damaged)))
+        tx.set_turn(
+            evolve(turn, last_damaged=(*damaged, *spared), damaged_any=turn.damaged_any or bool(damaged))
+        )
     attacker = tx.char(attacker.id)
     if shot.modifier == "regeneration" and attacker.alive and any(not tx.char(t).shadow for t in damaged):
         tx.regenerate(attacker)
@@ -89,6 +92,16 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         tx.rules.summon(tx, attacker, shot.summons)
     drop_guards(tx)
     tx.after_change()
+
+
+def chain_spared(tx: Tx, shot: Shot, hits: tuple[str, ...]) -> tuple[str, ...]:
+    """Chain Shot: "If the same target is hit consecutively, damage that would have been inflicted by the
+    additional hit(s) is ignored": a target spared by a chain shot stays spared while the hits on it run on,
+    so four axe blows in a row on one Troll damage it once."""
+    turn = tx.state.turn
+    if shot.modifier != "chain" or turn is None:
+        return ()
+    return tuple(h for h in hits if h in turn.last_damaged)
 
 
 def drop_guards(tx: Tx) -> None:

@@ -252,6 +252,20 @@ def test_a_two_health_monster_is_flipped_at_one_and_removed_at_zero() -> None:
 BERSERKER = hero("xoric", ("chain melee", "chain melee", "chain melee", "chain melee"))
 
 
+def test_chain_ignores_every_additional_consecutive_hit_on_the_same_target() -> None:
+    """catacombs-3e-shot-modifiers.txt: Chain Shot ("If the same target is hit consecutively, damage that
+    would have been inflicted by the additional hit(s) is ignored")."""
+    table = battle(("troll", 1), ("zombie", 1), heroes=[BERSERKER])
+    table.turn(
+        "hero-xoric",
+        ("melee", "monster-troll-1"),
+        ("melee", "monster-troll-1"),
+        ("melee", "monster-troll-1"),
+        ("melee", "monster-troll-1"),
+    )
+    assert table.health("monster-troll-1") == 1
+
+
 def test_chain_spares_only_the_target_hit_by_the_previous_shot() -> None:
     """catacombs-3e-shot-modifiers.txt: Chain Shot (damage is spread across several targets)."""
     table = battle(("troll", 1), ("zombie", 3), heroes=[BERSERKER])
