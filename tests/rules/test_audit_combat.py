@@ -287,6 +287,28 @@ def slime_attacks(table: Table, *hits: str) -> None:
     table.turn("monster-acid-slime-1", ("melee", *hits))
 
 
+def test_corrosion_destroys_a_familiar_item_and_its_piece_leaves_the_mat() -> None:
+    """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier ("Any pieces associated with the removed
+    card on the playmat are also removed")."""
+    table = battle(("acid-slime", 1), items={"varesh": ["raven-familiar"]})
+    slime_attacks(table, "hero-varesh")
+    assert c(table, "hero-varesh").items == ()
+    assert table.health("hero-varesh") == 7
+    raven = view(table, "familiar-raven-familiar")
+    assert raven["on_mat"] is False
+    assert "familiar-raven-familiar" not in [a.id for a in table.rules.actors(table.state)]
+
+
+def test_a_corroded_permanent_item_no_longer_protects_its_hero() -> None:
+    """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier (the card is removed from the game);
+    catacombs-3e-reference.txt: Defensive Properties (a permanent Item's box protects while it is held)."""
+    table = battle(("acid-slime", 1), ("orc", 1), items={"elani": ["warding-cloak"]})
+    slime_attacks(table, "hero-elani")
+    assert c(table, "hero-elani").items == ()
+    table.turn("monster-orc-1", ("missile", "hero-elani"), alternative=1)
+    assert table.health("hero-elani") == 7 - 1 - 1
+
+
 def test_corrosion_without_items_takes_up_to_three_gold_and_without_gold_does_nothing() -> None:
     """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier (3 gold instead; no gold: no effect)."""
     table = battle(("acid-slime", 2))
