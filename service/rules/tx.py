@@ -131,8 +131,10 @@ class Tx:
     def kill(self, c: Character, by: Character | None, cause: str) -> None:
         if c.kind == "ally":
             # Allies: "When dead, Allies are out of the game and cannot be resurrected."
-            self.update(evolve(c, alive=False, health=0, status=(), in_room=False))
+            self.update(evolve(c, alive=False, health=0, status=(), in_room=False, poison=()))
             self.emit(E.HeroDied(f"{c.name} dies and leaves the game ({cause})", c.id, cause))
+            # Allies "follow the same rules as heroes": their Poison cards go back into the deck (Hero Death).
+            self.return_poison(c.poison)
         elif c.kind == "hero":
             self.hero_dies(c, cause)
         elif c.kind == "familiar":
@@ -197,9 +199,7 @@ class Tx:
         if gold:
             self.state = evolve(self.state, treasury=self.state.treasury + gold)
             self.emit(E.GoldChanged(f"{hero.name}'s {gold} gold returns to the Treasury", hero.id, -gold, 0))
-        if poison:
-            state, deck = rng.shuffled(self.state.rng, (*self.state.poison_deck, *poison))
-            self.state = evolve(self.state, rng=state, poison_deck=deck)
+        self.return_poison(poison)
         if lost_items:
             state, deck = rng.shuffled(self.state.rng, (*self.state.item_deck, *lost_items))
             self.state = evolve(self.state, rng=state, item_deck=deck)
@@ -208,6 +208,12 @@ class Tx:
                 # The familiar's piece leaves the playmat; without its Item card it does not come back.
                 self.update(evolve(c, in_room=False, alive=c.alive and c.card not in lost_items))
         self.pass_allies_of(hero)
+
+    def return_poison(self, cards: tuple[int, ...]) -> None:
+        """Poison cards of the dead are "shuffled back into their respective decks" (Hero Death)."""
+        if cards:
+            state, deck = rng.shuffled(self.state.rng, (*self.state.poison_deck, *cards))
+            self.state = evolve(self.state, rng=state, poison_deck=deck)
 
     def pass_allies_of(self, dead: Character) -> None:
         """Allies: control passes to the hero with the lowest current health, then least gold, then fewest

@@ -473,6 +473,25 @@ def test_marorgs_modified_icons_do_not_cover_a_plain_melee() -> None:
     assert table.health("hero-marorg") == 7
 
 
+def test_a_dead_allys_poison_cards_go_back_into_the_poison_deck() -> None:
+    """catacombs-3e-reference.txt: Allies ("Allies follow the same rules as heroes"); Hero Death ("Poison
+    cards are shuffled back into their respective decks"); Poison Cards (the Sewer Rat example)."""
+    table = Table(["amaranth-inn", "fang-hole"], content=content(rooms=[room_of("fang-hole", ("fang", 1))]))
+    table.do(A.EnterRoom())
+    table.edit("hero-xoric", gold=10)
+    table.do(A.UseService("meal", target="hero-xoric"))
+    while table.state.pending is not None:
+        decide(table, table.state.pending.options[0].id)
+    ally = next(x.id for x in table.state.characters if x.kind == "ally")
+    table.enter_battle()
+    table.edit(ally, poison=(2,))
+    table.state = evolve(table.state, poison_deck=(3, 3))
+    table.heroes_pass()
+    table.turn("monster-fang-1", ("bite", ally))
+    assert not c(table, ally).alive
+    assert sorted(table.state.poison_deck) == [2, 3, 3]
+
+
 # == Stun =================================================================================================
 
 
