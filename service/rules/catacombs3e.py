@@ -496,8 +496,9 @@ class Catacombs3E(RuleSet):
 
     # == ends of rooms and games ==================================================================
     def overseer_has_won(self, state: GameState) -> bool:
-        """Winning the Game: all four heroes killed and/or unable to take an action (e.g. devoured)."""
-        return all(not h.alive or h.has(DEVOURED) for h in state.heroes)
+        """Winning the Game: all four heroes killed and/or unable to take an action (e.g. devoured). A frozen
+        hero is unable too (Ice Shot: "While frozen, a character cannot take any actions")."""
+        return all(not h.alive or h.has(DEVOURED) or h.has(FROZEN) for h in state.heroes)
 
     def heroes_have_won(self, state: GameState) -> bool:
         lords = [c for c in state.room_monsters if c.kind == "lord"]

@@ -12,10 +12,12 @@ from service.gamelog.replay import new_game_from_setup
 from service.rules import Settings
 from service.rules import actions as A
 from service.rules import sample_content as sample
-from service.rules.cards import CardIndex, HeroCard
+from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard
 from service.rules.errors import (
+    CardNotPlayableError,
     CharacterCannotActError,
     DecisionPendingError,
+    GameOverError,
     IllegalActionError,
     NoSuchAlternativeError,
     NotEnoughGoldError,
@@ -663,3 +665,340 @@ def test_althea_cannot_resurrect_an_ally_nor_heal_the_dead() -> None:
         table.do(A.UseService("resurrect", target=ally))
     with pytest.raises(IllegalActionError):
         table.do(A.UseService("heal", target="hero-elani"))
+
+
+# == Spell, Ability and Item cards ================================================================
+
+
+def test_a_spell_card_in_the_hands_of_a_hero_who_is_no_spell_caster_cannot_be_cast() -> None:
+    """catacombs-3e-reference.txt: Playing Spell, Ability, or Item Cards: Spell Cards ("Spell cards can only
+    be used by characters who are Spell Casters")."""
+    table = Table(["the-barracks"])
+    table.do(A.SetCards("hero-xoric", "spells", ("heal",), "handed over by mistake"))
+    table.enter_battle()
+    with pytest.raises(CardNotPlayableError, match="not a Spell Caster"):
+        table.do(A.PlayCard("hero-xoric", "heal"))
+
+
+def test_only_a_spell_may_follow_a_rush_and_a_cast_spell_never_comes_back() -> None:
+    """catacombs-3e-reference.txt: Spell Cards ("A player may perform one rush shot before casting a spell";
+    "A Spell card can only be played once per game ... There are no exceptions to this rule")."""
+    table = Table(["the-barracks", "rat-nest"], spells={"varesh": ["drain-energy"]})
+    table.enter_battle()
+    with pytest.raises(CardNotPlayableError, match="only a spell"):
+        table.do(A.PlayCard("hero-varesh", "fireball", rush_first=True))
+    table.do(A.PlayCard("hero-varesh", "drain-energy", rush_first=True))
+    table.shot("hero-varesh", "rush")
+    with pytest.raises(UnexpectedShotError):
+        table.shot("hero-varesh", "rush")  # one rush, no more
+    table.shot("hero-varesh", "missile", "monster-orc-1")
+    assert table.state.character("hero-varesh").spells == ()
+    clear_all_but(table, "monster-orc-2")
+    table.turn("hero-xoric", ("melee", "monster-orc-2"))
+    table.do(A.EnterRoom())
+    assert table.state.character("hero-varesh").spells == ()  # not refreshed with the Ability cards
+
+
+def test_an_ability_is_once_per_room_not_once_per_round() -> None:
+    """catacombs-3e-reference.txt: Ability Cards ("can only be used once during the Battle Phase of a room";
+    "refreshed (flipped face up) during the Setup Phase of the next room")."""
+    table = Table(["the-barracks", "rat-nest"])
+    table.enter_battle()
+    table.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
+    table.do(A.EndTurn("hero-roosan"))
+    table.heroes_pass()
+    table.monsters_pass()
+    assert table.state.round == 2
+    with pytest.raises(CardNotPlayableError, match="no unused"):
+        table.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
+    assert table.state.character("hero-roosan").abilities == ("feathers-of-fury",)  # face down, not gone
+    clear_all_but(table, "monster-orc-1")
+    table.turn("hero-xoric", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    table.do(A.StartBattle())
+    table.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
+    assert table.state.turn is not None and table.state.turn.source == "feathers-of-fury"
+
+
+def test_once_per_room_once_per_game_and_permanent_items() -> None:
+    """catacombs-3e-reference.txt: Item Cards: Frequency Conditions (once per game: "discarded and removed
+    from the game"; once per room: "flipped over face down"; permanent: "If the item has a shot sequence, a
+    player can choose to perform that sequence instead")."""
+    spear = ActionCard("war-spear", "War Spear", "item", "permanent", (seq("bite"),), weapon=True)
+    content = CardIndex(
+        sample.HEROES, sample.MONSTERS, sample.ROOMS, sample.LORDS, sample.POISON_DECK, (*sample.CARDS, spear)
+    )
+    table = Table(
+        ["the-barracks"],
+        items={"xoric": ["berserker-battle-axe", "war-spear"], "elani": ["healing-salve"]},
+        content=content,
+    )
+    table.enter_battle()
+    deck = table.state.item_deck
+    table.do(A.PlayCard("hero-xoric", "war-spear"))
+    table.shot("hero-xoric", "bite", "monster-troll-1")
+    assert not table.state.character("monster-troll-1").alive
+    table.do(A.PlayCard("hero-elani", "healing-salve"))
+    pending = table.state.pending
+    assert pending is not None
+    table.do(A.Decide(pending.id, "hero-elani"))
+    assert table.state.character("hero-elani").items == ()
+    assert table.state.item_deck == deck  # removed from the game, not back in the deck
+    table.heroes_pass()
+    table.monsters_pass()
+    table.do(A.PlayCard("hero-xoric", "war-spear"))  # permanent: again next round
+    table.do(A.EndTurn("hero-xoric"))
+    table.heroes_pass()
+    table.monsters_pass()
+    table.do(A.PlayCard("hero-xoric", "berserker-battle-axe"))
+    table.do(A.EndTurn("hero-xoric"))
+    table.heroes_pass()
+    table.monsters_pass()
+    with pytest.raises(CardNotPlayableError):
+        table.do(A.PlayCard("hero-xoric", "berserker-battle-axe"))  # face down for the rest of the room
+    assert table.state.character("hero-xoric").items == ("berserker-battle-axe", "war-spear")
+
+
+def test_an_item_is_played_only_by_the_hero_who_owns_it() -> None:
+    """catacombs-3e-reference.txt: Item Cards ("Only the hero who owns the item may use it and items cannot be
+    given away or traded")."""
+    table = Table(["the-barracks"], items={"xoric": ["berserker-battle-axe"]})
+    table.enter_battle()
+    with pytest.raises(CardNotPlayableError, match="holds no"):
+        table.do(A.PlayCard("hero-elani", "berserker-battle-axe"))
+
+
+def test_a_stunned_hero_plays_no_card_but_its_familiar_still_acts() -> None:
+    """catacombs-3e-reference.txt: Item Cards ("Items cannot be used when a hero is stunned unless the item is
+    a familiar"); Familiars ("If the hero controlling a familiar is stunned or devoured, then that hero cannot
+    take an action (as normal); however, the familiar is still able to do so")."""
+    table = Table(
+        ["the-barracks"],
+        heroes=("oleira", "varesh", "roosan", "elani"),
+        items={"oleira": ["spirit-familiar", "healing-salve"]},
+    )
+    table.enter_battle()
+    table.edit("hero-oleira", status=("stunned",))
+    with pytest.raises(CardNotPlayableError, match="stunned"):
+        table.do(A.PlayCard("hero-oleira", "healing-salve"))
+    with pytest.raises(CardNotPlayableError, match="stunned"):
+        table.do(A.PlayCard("hero-oleira", "elven-arrow"))
+    table.turn("familiar-spirit-familiar", ("melee", "monster-orc-1"))
+    assert not table.state.character("monster-orc-1").alive
+    table.declare("hero-oleira")
+    assert table.state.turn is not None and table.state.turn.label == "rush"
+
+
+# == special rooms ==================================================================================
+
+
+def test_a_service_is_bought_only_in_the_room_that_offers_it() -> None:
+    """catacombs-3e-reference.txt: Room Cards: Special Room Cards ("Each Special Room card has its own
+    rules")."""
+    table = Table(["the-barracks", "amaranth-inn"])
+    table.edit("hero-xoric", gold=20)
+    with pytest.raises(WrongPhaseError):
+        table.do(A.UseService("sleep"))
+    table.enter_battle()
+    with pytest.raises(WrongPhaseError):
+        table.do(A.UseService("sleep"))
+    clear_all_but(table, "monster-orc-1")
+    table.turn("hero-elani", ("melee", "monster-orc-1"))
+    table.do(A.EnterRoom())
+    with pytest.raises(IllegalActionError, match="offers"):
+        table.do(A.UseService("heal", target="hero-xoric"))
+
+
+def test_every_coin_spent_in_a_special_room_goes_back_to_the_treasury() -> None:
+    """catacombs-3e-reference.txt: Special Room Cards ("All gold coins spent by the heroes is returned to the
+    treasury"); Althea The Healer (Cure Poison 2, Heal 3); Izchak the Merchant (map, two gold coins)."""
+    table = Table(["althea-the-healer", "izchak-the-merchant", "the-barracks"])
+    table.edit("hero-elani", gold=10, poison=(1, 2, 3), health=5)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("free_cure", target="hero-elani"))
+    table.do(A.Decide(table.state.pending.id, "2"))  # type: ignore[union-attr]
+    table.do(A.UseService("cure_poison", target="hero-elani"))
+    table.do(A.Decide(table.state.pending.id, "0"))  # type: ignore[union-attr]
+    table.do(A.UseService("heal", target="hero-elani"))
+    elani = table.state.character("hero-elani")
+    assert (elani.poison, elani.health, elani.gold) == ((2,), 6, 10 - 2 - 3)
+    assert table.state.treasury == 92 + 5
+    table.do(A.EnterRoom())
+    table.do(A.UseService("map"))
+    assert table.state.public_view()["rooms_ahead"] == ["the-barracks"]
+    assert (gold(table, "hero-elani"), table.state.treasury) == (3, 92 + 7)
+
+
+def test_the_inns_cellar_gives_each_living_hero_one_of_each_item_and_shuffles_the_rest_back() -> None:
+    """catacombs-3e-reference.txt: Amaranth Inn ("each living hero receives one of each of the following
+    unused items from the item deck: Vael's Urn, Healing Salve, Raisthri's Potion, and Cloak of Invisibility.
+    Any left over items are shuffled back into the item deck")."""
+    table = Table(["amaranth-inn", "the-barracks"])
+    table.edit("hero-xoric", gold=8)
+    table.edit("hero-roosan", alive=False, health=0)
+    deck = sorted(table.state.item_deck)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("cellar"))
+    items = {h.id: h.items for h in table.state.heroes}
+    assert items["hero-roosan"] == ()
+    handed = [i for held in items.values() for i in held]
+    # The sample deck holds one Urn, one Potion, one Cloak and two Salves: the first heroes take them.
+    assert sorted(handed) == sorted(
+        ["vaiels-urn", "healing-salve", "raisthrims-potion", "cloak-of-invisibility", "healing-salve"]
+    )
+    assert all(len(set(held)) == len(held) for held in items.values())  # one of each per hero
+    assert sorted([*table.state.item_deck, *handed]) == deck
+    assert table.state.party_gold == 0
+
+
+def test_izchaks_unsold_cards_go_back_into_the_item_deck_when_the_heroes_leave() -> None:
+    """catacombs-3e-reference.txt: Izchak the Merchant ("The Overseer shuffles the deck of Item cards and
+    flips over six cards")."""
+    table = Table(["izchak-the-merchant", "the-barracks"])
+    deck = sorted(table.state.item_deck)
+    table.edit("hero-varesh", gold=10)
+    table.do(A.EnterRoom())
+    assert len(table.state.market) == 6 and len(table.state.item_deck) == len(deck) - 6
+    table.do(A.UseService("peek"))
+    table.do(A.EnterRoom())
+    assert table.state.market == () and sorted(table.state.item_deck) == deck
+
+
+def test_a_hero_may_own_only_one_familiar() -> None:
+    """catacombs-3e-reference.txt: Item Cards: Familiars ("A hero can only have one familiar item")."""
+    table = Table(["izchak-the-merchant", "the-barracks"], items={"varesh": ["spirit-familiar"]})
+    table.edit("hero-varesh", gold=30)
+    table.do(A.EnterRoom())
+    while "raven-familiar" not in table.state.market:
+        table.do(A.UseService("peek"))
+    with pytest.raises(CardNotPlayableError, match="one familiar"):
+        table.do(A.UseService("buy", target="hero-varesh", item="raven-familiar"))
+
+
+def test_a_meal_at_the_inn_recruits_an_unused_hero_as_a_four_health_ally_for_ten_gold() -> None:
+    """catacombs-3e-reference.txt: Amaranth Inn ("Pay ten gold coins to recruit an ally. Shuffle all unused
+    Hero Portrait cards together"); Allies ("allies have a maximum health of four"; "Allies cannot buy or use
+    Item cards")."""
+    table = Table(["amaranth-inn", "izchak-the-merchant", "the-barracks"])
+    table.edit("hero-xoric", gold=9)
+    table.do(A.EnterRoom())
+    with pytest.raises(NotEnoughGoldError):
+        table.do(A.UseService("meal", target="hero-xoric"))
+    table.edit("hero-elani", gold=1)
+    table.do(A.UseService("meal", target="hero-xoric"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = next(c for c in table.state.characters if c.kind == "ally")
+    assert ally.card in ("oleira", "marorg") and (ally.health, ally.max_health) == (4, 4)
+    assert table.state.party_gold == 0 and table.state.treasury == 92 + 10
+    table.edit("hero-xoric", gold=10)
+    table.do(A.EnterRoom())
+    item = next(i for i in table.state.market if i in ("healing-salve", "cloak-of-invisibility"))
+    with pytest.raises(IllegalActionError, match="allies cannot use items"):
+        table.do(A.UseService("buy", target=ally.id, item=item))
+
+
+def test_a_tavern_bet_pays_two_coins_and_a_winning_coin_comes_from_the_treasury() -> None:
+    """catacombs-3e-reference.txt: Alewife Tavern ("a player must pay two gold coins"; "1 Hero piece: Gain 1
+    gold coin from the Treasury")."""
+    table = Table(["alewife-tavern", "the-barracks"])
+    table.edit("hero-elani", gold=2)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("bet", target="hero-elani"))
+    assert table.state.treasury == 92 + 2 and gold(table, "hero-elani") == 0
+    pending = table.state.pending
+    if pending is not None:
+        assert pending.options[-1].id == "gain_gold"
+        table.do(A.Decide(pending.id, "gain_gold"))
+        assert (gold(table, "hero-elani"), table.state.treasury) == (1, 92 + 1)
+    with pytest.raises(NotEnoughGoldError):
+        table.do(A.UseService("bet", target="hero-elani"))
+
+
+# == the Lair and the end of the game ===============================================================
+
+
+def test_in_the_lair_the_heroes_win_when_the_lord_falls_even_with_minions_standing() -> None:
+    """catacombs-3e-reference.txt: Winning the Game: Heroes ("it is not necessary to destroy all the monsters
+    (called minions). Only the Catacomb Lord itself must be destroyed to win"); Catacomb Lord's Lair."""
+    table = Table(["catacomb-lords-lair"], lord="vasesak-the-sorcerer")
+    table.enter_battle()
+    monsters = sorted(c.card for c in table.state.room_monsters)
+    assert monsters == ["vasesak-the-sorcerer", "zombie", "zombie", "zombie", "zombie"]
+    table.turn("hero-xoric", ("melee", "monster-zombie-1"))
+    table.turn("hero-elani", ("melee", "monster-zombie-2"))
+    assert table.state.phase == "battle"
+    table.edit("lord-vasesak", health=1)
+    table.turn("hero-roosan", ("rush",), ("melee", "lord-vasesak"))
+    assert table.state.outcome == "heroes" and table.state.phase == "game_over"
+    assert table.state.public_view()["outcome"] == "heroes"
+    with pytest.raises(GameOverError):
+        table.declare("hero-varesh")
+    assert gold(table, "hero-xoric") == 0  # no Resolution Phase after the final battle
+
+
+def test_a_dead_hero_returns_for_the_final_battle_under_the_basic_rule() -> None:
+    """catacombs-3e-reference.txt: Hero Death ("automatically returns to life in the Setup Phase of the next
+    room"); Catacomb Lord's Lair."""
+    table = Table(["rat-nest", "catacomb-lords-lair"])
+    table.enter_battle()
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.edit("hero-varesh", health=1)
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-varesh"))
+    table.turn("hero-xoric", ("melee", "monster-sewer-rat-1"))
+    table.do(A.EnterRoom())
+    assert table.state.character("hero-varesh").alive and table.health("hero-varesh") == 4
+
+
+def test_the_overseer_wins_when_the_last_hero_falls_even_under_the_basic_death_rule() -> None:
+    """catacombs-3e-reference.txt: Winning the Game: Overseer ("If at any time during any Battle Phase, all
+    four heroes are killed and/or unable to take an action ... the Overseer wins")."""
+    table = Table(["rat-nest", "zothas-gatehouse"])
+    table.enter_battle()
+    for hero in ("hero-xoric", "hero-varesh", "hero-roosan"):
+        table.edit(hero, alive=False, health=0, returns_next_room=True)
+    table.edit("hero-elani", health=1)
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-elani"))
+    assert table.state.outcome == "overseer" and table.state.phase == "game_over"
+    with pytest.raises(GameOverError):
+        table.do(A.EnterRoom())
+
+
+def test_the_overseer_wins_when_no_hero_can_take_an_action_frozen_or_devoured() -> None:
+    """catacombs-3e-reference.txt: Winning the Game: Overseer ("all four heroes are killed and/or unable to
+    take an action (example: trapped on the Devoured! card)"); Ice Shot ("While frozen, a character cannot
+    take any actions")."""
+    yeti = MonsterCard("yeti", "Yeti", 2, "mythological", 2, 2, (seq("ice"),), pieces=1)
+    table = Table(
+        ["yeti-cave"], content=with_cards(monsters=[yeti], rooms=[room_of("yeti-cave", ("yeti", 1))])
+    )
+    table.enter_battle()
+    table.edit("hero-xoric", alive=False, health=0)
+    table.edit("hero-varesh", status=("devoured",))
+    table.edit("hero-roosan", status=("frozen",))
+    table.heroes_pass()
+    assert table.state.outcome is None
+    table.turn("monster-yeti-1", ("ice", "hero-elani"))
+    assert table.state.outcome == "overseer" and table.state.phase == "game_over"
+
+
+def test_an_antient_acts_once_in_each_sides_part_of_the_round() -> None:
+    """catacombs-3e-reference.txt: Advanced Concepts: Antients ("Once that player's turn is over, the Antient
+    card is passed to the Overseer. Control of the Antient passes back and forth")."""
+    table = Table(["the-barracks"], items={"elani": ["vaiels-urn"]})
+    table.enter_battle()
+    table.do(A.PlayCard("hero-elani", "vaiels-urn"))
+    table.shot("hero-elani", "summon")
+    table.shot("hero-elani", "melee", "monster-orc-1")  # the Antient's first melee
+    table.shot("hero-elani", "melee", "monster-orc-2")  # then its own sequence
+    assert table.state.turn is None
+    antient = "antient-liquid-antient"
+    assert antient not in [c.id for c in table.rules.actors(table.state)]  # it acted with Elani
+    table.heroes_pass()
+    assert table.state.side == "overseer" and antient in [c.id for c in table.rules.actors(table.state)]
+    table.turn(antient, ("melee", "hero-xoric"))
+    assert table.health("hero-xoric") == 8
+    table.monsters_pass()
+    assert table.state.side == "heroes" and antient in [c.id for c in table.rules.actors(table.state)]
