@@ -150,10 +150,13 @@ def hit_targets(
         target = tx.char(target_id)
         if not target.on_mat or target.kind == "fire_wall":
             continue
-        if same_side(tx, attacker, target) and not attacker.has(RECKLESS):
+        if same_side(tx, attacker, target):
+            # A reckless teammate's melee or rush still frees a stunned hero, and also hurts it.
             unstun_by_teammate(tx, attacker, target, shot)
-            ignore(tx, target, attacker, "no friendly fire", cite("Battle Phase: Taking Damage"))
-            continue
+            if not attacker.has(RECKLESS):
+                ignore(tx, target, attacker, "no friendly fire", cite("Battle Phase: Taking Damage"))
+                continue
+            target = tx.char(target_id)
         if target.kind == "antient":
             ignore(tx, target, attacker, "antients are invulnerable", cite("Advanced Concepts: Antients"))
             continue

@@ -516,6 +516,18 @@ def test_a_stunned_heros_rush_frees_a_stunned_teammate() -> None:
     assert table.status("hero-xoric") == () and table.status("hero-elani") == ("stunned",)
 
 
+def test_a_reckless_teammates_melee_hurts_and_also_frees_a_stunned_hero() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("hit the stunned hero directly with any melee or
+    rush shot"); catacombs-3e-reference.txt: Reckless Shot Modifier (friendly fire suspended)."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    table.edit("hero-xoric", status=("stunned",))
+    table.edit("hero-elani", status=("reckless",))
+    table.turn("hero-elani", ("melee", "hero-xoric"))
+    assert table.health("hero-xoric") == 8
+    assert table.status("hero-xoric") == ()
+
+
 def test_a_missile_from_a_teammate_does_not_free_a_stunned_hero() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier (only a melee or rush shot frees)."""
     table = Table(["the-barracks"])
