@@ -90,7 +90,8 @@ class Tx:
 
     def damage(self, target: Character, amount: int, by: Character | None, what: str) -> None:
         target = self.char(target.id)
-        if not target.alive or amount <= 0:
+        if not target.alive or amount <= 0 or target.kind == "antient":
+            # Antients "cannot be damaged or destroyed", not even by a point reflected back at them.
             return
         health = max(0, target.health - amount)
         self.update(evolve(target, health=health))

@@ -669,6 +669,22 @@ def test_a_frozen_minotaurs_reflects_box_is_suspended() -> None:
     assert table.health("hero-oleira") == 7 and table.health("monster-minotaur-1") == 2
 
 
+def test_an_antient_is_not_harmed_by_a_reflected_point() -> None:
+    """catacombs-3e-reference.txt: Antients ("They cannot be damaged or destroyed"); Reflecting Shots."""
+    table = Table(["the-barracks"], items={"elani": ["vaiels-urn", "mirror-shield"]})
+    table.enter_battle()
+    table.do(A.PlayCard("hero-elani", "vaiels-urn"))
+    table.shot("hero-elani", "summon")
+    table.do(A.EndTurn("hero-elani"))
+    table.heroes_pass()
+    antient = "antient-liquid-antient"
+    table.declare(antient)
+    table.do(A.PlayCard("hero-elani", "mirror-shield"))
+    table.shot(antient, "melee", "hero-elani")
+    assert table.health("hero-elani") == 7
+    assert c(table, antient).alive and view(table, antient)["on_mat"] is True
+
+
 def test_a_once_per_game_defensive_card_is_discarded_after_use() -> None:
     """catacombs-3e-reference.txt: Defensive Properties (Spell card or once-per-game Item: "the card is
     discarded"); Item Cards: Frequency Conditions."""
