@@ -6,10 +6,16 @@ Spell / Ability / Item cards, special rooms, allies, the end of the game and the
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from service.cli import main
+from service.gamelog import replay
 from service.gamelog.replay import new_game_from_setup
-from service.rules import Settings
+from service.gamelog.writer import LogWriter
+from service.rules import GameState, Settings
 from service.rules import actions as A
 from service.rules import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard
@@ -25,6 +31,7 @@ from service.rules.errors import (
     UnexpectedShotError,
     WrongPhaseError,
 )
+from service.rules.events import Event
 from service.rules.evolve import evolve
 from service.rules.layout import deal_room_deck
 from service.rules.sample_content import seq
@@ -1002,3 +1009,130 @@ def test_an_antient_acts_once_in_each_sides_part_of_the_round() -> None:
     assert table.health("hero-xoric") == 8
     table.monsters_pass()
     assert table.state.side == "heroes" and antient in [c.id for c in table.rules.actors(table.state)]
+
+
+# == the game log ==================================================================================
+
+LOG_SETUP = {
+    "ruleset": "catacombs-3e",
+    "content": "sample",
+    "heroes": ["xoric", "varesh", "roosan", "elani"],
+    "lord": "hmotha-the-lich-lord",
+    "rooms": ["rat-nest", "althea-the-healer", "zothas-gatehouse"],
+    "seed": 7,
+    "spells": {"varesh": ["heal"]},
+}
+
+
+class RecordedTable(Table):
+    """A table whose every action is also written to a game log, as the daemon does."""
+
+    def __init__(self) -> None:
+        super().__init__(LOG_SETUP["rooms"], spells={"varesh": ["heal"]})  # type: ignore[arg-type]
+        self.log = LogWriter()
+        self.log.setup(LOG_SETUP)
+
+    def do(self, action: A.Action) -> list[Event]:
+        events = super().do(action)
+        self.log.action(action)
+        return events
+
+
+def play_rat_nest_and_althea() -> RecordedTable:
+    table = RecordedTable()
+    table.enter_battle()
+    table.turn("hero-xoric", ("melee", "monster-sewer-rat-1"))
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-2", ("melee", "hero-elani"))  # poison melee: one Poison card
+    table.monsters_pass()
+    table.turn("hero-elani", ("melee", "monster-sewer-rat-2", "monster-sewer-rat-3"))
+    assert table.state.phase == "resolution"
+    table.do(A.EnterRoom())
+    table.do(A.UseService("free_cure", target="hero-elani"))
+    table.do(A.Decide(table.state.pending.id, "0"))  # type: ignore[union-attr]
+    table.do(A.UseService("heal", target="hero-elani"))
+    return table
+
+
+def test_a_game_log_replays_to_the_very_state_of_the_table() -> None:
+    """docs/game-log.md ("the same log always gives the same game"); catacombs-3e-reference.txt: The
+    Resolution Phase; Althea The Healer."""
+    table = play_rat_nest_and_althea()
+    elani = table.state.character("hero-elani")
+    assert (elani.health, elani.poison, elani.gold) == (7, (), 2 * (1 + 1) - 3)
+    result = replay(table.log.records)
+    assert result.rejected == [] and result.applied == len(table.log.records) - 1
+    assert result.state.to_json() == table.state.to_json()
+    assert GameState.from_json(result.state.to_json()) == table.state
+
+
+def test_smartmat_replay_json_prints_the_public_state_with_the_last_seq(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/game-log.md (``--json`` prints the public state plus ``seq`` and ``rejected``); docs/state.md."""
+    table = play_rat_nest_and_althea()
+    table.log.action(A.UseService("resurrect", target="hero-elani"))  # she lives: refused on replay
+    path = tmp_path / "game.jsonl"
+    path.write_text(table.log.lines())
+    assert main(["replay", str(path), "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    expected = json.loads(json.dumps(table.state.public_view()))
+    assert {k: v for k, v in view.items() if k not in ("seq", "rejected")} == expected
+    last = len(table.log.records)
+    assert view["seq"] == last
+    assert [r["seq"] for r in view["rejected"]] == [last]
+    assert "Althea" in view["rejected"][0]["error"]
+
+
+def test_undoing_an_earlier_record_replays_the_later_ones_on_top() -> None:
+    """docs/game-log.md ("``{"seq": 12}`` undoes that action record"; "Undo and corrections never rewrite
+    earlier lines")."""
+    log = LogWriter()
+    log.setup({**LOG_SETUP, "rooms": ["the-barracks"]})
+    log.action(A.EnterRoom())
+    log.action(A.StartBattle())
+    log.action(A.DeclareAction("hero-xoric"))
+    hit = log.action(A.ResolveShot("hero-xoric", "melee", direct_hits=("monster-orc-1",)))
+    log.action(A.EndTurn("hero-xoric"))
+    log.action(A.DeclareAction("hero-elani"))
+    log.action(A.ResolveShot("hero-elani", "melee", direct_hits=("monster-orc-2",)))
+    lines = [r.to_line() for r in log.records]
+    log.undo(hit.seq)
+    assert [r.to_line() for r in log.records[:-1]] == lines
+    result = replay(log.records)
+    assert result.rejected == []
+    state = result.state
+    assert state.character("monster-orc-1").alive and not state.character("monster-orc-2").alive
+    assert state.acted == ("hero-xoric",) and state.turn is not None  # Elani's rush is still to come
+
+
+def test_a_struck_out_record_and_a_gold_correction_are_folded_in_on_replay() -> None:
+    """docs/game-log.md (``{"replaces": 12, "action": null}`` strikes record 12 out; ``set_gold``: "the
+    difference moves to/from the Treasury")."""
+    log = LogWriter()
+    log.setup({**LOG_SETUP, "rooms": ["the-barracks"]})
+    log.action(A.EnterRoom())
+    log.action(A.StartBattle())
+    log.action(A.DeclareAction("hero-xoric"))
+    hit = log.action(A.ResolveShot("hero-xoric", "melee", direct_hits=("monster-orc-1",)))
+    log.correction(None, replaces=hit.seq)
+    log.correction(A.SetGold("hero-roosan", 5, "a coin count"))
+    state = replay(log.records).state
+    assert state.character("monster-orc-1").alive
+    assert state.expected_shot()["shot"] == "melee"  # type: ignore[index]
+    assert (state.character("hero-roosan").gold, state.treasury) == (5, 92 - 5)
+    log.correction(A.SetGold("hero-roosan", 2, "recounted"))
+    state = replay(log.records).state
+    assert (state.character("hero-roosan").gold, state.treasury) == (2, 92 - 2)
+
+
+def test_a_setup_naming_a_layout_replays_the_same_room_deck() -> None:
+    """docs/game-log.md ("``layout`` may give ... a list of slots ... dealt from the seed"); catacombs-3e-
+    reference.txt: Addendum: Alternate Room Card Layouts."""
+    slots = ["difficulty_0", "special", "difficulty_1", "lair"]
+    setup = {k: v for k, v in LOG_SETUP.items() if k != "rooms"} | {"layout": slots, "seed": 99}
+    log = LogWriter()
+    log.setup(setup)
+    first = replay(log.records).state.room_deck
+    assert first == deal_room_deck(sample.sample_content(), slots, 99)
+    assert replay(log.records).state.room_deck == first
