@@ -120,6 +120,9 @@ def check(rules: RuleSet, state: GameState, action: A.PlayCard) -> None:
         # Nullifies / Reflects box, on anyone's turn, against the coming shot.
         if not c.alive or c.kind not in ("hero", "ally"):
             raise CharacterCannotActError(f"{c.name} cannot use {card.name} now", DEFENSIVE)
+        if card.kind == "item" and c.has(STUNNED) and not rules.lone_hero(state, c):
+            # Item Cards: "Items cannot be used when a hero is stunned", on anyone's turn.
+            raise CardNotPlayableError(f"{c.name} is stunned", ITEMS)
         return
     turn = state.turn
     if card.combo == "post":

@@ -550,6 +550,18 @@ def test_the_lone_hero_left_when_the_others_are_devoured_or_teleported_ignores_t
     assert table.state.turn is not None and table.state.turn.label == "melee, then rush"
 
 
+def test_a_stunned_hero_cannot_raise_a_defensive_item() -> None:
+    """catacombs-3e-reference.txt: Item Cards ("Items cannot be used when a hero is stunned unless the item
+    is a familiar")."""
+    table = Table(["the-barracks"], items={"elani": ["mirror-shield"]})
+    table.enter_battle()
+    table.edit("hero-elani", status=("stunned",))
+    table.heroes_pass()
+    table.declare("monster-troll-1")
+    with pytest.raises(CardNotPlayableError):
+        table.do(A.PlayCard("hero-elani", "mirror-shield"))
+
+
 # == Reckless =============================================================================================
 
 
