@@ -38,7 +38,11 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     shot = planned.shot
     tx.emit(E.ShotResolved(f"{attacker.name} performs {_a(shot.label)}", attacker.id, shot.label))
     modifiers.free_frozen(tx, action.knocked_off)
-    fire_wall_contacts(tx, action.fire_wall_contacts)
+    touched = action.fire_wall_contacts
+    if not shot.ranged and any(tx.char(h).kind == "fire_wall" for h in action.direct_hits):
+        # Taking Damage: damage from "hitting a fire wall": the flicked piece itself struck it.
+        touched = (*touched, planned.piece)
+    fire_wall_contacts(tx, touched)
     if planned.piece != attacker.id:
         # A fear rush moves the frightened character: it is unmodified and harms nobody
         # (catacombs-3e-shot-modifiers.txt: Fear Shot Modifier).
@@ -117,6 +121,8 @@ def fire_wall_contacts(tx: Tx, touched: tuple[str, ...]) -> None:
         return
     for cid in dict.fromkeys(touched):
         c = tx.char(cid)
+        if c.has(FROZEN):
+            continue  # Ice Shot: "While frozen, a character ... does not take damage"
         if c.on_mat and c.side == HEROES and c.kind != "antient":
             tx.damage(c, 1, None, "fire wall")
         elif (

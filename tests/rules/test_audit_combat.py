@@ -652,6 +652,32 @@ def test_the_overseer_may_decline_to_transform() -> None:
     assert (spirit.kind, spirit.alive) == ("monster", True) and table.health("hero-xoric") == 8
 
 
+def test_a_fire_wall_burns_heroes_and_familiars_but_not_monsters_or_frozen_heroes() -> None:
+    """catacombs-3e-reference.txt: Fire Walls ("one health point of damage to any of the Heroic Forces who
+    come into contact with it"); Ice Shot ("While frozen, a character ... does not take damage")."""
+    table = fire_wall_room(items={"varesh": ["raven-familiar"]})
+    table.edit("hero-roosan", status=("frozen",))
+    table.declare("hero-elani")
+    table.do(
+        A.ResolveShot(
+            "hero-elani",
+            "melee",
+            fire_wall_contacts=("hero-elani", "hero-roosan", "familiar-raven-familiar", "monster-zombie-1"),
+        )
+    )
+    assert (table.health("hero-elani"), table.health("hero-roosan")) == (6, 7)
+    assert not c(table, "familiar-raven-familiar").alive
+    assert table.health("monster-zombie-1") == 1
+
+
+def test_a_hero_that_strikes_a_fire_wall_directly_is_burned() -> None:
+    """catacombs-3e-reference.txt: Taking Damage (damage from "hitting a fire wall"); Fire Walls."""
+    table = fire_wall_room()
+    table.turn("hero-xoric", ("melee", "monster-fire-spirit-1", "monster-zombie-1"))
+    assert table.health("hero-xoric") == 8 and not c(table, "monster-zombie-1").alive
+    assert c(table, "monster-fire-spirit-1").kind == "fire_wall"
+
+
 # == Defensive properties =================================================================================
 
 
