@@ -249,6 +249,11 @@ class RuleSet:
             raise UnexpectedShotError(
                 "a target shot needs its declared target", cite("Advanced Shots: Target Shot")
             )
+        if planned.target is not None and action.target != planned.target:
+            raise UnexpectedShotError(
+                f"the second flick is at the declared target, {planned.target}",
+                cite("Advanced Shots: Target Shot"),
+            )
         if planned.suppressed:
             raise SuppressedShotError(f"the room suppresses {planned.shot.label}; skip it", SUPPRESSION)
         for cid in (*action.direct_hits, *action.pushed_off_mat, *action.knocked_off):

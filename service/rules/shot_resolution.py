@@ -54,7 +54,8 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         if action.target not in hits and not planned.retry:
             turn = tx.state.turn
             if turn is not None:
-                tx.set_turn(evolve(turn, queue=(evolve(planned, retry=True), *turn.queue)))
+                retry = evolve(planned, retry=True, target=action.target)
+                tx.set_turn(evolve(turn, queue=(retry, *turn.queue)))
         hits = tuple(h for h in hits if h == action.target)
     if shot.kind == "roll":
         # Roll Shot: "If more than one character is hit by a roll shot, only one is affected".

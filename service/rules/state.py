@@ -95,6 +95,7 @@ class PlannedShot:
     suppressed: bool = False  # the room suppresses this shot: it can only be skipped (RULINGS.md 8)
     actor: str | None = None  # who performs it when not the turn's character (a summoned monster)
     retry: bool = False  # the second flick of a target shot
+    target: str | None = None  # a target shot's second flick: the Target Token stays where it was declared
 
 
 @dataclass(frozen=True)

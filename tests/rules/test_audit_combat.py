@@ -13,7 +13,7 @@ import pytest
 from service.rules import actions as A
 from service.rules import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard, RoomCard
-from service.rules.errors import CardNotPlayableError, IllegalActionError
+from service.rules.errors import CardNotPlayableError, IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
 from service.rules.sample_content import FIRST_GAME_HEROES, seq, shots
 from service.rules.shots import Sequence as ShotSequence
@@ -843,6 +843,29 @@ def test_a_roll_hitting_one_enemy_and_a_teammate_damages_the_enemy_by_two() -> N
     table.turn("hero-roosan", ("roll", "hero-xoric", "monster-ogre-1"))
     assert table.state.pending is None
     assert table.health("monster-ogre-1") == 2 and table.health("hero-xoric") == 9
+
+
+def test_the_second_flick_of_a_target_shot_must_be_at_the_declared_target() -> None:
+    """catacombs-3e-reference.txt: Target Shot ("The target character must be declared prior to flicking the
+    first shot ... a second shot may be attempted")."""
+    table = battle(("troll", 1), ("zombie", 2), heroes=[hero("oleira", "target")], names=ELF_PARTY)
+    table.declare("hero-oleira")
+    table.do(
+        A.ResolveShot("hero-oleira", "target", direct_hits=("monster-zombie-1",), target="monster-troll-1")
+    )
+    assert c(table, "monster-zombie-1").alive
+    before = table.state
+    with pytest.raises(UnexpectedShotError):
+        table.do(
+            A.ResolveShot(
+                "hero-oleira", "target", direct_hits=("monster-zombie-2",), target="monster-zombie-2"
+            )
+        )
+    assert table.state == before
+    table.do(
+        A.ResolveShot("hero-oleira", "target", direct_hits=("monster-troll-1",), target="monster-troll-1")
+    )
+    assert table.health("monster-troll-1") == 1 and table.state.turn is None
 
 
 def test_a_target_shot_that_hits_first_time_gets_no_second_flick() -> None:
