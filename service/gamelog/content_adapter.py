@@ -118,6 +118,7 @@ def rules_content(content: Any) -> CardIndex:
             weapon=i.weapon,
             magic=i.magic_item,
             cost=i.cost,
+            copies=i.copies,  # the Item deck holds every copy (Xoric may start with two Battle Axes)
             starting_health_min=_bound(i, "min"),
             starting_health_max=_bound(i, "max"),
         )

@@ -70,13 +70,23 @@ def test_each_hero_starts_with_its_starting_health_and_every_listed_ability_card
 
 def test_starting_items_are_optional_and_leave_the_item_deck() -> None:
     """catacombs-3e-reference.txt: Hero Player Boards ("Players may choose if they would like to start with
-    any listed Item cards"); Item Cards (the Item deck Izchak sells from)."""
-    bare = Table(["the-barracks"])
-    equipped = Table(["the-barracks"], items={"elani": ["healing-salve"]})
-    assert bare.state.character("hero-elani").items == ()
-    assert equipped.state.character("hero-elani").items == ("healing-salve",)
-    assert len(equipped.state.item_deck) == len(bare.state.item_deck) - 1
-    assert equipped.state.item_deck.count("healing-salve") == 1  # the second copy stays in the deck
+    any listed Item cards"); Item Cards ("Xoric the Barbarian's Hero Rules card indicates he may begin the
+    game with two Berserker Battle Axe items")."""
+    setup = {
+        "ruleset": "catacombs-3e",
+        "content": "shipped",
+        "heroes": ["xoric", "varesh", "roosan", "elani"],
+        "lord": "vasesak-the-sorcerer",
+        "layout": "tutorial",
+        "seed": 5,
+    }
+    _, bare = new_game_from_setup(setup)
+    _, armed = new_game_from_setup(setup | {"items": {"xoric": ["berserker-battle-axe"] * 2}})
+    assert bare.character("hero-xoric").items == ()
+    assert armed.character("hero-xoric").items == ("berserker-battle-axe", "berserker-battle-axe")
+    assert bare.item_deck.count("berserker-battle-axe") == 2
+    assert armed.item_deck.count("berserker-battle-axe") == 0
+    assert len(armed.item_deck) == len(bare.item_deck) - 2
 
 
 def test_the_wizard_chooses_at_most_ten_spell_cards() -> None:
@@ -652,6 +662,48 @@ def test_advanced_hero_death_keeps_the_hero_out_until_althea_resurrects_it_with_
     assert "hero-elani" in [c.id for c in table.rules.actors(table.state)]
 
 
+def test_a_resurrected_hero_brings_back_its_familiar_in_the_next_room() -> None:
+    """catacombs-3e-reference.txt: Hero Death (Advanced Rules: "The dead hero retains their Item cards");
+    Althea The Healer ("any unused Item and/or Spell cards"); Item Cards: Familiars ("returning to its owner's
+    side in the Setup Phase of every room")."""
+    table = Table(
+        ["rat-nest", "althea-the-healer", "zothas-gatehouse"],
+        heroes=("oleira", "varesh", "roosan", "elani"),
+        items={"oleira": ["spirit-familiar"]},
+        settings=Settings(advanced_hero_death=True),
+    )
+    table.enter_battle()
+    clear_all_but(table, "monster-sewer-rat-1")
+    table.edit("hero-oleira", health=1)
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-oleira"))
+    assert not table.state.character("familiar-spirit-familiar").on_mat
+    table.turn("hero-elani", ("melee", "monster-sewer-rat-1"))
+    table.edit("hero-elani", gold=10)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("resurrect", target="hero-oleira"))
+    table.enter_battle()
+    assert {"hero-oleira", "familiar-spirit-familiar"} <= {c.id for c in table.rules.actors(table.state)}
+
+
+def test_poison_kills_at_the_starting_health_even_after_a_night_at_the_inn() -> None:
+    """catacombs-3e-reference.txt: Poison Cards ("If at any time, the total value of all the Poison cards
+    accumulated equals or exceeds the starting health of that hero"); Amaranth Inn."""
+    table = Table(["amaranth-inn", "rat-nest"], poison_deck=(3,) * 15)
+    table.edit("hero-varesh", gold=8, poison=(3,))
+    table.do(A.EnterRoom())
+    table.do(A.UseService("sleep"))
+    assert table.health("hero-varesh") == 9
+    table.enter_battle()
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-varesh"))
+    assert table.state.character("hero-varesh").alive  # 3 + 3 = 6 of 8
+    table.monsters_pass()
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-varesh"))
+    assert not table.state.character("hero-varesh").alive  # 9 of 8, with health still left
+
+
 def test_althea_cannot_resurrect_an_ally_nor_heal_the_dead() -> None:
     """catacombs-3e-reference.txt: Althea The Healer ("Allies can be healed by the Healer, but not
     resurrected"); Allies ("When dead, Allies are out of the game and cannot be resurrected")."""
@@ -794,6 +846,21 @@ def test_a_stunned_hero_plays_no_card_but_its_familiar_still_acts() -> None:
     assert not table.state.character("monster-orc-1").alive
     table.declare("hero-oleira")
     assert table.state.turn is not None and table.state.turn.label == "rush"
+
+
+def test_two_copies_of_an_ability_card_give_two_uses_in_a_room() -> None:
+    """catacombs-3e-reference.txt: Ability Cards ("can only be used once during the Battle Phase of a room");
+    Allies (Oleira "starts with two Elven Arrow Ability cards as a hero")."""
+    table = Table(["the-barracks"], heroes=("oleira", "varesh", "roosan", "elani"))
+    table.enter_battle()
+    for _ in range(2):
+        table.do(A.PlayCard("hero-oleira", "elven-arrow"))
+        table.do(A.EndTurn("hero-oleira"))
+        table.heroes_pass()
+        table.monsters_pass()
+    with pytest.raises(CardNotPlayableError, match="no unused"):
+        table.do(A.PlayCard("hero-oleira", "elven-arrow"))
+    assert table.state.public_view()["characters"][0]["face_down"] == ["ability:elven-arrow"] * 2
 
 
 # == special rooms ==================================================================================
