@@ -207,6 +207,9 @@ def hit_targets(
                     "shadow monsters are only destroyed by being pushed off the mat",
                     cite("Monster Cards: Shadow Monsters"),
                 )
+                # Only damage passes it by: an ice shot still freezes it (Ice Shot exempts only Lords and
+                # Antients).
+                affected.append(target_id)
             continue
         amount = tx.rules.shot_damage(tx.state, attacker, target, shot)
         if shot.modifier == "chain" and turn is not None and target_id in turn.last_damaged:

@@ -902,6 +902,18 @@ def test_a_frozen_hero_cannot_act_and_takes_no_damage() -> None:
     assert table.health("hero-elani") == 7 and table.health("monster-troll-1") == 2
 
 
+def test_a_shadow_monster_can_be_frozen() -> None:
+    """catacombs-3e-reference.txt: Ice Shot ("When a character is struck by an ice shot ... it is considered
+    to be frozen"; only Lords and Antients are not affected); Shadow Monsters."""
+    table = Table(["phantom-crypt"], content=content([hero("varesh", "ice")]))
+    table.enter_battle()
+    table.turn("hero-varesh", ("ice", "monster-phantom-1"))
+    assert table.status("monster-phantom-1") == ("frozen",)
+    table.turn("hero-xoric", ("melee", "monster-zombie-1"))
+    assert table.state.phase == "resolution"
+    assert c(table, "hero-varesh").gold == 2
+
+
 def test_a_summon_with_no_piece_left_in_the_pool_brings_nothing_and_the_sequence_goes_on() -> None:
     """catacombs-3e-reference.txt: Summon Shot ("the monster piece being summoned must be available from the
     Monster Pool")."""
