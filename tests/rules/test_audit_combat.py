@@ -914,6 +914,18 @@ def test_a_shadow_monster_can_be_frozen() -> None:
     assert c(table, "hero-varesh").gold == 2
 
 
+def test_frozen_heroes_are_freed_when_the_battle_phase_ends() -> None:
+    """catacombs-3e-reference.txt: The Battle Phase ("All other pieces such as obstacles, shields, and fire
+    walls are removed from the playmat")."""
+    table = battle(("zombie", 1))
+    table.edit("hero-roosan", status=("frozen",), frozen_by="monster-zombie-1")
+    table.turn("hero-xoric", ("melee", "monster-zombie-1"))
+    assert table.state.phase == "resolution"
+    assert table.status("hero-roosan") == ()
+    table.enter_battle()
+    assert "hero-roosan" in [a.id for a in table.rules.actors(table.state)]
+
+
 def test_a_summon_with_no_piece_left_in_the_pool_brings_nothing_and_the_sequence_goes_on() -> None:
     """catacombs-3e-reference.txt: Summon Shot ("the monster piece being summoned must be available from the
     Monster Pool")."""
