@@ -272,6 +272,8 @@ def refresh_cards(tx: Tx) -> None:
 
 
 def has_post_combo(rules: RuleSet, state: GameState, character: Character) -> bool:
+    if character.has(STUNNED) and not rules.lone_hero(state, character):
+        return False  # Item Cards: "Items cannot be used when a hero is stunned": no combo to wait for
     for item in character.items:
         try:
             card = rules.content.card("item", item)

@@ -92,10 +92,22 @@ def test_starting_items_are_optional_and_leave_the_item_deck() -> None:
 def test_the_wizard_chooses_at_most_ten_spell_cards() -> None:
     """catacombs-3e-reference.txt: Hero Player Boards ("the player using the Wizard chooses ten Spell
     cards")."""
-    spells = ["heal", "drain-energy", "teleport-hero", "cure-poison", "heal-all"] * 2
-    assert len(Table(["the-barracks"], spells={"varesh": spells}).state.character("hero-varesh").spells) == 10
+    rules, _ = new_game_from_setup(
+        {
+            "ruleset": "catacombs-3e",
+            "content": "shipped",
+            "heroes": ["xoric", "varesh", "roosan", "elani"],
+            "lord": "vasesak-the-sorcerer",
+            "layout": "tutorial",
+        }
+    )
+    spells = sorted(c.id for c in rules.content.cards("spell"))
+    assert len(spells) >= 11
+    heroes, lord, rooms = ["xoric", "varesh", "roosan", "elani"], "vasesak-the-sorcerer", ["the-barracks"]
+    state = rules.new_game(heroes, lord, rooms, 1, spells={"varesh": spells[:10]})
+    assert state.character("hero-varesh").spells == tuple(spells[:10])
     with pytest.raises(IllegalActionError, match="at most 10"):
-        Table(["the-barracks"], spells={"varesh": [*spells, "heal"]})
+        rules.new_game(heroes, lord, rooms, 1, spells={"varesh": spells[:11]})
 
 
 def test_the_lords_mercenary_monster_fills_the_mercenary_icons() -> None:
@@ -861,6 +873,20 @@ def test_two_copies_of_an_ability_card_give_two_uses_in_a_room() -> None:
     with pytest.raises(CardNotPlayableError, match="no unused"):
         table.do(A.PlayCard("hero-oleira", "elven-arrow"))
     assert table.state.public_view()["characters"][0]["face_down"] == ["ability:elven-arrow"] * 2
+
+
+def test_a_stunned_heros_turn_ends_after_its_rush_without_waiting_for_a_combo_item() -> None:
+    """catacombs-3e-reference.txt: Item Cards ("Items cannot be used when a hero is stunned"); Combo Items (a
+    post-Combo item is played "immediately after ... the hero's normal turn")."""
+    table = Table(["the-barracks"], items={"xoric": ["throwing-axe"]})
+    table.enter_battle()
+    table.edit("hero-xoric", status=("stunned",))
+    table.declare("hero-xoric")
+    table.shot("hero-xoric", "rush")
+    assert table.state.turn is None and "hero-xoric" in table.state.acted
+    table.declare("hero-elani")  # the next hero goes on at once
+    table.shot("hero-elani", "melee", "monster-orc-1")
+    assert table.state.turn is not None and table.state.turn.stage == "main"
 
 
 # == special rooms ==================================================================================
