@@ -526,8 +526,8 @@ class Catacombs3E(RuleSet):
         for c in tx.state.characters:
             cleared = c.without_status(STUNNED, DEVOURED, TELEPORTED)
             if c.side == HEROES:
-                # The Battle Phase: "All other pieces ... are removed from the playmat": the ice pieces too, so
-                # frozen heroes are free for the next room (frozen monsters go back to the Monster Pool).
+                # The Battle Phase: "All other pieces ... are removed from the playmat": the ice pieces too,
+                # so frozen heroes are free for the next room (frozen monsters go back to the Monster Pool).
                 cleared = evolve(cleared.without_status(FROZEN), frozen_by=None)
             if cleared != c:
                 tx.update(evolve(cleared, devoured_by=None))
