@@ -492,7 +492,10 @@ def decide_tavern_reward(rules: RuleSet, tx: Tx, pending: Pending, option: str) 
     elif option == "cure_one_poison" and hero.poison:
         card_play.ask_poison_cure(tx, hero, 1)
     elif option == "gain_gold":
-        tx.pay_from_treasury(hero, 1)
+        # Allies: "Allies cannot earn gold as all gold transfers to the hero whom the ally was assigned to".
+        earner = tx.gold_earner(hero)
+        if earner is not None:
+            tx.pay_from_treasury(earner, 1)
 
 
 def decide_item(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:

@@ -1015,6 +1015,30 @@ def test_a_tavern_bet_pays_two_coins_and_a_winning_coin_comes_from_the_treasury(
         table.do(A.UseService("bet", target="hero-elani"))
 
 
+def test_a_tavern_coin_won_by_an_ally_goes_to_its_hero() -> None:
+    """catacombs-3e-reference.txt: Alewife Tavern ("1 Hero piece: Gain 1 gold coin from the Treasury");
+    Advanced Concepts: Allies ("Allies cannot earn gold as all gold transfers to the hero whom the ally was
+    assigned to assist")."""
+    table = Table(["amaranth-inn", "alewife-tavern", "the-barracks"], seed=3)
+    table.edit("hero-xoric", gold=40)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("meal", target="hero-xoric"))
+    while table.state.pending is not None:
+        table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
+    ally = next(c.id for c in table.state.characters if c.kind == "ally")
+    table.do(A.EnterRoom())
+    won = 0
+    for _ in range(5):
+        table.do(A.UseService("bet", target=ally))
+        pending = table.state.pending
+        if pending is not None:
+            table.do(A.Decide(pending.id, "gain_gold"))
+            won += 1
+    assert won > 0
+    assert gold(table, ally) == 0
+    assert gold(table, "hero-xoric") == 40 - 10 - 5 * 2 + won
+
+
 # == the Lair and the end of the game ===============================================================
 
 
