@@ -112,6 +112,8 @@ class Tx:
 
     def heal(self, c: Character, amount: int, may_exceed: bool = False) -> None:
         c = self.char(c.id)
+        if not c.alive:
+            return  # Healing Damage restores a living character; only a resurrection brings back the dead
         cap = c.health + amount if may_exceed else max(c.max_health, c.health)
         health = min(c.health + amount, cap)
         if health <= c.health:

@@ -1039,6 +1039,29 @@ def test_a_tavern_coin_won_by_an_ally_goes_to_its_hero() -> None:
     assert gold(table, "hero-xoric") == 40 - 10 - 5 * 2 + won
 
 
+def test_a_tavern_reward_does_not_heal_a_dead_hero() -> None:
+    """catacombs-3e-reference.txt: Alewife Tavern ("Gain 1 health point"); Hero Death (a dead hero returns in
+    the next room, or by a resurrection); Healing Damage ("restore a damaged character's health")."""
+    table = Table(["alewife-tavern", "the-barracks"], seed=3)
+    table.edit("hero-xoric", gold=20)
+    table.edit("hero-elani", alive=False, health=0, returns_next_room=True)
+    table.do(A.EnterRoom())
+    healed = 0
+    for _ in range(5):
+        table.do(A.UseService("bet", target="hero-elani"))
+        pending = table.state.pending
+        if pending is not None and "gain_health" in {o.id for o in pending.options}:
+            table.do(A.Decide(pending.id, "gain_health"))
+            healed += 1
+        elif pending is not None:
+            table.do(A.Decide(pending.id, pending.options[-1].id))
+    assert healed > 0
+    elani = table.state.character("hero-elani")
+    assert (elani.alive, elani.health) == (False, 0)
+    table.enter_battle()
+    assert table.health("hero-elani") == 7 // 2
+
+
 # == the Lair and the end of the game ===============================================================
 
 
