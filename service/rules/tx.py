@@ -206,6 +206,9 @@ class Tx:
         if lost_items:
             state, deck = rng.shuffled(self.state.rng, (*self.state.item_deck, *lost_items))
             self.state = evolve(self.state, rng=state, item_deck=deck)
+            for item in dict.fromkeys(lost_items):
+                # A permanent Item's Nullifies / Reflects boxes went back to the deck with the card.
+                modifiers.remove_item_from_play(self, self.char(hero.id), item)
         for c in self.state.characters:
             if c.kind == "familiar" and c.owner == hero.id and c.in_room:
                 # The familiar's piece leaves the playmat; without its Item card it does not come back.

@@ -1002,3 +1002,17 @@ def test_a_heros_missile_that_knocks_a_shadow_monster_off_the_mat_destroys_it_fo
     assert not c(table, "monster-phantom-1").alive
     table.turn("hero-xoric", ("melee", "monster-zombie-1"))
     assert table.state.phase == "resolution" and c(table, "hero-varesh").gold == 2
+
+
+def test_a_hero_who_died_under_the_basic_rule_returns_without_its_permanent_items_protection() -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Hero Death ("All Item and Poison cards are shuffled back into
+    their respective decks"); Defensive Properties (a permanent Item's box protects while it is held)."""
+    table = battle(("orc", 2), items={"elani": ["warding-cloak"]})
+    table.edit("hero-elani", health=1)
+    table.heroes_pass()
+    table.turn("monster-orc-1", ("melee", "hero-elani"), alternative=0)
+    assert not c(table, "hero-elani").alive and c(table, "hero-elani").items == ()
+    assert "warding-cloak" in table.state.item_deck
+    table.edit("hero-elani", alive=True, health=4, returns_next_room=False)
+    table.turn("monster-orc-2", ("missile", "hero-elani"), alternative=1)
+    assert table.health("hero-elani") == 3
