@@ -98,12 +98,16 @@ def link(count: int) -> tuple[float, float]:
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     decoded, unpacked = codec(count)
-    print(f"codec: {decoded:,.0f} frames/s decoded; bare struct.unpack {unpacked:,.0f}/s; "
-          f"ratio {decoded / unpacked:.3f} (goal >= 20,000 frames/s)")
+    print(
+        f"codec: {decoded:,.0f} frames/s decoded; bare struct.unpack {unpacked:,.0f}/s; "
+        f"ratio {decoded / unpacked:.3f} (goal >= 20,000 frames/s)"
+    )
     link_count = min(count, 4_000)  # a burst the board can buffer whole (DEVICE_BUFFER_LIMIT)
     over_link, over_pty = link(link_count)
-    print(f"link: {over_link:,.0f} events/s emulator -> SerialConnection.messages(); same bytes through "
-          f"a bare pty {over_pty:,.0f}/s; ratio {over_link / over_pty:.3f} (goal >= 2,000 events/s)")
+    print(
+        f"link: {over_link:,.0f} events/s emulator -> SerialConnection.messages(); same bytes through "
+        f"a bare pty {over_pty:,.0f}/s; ratio {over_link / over_pty:.3f} (goal >= 2,000 events/s)"
+    )
 
 
 if __name__ == "__main__":

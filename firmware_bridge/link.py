@@ -238,7 +238,10 @@ class HostLink:
             # while we were away or slow), or it was acknowledged by a host run we do not remember.
             log.error(
                 "device resumes at seq %d; events %d..%d of boot 0x%08x will never arrive",
-                start, session.expected, seq_add(start, -1), frame.boot_id,
+                start,
+                session.expected,
+                seq_add(start, -1),
+                frame.boot_id,
             )
             self.stats.lost += seq_distance(session.expected, start)
             session.expected = start

@@ -231,8 +231,12 @@ class TagSeen:
     rssi: int
 
     def __post_init__(self) -> None:
-        if not (_fits(self.scan_id, *U32) and _fits(self.col, *U8) and _fits(self.row, *U8)
-            and _fits(self.rssi, *I8)):
+        if not (
+            _fits(self.scan_id, *U32)
+            and _fits(self.col, *U8)
+            and _fits(self.row, *U8)
+            and _fits(self.rssi, *I8)
+        ):
             _require(self, scan_id=U32, col=U8, row=U8, rssi=I8)  # says which field is wrong
         if not isinstance(self.uid, bytes):
             raise ValueError(f"TagSeen.uid must be bytes, got {self.uid!r}")

@@ -41,7 +41,10 @@ class LinkTable:
     ) -> None:
         self.now_us = 0
         self.device = DeviceLink(
-            default_capabilities(boot_id), timing=TIMING, first_seq=first_seq, buffer_limit=buffer_limit,
+            default_capabilities(boot_id),
+            timing=TIMING,
+            first_seq=first_seq,
+            buffer_limit=buffer_limit,
             window=window,
         )
         self.host = host or HostLink(TIMING)

@@ -32,7 +32,10 @@ capabilities = st.builds(
     firmware_version=st.text(max_size=20),
     boot_id=u32,
     grid=st.builds(
-        ReaderGrid, cols=st.integers(1, 64), rows=st.integers(1, 64), pitch_mm=positive_mm,
+        ReaderGrid,
+        cols=st.integers(1, 64),
+        rows=st.integers(1, 64),
+        pitch_mm=positive_mm,
         origin_mm=st.tuples(mm, mm),
     ),
     sensors=st.lists(st.builds(SensorPosition, id=u8, x_mm=mm, y_mm=mm), max_size=8).map(tuple),

@@ -78,8 +78,10 @@ def test_the_host_opens_the_board_by_its_path_and_gets_its_hello(
 def test_a_scan_request_makes_the_board_scan(mat: EmulatedMat, host: SerialConnection) -> None:
     host.send(ScanRequest())
     got = events(take_events(host, 3))
-    assert got[:2] == [TagSeen(scan_id=1, col=3, row=4, uid=TAGS[0].uid, rssi=-45),
-                       TagSeen(scan_id=1, col=10, row=7, uid=TAGS[1].uid, rssi=-45)]
+    assert got[:2] == [
+        TagSeen(scan_id=1, col=3, row=4, uid=TAGS[0].uid, rssi=-45),
+        TagSeen(scan_id=1, col=10, row=7, uid=TAGS[1].uid, rssi=-45),
+    ]
     assert isinstance(got[2], ScanDone) and got[2].cells_read == 18 * 12
     assert mat.scan_requests == 1
 
@@ -137,8 +139,17 @@ def test_a_board_reboot_opens_a_new_session_and_numbering_starts_again(
 
 def test_sim_mat_command_serves_a_port_the_host_can_open(tmp_path: Path) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "firmware_bridge.simulator.cli", "--dir", str(tmp_path),
-         "--scan-period-ms", "100", "--tag", "5,6,0a0b0c0d"],
+        [
+            sys.executable,
+            "-m",
+            "firmware_bridge.simulator.cli",
+            "--dir",
+            str(tmp_path),
+            "--scan-period-ms",
+            "100",
+            "--tag",
+            "5,6,0a0b0c0d",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

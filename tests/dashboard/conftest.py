@@ -99,4 +99,5 @@ def referee(client: FlaskClient) -> Referee:
     assert ref.login().status_code == 302
     return ref
 
+
 from tests.helpers.browser import chromium, shots_dir  # noqa: E402, F401  (fixtures for the browser tests)
