@@ -430,6 +430,10 @@ class Daemon:
         except (CommandRefused, SessionError, SetupError, IllegalActionError) as exc:
             log.info("command %s from %s refused: %s", command.command, command.actor, exc)
             self.publisher.respond(command.txn, CommandResult.refused(str(exc)))
+        except Exception as exc:  # a fault of ours: still answer, or the referee's page waits for nothing
+            log.exception("command %s from %s failed (txn %s)", command.command, command.actor, command.txn)
+            why = f"the table could not carry out {command.command}: {type(exc).__name__}: {exc}"
+            self.publisher.respond(command.txn, CommandResult.refused(why))
         else:
             self.publisher.respond(command.txn, CommandResult.accepted(seq))
 

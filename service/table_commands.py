@@ -34,6 +34,23 @@ def records_for(
     return handler(dict(args), session, registry)
 
 
+def _reason(args: Mapping[str, Any]) -> str:
+    """The free text a command records in the game log: text or nothing, never an object turned to text."""
+    value = args.get("reason")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise CommandRefused(f"reason must be text, got {value!r}")
+    return value
+
+
+def _id_list(args: Mapping[str, Any], key: str) -> list[str]:
+    value = args.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CommandRefused(f"{key} must be a list of character or disc ids")
+    return value
+
+
 def _character_of(session: TableSession, name: str) -> dict[str, str]:
     """Ids a page may send (a character id, or the id of the disc standing for it) → character ids."""
     return {piece: character for character, piece in session.discs.items()} | {
@@ -46,9 +63,7 @@ def _characters(
 ) -> list[str]:
     """Character ids for the ids given; discs that stand for no character (a ranged piece, an obstacle) take
     no damage and are left out; anything else unknown is refused."""
-    value = args.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CommandRefused(f"{key} must be a list of character or disc ids")
+    value = _id_list(args, key)
     known = _character_of(session, key)
     discs = {entry.piece for entry in registry.pieces} if registry else set()
     unknown = [v for v in value if v not in known and v not in discs]
@@ -69,6 +84,8 @@ def _resolve(
         "knocked_off": _characters(session, args, "knocked_off", registry),
     }
     if args.get("target") is not None:
+        if not isinstance(args["target"], str):
+            raise CommandRefused(f"target must be one character or disc id, got {args['target']!r}")
         action["target"] = _characters(session, {"target": [args["target"]]}, "target")[0]
     return action
 
@@ -102,6 +119,10 @@ def _turn_action(name: str) -> Any:
 
 def _pass_through(name: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+        if "action" in args:
+            # The command names the action; an "action" argument would turn enter_room into set_health
+            # and slip a correction past its reason and its "correction" record.
+            raise CommandRefused(f"{name} takes no 'action' argument (got {args['action']!r})")
         return [("action", {"action": name, **args})]
 
     return handler
@@ -115,6 +136,8 @@ def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegi
     pending = session.pending_shot
     if pending is None:
         raise CommandRefused("no shot is waiting for confirmation")
+    if "direct_hits" in args:
+        _id_list(args, "direct_hits")  # compared with the candidates' before it is checked against the game
     index = args.get("candidate")
     candidates = pending.get("candidates", [])
     chosen_as_shown = index is not None and (
@@ -146,17 +169,17 @@ def _manual_shot(args: dict[str, Any], session: TableSession, registry: TagRegis
 
 
 def _dismiss(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-    return [("dismiss", {"reason": str(args.get("reason", ""))})]
+    return [("dismiss", {"reason": _reason(args)})]
 
 
 def _correct(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-    reason = " ".join(str(args.get("reason", "")).split())
+    reason = " ".join(_reason(args).split())
     if not reason:
         raise CommandRefused("a correction needs a reason for the game log")
     field = args.get("field")
     if field == "card":
         return _correct_card(args, session, reason)
-    if field not in CORRECTABLE:
+    if not isinstance(field, str) or field not in CORRECTABLE:
         raise CommandRefused(
             f"correct: field {field!r} cannot be set by hand here; correctable: "
             f"{', '.join(CORRECTABLE)}, card (poison: undo the action that drew it)"
@@ -222,14 +245,18 @@ def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     count = args.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
         raise CommandRefused(f"undo count must be 1..20, got {count!r}")
-    return [("undo", {"reason": str(args.get("reason", ""))})] * count
+    undoable = session.undoable()
+    if count > undoable:
+        # Refused whole: undoing some and then answering "refused" would change the game unannounced.
+        raise CommandRefused(f"only {undoable} action(s) can be undone, not {count}")
+    return [("undo", {"reason": _reason(args)})] * count
 
 
 def _pause(kind: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
         if (kind == "pause") == session.paused:
             raise CommandRefused(f"the game is already {'paused' if session.paused else 'running'}")
-        return [(kind, {"reason": str(args.get("reason", ""))})]
+        return [(kind, {"reason": _reason(args)})]
 
     return handler
 

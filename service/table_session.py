@@ -208,6 +208,10 @@ class TableSession:
         return [{"type": "bound", "text": f"Disc {piece} now stands for {character}."}]
 
     # -- views ----------------------------------------------------------------------------------------
+    def undoable(self) -> int:
+        """How many actions are in effect now, i.e. how many undo records in a row would apply."""
+        return len(self._effective()) if self.state is not None else 0
+
     def snapshot(self) -> dict[str, Any]:
         """The retained ``state`` payload: the rules' public view plus the table's own facts."""
         view: dict[str, Any] = self.state.public_view() if self.state else {"phase": "no_game"}

@@ -77,21 +77,62 @@ def response_payload(txn: str, result: CommandResult) -> dict[str, Any]:
     return body
 
 
+class _NotPlainJson(ValueError):
+    """Something Python's json module accepts but JSON does not (NaN, a key given twice)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotPlainJson(f"{name} is not a JSON number")
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Python keeps the last of two equal keys, other parsers the first: a repeated "txn" would be
+    # de-duplicated under one id and answered under another.
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _NotPlainJson(f"the key {key!r} is given twice")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _is_unicode(text: str) -> bool:
+    """False for text holding an unpaired surrogate (JSON can escape one; UTF-8 cannot carry it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_command(payload: bytes) -> Command:
     if len(payload) > MAX_REQUEST_BYTES:
         raise MalformedCommandError(f"request of {len(payload)} bytes exceeds {MAX_REQUEST_BYTES}")
     try:
-        data = json.loads(payload.decode("utf-8"))
+        data = json.loads(
+            payload.decode("utf-8"),
+            parse_constant=_refuse_constant,
+            object_pairs_hook=_refuse_repeated_keys,
+        )
     except UnicodeDecodeError as exc:
         raise MalformedCommandError(f"request is not UTF-8 ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise MalformedCommandError(f"request is not JSON ({exc.msg} at column {exc.colno})") from exc
+    except _NotPlainJson as exc:
+        raise MalformedCommandError(f"request is not plain JSON ({exc})") from exc
+    except RecursionError as exc:  # 64 KiB of "[" is a valid size but no command
+        raise MalformedCommandError("request is nested too deeply to be a command") from exc
     if not isinstance(data, dict):
         raise MalformedCommandError(f"request must be a JSON object, not {type(data).__name__}")
     txn = data.get("txn")
-    recovered = txn if isinstance(txn, str) and 0 < len(txn) <= 128 else None
+    recovered = txn if isinstance(txn, str) and 0 < len(txn) <= 128 and _is_unicode(txn) else None
     if recovered is None:
         raise MalformedCommandError(f"request needs a txn: a string of 1 to 128 characters, not {txn!r}")
+    if not _is_unicode(json.dumps(data, ensure_ascii=False)):
+        # Such text could be neither logged to the event log nor published again.
+        raise MalformedCommandError(
+            "request holds text that is not Unicode (an unpaired surrogate)", recovered
+        )
     missing = [name for name in _FIELDS if name not in data]
     if missing:
         raise MalformedCommandError(f"request lacks {', '.join(missing)}", recovered)

@@ -1,0 +1,335 @@
+"""Bad input on ``cmd/request``: whatever arrives, the daemon answers with the reason when it can, logs it,
+and the game and its event log stay exactly as they were (docs/mqtt.md: Commands)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.eventlog.base import read_jsonl
+from service.eventlog.memory import MemoryEventLog
+from service.eventlog.sqlite_log import SqliteEventLog
+from service.publish import topics
+from tests.daemon.table_harness import FakeTable
+
+REQUEST = b'{"txn": "t-1", "actor": "referee:anna", "command": "pause", "args": {}}'
+
+
+@pytest.fixture
+def table() -> Iterator[FakeTable]:
+    table = FakeTable()
+    assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
+    yield table
+    table.close()
+
+
+def send_raw(table: FakeTable, payload: bytes, *, retain: bool = False) -> list[dict[str, Any]]:
+    """Publish exactly these bytes on cmd/request; every answer the referee got for them."""
+    table.referee.received.clear()
+    table.referee.publish(topics.topic(table.table.table, topics.CMD_REQUEST), payload, qos=1, retain=retain)
+    table.settle()
+    return [json.loads(m.payload) for m in table.referee.received]
+
+
+def command(txn: str = "t-1", **fields: Any) -> bytes:
+    body = {"txn": txn, "actor": "referee:anna", "command": "pause", "args": {}} | fields
+    return json.dumps(body).encode()
+
+
+def unchanged(table: FakeTable, before: tuple[int, dict[str, Any]]) -> bool:
+    return (table.eventlog.last_seq(), table.state) == before
+
+
+def snapshot_of(table: FakeTable) -> tuple[int, dict[str, Any]]:
+    return table.eventlog.last_seq(), table.state
+
+
+# -- the envelope (docs/mqtt.md: "What happens to requests that are not right") -------------------------
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"pause", id="not JSON"),
+        pytest.param(b"\xc3\x28", id="not UTF-8"),
+        pytest.param(b'["pause"]', id="an array"),
+        pytest.param(b'"pause"', id="a string"),
+        pytest.param(b'{"actor": "referee:anna", "command": "pause", "args": {}}', id="no txn"),
+        pytest.param(command(txn=7), id="txn a number"),  # type: ignore[arg-type]
+        pytest.param(command(txn=None), id="txn null"),  # type: ignore[arg-type]
+        pytest.param(command(txn=""), id="txn empty"),
+        pytest.param(command(txn="x" * 129), id="txn of 129 characters"),
+        pytest.param(command(txn=["t-1"]), id="txn a list"),  # type: ignore[arg-type]
+        pytest.param(command(args={"reason": "x" * 70_000}), id="over 64 KiB"),
+        pytest.param(
+            b'{"txn": "\\ud800", "actor": "referee:anna", "command": "pause", "args": {}}',
+            id="txn unpaired surrogate",
+        ),
+        pytest.param(
+            b'{"txn": "t-1", "txn": "t-2", "actor": "referee:anna", "command": "pause", "args": {}}',
+            id="txn given twice",
+        ),
+        pytest.param(
+            b'{"txn": "t-1", "actor": "referee:anna", "command": "pause", "args": {"n": NaN}}', id="NaN"
+        ),
+        pytest.param(
+            b'{"txn": "t-1", "actor": "referee:anna", "command": "pause", "args": {"n": Infinity}}',
+            id="Infinity",
+        ),
+        pytest.param(b'{"txn": "t-1", "args": ' + b"[" * 5000 + b"]" * 5000 + b"}", id="nested 5000 deep"),
+    ],
+)
+def test_a_request_without_a_usable_txn_is_logged_and_changes_nothing(
+    table: FakeTable, caplog: pytest.LogCaptureFixture, payload: bytes
+) -> None:
+    before = snapshot_of(table)
+    with caplog.at_level(logging.ERROR):
+        answers = send_raw(table, payload)
+    assert answers == []  # there is no txn to answer
+    assert "refused a malformed command" in caplog.text
+    assert unchanged(table, before)
+    assert send_raw(table, command(txn="after"))[0]["ok"], "the command channel still works"
+
+
+@pytest.mark.parametrize(
+    ("payload", "error"),
+    [
+        (b'{"txn": "t-1", "actor": "referee:anna", "command": "pause"}', "request lacks args"),
+        (command(extra=1), "request has unknown field(s) extra"),
+        (command(actor="referee: anna"), "actor 'referee: anna' must look like 'referee:anna'"),
+        (command(actor=None), "actor None must look like 'referee:anna'"),
+        (command(command="teleport"), "unknown command 'teleport'; known: declare, answer"),
+        (command(command=["pause"]), "unknown command ['pause']"),
+        (command(args=[]), "args must be a JSON object, not list"),
+        (command(args="reason=spill"), "args must be a JSON object, not str"),
+        (
+            b'{"txn": "t-1", "actor": "referee:anna", "command": "pause", "args": {"reason": "\\udc00"}}',
+            "request holds text that is not Unicode",
+        ),
+        (
+            b'{"txn": "t-1", "actor": "referee:\\ud83d", "command": "pause", "args": {}}',
+            "request holds text that is not Unicode",
+        ),
+    ],
+)
+def test_a_bad_envelope_with_a_txn_is_answered_with_the_reason_and_changes_nothing(
+    table: FakeTable, caplog: pytest.LogCaptureFixture, payload: bytes, error: str
+) -> None:
+    before = snapshot_of(table)
+    with caplog.at_level(logging.ERROR):
+        (answer,) = send_raw(table, payload)
+    assert answer["txn"] == "t-1" and answer["ok"] is False
+    assert error in answer["error"]
+    assert "refused a malformed command" in caplog.text
+    assert unchanged(table, before)
+
+
+def test_a_retained_command_is_ignored_unanswered_and_logged(
+    table: FakeTable, caplog: pytest.LogCaptureFixture
+) -> None:
+    before = snapshot_of(table)
+    table.daemon_mqtt.lose_connection()
+    with caplog.at_level(logging.WARNING):
+        # Left on the broker by a careless client while the daemon was away (a live retained publish reaches
+        # a subscriber without its retain flag under MQTT 3.1.1, and is a live command like any other) ...
+        answers = send_raw(table, command(txn="old"), retain=True)
+        table.daemon_mqtt.reconnect()  # ... and replayed, flagged retained, when the daemon subscribes again
+        table.settle()
+    assert answers == [] and table.referee.received == []
+    assert "retained" in caplog.text
+    assert unchanged(table, before)
+    assert table.state["table"]["paused"] is False
+
+
+def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothing(table: FakeTable) -> None:
+    payload = command(command="undo", args={"count": "2"})
+    before = snapshot_of(table)
+    first = send_raw(table, payload)
+    again = send_raw(table, payload)  # a QoS 1 redelivery
+    assert first == again == [{"txn": "t-1", "ok": False, "error": "undo count must be 1..20, got '2'"}]
+    assert unchanged(table, before)
+
+
+# -- the arguments (docs/mqtt.md: The command list) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "error"),
+    [
+        # The command names the action: an "action" argument must not turn it into another one.
+        (
+            "enter_room",
+            {"action": "set_health", "character": "hero-xoric", "health": 99},
+            "enter_room takes no 'action' argument",
+        ),
+        ("start_battle", {"action": "end_turn", "character": "hero-xoric"}, "takes no 'action' argument"),
+        (
+            "correct",
+            {"target": "hero-xoric", "field": ["health"], "value": 3, "reason": "x"},
+            "field ['health']",
+        ),
+        (
+            "correct",
+            {"target": "hero-xoric", "field": {"a": 1}, "value": 3, "reason": "x"},
+            "cannot be set by hand",
+        ),
+        (
+            "correct",
+            {"target": "hero-xoric", "field": "health", "value": 3, "reason": ["x"]},
+            "reason must be text",
+        ),
+        ("correct", {"target": "hero-xoric", "field": "health", "value": "3", "reason": "x"}, "whole number"),
+        ("correct", {"target": ["hero-xoric"], "field": "health", "value": 3, "reason": "x"}, "target"),
+        ("pause", {"reason": {"why": "spill"}}, "reason must be text, got {'why': 'spill'}"),
+        ("dismiss_shot", {"reason": 5}, "reason must be text"),
+        ("undo", {"count": True}, "undo count must be 1..20, got True"),
+        ("undo", {"count": 1, "reason": 7}, "reason must be text"),
+        ("declare", {"character": ["hero-xoric"]}, "declare.character: expected a string"),
+        (
+            "declare",
+            {"character": "hero-xoric", "alternative": "0"},
+            "declare.alternative: expected an integer",
+        ),
+        (
+            "declare",
+            {"character": "hero-xoric", "action": {"card": "x"}},
+            "play_card.card: expected a string",
+        ),
+        ("answer", {"decision": 1, "option": None}, "decide.decision: expected a string"),
+        ("end_turn", {"character": 3}, "end_turn.character: expected a string"),
+        ("use_service", {"service": None}, "use_service.service: expected a string"),
+        ("play_card", {"character": "hero-xoric", "card": "fireball", "rush_first": "yes"}, "rush_first"),
+        ("enter_room", {"teleport": True}, "unknown field(s) ['teleport']"),
+        ("bind", {"character": "monster-orc-1", "piece": None}, "is not registered at this table"),
+        ("confirm_hits", {"candidate": 0}, "no shot is waiting"),
+    ],
+)
+def test_wrong_arguments_are_answered_with_a_specific_error_and_change_nothing(
+    table: FakeTable, name: str, args: dict[str, Any], error: str
+) -> None:
+    health = table.character("hero-xoric")["health"]
+    before = snapshot_of(table)
+    answer = table.send(name, **args)
+    assert answer["ok"] is False, answer
+    assert error in answer["error"]
+    assert unchanged(table, before)
+    assert table.character("hero-xoric")["health"] == health
+
+
+def test_a_shot_argument_of_the_wrong_shape_is_refused_by_name(table: FakeTable) -> None:
+    table.send("declare", character="hero-xoric")
+    before = snapshot_of(table)
+    for args, error in [
+        ({"direct_hits": "monster-orc-1"}, "direct_hits must be a list of character or disc ids"),
+        ({"direct_hits": [1, 2]}, "direct_hits must be a list"),
+        ({"direct_hits": [], "pushed_off_mat": {"a": 1}}, "pushed_off_mat must be a list"),
+        ({"direct_hits": ["nobody-here"]}, "['nobody-here'] are neither characters of this game nor discs"),
+        ({"direct_hits": [], "target": ["monster-orc-1"]}, "target must be one character or disc id"),
+        ({"direct_hits": [], "shot": {"kind": "melee"}}, "resolve_shot.shot: expected a string"),
+        ({"direct_hits": [], "character": 5}, "resolve_shot.character: expected a string"),
+    ]:
+        answer = table.send("manual_shot", **args)
+        assert answer["ok"] is False and error in answer["error"], (args, answer)
+    assert unchanged(table, before)
+
+
+@pytest.fixture
+def doubtful(tmp_path: Path) -> Iterator[FakeTable]:
+    """A table whose mat saw Xoric's melee but could not tell who was hit: the shot waits for the referee."""
+    eventlog = MemoryEventLog()
+    first = FakeTable(eventlog=eventlog)
+    first.send("enter_room")
+    first.send("start_battle")
+    first.send("declare", character="hero-xoric")
+    first.close()
+    candidate = {
+        "direct_hits": ["dungeon-1"],
+        "hit_characters": ["monster-orc-1"],
+        "off_mat_characters": [],
+        "freed_characters": [],
+        "probability": 0.55,
+    }
+    eventlog.append(
+        "shot",
+        {"character": "hero-xoric", "shot": "melee", "auto": False, "candidates": [candidate]},
+        "sensor",
+    )
+    table = FakeTable(eventlog=eventlog)
+    assert table.state["table"]["pending_shot"] is not None
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ({"candidate": 0, "direct_hits": 5}, "direct_hits must be a list of character or disc ids"),
+        ({"candidate": 0, "direct_hits": None}, "direct_hits must be a list"),
+        ({"candidate": 0, "direct_hits": ["monster-orc-1", 2]}, "direct_hits must be a list"),
+        ({"candidate": "0"}, "candidate must be 0..0, got '0'"),
+        ({"candidate": True}, "candidate must be 0..0, got True"),
+        ({"candidate": 1}, "candidate must be 0..0, got 1"),
+        ({"candidate": -1}, "candidate must be 0..0, got -1"),
+        ({"direct_hits": ["monster-orc-1"], "knocked_off": "all"}, "knocked_off must be a list"),
+    ],
+)
+def test_confirming_a_doubtful_shot_with_wrong_arguments_is_answered_and_the_shot_still_waits(
+    doubtful: FakeTable, args: dict[str, Any], error: str
+) -> None:
+    before = snapshot_of(doubtful)
+    answer = doubtful.send("confirm_hits", **args)
+    assert answer["ok"] is False and error in answer["error"], answer
+    assert unchanged(doubtful, before)
+    assert doubtful.state["table"]["pending_shot"] is not None
+    assert doubtful.send("confirm_hits", candidate=0)["ok"], "the right answer is still taken"
+
+
+def test_undoing_more_actions_than_are_in_effect_undoes_none(table: FakeTable) -> None:
+    table.send("declare", character="hero-elani")
+    in_effect = 3  # enter_room, start_battle, declare
+    before = snapshot_of(table)
+    answer = table.send("undo", count=in_effect + 1, reason="too many")
+    assert answer == {
+        "txn": answer["txn"],
+        "ok": False,
+        "error": f"only {in_effect} action(s) can be undone, not {in_effect + 1}",
+    }
+    assert unchanged(table, before)
+    assert table.state["turn"]["character"] == "hero-elani"
+
+
+def test_a_fault_inside_the_daemon_is_still_answered_and_logs_nothing(
+    table: FakeTable, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise KeyError("candidates")
+
+    monkeypatch.setattr("service.daemon.records_for", broken)
+    before = snapshot_of(table)
+    with caplog.at_level(logging.ERROR):
+        answer = table.send("pause")
+    assert answer["ok"] is False
+    assert answer["error"] == "the table could not carry out pause: KeyError: 'candidates'"
+    assert "command pause from referee:anna failed" in caplog.text
+    assert unchanged(table, before)
+
+
+def test_odd_but_valid_text_is_kept_exactly_through_the_log_and_its_export(tmp_path: Path) -> None:
+    eventlog = SqliteEventLog(tmp_path / "table.db")
+    table = FakeTable(eventlog=eventlog)  # type: ignore[arg-type]
+    try:
+        reason = "spilt \u0000 drink \u202e\U0001f409 ŉ\u00a0\ufeff"
+        answer = table.send("pause", reason=reason)
+        assert answer["ok"], answer
+        assert table.eventlog.records()[-1].payload == {"reason": reason}
+        table.eventlog.export_jsonl(tmp_path / "game.jsonl")  # type: ignore[attr-defined]
+        assert read_jsonl(tmp_path / "game.jsonl")[-1].payload == {"reason": reason}
+    finally:
+        table.close()
+        eventlog.close()
