@@ -15,7 +15,10 @@ bp = Blueprint("command_api", __name__, url_prefix="/api")
 @referee_required
 def command() -> Response:
     dashboard = current_dashboard()
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # a few KiB of "[" fit the size limit; json gives up with this, not a ValueError
+        abort(400, description="the JSON body is nested too deeply to be a command")
     if body is None:
         abort(
             400, description='send a JSON body {"command": …, "args": {…}} with Content-Type application/json'

@@ -91,6 +91,10 @@ def _reason(args: dict[str, Any], required: bool) -> str:
     value = args.get("reason", "")
     if not isinstance(value, str) or len(value) > REASON_MAX:
         raise CommandError(f"'reason' must be text of at most {REASON_MAX} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # an escaped unpaired surrogate: JSON allows it, the game log cannot hold it
+        raise CommandError("'reason' holds text that is not Unicode (an unpaired surrogate)") from None
     value = " ".join(value.split())
     if required and not value:
         raise CommandError("a correction or undo needs a 'reason' for the game log")

@@ -342,6 +342,8 @@ def _json_object(text: str, topic: str) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FeedPayloadError(f"payload is not JSON ({exc.msg} at position {exc.pos})") from None
+    except RecursionError:
+        raise FeedPayloadError("payload is nested too deeply") from None
     if not isinstance(value, dict):
         raise FeedPayloadError(f"payload must be a JSON object, got {type(value).__name__}")
     return value
