@@ -13,6 +13,7 @@ Units: millimetres and microseconds of the device clock.
 from __future__ import annotations
 
 import json
+import math
 import struct
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, TypeGuard
@@ -21,6 +22,7 @@ from firmware_bridge.errors import MalformedBody, TruncatedFrame
 
 UID_MIN_BYTES = 4
 UID_MAX_BYTES = 10
+GRID_MAX_CELLS = 256  # TAG_SEEN's col and row are u8
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,20 @@ class Capabilities:
             raise MalformedBody(f"HELLO capabilities boot_id {caps.boot_id} does not fit in u32")
         if caps.grid.cols <= 0 or caps.grid.rows <= 0 or caps.grid.pitch_mm <= 0:
             raise MalformedBody(f"HELLO reader grid is empty or has no pitch: {caps.grid}")
+        if caps.grid.cols > GRID_MAX_CELLS or caps.grid.rows > GRID_MAX_CELLS:
+            # TAG_SEEN names a cell by u8 column and row: a bigger grid could never be read whole.
+            raise MalformedBody(
+                f"HELLO reader grid of {caps.grid.cols}x{caps.grid.rows} cells; TAG_SEEN can address at "
+                f"most {GRID_MAX_CELLS}x{GRID_MAX_CELLS}"
+            )
+        if caps.mat_width_mm <= 0 or caps.mat_height_mm <= 0:
+            raise MalformedBody(
+                f"HELLO mat_mm must be positive, got {[caps.mat_width_mm, caps.mat_height_mm]}"
+            )
+        ids = [("sensors.id", s.id) for s in caps.sensors] + [("buttons", b) for b in caps.button_ids]
+        for name, value in ids:
+            if not 0 <= value <= 0xFF:  # IMPACT and BUTTON carry them as u8: any other id is never heard of
+                raise MalformedBody(f"HELLO capabilities field {name} {value} does not fit in u8")
         return caps
 
 
@@ -119,7 +135,13 @@ def _typed(value: Any, kind: type, name: str) -> Any:
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise MalformedBody(f"HELLO capabilities field {name} should be a number, got {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past any float
+        number = math.inf
+    if not math.isfinite(number):  # Python's json reads NaN and Infinity; no position is either
+        raise MalformedBody(f"HELLO capabilities field {name} should be a finite number, got {value!r}")
+    return number
 
 
 U8 = (0, 0xFF)
@@ -186,6 +208,8 @@ class Hello:
             parsed = json.loads(blob.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise MalformedBody(f"HELLO capabilities blob is not UTF-8 JSON: {exc}") from exc
+        except RecursionError as exc:  # ~1000 nested "[" fit in a frame; json gives up with this
+            raise MalformedBody("HELLO capabilities blob is nested too deeply") from exc
         if not isinstance(parsed, dict):
             raise MalformedBody("HELLO capabilities blob is not a JSON object")
         return cls(Capabilities.from_json(parsed))
