@@ -23,6 +23,7 @@ from service.eventlog.record import (
     InvalidRecordError,
     Record,
     check_fields,
+    numbered_lines,
     parse_line,
     utc_now_text,
 )
@@ -146,15 +147,12 @@ class EventLog(ABC):
 def read_jsonl(path: str | os.PathLike[str]) -> list[Record]:
     """Parse and check a game-log JSON Lines file: every line a record, seqs 1, 2, 3, ... in order."""
     records: list[Record] = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            record = parse_line(line, number)
-            expected = len(records) + 1
-            if record.seq != expected:
-                raise InvalidRecordError(
-                    f"{path} line {number}: seq {record.seq} where {expected} was expected"
-                )
-            records.append(record)
+    for number, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        record = parse_line(line, number)
+        expected = len(records) + 1
+        if record.seq != expected:
+            raise InvalidRecordError(f"{path} line {number}: seq {record.seq} where {expected} was expected")
+        records.append(record)
     return records

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -29,6 +31,18 @@ class InvalidRecordError(EventLogError, ValueError):
 
 class EventLogCorruptError(EventLogError):
     """The log file fails its integrity check; nothing was changed on disk."""
+
+
+def numbered_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """The lines of a JSON Lines file with their numbers; a line that is not UTF-8 is refused by number
+    (decoding the whole file at once would only say at which byte)."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                where = f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
+                raise InvalidRecordError(f"line {number}: not UTF-8 text ({where})") from None
 
 
 def utc_now_text() -> str:
@@ -106,6 +120,8 @@ def parse_line(line: str, line_number: int) -> Record:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(f"line {line_number}: not JSON ({exc.msg} at column {exc.colno})") from exc
+    except RecursionError:  # json gives up on deep nesting with this, not a JSONDecodeError
+        raise InvalidRecordError(f"line {line_number}: not a record (JSON nested too deeply)") from None
     try:
         return Record.from_json(data)
     except InvalidRecordError as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from service.eventlog.record import FORMAT_VERSION as VERSION
 from service.eventlog.record import InvalidRecordError as LogFormatError
-from service.eventlog.record import Record
+from service.eventlog.record import Record, numbered_lines
 from service.eventlog.record import parse_line as _parse_line
 
 RULES_KINDS = ("setup", "action", "undo", "correction")
@@ -50,5 +50,4 @@ def parse_lines(lines: Iterable[str]) -> Iterator[Record]:
 
 
 def read_log(path: str | Path) -> list[Record]:
-    with open(path, encoding="utf-8") as f:
-        return list(parse_lines(f))
+    return list(parse_lines(line for _, line in numbered_lines(path)))
