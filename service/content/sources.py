@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from service.content.errors import Problem
+from service.content.errors import Problem, key_path
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -79,13 +79,61 @@ def read_yaml(path: Path, label: str, problems: list[Problem]) -> Any:
         problems.append(Problem(label, "", f"cannot read the file: {exc}"))
         return None
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        document = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
         reason = getattr(exc, "problem", None) or str(exc)
         problems.append(Problem(label, "", f"invalid YAML: {where}{reason}"))
         return None
+    except RecursionError:
+        problems.append(Problem(label, "", f"invalid YAML: nested deeper than {MAX_DEPTH} levels"))
+        return None
+    unusable = _unusable_shape(document)
+    if unusable is not None:
+        path, why = unusable
+        # Named like the records' own problems: the key path under the file's top-level key.
+        problems.append(Problem(label, key_path(path[1:]), f"invalid YAML: {why}"))
+        return None
+    return document
+
+
+# No content record nests anywhere near this deep or this large; a document that does is a mistake or an
+# alias bomb, and walking it (to validate, to cache, to report) would exhaust the stack or the memory.
+MAX_DEPTH = 32
+MAX_VALUES = 250_000
+
+Unusable = tuple[list[str | int], str]
+
+
+def _unusable_shape(document: Any) -> Unusable | None:
+    """Where and why a parsed document cannot be content, or None: an alias that contains itself, nesting
+    past MAX_DEPTH, or more than MAX_VALUES values once aliases are expanded (walks at most that many)."""
+    count = 0
+    on_path: set[int] = set()
+
+    def walk(value: Any, path: list[str | int]) -> Unusable | None:
+        nonlocal count
+        count += 1
+        if count > MAX_VALUES:
+            return path[:3], f"more than {MAX_VALUES} values once its aliases are expanded"
+        if not isinstance(value, dict | list):
+            return None
+        if id(value) in on_path:
+            return path, "an alias that contains itself"
+        if len(path) >= MAX_DEPTH:
+            return path[:3], f"nested deeper than {MAX_DEPTH} levels"
+        on_path.add(id(value))
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in items:
+            found = walk(key, path) if isinstance(value, dict) else None
+            found = found or walk(child, [*path, key if isinstance(key, int | str) else str(key)])
+            if found is not None:
+                return found
+        on_path.discard(id(value))
+        return None
+
+    return walk(document, [])
 
 
 def records_of(
