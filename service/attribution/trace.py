@@ -278,16 +278,26 @@ def write_traces(traces: Iterable[ShotTrace], out: TextIO) -> None:
 def read_traces(source: TextIO | Path | str) -> Iterator[ShotTrace]:
     """Yield the traces of a JSON Lines file; blank lines are skipped, a bad line raises naming its number."""
     if isinstance(source, str | Path):
-        with open(source, encoding="utf-8") as handle:
-            yield from read_traces(handle)
+        # Read as bytes so that a line that is not UTF-8 is named like any other bad line.
+        with open(source, "rb") as handle:
+            yield from _traces_of(handle.name, handle)
         return
-    name = getattr(source, "name", "trace")
-    for number, line in enumerate(source, start=1):
+    yield from _traces_of(getattr(source, "name", "trace"), source)
+
+
+def _traces_of(name: str, lines: Iterable[str | bytes]) -> Iterator[ShotTrace]:
+    for number, raw in enumerate(lines, start=1):
+        where = f"{name}:{number}"
+        try:
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError as exc:
+            raise TraceFormatError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
         if not line.strip():
             continue
-        where = f"{name}:{number}"
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise TraceFormatError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        except RecursionError:  # json gives up on deep nesting with this, not a JSONDecodeError
+            raise TraceFormatError(f"{where}: not a trace (JSON nested too deeply)") from None
         yield trace_from_json(data, where)
