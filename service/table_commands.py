@@ -25,12 +25,44 @@ class CommandRefused(ValueError):
     """A command that cannot be carried out; the message goes back on ``cmd/response``."""
 
 
+_SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "reason")
+
+# Every argument each command takes (docs/mqtt.md). Anything else is refused: a misspelt "cuont" must not
+# quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits and ``flicked`` on manual_shot are what the
+# console shows the referee; they are accepted and not used.
+ARGUMENTS: Mapping[str, frozenset[str]] = {
+    name: frozenset(keys)
+    for name, keys in {
+        "declare": ("character", "alternative", "action"),
+        "answer": ("decision", "option"),
+        "confirm_hits": ("candidate", "shot", *_SHOT_ARGS),
+        "manual_shot": ("character", "shot", "flicked", *_SHOT_ARGS),
+        "dismiss_shot": ("reason",),
+        "correct": ("target", "field", "value", "card", "change", "reason"),
+        "undo": ("count", "reason"),
+        "pause": ("reason",),
+        "resume": ("reason",),
+        "bind": ("character", "piece"),
+        "skip_shot": ("character",),
+        "end_turn": ("character",),
+        "enter_room": ("playmat",),
+        "start_battle": (),
+        "use_service": ("service", "target", "item", "payment"),
+        "play_card": ("character", "card", "alternative", "rush_first", "kind"),
+    }.items()
+}
+
+
 def records_for(
     name: str, args: Mapping[str, Any], session: TableSession, registry: TagRegistry
 ) -> list[Record]:
     handler = _HANDLERS.get(name)
     if handler is None:
         raise CommandRefused(f"unknown command {name!r}")
+    unknown = sorted(set(args) - ARGUMENTS[name])
+    if unknown:
+        takes = ", ".join(sorted(ARGUMENTS[name])) or "no arguments"
+        raise CommandRefused(f"{name} does not take {', '.join(map(repr, unknown))} (it takes {takes})")
     return handler(dict(args), session, registry)
 
 
@@ -119,10 +151,8 @@ def _turn_action(name: str) -> Any:
 
 def _pass_through(name: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-        if "action" in args:
-            # The command names the action; an "action" argument would turn enter_room into set_health
-            # and slip a correction past its reason and its "correction" record.
-            raise CommandRefused(f"{name} takes no 'action' argument (got {args['action']!r})")
+        # ARGUMENTS keeps "action" out: it would turn enter_room into set_health and slip a correction past
+        # its reason and its "correction" record.
         return [("action", {"action": name, **args})]
 
     return handler

@@ -216,6 +216,31 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+# The arguments each command's form may send (docs/mqtt.md); any other is refused, never dropped, so a
+# misspelt "cuont" cannot turn "undo 3" into "undo 1".
+ARGUMENTS: dict[str, frozenset[str]] = {
+    name: frozenset(keys)
+    for name, keys in {
+        "enter_room": (),
+        "start_battle": (),
+        "dismiss_shot": ("reason",),
+        "bind": ("character", "piece"),
+        "use_service": ("service", "target", "item"),
+        "declare": ("character", "alternative", "action"),
+        "answer": ("decision", "option"),
+        "skip_shot": ("character",),
+        "end_turn": ("character",),
+        "confirm_hits": ("direct_hits", "candidate", "shot"),
+        "manual_shot": ("flicked", "shot", "direct_hits", "pushed_off_mat", "reason"),
+        "correct": ("target", "field", "value", "card", "change", "reason"),
+        "undo": ("count", "reason"),
+        "pause": (),
+        "resume": (),
+        "rescan": (),
+    }.items()
+}
+
+
 def build_request(referee: str, body: Any) -> dict[str, Any]:
     """The ``cmd/request`` payload for what a page posted, or :class:`CommandError`."""
     if not isinstance(body, dict):
@@ -226,6 +251,10 @@ def build_request(referee: str, body: Any) -> dict[str, Any]:
     args = body.get("args", {})
     if not isinstance(args, dict):
         raise CommandError("'args' must be a JSON object")
+    unknown = sorted(set(args) - ARGUMENTS[command])
+    if unknown:
+        takes = ", ".join(sorted(ARGUMENTS[command])) or "no arguments"
+        raise CommandError(f"{command} does not take {', '.join(map(repr, unknown))} (it takes {takes})")
     if not _ID.match(referee):
         raise CommandError(f"referee name {referee!r} is not an identifier")
     return {

@@ -166,9 +166,13 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
         (
             "enter_room",
             {"action": "set_health", "character": "hero-xoric", "health": 99},
-            "enter_room takes no 'action' argument",
+            "enter_room does not take 'action', 'character', 'health' (it takes playmat)",
         ),
-        ("start_battle", {"action": "end_turn", "character": "hero-xoric"}, "takes no 'action' argument"),
+        (
+            "start_battle",
+            {"action": "end_turn", "character": "hero-xoric"},
+            "start_battle does not take 'action', 'character' (it takes no arguments)",
+        ),
         (
             "correct",
             {"target": "hero-xoric", "field": ["health"], "value": 3, "reason": "x"},
@@ -205,7 +209,9 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
         ("end_turn", {"character": 3}, "end_turn.character: expected a string"),
         ("use_service", {"service": None}, "use_service.service: expected a string"),
         ("play_card", {"character": "hero-xoric", "card": "fireball", "rush_first": "yes"}, "rush_first"),
-        ("enter_room", {"teleport": True}, "unknown field(s) ['teleport']"),
+        ("enter_room", {"teleport": True}, "enter_room does not take 'teleport' (it takes playmat)"),
+        # A misspelt argument is refused, not dropped: "undo 3" must never become "undo 1".
+        ("undo", {"cuont": 3, "reason": "wrong hit"}, "undo does not take 'cuont' (it takes count, reason)"),
         ("bind", {"character": "monster-orc-1", "piece": None}, "is not registered at this table"),
         ("confirm_hits", {"candidate": 0}, "no shot is waiting"),
     ],

@@ -78,6 +78,15 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
             '{"command": "bind", "args": {"character": "troll", "piece": "Dungeon 3"}}',
             "'piece' must be an identifier",
         ),
+        # A misspelt argument is refused, never dropped: "undo 3" must not become "undo 1".
+        (
+            '{"command": "undo", "args": {"cuont": 3, "reason": "x"}}',
+            "undo does not take 'cuont' (it takes count, reason)",
+        ),
+        (
+            '{"command": "pause", "args": {"why": "lunch"}}',
+            "pause does not take 'why' (it takes no arguments)",
+        ),
     ],
 )
 def test_a_json_body_with_wrong_fields_is_a_400_naming_the_field(
