@@ -37,6 +37,7 @@ from service.rules.tx import Tx
 
 TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 5 gold each
 SETUP = cite("Game Phases: The Setup Phase")
+PIECE_KINDS = ("monster", "fire_wall")  # characters standing on a piece from the Monster Pool
 
 
 class Catacombs3E(RuleSet):
@@ -226,7 +227,8 @@ class Catacombs3E(RuleSet):
 
     def place_monsters(self, tx: Tx, card: MonsterCard, count: int) -> None:
         """Specific / Mercenary icons: that many pieces, no more than the Monster Pool holds (hard limit)."""
-        existing = [c for c in tx.state.characters if c.card == card.id and c.kind == "monster"]
+        # A fire wall is its Fire Spirit's piece flipped over: it keeps its number (Fire Walls).
+        existing = [c for c in tx.state.characters if c.card == card.id and c.kind in PIECE_KINDS]
         holder = self.piece_in_use_by(tx.state, card)
         if holder is not None and count > 0:
             tx.emit(
@@ -279,8 +281,11 @@ class Catacombs3E(RuleSet):
         """Pieces of ``card`` left in the Monster Pool (Supply limits are hard limits; shared pieces)."""
         if self.piece_in_use_by(state, card) is not None:
             return 0
+        # A fire wall still holds its Fire Spirit's piece "for the remainder of the room" (Fire Walls).
         in_play = sum(
-            1 for c in state.characters if c.kind == "monster" and c.card == card.id and c.in_room and c.alive
+            1
+            for c in state.characters
+            if c.kind in PIECE_KINDS and c.card == card.id and c.in_room and c.alive
         )
         return max(0, card.pieces - in_play)
 
