@@ -184,8 +184,14 @@ def freeze(tx: Tx, target: Character, by: Character) -> None:
     """Ice Shot: the ice piece sits on the target; it takes no actions and no damage until freed."""
     tx.update(evolve(target.with_status(FROZEN), frozen_by=by.id))
     tx.emit(E.StatusChanged(f"{target.name} is frozen by {by.name}", target.id, FROZEN, True))
-    if tx.rules.settings.monster_vulnerabilities and target.family == "infernal" and by.side == HEROES:
-        # Monster Vulnerabilities: infernal monsters also lose one health when frozen.
+    if (
+        tx.rules.settings.monster_vulnerabilities
+        and target.family == "infernal"
+        and by.side == HEROES
+        and not target.shadow
+    ):
+        # Monster Vulnerabilities: infernal monsters also lose one health when frozen; a shadow monster (the
+        # Phantom) has no health to lose: it is destroyed only by being pushed off the mat (Shadow Monsters).
         tx.damage(target, 1, by, "ice")
 
 

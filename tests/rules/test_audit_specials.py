@@ -19,9 +19,7 @@ from service.gamelog.content_adapter import rules_content
 from service.rules import Settings
 from service.rules import actions as A
 from service.rules.cards import CardIndex
-from service.rules.errors import (
-    CharacterCannotActError,
-)
+from service.rules.errors import CharacterCannotActError, NoSuchAlternativeError
 from service.rules.evolve import evolve
 from service.rules.shots import Shot
 
@@ -316,3 +314,280 @@ def test_a_destroyed_fire_spirits_piece_can_be_summoned_beside_a_fire_wall(shipp
     assert len(ids) == len(set(ids))
     assert monsters_by_card(t)["fire-spirit"] == 3  # Fire Spirits 2, 3 and the newcomer
     assert expected(t)["actor"] == "monster-fire-spirit-5"
+
+
+# == Monster cards with special rules ====================================================================
+
+VULNERABLE = Settings(monster_vulnerabilities=True)
+
+
+def test_the_gelatinous_cube_follows_its_rounds_and_offers_no_other_sequence(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: The Gelatinous Cube Monster ("Round 1: Corrosion  Round 2: Fear  Round 3:
+    Devour  Round 4: Critical  Round 5 (sequence restarts)")."""
+    t = table(shipped, ["athenoch-mortuary"])
+    cube = "monster-gelatinous-cube-1"
+    seen = []
+    for _ in range(5):
+        to_overseer(t)
+        assert [A.DeclareAction(cube, 0)] == [
+            a for a in t.rules.choices(t.state) if a == A.DeclareAction(cube, 0)
+        ]
+        with pytest.raises(NoSuchAlternativeError):
+            t.rules.check(t.state, A.DeclareAction(cube, 1))
+        t.declare(cube)
+        assert t.state.pending is None
+        seen.append(t.state.turn.label)  # type: ignore[union-attr]
+        t.do(A.EndTurn(cube))
+        t.monsters_pass()
+    assert seen == [
+        "melee, then corrosion melee",
+        "melee, then fear melee",
+        "melee, then devour",
+        "melee, then critical melee",
+        "melee, then corrosion melee",
+    ]
+
+
+def test_the_cubes_devour_cancels_a_stun_and_the_hero_comes_back_ready_when_it_dies(
+    shipped: CardIndex,
+) -> None:
+    """catacombs-3e-reference.txt: Devour Shot ("a character immediately takes one point of damage ... placed
+    on the Devoured! card"; "When a hero is devoured, the effect of the stun shot modifier is cancelled";
+    released when "the monster is destroyed ... ready to take their turn as normal")."""
+    t = table(shipped, ["athenoch-mortuary"])
+    cube = "monster-gelatinous-cube-1"
+    clear_all_but(t, cube)
+    for _ in range(2):
+        t.heroes_pass()
+        t.monsters_pass()
+    t.edit("hero-varesh", status=("stunned",))
+    t.heroes_pass()
+    t.declare(cube)  # round 3: melee, then devour
+    t.shot(cube, "melee")
+    assert expected(t)["shot"] == "devour" and expected(t)["piece"] == cube
+    t.shot(cube, "devour", "hero-varesh")
+    varesh = t.state.character("hero-varesh")
+    assert (varesh.health, varesh.status, varesh.devoured_by) == (7, ("devoured",), cube)
+    assert t.state.round == 4 and "hero-varesh" not in actors(t)
+    t.edit(cube, health=1)
+    t.turn("hero-xoric", ("rush",), ("melee", cube))
+    assert t.state.phase == "resolution"  # the Cube was the last monster: the room is complete
+    assert t.status("hero-varesh") == () and t.state.character("hero-varesh").alive
+
+
+def test_a_hero_freed_from_a_destroyed_devourer_takes_its_turn_that_round(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Devour Shot ("all characters are returned to the place on the playmat where
+    the monster was destroyed, ready to take their turn as normal")."""
+    t = table(shipped, ["athenoch-mortuary"])
+    cube = "monster-gelatinous-cube-1"
+    t.edit("hero-varesh", status=("devoured",), devoured_by=cube)
+    t.edit(cube, health=1)
+    assert "hero-varesh" not in actors(t)
+    t.turn("hero-xoric", ("rush",), ("melee", cube))
+    assert "hero-varesh" in actors(t) and t.state.side == "heroes"
+
+
+def test_the_cubes_fear_melee_lets_the_overseer_rush_the_hero_away(shipped: CardIndex) -> None:
+    """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier ("may immediately perform a single, unmodified rush
+    shot with the character they damaged"); The Gelatinous Cube Monster (round 2)."""
+    t = table(shipped, ["athenoch-mortuary"])
+    cube = "monster-gelatinous-cube-1"
+    t.heroes_pass()
+    t.monsters_pass()
+    to_overseer(t)
+    t.declare(cube)
+    t.shot(cube, "melee")
+    t.shot(cube, "melee", "hero-elani", "hero-roosan")
+    decide(t, "hero-elani", "choose_modifier_target")
+    shot = expected(t)
+    assert (shot["piece"], shot["shot"], shot["modifier"]) == ("hero-elani", "rush", None)
+    t.shot(cube, "rush", "monster-zombie-1")  # the frightened Thief harms nobody
+    assert (t.health("hero-elani"), t.health("hero-roosan"), t.health("monster-zombie-1")) == (6, 6, 1)
+    assert t.state.turn is None
+
+
+def test_the_cubes_critical_round_and_its_four_health_track(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: The Gelatinous Cube Monster (round 4: critical); Critical Shot Modifier;
+    Tracking Health (only two-health monsters are flipped)."""
+    t = table(shipped, ["athenoch-mortuary"])
+    cube = "monster-gelatinous-cube-1"
+    for _ in range(3):
+        t.heroes_pass()
+        t.monsters_pass()
+    t.heroes_pass()
+    t.declare(cube)
+    t.shot(cube, "melee", "hero-xoric")
+    t.shot(cube, "melee", "hero-xoric")
+    assert t.health("hero-xoric") == 10 - 1 - 2
+    t.monsters_pass()
+    t.turn("hero-xoric", ("rush",), ("melee", cube))
+    t.turn("hero-elani", ("melee", cube))
+    t.turn("hero-roosan", ("rush",), ("melee", cube))
+    assert t.health(cube) == 1 and not t.state.public_view()["characters"][-1]["flipped"]
+    assert not any(e.type == "monster_flipped" for e in t.events if getattr(e, "character", "") == cube)
+
+
+def test_the_cube_nullifies_the_potions_ice_and_the_thief_goes_on_with_her_action(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Nullifying Shots; Combo Items (Raisthrim's Potion); Monster Vulnerabilities
+    ("These rules do not override any defensive properties")."""
+    t = table(shipped, ["athenoch-mortuary"], settings=VULNERABLE, items={"elani": ["raisthrims-potion"]})
+    cube = "monster-gelatinous-cube-1"
+    t.do(A.PlayCard("hero-elani", "raisthrims-potion"))
+    t.shot("hero-elani", "ice", cube)
+    assert t.status(cube) == () and t.health(cube) == 4
+    t.declare("hero-elani")
+    t.shot("hero-elani", "melee", cube)
+    assert t.health(cube) == 3
+
+
+def test_a_damaged_troll_regenerates_and_is_flipped_back(shipped: CardIndex) -> None:
+    """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier ("A Troll that has already taken damage
+    successfully damages the Thief ... the Troll's piece flips back over to its normal state")."""
+    t = table(shipped, ["the-barracks"])
+    troll = "monster-troll-1"
+    t.turn("hero-xoric", ("rush",), ("melee", troll))
+    assert t.state.character(troll).flipped
+    t.heroes_pass()
+    t.declare(troll)
+    assert expected(t)["modifier"] == "regeneration"
+    t.shot(troll, "melee", "hero-elani", "hero-roosan")
+    assert (t.health("hero-elani"), t.health("hero-roosan"), t.health(troll)) == (6, 6, 2)
+    assert not t.state.character(troll).flipped
+
+
+def test_a_troll_that_misses_or_hits_a_frozen_hero_regenerates_nothing(shipped: CardIndex) -> None:
+    """catacombs-3e-shot-modifiers.txt: Regeneration ("restore one point of health after successfully
+    damaging an enemy"); catacombs-3e-reference.txt: Ice Shot ("While frozen, a character ... does not take
+    damage")."""
+    t = table(shipped, ["the-barracks"])
+    troll = "monster-troll-1"
+    t.edit(troll, health=1)
+    t.edit("hero-elani", status=("frozen",))
+    t.heroes_pass()
+    t.turn(troll, ("melee", "hero-elani"))
+    assert (t.health("hero-elani"), t.health(troll)) == (7, 1)
+
+
+def test_a_shadow_monster_is_frozen_but_not_destroyed_by_an_infernal_ice_vulnerability(
+    shipped: CardIndex,
+) -> None:
+    """catacombs-3e-reference.txt: Shadow Monsters ("In order to be destroyed, shadow monsters must be pushed
+    completely off the playmat"); Monster Vulnerabilities (infernal: "health being reduced by one point in
+    addition to being frozen"); Ice Shot."""
+    t = table(shipped, ["larkwrayth-prison"], settings=VULNERABLE, spells={"varesh": ["ice-blast"]})
+    phantom = "monster-phantom-1"
+    t.do(A.PlayCard("hero-varesh", "ice-blast"))
+    t.shot("hero-varesh", "ice", phantom)
+    assert t.state.character(phantom).alive and t.status(phantom) == ("frozen",)
+    assert t.state.phase == "battle"
+
+
+def test_a_phantom_pushed_off_the_mat_indirectly_survives(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Shadow Monsters ("must be pushed completely off the playmat by any direct
+    hit from a character or ranged shot by the Heroic Forces"); Taking Damage (a pushed piece takes none)."""
+    t = table(shipped, ["larkwrayth-prison"])
+    phantom = "monster-phantom-1"
+    t.declare("hero-xoric")
+    t.shot("hero-xoric", "rush")
+    t.do(
+        A.ResolveShot(
+            "hero-xoric", "melee", direct_hits=("monster-skeleton-warrior-1",), pushed_off_mat=(phantom,)
+        )
+    )
+    assert t.state.character(phantom).alive
+    t.declare("hero-elani")
+    t.do(A.ResolveShot("hero-elani", "melee", direct_hits=(phantom,), pushed_off_mat=(phantom,)))
+    assert not t.state.character(phantom).alive
+    t.shot("hero-elani", "rush")
+    assert phantom in t.state.character("hero-elani").trophies
+
+
+def test_the_phantoms_fear_missile_and_the_rush_that_follows(shipped: CardIndex) -> None:
+    """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier ("This includes characters that are stunned");
+    Phantom: rush, then fear missile."""
+    t = table(shipped, ["larkwrayth-prison"])
+    t.edit("hero-roosan", status=("stunned",))
+    t.heroes_pass()
+    t.declare("monster-phantom-1")
+    t.shot("monster-phantom-1", "rush")
+    assert expected(t)["piece"] == "ranged-missile" and expected(t)["modifier"] == "fear"
+    t.shot("monster-phantom-1", "missile", "hero-roosan")
+    assert expected(t)["piece"] == "hero-roosan"
+    t.shot("monster-phantom-1", "rush")
+    assert t.health("hero-roosan") == 6 and t.status("hero-roosan") == ("stunned",)
+    assert t.state.turn is None
+
+
+def test_the_skeleton_warrior_nullifies_an_elven_arrow_and_the_card_is_still_used(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Nullifying Shots ("A Skeleton Warrior monster has a missile icon in its
+    Nullifies box"); Playing Spell, Ability, or Item Cards (an Ability card is used once per room)."""
+    t = table(shipped, ["bholoth-cemetery"], heroes=("xoric", "oleira", "roosan", "elani"))
+    t.do(A.PlayCard("hero-oleira", "elven-arrow"))
+    t.shot("hero-oleira", "missile", "monster-skeleton-warrior-1")
+    assert t.health("monster-skeleton-warrior-1") == 1
+    assert "ability:elven-arrow" in t.state.character("hero-oleira").face_down
+
+
+def test_a_minotaur_reflects_the_throwing_axe_after_xorics_sequence(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Reflecting Shots ("one (and only one) point of damage is reflected back at
+    the attacker"); Combo Items (Throwing Axe: "perform the shot sequence listed on his Hero Rules card ...
+    and then immediately play the Throwing Axe Combo Item card")."""
+    t = table(
+        shipped,
+        ["sepulcher-of-the-sisters"],
+        heroes=("xoric", "oleira", "roosan", "elani"),
+        items={"xoric": ["throwing-axe"]},
+    )
+    t.declare("hero-xoric")
+    t.shot("hero-xoric", "rush")
+    t.shot("hero-xoric", "melee", "monster-centaur-1")
+    assert t.state.turn is not None and t.state.turn.stage == "await_post"
+    assert A.PlayCard("hero-xoric", "throwing-axe", kind="item") in t.rules.choices(t.state)
+    t.do(A.PlayCard("hero-xoric", "throwing-axe"))
+    t.shot("hero-xoric", "missile", "monster-minotaur-1")
+    assert (t.health("hero-xoric"), t.health("monster-minotaur-1")) == (9, 2)
+    assert t.state.turn is None
+
+
+@pytest.mark.parametrize(
+    ("room", "monster", "how", "health_left"),
+    [
+        ("krhlot", "monster-troll-1", ("throwing-axe", "missile"), 0),  # dungeon: missile is critical
+        ("athenoch-mortuary", "monster-ghoul-1", ("fireball", "fireball"), 0),  # undead: fireball critical
+        ("athenoch-mortuary", "monster-gelatinous-cube-1", ("throwing-axe", "missile"), 4),  # nullified
+        ("larkwrayth-prison", "monster-fire-demon-1", ("fireball", "fireball"), 2),  # nullified
+    ],
+)
+def test_family_vulnerabilities_on_real_monsters_respect_their_nullifies_box(
+    shipped: CardIndex, room: str, monster: str, how: tuple[str, str], health_left: int
+) -> None:
+    """catacombs-3e-reference.txt: Monster Vulnerabilities (dungeon: missile; undead: fireball; "These rules
+    do not override any defensive properties that individual monsters may have")."""
+    card, shot = how
+    t = table(shipped, [room], settings=VULNERABLE, items={"xoric": ["throwing-axe"]})
+    hero = "hero-xoric" if card == "throwing-axe" else "hero-varesh"
+    if card == "throwing-axe":  # a post-Combo item follows the hero's action (both shots forfeited here)
+        t.declare(hero)
+        t.do(A.SkipShot(hero))
+        t.do(A.SkipShot(hero))
+    t.do(A.PlayCard(hero, card, kind="item" if card == "throwing-axe" else "ability"))
+    t.shot(hero, shot, monster)
+    assert t.health(monster) == health_left
+
+
+def test_a_mythological_kill_heals_the_hero_and_a_vampire_bat_flees_in_fear(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Monster Vulnerabilities (mythological: melee "as having the regeneration
+    modifier"; extra small vermin: melee or missile "as having the fear modifier")."""
+    t = table(shipped, ["sepulcher-of-the-sisters"], settings=VULNERABLE)
+    t.edit("hero-elani", health=5)
+    t.declare("hero-elani")
+    t.shot("hero-elani", "melee", "monster-centaur-1")
+    assert t.health("hero-elani") == 6 and not t.state.character("monster-centaur-1").alive
+    t.shot("hero-elani", "rush")
+    t.declare("hero-xoric")
+    t.shot("hero-xoric", "rush")
+    t.shot("hero-xoric", "melee", "monster-vampire-bat-1")
+    assert t.state.character("monster-vampire-bat-1").flipped
+    assert expected(t)["piece"] == "monster-vampire-bat-1" and expected(t)["shot"] == "rush"
+    t.shot("hero-xoric", "rush", "monster-fire-spirit-1")
+    assert t.health("monster-fire-spirit-1") == 1 and t.state.turn is None
