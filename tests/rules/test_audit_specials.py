@@ -8,6 +8,7 @@ named; catacombs-3e-shot-modifiers.txt wins on modifier wording).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -15,11 +16,13 @@ from typing import Any
 import pytest
 
 from service.content import load_content
+from service.gamelog import replay
 from service.gamelog.content_adapter import rules_content
-from service.rules import Settings
+from service.gamelog.writer import LogWriter
+from service.rules import GameState, Settings
 from service.rules import actions as A
 from service.rules.cards import CardIndex
-from service.rules.errors import CharacterCannotActError, NoSuchAlternativeError
+from service.rules.errors import CharacterCannotActError, NoSuchAlternativeError, SuppressedShotError
 from service.rules.evolve import evolve
 from service.rules.shots import Shot
 
@@ -44,9 +47,19 @@ def table(
     items: dict[str, Sequence[str]] | None = None,
     spells: dict[str, Sequence[str]] | None = None,
     metre: Sequence[str] = (),
+    seed: int = 7,
 ) -> Table:
     """A game of the shipped cards, in the Battle Phase of its first room (Monster Metre picks in order)."""
-    t = Table(rooms, heroes=heroes, lord=lord, content=shipped, settings=settings, items=items, spells=spells)
+    t = Table(
+        rooms,
+        heroes=heroes,
+        lord=lord,
+        seed=seed,
+        content=shipped,
+        settings=settings,
+        items=items,
+        spells=spells,
+    )
     t.do(A.EnterRoom())
     for pick in metre:
         decide(t, pick, "choose_monster")
@@ -591,3 +604,250 @@ def test_a_mythological_kill_heals_the_hero_and_a_vampire_bat_flees_in_fear(ship
     assert expected(t)["piece"] == "monster-vampire-bat-1" and expected(t)["shot"] == "rush"
     t.shot("hero-xoric", "rush", "monster-fire-spirit-1")
     assert t.health("monster-fire-spirit-1") == 1 and t.state.turn is None
+
+
+# == Room cards: suppression =============================================================================
+
+
+def test_the_lava_pools_suppress_the_potions_ice_and_the_thief_still_takes_her_action(
+    shipped: CardIndex,
+) -> None:
+    """catacombs-3e-reference.txt: Room Cards: Suppression ("that shot type and all its modified versions are
+    suppressed"); RULINGS.md 8 (the card may be played, the suppressed shot only skipped); Combo Items."""
+    t = table(
+        shipped,
+        ["the-lava-pools"],
+        metre=("troll", "minotaur", "ghoul"),
+        items={"elani": ["raisthrims-potion"]},
+    )
+    assert t.state.public_view()["room"]["suppresses"] == ["ice"]
+    t.do(A.PlayCard("hero-elani", "raisthrims-potion"))
+    assert expected(t)["suppressed"] and expected(t)["shot"] == "ice"
+    assert A.SkipShot("hero-elani") in t.rules.choices(t.state)
+    with pytest.raises(SuppressedShotError):
+        t.shot("hero-elani", "ice", "monster-troll-1")
+    t.do(A.SkipShot("hero-elani"))
+    assert t.state.turn is not None and t.state.turn.stage == "await_main"
+    offered = t.rules.choices(t.state)
+    assert A.DeclareAction("hero-elani", 0) in offered
+    assert A.PlayCard("hero-elani", "raisthrims-potion", kind="item") not in offered
+    t.declare("hero-elani")
+    t.shot("hero-elani", "melee", "monster-troll-1")
+    assert t.health("monster-troll-1") == 1
+
+
+def test_the_vermin_hovel_strips_the_archers_stun_but_leaves_its_missile(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Room Cards: Suppression ("If a specific modified shot is listed, only the
+    modifier is suppressed, not the shot itself")."""
+    t = table(shipped, ["the-vermin-hovel"], metre=("skeleton-archer", "troll", "minotaur"))
+    t.heroes_pass()
+    t.declare("monster-skeleton-archer-1", 1)
+    shot = expected(t)
+    assert (shot["shot"], shot["modifier"], shot["suppressed"]) == ("missile", None, False)
+    t.shot("monster-skeleton-archer-1", "missile", "hero-roosan")
+    assert (t.health("hero-roosan"), t.status("hero-roosan")) == (6, ())
+
+
+def test_bloodsworn_crypt_suppresses_roals_rolls_and_its_turn_ends_when_skipped(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Room Cards: Suppression (roll and every modified roll); Battle Phase: Shot
+    Sequences and Connectors ("All shots in a shot sequence are optional")."""
+    t = table(shipped, ["bloodsworn-crypt"], metre=("troll", "roal:1"))
+    roal = "monster-roal-1"
+    t.heroes_pass()
+    t.declare(roal, 0)
+    assert expected(t)["suppressed"] and expected(t)["modifier"] == "critical"
+    assert t.rules.choices(t.state) == [A.SkipShot(roal), A.EndTurn(roal)]
+    t.do(A.SkipShot(roal))
+    assert t.state.turn is None and roal in t.state.acted
+    t.declare("monster-troll-1")
+    t.do(A.EndTurn("monster-troll-1"))
+    t.monsters_pass()
+    t.heroes_pass()
+    t.declare(roal, 1)  # rush, then roll
+    t.shot(roal, "rush")
+    assert expected(t)["suppressed"]
+    t.do(A.SkipShot(roal))
+    assert t.state.turn is None
+
+
+def test_oakheart_hall_leaves_the_sewer_rats_melee_without_its_poison(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Room Cards: Suppression (poison melee listed: the melee stays, the Poison
+    card is not drawn)."""
+    t = table(shipped, ["oakheart-hall"], metre=("sewer-rat", "pit-viper"))
+    t.heroes_pass()
+    t.turn("monster-sewer-rat-1", ("melee", "hero-varesh"))
+    t.declare("monster-pit-viper-1", 0)
+    t.shot("monster-pit-viper-1", "missile", "hero-varesh")
+    assert (t.health("hero-varesh"), t.state.character("hero-varesh").poison) == (6, ())
+
+
+# == the daemon's loop: every expected shot can be resolved, the game never gets stuck ====================
+
+
+SCENARIOS = [
+    ("catacomb-lords-lair", "hmotha-the-lich-lord", ()),
+    ("catacomb-lords-lair", "phoshar-the-dragon", ()),
+    ("catacomb-lords-lair", "shargila-the-gorgon", ()),
+    ("catacomb-lords-lair", "vasesak-the-sorcerer", ()),
+    ("athenoch-mortuary", "hmotha-the-lich-lord", ()),
+    ("larkwrayth-prison", "phoshar-the-dragon", ()),
+    ("sepulcher-of-the-sisters", "shargila-the-gorgon", ()),
+    ("the-vermin-hovel", "vasesak-the-sorcerer", ("random", "random", "random")),
+    ("bloodsworn-crypt", "phoshar-the-dragon", ("random", "roal:1")),
+    ("qurlathorm", "hmotha-the-lich-lord", ("random", "random", "random", "gelatinous-cube:1")),
+]
+ITEMS = {"xoric": ["berserker-battle-axe", "throwing-axe"], "elani": ["raisthrims-potion"]}
+SPELLS = {"varesh": ["ice-blast", "drain-energy", "teleport-hero", "magic-gate", "heal", "shield"]}
+
+
+def random_action(t: Table, dice: random.Random) -> A.Action:
+    """What a table might do next: answer, resolve the expected shot with some hits, or pick a choice."""
+    state = t.state
+    shot = state.expected_shot()
+    on_mat = [c.id for c in state.characters if c.on_mat or c.kind == "fire_wall" and c.in_room]
+    if shot is not None and dice.random() < 0.8:
+        if shot["suppressed"]:
+            return A.SkipShot(shot["character"])
+        hits = tuple(dice.sample(on_mat, k=min(len(on_mat), dice.choice((0, 1, 1, 2)))))
+        pushed = tuple(h for h in hits if dice.random() < 0.3)
+        frozen = tuple(c.id for c in state.characters if "frozen" in c.status and dice.random() < 0.3)
+        target = None
+        if shot["shot"] == "target":
+            previous = state.turn.queue[0].target if state.turn else None  # the declared target stays
+            target = previous or (hits[0] if hits else dice.choice(on_mat))
+        return A.ResolveShot(shot["character"], shot["shot"], hits, pushed, frozen, target)
+    offered = t.rules.choices(state)
+    assert offered or shot is not None, f"stuck: nothing to do in {state.public_view()}"
+    return dice.choice(offered) if offered else A.SkipShot(shot["character"])  # type: ignore[index]
+
+
+def check_invariants(state: GameState) -> None:
+    ids = [c.id for c in state.characters]
+    assert len(ids) == len(set(ids)), "two characters share an id"
+    for c in state.characters:
+        assert 0 <= c.health, c
+        if c.kind in ("monster", "lord"):
+            assert c.health <= c.max_health, c
+        if c.kind == "lord":
+            assert not ({"frozen", "devoured", "stunned", "teleported"} & set(c.status)), c
+        if not c.alive and c.kind != "hero":
+            assert not c.on_mat or c.kind == "fire_wall", c
+    for c in (c for c in state.characters if c.kind == "monster"):
+        assert "stunned" not in c.status and "reckless" not in c.status, (
+            c
+        )  # only heroes are stunned / reckless
+    if state.phase == "battle" and state.outcome is None and state.pending is None:
+        shot = state.expected_shot()
+        if shot is not None:
+            assert shot["character"] == state.turn.character  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("room", "lord", "metre"), SCENARIOS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_daemon_driven_game_never_gets_stuck_and_its_log_replays_to_the_same_state(
+    shipped: CardIndex, room: str, lord: str, metre: tuple[str, ...], seed: int
+) -> None:
+    """docs/rules-api.md: How a daemon drives a turn (``choices``, ``expected_shot``; "A suppressed shot can
+    only be skipped"); docs/game-log.md ("the same log always gives the same game"); catacombs-3e-
+    reference.txt: Winning the Game; Battle Phase: Turn Order."""
+    setup = {
+        "ruleset": "catacombs-3e",
+        "content": "shipped",
+        "heroes": list(PARTY),
+        "lord": lord,
+        "rooms": [room, "the-barracks"],
+        "seed": seed,
+        "settings": {"monster_vulnerabilities": seed == 2},
+        "items": ITEMS,
+        "spells": SPELLS,
+    }
+    t = Table(
+        setup["rooms"],  # type: ignore[arg-type]
+        lord=lord,
+        seed=seed,
+        content=shipped,
+        settings=Settings(monster_vulnerabilities=seed == 2),
+        items=ITEMS,  # type: ignore[arg-type]
+        spells=SPELLS,  # type: ignore[arg-type]
+    )
+    log = LogWriter()
+    log.setup(setup)
+    dice = random.Random(seed)
+
+    def do(action: A.Action) -> None:
+        t.do(action)
+        log.action(action)
+        check_invariants(t.state)
+
+    do(A.EnterRoom())
+    for pick in metre:
+        do(A.Decide(t.state.pending.id, pick))  # type: ignore[union-attr]
+    do(A.StartBattle())
+    for _ in range(500):  # on into the Barracks after a cleared room: fire walls gone, the devoured freed
+        last_room = t.state.room_index == len(t.state.room_deck) - 1
+        if t.state.phase == "game_over" or t.state.phase == "resolution" and last_room:
+            break
+        do(random_action(t, dice))
+        if t.state.phase == "setup" and t.state.room_index > 0:
+            assert not any(c.kind == "fire_wall" or "devoured" in c.status for c in t.state.characters)
+    result = replay(log.records)
+    assert result.rejected == []
+    assert result.state.to_json() == t.state.to_json()
+    if len(log.records) > 3:
+        log.undo()
+        undone = replay(log.records)
+        assert undone.rejected == []
+        again = Table(
+            setup["rooms"],
+            lord=lord,
+            seed=seed,
+            content=shipped,  # type: ignore[arg-type]
+            settings=Settings(monster_vulnerabilities=seed == 2),
+            items=ITEMS,
+            spells=SPELLS,
+        )  # type: ignore[arg-type]
+        for action in t.actions[:-1]:
+            again.do(action)
+        assert undone.state.to_json() == again.state.to_json()
+
+
+def test_a_re_attributed_devour_shot_swallows_the_other_hero_on_replay(shipped: CardIndex) -> None:
+    """docs/game-log.md (``{"replaces": 12, "action": {...}}``: "a shot re-attributed after a dispute; later
+    records are replayed on top of it"); catacombs-3e-reference.txt: Devour Shot; The Gelatinous Cube."""
+    setup = {
+        "ruleset": "catacombs-3e",
+        "content": "shipped",
+        "heroes": list(PARTY),
+        "lord": "hmotha-the-lich-lord",
+        "rooms": ["athenoch-mortuary"],
+        "seed": 4,
+    }
+    log = LogWriter()
+    log.setup(setup)
+    cube = "monster-gelatinous-cube-1"
+    t = table(shipped, ["athenoch-mortuary"], seed=4)
+    log.action(A.EnterRoom())
+    log.action(A.StartBattle())
+    for _ in range(3):
+        for hero in ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani"):
+            for action in (A.DeclareAction(hero, 0), A.EndTurn(hero)):
+                t.do(action)
+                log.action(action)
+        for monster in [c.id for c in t.rules.actors(t.state)]:
+            if monster == cube and t.state.round == 3:
+                continue
+            for action in (A.DeclareAction(monster, 0), A.EndTurn(monster)):
+                t.do(action)
+                log.action(action)
+    for action in (A.DeclareAction(cube), A.ResolveShot(cube, "melee")):
+        t.do(action)
+        log.action(action)
+    devour = A.ResolveShot(cube, "devour", direct_hits=("hero-varesh",))
+    t.do(devour)
+    record = log.action(devour)
+    assert t.status("hero-varesh") == ("devoured",)
+    assert replay(log.records).state.to_json() == t.state.to_json()
+    log.correction(A.ResolveShot(cube, "devour", direct_hits=("hero-elani",)), replaces=record.seq)
+    state = replay(log.records).state
+    assert state.character("hero-elani").status == ("devoured",) and state.character("hero-elani").health == 6
+    assert state.character("hero-varesh").status == () and state.character("hero-varesh").health == 8
