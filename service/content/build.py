@@ -97,6 +97,7 @@ def monster(record_id: str, raw: Raw) -> MonsterCard:
         special=raw.get("special"),
         suppresses_while_alive=patterns(raw.get("suppresses_while_alive")),
         shares_pieces_with=tuple(raw.get("shares_pieces_with", ())),
+        pieces=raw.get("pieces", 4),
     )
 
 

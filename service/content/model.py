@@ -69,6 +69,7 @@ class MonsterCard(Record):
     special: str | None = None
     suppresses_while_alive: tuple[ShotSpec, ...] = ()  # shots no one may take while it lives (Soloth's Siren)
     shares_pieces_with: tuple[str, ...] = ()  # monsters using the same physical piece (Swordmaster Ghoul)
+    pieces: int = 4  # discs of this monster in the box: the Monster Pool's hard limit (the Cube has one)
 
 
 QuadrantKind = Literal["specific", "mercenary", "monster_metre"]

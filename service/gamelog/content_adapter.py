@@ -68,6 +68,7 @@ def rules_content(content: Any) -> CardIndex:
             small=m.disc_size == "small",
             ordered_by_round=m.sequence_selection == "ordered_by_round",
             shares_pieces_with=tuple(getattr(m, "shares_pieces_with", ())),
+            pieces=m.pieces,
         )
         for m in content.monsters.values()
     ]

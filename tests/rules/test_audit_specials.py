@@ -694,7 +694,7 @@ SCENARIOS = [
     ("sepulcher-of-the-sisters", "shargila-the-gorgon", ()),
     ("the-vermin-hovel", "vasesak-the-sorcerer", ("random", "random", "random")),
     ("bloodsworn-crypt", "phoshar-the-dragon", ("random", "roal:1")),
-    ("qurlathorm", "hmotha-the-lich-lord", ("random", "random", "random", "gelatinous-cube:1")),
+    ("qurlathorm", "hmotha-the-lich-lord", ("random", "random", "random", "gelatinous-cube")),
 ]
 ITEMS = {"xoric": ["berserker-battle-axe", "throwing-axe"], "elani": ["raisthrims-potion"]}
 SPELLS = {"varesh": ["ice-blast", "drain-energy", "teleport-hero", "magic-gate", "heal", "shield"]}
@@ -851,3 +851,14 @@ def test_a_re_attributed_devour_shot_swallows_the_other_hero_on_replay(shipped: 
     state = replay(log.records).state
     assert state.character("hero-elani").status == ("devoured",) and state.character("hero-elani").health == 6
     assert state.character("hero-varesh").status == () and state.character("hero-varesh").health == 8
+
+
+def test_the_box_holds_one_gelatinous_cube_so_an_all_pieces_pick_places_one(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Components ("Gelatinous Cube x1"); Room Cards: Monster Metre Icons (the
+    Overseer places the chosen monster's pieces, limited by the Monster Pool)."""
+    t = Table(["qurlathorm"], heroes=PARTY, lord="hmotha-the-lich-lord", seed=7, content=shipped)
+    t.do(A.EnterRoom())
+    while t.state.pending is not None:
+        options = [o.id for o in t.state.pending.options]
+        decide(t, "gelatinous-cube" if "gelatinous-cube" in options else options[0], "choose_monster")
+    assert monsters_by_card(t)["gelatinous-cube"] == 1
