@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .baselines import enemies_of, moved_enemies, nominal_best_fit
+from .geometry import MatConfig
 from .infer import Attribution, AttributionConfig, attribute
 from .simulate import ShotLab, SimulatedShot, populate_room, random_shot
 
@@ -45,11 +46,18 @@ class Outcome:
     latency_s: float
 
 
-def make_case(index: int, seed: int, sensors: str | None = None, pieces: int | None = None) -> Case:
+def make_case(
+    index: int,
+    seed: int,
+    sensors: str | None = None,
+    pieces: int | None = None,
+    mat: MatConfig | None = None,
+) -> Case:
+    """One benchmark shot; ``mat`` replaces the ground-truth mat (benchmarks/attribution_mismatch.py)."""
     rng = random.Random(seed * 1_000_003 + index)
     sensors = sensors or SENSORS[index % len(SENSORS)]
     pieces = pieces or CROWDING[(index // len(SENSORS)) % len(CROWDING)]
-    table = ShotLab(seed=seed * 7919 + index, sensor_config=sensors)
+    table = ShotLab(seed=seed * 7919 + index, sensor_config=sensors, mat=mat)
     monsters = populate_room(
         table, rng, pieces, frozen=1 if rng.random() < 0.15 else 0, shadows=1 if rng.random() < 0.1 else 0
     )
@@ -57,7 +65,7 @@ def make_case(index: int, seed: int, sensors: str | None = None, pieces: int | N
     return Case(index, sensors, pieces, random_shot(table, rng, monsters, speed_range=speed_range))
 
 
-def _score(case: Case, method: Callable[[Any], Attribution]) -> Outcome:
+def score_case(case: Case, method: Callable[[Any], Attribution]) -> Outcome:
     trace, truth = case.shot.trace, case.shot.truth
     started = time.perf_counter()
     result = method(trace)
@@ -185,7 +193,7 @@ def run_benchmark(
     for i in range(shots):
         case = make_case(i, seed, sensors, pieces)
         for name, method in methods.items():
-            result.outcomes[name].append(_score(case, method))
+            result.outcomes[name].append(score_case(case, method))
         if progress:
             progress(i + 1, shots)
     result.wall_s = time.perf_counter() - started
