@@ -252,7 +252,6 @@ class Daemon:
             "candidates": candidates,
             "resolved": False,
         }
-        self.publisher.publish_shot(self.last_shot, self.session.seq)
         auto = False
         if result.auto_apply and candidates:
             action = self._resolve_action(expected, candidates[0])
@@ -262,7 +261,7 @@ class Daemon:
             except (IllegalActionError, SessionError) as exc:
                 log.warning("the likeliest reading of the shot is not legal (%s): asking the referee", exc)
         # The sensor record is kept either way: it is what a referee replays after a dispute.
-        self._record(
+        shot_seq = self._record(
             "shot",
             {
                 "character": expected["character"],
@@ -274,6 +273,9 @@ class Daemon:
             },
             "sensor",
         )
+        # Pages name the shot they show by this seq when they confirm it (docs/mqtt.md: shot).
+        self.last_shot["shot_seq"] = shot_seq
+        self.publisher.publish_shot(self.last_shot, shot_seq)
         if auto:
             resolved_seq = self._record("action", action, "sensor")
             if self.last_shot is not None:

@@ -28,8 +28,8 @@ class CommandRefused(ValueError):
 _SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "reason")
 
 # Every argument each command takes (docs/mqtt.md). Anything else is refused: a misspelt "cuont" must not
-# quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits and ``flicked`` on manual_shot are what the
-# console shows the referee; they are accepted and not used.
+# quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits names the shot the page showed (its
+# ``shot_seq``); ``flicked`` on manual_shot comes with the console's form; the rules need only the shot.
 ARGUMENTS: Mapping[str, frozenset[str]] = {
     name: frozenset(keys)
     for name, keys in {
@@ -166,6 +166,13 @@ def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegi
     pending = session.pending_shot
     if pending is None:
         raise CommandRefused("no shot is waiting for confirmation")
+    shown = args.get("shot")
+    if shown is not None and str(shown) != str(pending["seq"]):
+        # The page showed another shot (set aside, or a second referee settled it meanwhile): its candidate
+        # index and hits must not be applied to the shot waiting now.
+        raise CommandRefused(
+            f"the confirmation is for shot {shown}, but the shot waiting is {pending['seq']}: look again"
+        )
     if "direct_hits" in args:
         _id_list(args, "direct_hits")  # compared with the candidates' before it is checked against the game
     index = args.get("candidate")

@@ -296,6 +296,21 @@ def test_confirming_a_doubtful_shot_with_wrong_arguments_is_answered_and_the_sho
     assert doubtful.send("confirm_hits", candidate=0)["ok"], "the right answer is still taken"
 
 
+def test_a_confirmation_for_another_shot_than_the_one_waiting_is_refused(doubtful: FakeTable) -> None:
+    """A page still showing a shot that was set aside (or settled by another referee) names it by its
+    ``shot_seq``; its candidate must not be applied to the shot waiting now."""
+    waiting = doubtful.state["table"]["pending_shot"]["seq"]
+    before = snapshot_of(doubtful)
+    answer = doubtful.send("confirm_hits", candidate=0, shot=str(waiting - 1))
+    assert answer["ok"] is False
+    assert answer["error"] == (
+        f"the confirmation is for shot {waiting - 1}, but the shot waiting is {waiting}: look again"
+    )
+    assert unchanged(doubtful, before)
+    assert doubtful.send("confirm_hits", candidate=0, shot=str(waiting))["ok"]
+    assert doubtful.state["table"]["pending_shot"] is None
+
+
 def test_undoing_more_actions_than_are_in_effect_undoes_none(table: FakeTable) -> None:
     table.send("declare", character="hero-elani")
     in_effect = 3  # enter_room, start_battle, declare

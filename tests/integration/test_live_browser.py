@@ -83,6 +83,14 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     orc = next(c for c in live.state()["characters"] if c["id"] == "monster-orc-1")
     truth = live.sim.flick_at("hero-xoric", orc["piece"])
     live.wait_until(lambda: (live.state().get("table") or {}).get("pending_shot"), 60, "the doubtful shot")
+    # The shot message names the shot the console's confirmation will refer to.
+    waiting = live.state()["table"]["pending_shot"]["seq"]
+    shot_messages = lambda: [s.json() for s in live.probe.seen if s.topic.endswith("/shot")]  # noqa: E731
+    live.wait_until(
+        lambda: any(m.get("shot_seq") == waiting for m in shot_messages()),
+        10,
+        "the shot message naming the waiting shot",
+    )
     referee.click("a[href='/referee/console']")
     expect(referee.locator("#candidates li").first).to_be_visible()
     referee.screenshot(path=str(shots_dir / "referee-console.png"))

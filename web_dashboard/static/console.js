@@ -32,7 +32,7 @@
         if (c.pushed && c.pushed.length) li.appendChild(S.el("span", { class: "muted" }, ` · pushed ${names(c.pushed)}`));
         const b = S.el("button", { class: "big confirm", type: "button", "data-candidate": i }, "This one");
         b.addEventListener("click", () => R.send("confirm_hits", Object.assign(
-          { direct_hits: c.direct_hits || [], candidate: i }, shot.id || shot.seq !== undefined ? { shot: String(shot.id || shot.seq) } : {})));
+          { direct_hits: c.direct_hits || [], candidate: i }, shot.shot_seq !== undefined ? { shot: String(shot.shot_seq) } : {})));
         li.appendChild(b);
         list.appendChild(li);
       });
