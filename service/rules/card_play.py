@@ -111,6 +111,12 @@ def check(rules: RuleSet, state: GameState, action: A.PlayCard) -> None:
         raise CardNotPlayableError(
             f"{c.name} is not a Spell Caster", cite("Playing Spell, Ability, or Item Cards")
         )
+    if card.familiar:
+        # Familiars: the familiar item brings its own piece, which "performs its shot sequence every round";
+        # the card is never played in place of the hero's action (nor used up by it).
+        raise CardNotPlayableError(
+            f"{card.name} acts with its own piece; it is not played", cite("Item Cards: Familiars")
+        )
     if card.frequency == "permanent" and not card.shot_sequences:
         raise CardNotPlayableError(
             f"{card.name} is always in play; it is not played", cite("Item Cards: Frequency Conditions")
@@ -272,6 +278,10 @@ def refresh_cards(tx: Tx) -> None:
 
 
 def has_post_combo(rules: RuleSet, state: GameState, character: Character) -> bool:
+    if not character.on_mat:
+        # Teleport Shots: a hero teleported by its own action is off the playmat until its next turn, so
+        # no post-Combo shot can follow (the returning melee may be followed by one).
+        return False
     if character.has(STUNNED) and not rules.lone_hero(state, character):
         return False  # Item Cards: "Items cannot be used when a hero is stunned": no combo to wait for
     for item in character.items:
