@@ -78,7 +78,11 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
             evolve(turn, last_damaged=(*damaged, *spared), damaged_any=turn.damaged_any or bool(damaged))
         )
     attacker = tx.char(attacker.id)
-    if shot.modifier == "regeneration" and attacker.alive and any(not tx.char(t).shadow for t in damaged):
+    if (
+        shot.modifier == "regeneration"
+        and attacker.alive
+        and any(regenerates_from(tx, attacker, t) for t in damaged)
+    ):
         tx.regenerate(attacker)
     effect = modifiers.effect_of(shot)
     if effect is not None:
@@ -97,6 +101,13 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         tx.rules.summon(tx, attacker, shot.summons)
     drop_guards(tx)
     tx.after_change()
+
+
+def regenerates_from(tx: Tx, attacker: Character, target_id: str) -> bool:
+    """Regeneration "steals health from an enemy": a reckless hero's hit on a teammate restores nothing, and
+    the modifier is ineffective against shadow monsters."""
+    target = tx.char(target_id)
+    return not target.shadow and not same_side(tx, attacker, target)
 
 
 def chain_spared(tx: Tx, shot: Shot, hits: tuple[str, ...]) -> tuple[str, ...]:
