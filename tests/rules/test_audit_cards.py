@@ -160,7 +160,8 @@ def test_an_item_of_unknown_effect_is_used_up_when_played(shipped: CardIndex) ->
 
 def test_the_throwing_axe_follows_a_played_item_card(shipped: CardIndex) -> None:
     """catacombs-3e-reference.txt: Combo Items ("he can perform the shot sequence listed on his Hero Rules
-    card or play an Ability, Spell or Item card and then immediately play the Throwing Axe Combo Item card")."""
+    card or play an Ability, Spell or Item card and then immediately play the Throwing Axe Combo Item
+    card")."""
     t = table(shipped, items={"xoric": ["berserker-battle-axe", "throwing-axe"]})
     t.do(A.PlayCard("hero-xoric", "berserker-battle-axe"))
     for target in ("monster-orc-1", "monster-orc-2", "monster-orc-3", "monster-orc-4"):
@@ -500,3 +501,103 @@ def test_the_urn_summons_the_liquid_antient_once_in_the_game(shipped: CardIndex)
     antients = [c for c in t.state.characters if c.kind == "antient" and c.alive]
     assert len(antients) == 1
     assert t.state.character("hero-elani").items == ()
+
+
+# == Combo timing and turn order ==========================================================================
+
+
+def test_while_a_post_combo_may_follow_no_one_else_acts_and_ending_the_turn_keeps_the_axe(
+    shipped: CardIndex,
+) -> None:
+    """catacombs-3e-reference.txt: Combo Items (a post-Combo item is played "immediately after" the hero's
+    turn); Turn Order (one character's turn at a time)."""
+    t = table(shipped, items={"xoric": ["throwing-axe"]})
+    t.declare("hero-xoric")
+    t.shot("hero-xoric", "rush")
+    t.shot("hero-xoric", "melee", "monster-orc-1")
+    assert t.state.turn is not None and t.state.turn.stage == "await_post"
+    with pytest.raises(NotYourTurnError):
+        t.declare("hero-elani")
+    t.do(A.EndTurn("hero-xoric"))
+    assert t.state.turn is None and "hero-xoric" in t.state.acted
+    with pytest.raises((NotYourTurnError, IllegalActionError)):
+        t.do(A.PlayCard("hero-xoric", "throwing-axe"))
+    assert t.state.character("hero-xoric").items == ("throwing-axe",)
+
+
+def test_a_pre_combo_potion_cannot_be_drunk_once_the_heros_action_has_begun(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Combo Items (a pre-Combo item is played "immediately before" the hero's
+    normal turn)."""
+    t = table(shipped, items={"elani": ["raisthrims-potion"]})
+    t.declare("hero-elani")
+    t.shot("hero-elani", "melee", "monster-orc-1")
+    with pytest.raises(NotYourTurnError):
+        t.do(A.PlayCard("hero-elani", "raisthrims-potion"))
+    assert t.state.character("hero-elani").items == ("raisthrims-potion",)
+
+
+def test_the_lone_hero_ignores_the_stun_and_drinks_the_potion(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Stun Shot Modifier ("If only a single hero is able to perform their normal
+    action(s) during the Battle Phase (the others may be dead, devoured or teleported), the effects of the
+    stun modifier on that hero are ignored")."""
+    t = table(shipped, items={"elani": ["raisthrims-potion"]})
+    t.edit("hero-xoric", status=("devoured",))
+    t.edit("hero-varesh", status=("teleported",))
+    t.edit("hero-roosan", alive=False, health=0)
+    t.edit("hero-elani", status=("stunned",))
+    t.do(A.PlayCard("hero-elani", "raisthrims-potion"))
+    t.shot("hero-elani", "ice", "monster-troll-1")
+    assert t.status("monster-troll-1") == ("frozen",)
+
+
+def test_the_thiefs_throwing_axe_kill_earns_her_extra_coin(shipped: CardIndex) -> None:
+    """heroes.yaml: Elani ("Receives one extra gold coin for each monster she slays"); Resolution Phase (the
+    reward on the Monster card); Combo Items (the Throwing Axe's missile is her own shot); Nullifying Shots
+    (the Skeleton Warrior's missile icon)."""
+    t = table(shipped, ["bholoth-cemetery", "the-barracks"], items={"elani": ["throwing-axe"]})
+    for monster in ("monster-orc-1", "monster-skeleton-warrior-1", "monster-skeleton-warrior-2"):
+        t.edit(monster, alive=False, health=0)
+    t.declare("hero-elani")
+    t.shot("hero-elani", "melee", "monster-orc-2")
+    t.shot("hero-elani", "rush")
+    t.do(A.PlayCard("hero-elani", "throwing-axe"))
+    t.shot("hero-elani", "missile", "monster-skeleton-warrior-3")
+    assert t.health("monster-skeleton-warrior-3") == 1
+    t.declare("hero-xoric")
+    t.shot("hero-xoric", "rush")
+    t.shot("hero-xoric", "melee", "monster-skeleton-warrior-3")
+    assert t.state.phase == "resolution"
+    assert t.state.character("hero-elani").gold == 2 and t.state.character("hero-xoric").gold == 1
+
+
+def test_drain_energy_on_a_skeleton_warrior_is_nullified_and_restores_nothing(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Nullifying Shots (the Skeleton Warrior's missile icon); Regeneration Shot
+    Modifier (health is restored only when the shot damages)."""
+    t = table(shipped, ["bholoth-cemetery"], spells={"varesh": ["drain-energy"]})
+    t.edit("hero-varesh", health=3)
+    t.do(A.PlayCard("hero-varesh", "drain-energy"))
+    t.shot("hero-varesh", "missile", "monster-skeleton-warrior-1")
+    assert t.state.character("monster-skeleton-warrior-1").alive
+    assert t.health("hero-varesh") == 3
+    assert t.state.character("hero-varesh").spells == ()
+
+
+def test_a_heros_post_combo_is_not_offered_after_its_familiars_turn(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Combo Items (after "the hero's normal turn"); Familiars (the familiar takes
+    its own action)."""
+    t = table(shipped, items={"varesh": ["raven-familiar", "throwing-axe"]})
+    t.turn("familiar-raven-familiar", ("melee", "monster-orc-1"))
+    assert t.state.turn is None
+    t.declare("hero-varesh")
+    t.shot("hero-varesh", "rush")
+    t.shot("hero-varesh", "melee", "monster-orc-2")
+    assert t.state.turn is not None and t.state.turn.stage == "await_post"
+
+
+def test_the_feathers_of_fury_card_is_used_up_for_the_room(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Ability Cards ("After it has been used, it is flipped over face down");
+    abilities.yaml: Feathers of Fury (its shot sequence is not in any source)."""
+    t = table(shipped)
+    t.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
+    assert t.state.character("hero-roosan").face_down == ("ability:feathers-of-fury",)
+    assert t.state.turn is None or t.state.turn.character == "hero-roosan"
