@@ -17,7 +17,7 @@ from service.rules.errors import (
 )
 from service.rules.evolve import evolve
 from service.rules.shots import Sequence, Shot
-from service.rules.state import STUNNED, Character, GameState, Option, Pending, Turn
+from service.rules.state import STUNNED, TELEPORTED, Character, GameState, Option, Pending, Turn
 
 if TYPE_CHECKING:
     from service.rules.ruleset import RuleSet
@@ -130,6 +130,12 @@ def check(rules: RuleSet, state: GameState, action: A.PlayCard) -> None:
             # Item Cards: "Items cannot be used when a hero is stunned", on anyone's turn.
             raise CardNotPlayableError(f"{c.name} is stunned", ITEMS)
         return
+    if c.has(TELEPORTED):
+        # Teleport Shots: the returning character "performs a single melee shot"; only a post-Combo item may
+        # follow that melee (by then the hero is back on the playmat), so no card replaces or precedes it.
+        raise CardNotPlayableError(
+            f"{c.name} returns from teleport with a single melee shot", cite("Advanced Shots: Teleport Shots")
+        )
     turn = state.turn
     if card.combo == "post":
         if turn is None or turn.character != c.id or turn.stage != "await_post":

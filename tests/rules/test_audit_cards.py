@@ -601,3 +601,53 @@ def test_the_feathers_of_fury_card_is_used_up_for_the_room(shipped: CardIndex) -
     t.do(A.PlayCard("hero-roosan", "feathers-of-fury"))
     assert t.state.character("hero-roosan").face_down == ("ability:feathers-of-fury",)
     assert t.state.turn is None or t.state.turn.character == "hero-roosan"
+
+
+# == who may play a card ==================================================================================
+
+
+def test_a_teleported_hero_returns_with_its_melee_and_plays_no_other_card(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Teleport Shots ("The player places its piece anywhere along the edge of the
+    playmat and performs a single melee shot ... This is the end of the teleported character's turn"): only
+    a post-Combo item may follow, so neither a spell nor a pre-Combo potion replaces the melee."""
+    t = table(
+        shipped,
+        items={"varesh": ["raisthrims-potion"]},
+        spells={"varesh": ["teleport-hero", "magic-missile"]},
+    )
+    t.do(A.PlayCard("hero-varesh", "teleport-hero"))
+    t.shot("hero-varesh", "teleport")
+    next_round(t)
+    with pytest.raises(IllegalActionError):
+        t.do(A.PlayCard("hero-varesh", "magic-missile"))
+    with pytest.raises(IllegalActionError):
+        t.do(A.PlayCard("hero-varesh", "raisthrims-potion"))
+    varesh = t.state.character("hero-varesh")
+    assert varesh.spells == ("magic-missile",) and varesh.items == ("raisthrims-potion",)
+
+
+@pytest.mark.parametrize("status", ["devoured", "frozen"])
+def test_a_devoured_or_frozen_hero_plays_no_card(shipped: CardIndex, status: str) -> None:
+    """catacombs-3e-reference.txt: Devour Shot and Ice Shot (a devoured or frozen character takes no turn);
+    Playing Spell, Ability, or Item Cards (a card is played as the hero's turn)."""
+    t = table(shipped, items={"xoric": ["berserker-battle-axe", "raisthrims-potion"]})
+    t.edit("hero-xoric", status=(status,))
+    for card in ("berserker-battle-axe", "raisthrims-potion"):
+        with pytest.raises(IllegalActionError):
+            t.do(A.PlayCard("hero-xoric", card))
+    assert len(t.state.character("hero-xoric").items) == 2
+
+
+def test_a_card_played_once_per_game_never_returns_to_the_item_deck(shipped: CardIndex) -> None:
+    """catacombs-3e-reference.txt: Item Cards: Frequency Conditions ("Once Per Game: ... discarded and removed
+    from the game. It cannot be purchased or used again"); Hero Death (only the dead hero's Item cards are
+    shuffled back)."""
+    t = table(shipped, items={"xoric": ["helm-of-rage", "throwing-axe"]})
+    t.do(A.PlayCard("hero-xoric", "helm-of-rage"))
+    t.do(A.EndTurn("hero-xoric"))  # no Throwing Axe after it
+    t.edit("hero-xoric", health=1)
+    t.heroes_pass()
+    t.turn("monster-orc-1", ("melee", "hero-xoric"), alternative=0)
+    assert not t.state.character("hero-xoric").alive
+    assert "helm-of-rage" not in t.state.item_deck
+    assert "throwing-axe" in t.state.item_deck
