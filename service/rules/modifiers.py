@@ -65,6 +65,10 @@ def modifier_can_affect(tx: Tx, modifier: str, c: Character) -> bool:
         return False
     if c.kind == "familiar" and modifier in ("poison", "stun"):
         return False  # Familiars: "They cannot be poisoned or stunned"
+    if c.shadow and modifier == "petrify":
+        # Shadow Monsters: "In order to be destroyed, shadow monsters must be pushed completely off the
+        # playmat": turning to stone cannot destroy one.
+        return False
     if modifier in ("poison", "stun", "corrosion", "reckless"):
         return c.kind in ("hero", "ally") and not (modifier == "corrosion" and c.kind == "ally")
     return c.kind != "antient"

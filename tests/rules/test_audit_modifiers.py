@@ -81,9 +81,11 @@ def battle(
     return table
 
 
-def with_ally(*monsters: tuple[str, int]) -> tuple[Table, str]:
+def with_ally(*monsters: tuple[str, int], names: Sequence[str] = FIRST_GAME_HEROES) -> tuple[Table, str]:
     """Xoric recruits an ally at the Amaranth Inn, then the party enters a battle room."""
-    table = Table(["amaranth-inn", "audit-room"], content=content((), room_of("audit-room", *monsters)))
+    table = Table(
+        ["amaranth-inn", "audit-room"], heroes=names, content=content((), room_of("audit-room", *monsters))
+    )
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)
     table.do(A.UseService("meal", target="hero-xoric"))
@@ -387,3 +389,262 @@ def test_a_reckless_heros_regeneration_shot_on_a_teammate_steals_no_health() -> 
     table.turn("hero-xoric", ("melee", "hero-elani"))
     assert table.health("hero-elani") == 6
     assert table.health("hero-xoric") == 8
+
+
+# == Poison ===============================================================================================
+
+NO_MARORG = ("xoric", "varesh", "roosan", "marorg")  # Elani is the one left to recruit as an ally
+
+
+def test_a_double_dose_draws_two_cards_and_kills_when_the_total_reaches_starting_health() -> None:
+    """catacombs-3e-shot-modifiers.txt: Poison Shot Modifier ("first must decrease their health by one
+    point"; "In some cases, you will draw two cards"; "equals or exceeds a hero's starting health, the hero
+    immediately dies"); catacombs-3e-reference.txt: Hero Death (Poison cards shuffled back)."""
+    table = battle(("asp", 1))
+    table.edit("hero-roosan", poison=(1,))
+    table.state = evolve(table.state, poison_deck=(3, 3, 1))
+    table.heroes_pass()
+    table.turn("monster-asp-1", ("melee", "hero-roosan"))
+    assert not c(table, "hero-roosan").alive
+    assert c(table, "hero-roosan").poison == ()
+    assert sorted(table.state.poison_deck) == [1, 1, 3, 3]
+
+
+def test_a_double_dose_one_short_of_the_starting_health_is_survived() -> None:
+    """catacombs-3e-shot-modifiers.txt: Poison Shot Modifier (death only when the total "equals or
+    exceeds" the starting health)."""
+    table = battle(("asp", 1))
+    table.state = evolve(table.state, poison_deck=(3, 3, 1))
+    table.heroes_pass()
+    table.turn("monster-asp-1", ("melee", "hero-roosan"))
+    roosan = c(table, "hero-roosan")
+    assert (roosan.alive, roosan.health, roosan.poison) == (True, 6, (3, 3))
+    assert table.state.poison_deck == (1,)
+
+
+def test_a_double_poison_melee_through_two_heroes_poisons_only_the_chosen_one() -> None:
+    """catacombs-3e-shot-modifiers.txt: Shot Modifiers (one affected character; all take the base damage);
+    Poison Shot Modifier."""
+    table = battle(("asp", 1))
+    table.heroes_pass()
+    table.declare("monster-asp-1")
+    table.shot("monster-asp-1", "melee", "hero-xoric", "hero-varesh")
+    decide(table, "hero-xoric", "choose_modifier_target")
+    assert (table.health("hero-xoric"), table.health("hero-varesh")) == (8, 7)
+    assert len(c(table, "hero-xoric").poison) == 2 and c(table, "hero-varesh").poison == ()
+
+
+def test_an_allys_lethal_dose_is_its_starting_health_of_four() -> None:
+    """catacombs-3e-reference.txt: Allies ("Allies follow the same rules as heroes"; "a maximum health of
+    four"); catacombs-3e-shot-modifiers.txt: Poison Shot Modifier (total at the starting health)."""
+    table, ally = with_ally(("sewer-rat", 1), ("orc", 1), names=NO_MARORG)
+    table.edit(ally, poison=(2,))
+    table.state = evolve(table.state, poison_deck=(2, 1))
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", ally))
+    assert not c(table, ally).alive
+    assert sorted(table.state.poison_deck) == [1, 2, 2]
+
+
+def test_marorg_recruited_as_an_ally_keeps_his_nullifies_box_against_poison() -> None:
+    """catacombs-3e-reference.txt: Nullifying Shots (a Nullifies box on a Hero Rules card acts
+    automatically); Allies (the ally uses its Rules card)."""
+    table, ally = with_ally(("sewer-rat", 1), ("orc", 1))
+    assert ally == "ally-marorg"
+    deck = table.state.poison_deck
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", ally))
+    assert (table.health(ally), c(table, ally).poison, table.state.poison_deck) == (4, (), deck)
+
+
+def test_a_frozen_hero_is_neither_damaged_nor_poisoned() -> None:
+    """catacombs-3e-reference.txt: Ice Shot ("While frozen, a character ... does not take damage");
+    catacombs-3e-shot-modifiers.txt: Poison Shot Modifier (only a hero hit is poisoned)."""
+    table = battle(("sewer-rat", 1), ("orc", 1))
+    table.edit("hero-elani", status=("frozen",))
+    deck = table.state.poison_deck
+    table.heroes_pass()
+    table.turn("monster-sewer-rat-1", ("melee", "hero-elani"))
+    assert (table.health("hero-elani"), c(table, "hero-elani").poison) == (7, ())
+    assert table.state.poison_deck == deck
+
+
+def test_the_cure_poison_spell_discards_the_card_of_the_heros_choice_into_the_deck() -> None:
+    """catacombs-3e-reference.txt: Curing Poison ("A hero may discard one Poison card of their choice ...
+    shuffled back into the Poison deck")."""
+    table = battle(("orc", 1), spells={"varesh": ["cure-poison"]})
+    table.edit("hero-varesh", poison=(1, 3, 2))
+    table.state = evolve(table.state, poison_deck=(1,))
+    table.do(A.PlayCard("hero-varesh", "cure-poison"))
+    assert options(table) == ["0", "1", "2"]
+    decide(table, "1", "choose_poison_card")
+    assert c(table, "hero-varesh").poison == (1, 2)
+    assert sorted(table.state.poison_deck) == [1, 3]
+
+
+# == Stun =================================================================================================
+
+
+def test_a_stunned_ally_may_only_rush_and_its_heros_melee_frees_it() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("A stunned hero may only perform a single rush
+    shot"; "hit the stunned hero directly with any melee or rush shot"); catacombs-3e-reference.txt: Allies
+    ("Allies follow the same rules as heroes")."""
+    table, ally = with_ally(("hexer", 1), ("orc", 1), names=NO_MARORG)
+    table.heroes_pass()
+    table.turn("monster-hexer-1", ("missile", ally))
+    assert table.status(ally) == ("stunned",) and table.health(ally) == 3
+    table.monsters_pass()
+    table.declare(ally)
+    shot = table.state.expected_shot()
+    assert shot is not None and shot["shot"] == "rush"
+    table.shot(ally, "rush")
+    assert table.state.turn is None or table.state.turn.character != ally
+    table.turn("hero-xoric", ("melee", ally))
+    assert table.status(ally) == () and table.health(ally) == 3
+
+
+def test_an_allys_rush_frees_a_stunned_hero() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier (un-stunned by a direct melee or rush shot);
+    RULINGS.md 5 (a teammate's shot)."""
+    table, ally = with_ally(("orc", 1), names=NO_MARORG)
+    table.edit("hero-roosan", status=("stunned",))
+    table.turn(ally, ("melee",), ("rush", "hero-roosan"))
+    assert table.status("hero-roosan") == () and table.health("hero-roosan") == 7
+
+
+def test_a_stun_on_an_already_stunned_hero_takes_no_second_card() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier (the Stunned card is placed over the Rules card);
+    catacombs-3e-reference.txt: Components (Stunned! Cards x3)."""
+    table = battle(("hexer", 2))
+    table.edit("hero-xoric", status=("stunned",))
+    table.edit("hero-varesh", status=("stunned",))
+    table.edit("hero-roosan", status=("stunned",))
+    table.heroes_pass()
+    table.turn("monster-hexer-1", ("missile", "hero-xoric"))
+    assert table.status("hero-xoric") == ("stunned",) and table.health("hero-xoric") == 8
+    table.turn("monster-hexer-2", ("missile", "hero-elani"))
+    assert table.status("hero-elani") == ()  # all three cards are over other Rules cards
+
+
+def test_a_lords_stun_melee_stuns_and_its_fear_melee_rushes_the_hero() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier; Fear Shot Modifier (a stunned character is
+    rushed too); catacombs-3e-reference.txt: Catacomb Lord's Lair (a Lord's shots are never suppressed)."""
+    table = lair()
+    table.heroes_pass()
+    table.declare("lord-grendel", 2)
+    table.shot("lord-grendel", "melee", "hero-elani")
+    assert table.status("hero-elani") == ("stunned",) and table.health("hero-elani") == 6
+    table.shot("lord-grendel", "melee", "hero-elani")
+    assert table.health("hero-elani") == 5
+    assert piece(table) == "hero-elani"
+
+
+# == Corrosion ============================================================================================
+
+
+def test_corrosion_through_a_hero_and_an_ally_falls_on_the_hero_who_holds_items() -> None:
+    """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier (a hero destroys an Item card);
+    catacombs-3e-reference.txt: Allies ("Allies cannot buy or use Item cards")."""
+    table, ally = with_ally(("ooze", 1), ("orc", 1), names=NO_MARORG)
+    table.edit("hero-xoric", items=("healing-salve",))
+    table.heroes_pass()
+    table.turn("monster-ooze-1", ("melee", ally, "hero-xoric"))
+    assert table.state.pending is None
+    assert c(table, "hero-xoric").items == ()
+    assert (table.health(ally), table.health("hero-xoric")) == (3, 8)
+
+
+def test_corrosion_reaches_a_stunned_heros_items() -> None:
+    """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier (any hero hit, stunned or not)."""
+    table = battle(("ooze", 1), ("orc", 1), items={"elani": ["mirror-shield"]})
+    table.edit("hero-elani", status=("stunned",))
+    table.heroes_pass()
+    table.turn("monster-ooze-1", ("melee", "hero-elani"))
+    assert c(table, "hero-elani").items == ()
+
+
+# == Transform ============================================================================================
+
+
+def test_the_fire_spirit_may_transform_after_a_missed_transform_melee() -> None:
+    """catacombs-3e-shot-modifiers.txt: Transform Shot Modifier ("enables the character performing the shot
+    to transform ... the player's choice")."""
+    table = Table(["zothas-gatehouse"])
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-fire-spirit-1", 1)
+    table.shot("monster-fire-spirit-1", "melee")
+    assert table.state.pending is not None and table.state.pending.kind == "transform"
+
+
+def test_a_transform_melee_through_two_heroes_damages_both_and_asks_only_about_transforming() -> None:
+    """catacombs-3e-shot-modifiers.txt: Shot Modifiers (all affected characters take the base damage);
+    Transform Shot Modifier (the attacker itself transforms: no target to choose)."""
+    table = Table(["zothas-gatehouse"])
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-fire-spirit-1", 1)
+    table.shot("monster-fire-spirit-1", "melee", "hero-xoric", "hero-varesh")
+    assert (table.health("hero-xoric"), table.health("hero-varesh")) == (8, 7)
+    decide(table, "yes", "transform")
+    assert c(table, "monster-fire-spirit-1").kind == "fire_wall"
+
+
+# == Petrify against monsters =============================================================================
+
+
+def test_a_heros_petrify_melee_destroys_a_healthy_troll_and_earns_its_gold() -> None:
+    """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("no matter how much health they have
+    remaining"); catacombs-3e-reference.txt: Tracking Health (the disc goes to the hero who defeats it)."""
+    table = battle(("troll", 1), ("orc", 1), heroes=[hero("xoric", "petrify melee")])
+    table.turn("hero-xoric", ("melee", "monster-troll-1"))
+    assert not c(table, "monster-troll-1").alive
+    assert c(table, "hero-xoric").trophies == ("monster-troll-1",)
+
+
+def test_petrify_cannot_destroy_a_shadow_monster() -> None:
+    """catacombs-3e-reference.txt: Shadow Monsters ("In order to be destroyed, shadow monsters must be pushed
+    completely off the playmat by any direct hit"); catacombs-3e-shot-modifiers.txt: Petrify Shot
+    Modifier."""
+    table = Table(
+        ["phantom-crypt"],
+        content=content([hero("xoric", "petrify melee")]),
+    )
+    table.enter_battle()
+    table.turn("hero-xoric", ("melee", "monster-phantom-1"))
+    assert c(table, "monster-phantom-1").alive and c(table, "monster-phantom-1").on_mat
+    assert c(table, "hero-xoric").trophies == ()
+
+
+def test_petrify_through_a_shadow_monster_and_a_zombie_falls_on_the_zombie() -> None:
+    """catacombs-3e-reference.txt: Shadow Monsters; catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier
+    (only one character hit turns to stone)."""
+    table = Table(["phantom-crypt"], content=content([hero("xoric", "petrify rush")]))
+    table.enter_battle()
+    table.turn("hero-xoric", ("rush", "monster-phantom-1", "monster-zombie-1"))
+    assert table.state.pending is None
+    assert not c(table, "monster-zombie-1").alive
+    assert c(table, "monster-phantom-1").alive
+
+
+# == Fear and fire walls ==================================================================================
+
+
+def test_a_frightened_hero_rushed_into_a_fire_wall_is_burned() -> None:
+    """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier (the attacker flicks the frightened hero);
+    catacombs-3e-reference.txt: Fire Walls ("one health point of damage to any of the Heroic Forces who come
+    into contact with it in any way")."""
+    table = Table(
+        ["fear-forge"],
+        content=content((), room_of("fear-forge", ("fire-spirit", 1), ("ghast", 1))),
+    )
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-fire-spirit-1", 1)
+    table.shot("monster-fire-spirit-1", "melee")
+    decide(table, "yes", "transform")
+    table.declare("monster-ghast-1")
+    table.shot("monster-ghast-1", "melee", "hero-xoric")
+    assert piece(table) == "hero-xoric"
+    table.shot("monster-ghast-1", "rush", "monster-fire-spirit-1")
+    assert table.health("hero-xoric") == 9 - 1 - 1
