@@ -34,6 +34,8 @@ def offer_modifier(
     modifier = effect_of(shot)
     assert modifier is not None
     if modifier == "transform":
+        if not tx.char(attacker.id).on_mat:
+            return  # destroyed during its own shot (a reflected point): nothing is left to transform
         tx.ask(
             "transform",
             attacker.id,

@@ -81,10 +81,12 @@ def battle(
     return table
 
 
-def with_ally(*monsters: tuple[str, int], names: Sequence[str] = FIRST_GAME_HEROES) -> tuple[Table, str]:
+def with_ally(
+    *monsters: tuple[str, int], names: Sequence[str] = FIRST_GAME_HEROES, heroes: Sequence[HeroCard] = ()
+) -> tuple[Table, str]:
     """Xoric recruits an ally at the Amaranth Inn, then the party enters a battle room."""
     table = Table(
-        ["amaranth-inn", "audit-room"], heroes=names, content=content((), room_of("audit-room", *monsters))
+        ["amaranth-inn", "audit-room"], heroes=names, content=content(heroes, room_of("audit-room", *monsters))
     )
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)
@@ -648,3 +650,83 @@ def test_a_frightened_hero_rushed_into_a_fire_wall_is_burned() -> None:
     assert piece(table) == "hero-xoric"
     table.shot("monster-ghast-1", "rush", "monster-fire-spirit-1")
     assert table.health("hero-xoric") == 9 - 1 - 1
+
+
+# == Regeneration caps ====================================================================================
+
+
+def test_a_troll_at_full_health_regenerates_nothing() -> None:
+    """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier ("A character can never exceed their
+    maximum starting health")."""
+    table = Table(["the-barracks"])
+    table.enter_battle()
+    table.heroes_pass()
+    table.turn("monster-troll-1", ("melee", "hero-xoric"))
+    assert table.health("monster-troll-1") == 2 and table.health("hero-xoric") == 8
+
+
+def test_an_allys_regeneration_stops_at_its_starting_health_of_four() -> None:
+    """catacombs-3e-reference.txt: Allies ("a maximum health of four and cannot be healed above their
+    starting health"); catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier."""
+    table, ally = with_ally(("orc", 3), names=NO_MARORG, heroes=[hero("elani", "regeneration melee")])
+    table.edit(ally, health=3)
+    table.turn(ally, ("melee", "monster-orc-1"))
+    assert table.health(ally) == 4
+    table.heroes_pass()
+    table.monsters_pass()
+    table.turn(ally, ("melee", "monster-orc-2"))
+    assert table.health(ally) == 4
+
+
+def test_drain_energy_does_not_take_a_hero_above_the_health_the_inn_gave() -> None:
+    """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier (never above the maximum starting health);
+    RULINGS.md 6 (a night at the Inn may exceed starting health; that health is kept)."""
+    table = battle(("zombie", 1), ("orc", 1), spells={"varesh": ["drain-energy"]})
+    table.edit("hero-varesh", health=9)
+    table.do(A.PlayCard("hero-varesh", "drain-energy"))
+    table.shot("hero-varesh", "missile", "monster-zombie-1")
+    assert not c(table, "monster-zombie-1").alive
+    assert table.health("hero-varesh") == 9
+
+
+# == Reflection against allies, familiars and dying attackers ===========================================
+
+
+def test_a_familiar_whose_missile_a_minotaur_reflects_is_removed_until_the_next_room() -> None:
+    """catacombs-3e-reference.txt: Reflecting Shots (one point back "at the attacker initiating the shot");
+    Familiars."""
+    table = battle(("minotaur", 1), items={"varesh": ["raven-familiar"]})
+    raven = "familiar-raven-familiar"
+    table.turn(raven, ("missile", "monster-minotaur-1"))
+    assert table.health("monster-minotaur-1") == 2
+    assert not c(table, raven).alive
+
+
+def test_a_fire_spirit_destroyed_by_a_reflected_point_cannot_transform() -> None:
+    """catacombs-3e-reference.txt: Reflecting Shots (one point back at the attacker); Tracking Health (a one
+    health monster is removed on taking damage); catacombs-3e-shot-modifiers.txt: Transform Shot Modifier
+    (the character performing the shot transforms: a destroyed one no longer can)."""
+    table = Table(["zothas-gatehouse"], items={"elani": ["mirror-shield"]})
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-fire-spirit-1", 1)
+    table.do(A.PlayCard("hero-elani", "mirror-shield"))
+    table.shot("monster-fire-spirit-1", "melee", "hero-elani")
+    assert table.health("hero-elani") == 7
+    assert not c(table, "monster-fire-spirit-1").alive
+    assert table.state.pending is None
+    assert c(table, "monster-fire-spirit-1").kind == "monster"
+    assert c(table, "hero-elani").trophies == ("monster-fire-spirit-1",)
+
+
+# == Corrosion: out of the game ===========================================================================
+
+
+def test_a_corroded_item_is_removed_from_the_game_not_returned_to_the_item_deck() -> None:
+    """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier ("Remove the drawn card from the game")."""
+    table = battle(("ooze", 1), ("orc", 1), items={"elani": ["healing-salve"]})
+    deck = table.state.item_deck
+    table.heroes_pass()
+    table.turn("monster-ooze-1", ("melee", "hero-elani"))
+    assert c(table, "hero-elani").items == ()
+    assert table.state.item_deck == deck
