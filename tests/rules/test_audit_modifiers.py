@@ -86,7 +86,9 @@ def with_ally(
 ) -> tuple[Table, str]:
     """Xoric recruits an ally at the Amaranth Inn, then the party enters a battle room."""
     table = Table(
-        ["amaranth-inn", "audit-room"], heroes=names, content=content(heroes, room_of("audit-room", *monsters))
+        ["amaranth-inn", "audit-room"],
+        heroes=names,
+        content=content(heroes, room_of("audit-room", *monsters)),
     )
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)
