@@ -732,3 +732,57 @@ def test_a_corroded_item_is_removed_from_the_game_not_returned_to_the_item_deck(
     table.turn("monster-ooze-1", ("melee", "hero-elani"))
     assert c(table, "hero-elani").items == ()
     assert table.state.item_deck == deck
+
+
+# == Modifiers that only heroes suffer ====================================================================
+
+
+def test_a_heros_stun_and_poison_melees_only_damage_a_monster() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("When a hero is hit"); Poison Shot Modifier
+    ("When a hero is hit"): a monster takes the base damage only."""
+    table = battle(("troll", 2), ("orc", 1), heroes=[hero("xoric", ("stun melee", "poison melee"))])
+    deck = table.state.poison_deck
+    table.declare("hero-xoric")
+    table.shot("hero-xoric", "melee", "monster-troll-1")
+    table.shot("hero-xoric", "melee", "monster-troll-2")
+    assert table.state.pending is None
+    assert (table.health("monster-troll-1"), table.health("monster-troll-2")) == (1, 1)
+    assert table.status("monster-troll-1") == () and c(table, "monster-troll-2").poison == ()
+    assert table.state.poison_deck == deck
+
+
+def test_a_freed_heros_stunned_card_can_stun_another_hero() -> None:
+    """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("remove the Stunned card from the hero's Rules
+    card"); catacombs-3e-reference.txt: Components (three Stunned! cards)."""
+    table = battle(("hexer", 1), ("orc", 1))
+    for name in ("hero-xoric", "hero-varesh", "hero-roosan"):
+        table.edit(name, status=("stunned",))
+    table.turn("hero-elani", ("melee", "hero-roosan"))
+    assert table.status("hero-roosan") == ()
+    table.heroes_pass()
+    table.turn("monster-hexer-1", ("missile", "hero-elani"))
+    assert table.status("hero-elani") == ("stunned",)
+
+
+# == Familiars and allies as targets ======================================================================
+
+
+def test_the_overseer_rushes_a_frightened_ally() -> None:
+    """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier (a rush with "the character they damaged");
+    catacombs-3e-reference.txt: Allies."""
+    table, ally = with_ally(("ghast", 1), names=NO_MARORG)
+    table.heroes_pass()
+    table.declare("monster-ghast-1")
+    table.shot("monster-ghast-1", "melee", ally)
+    assert table.health(ally) == 3
+    assert piece(table) == ally
+
+
+def test_a_familiar_hit_by_a_petrify_rush_is_turned_to_stone() -> None:
+    """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("When a character is hit");
+    catacombs-3e-reference.txt: Familiars (not poisoned or stunned; nothing exempts them from petrify)."""
+    table = battle(("cockatrice", 1), items={"varesh": ["raven-familiar"]})
+    table.heroes_pass()
+    table.turn("monster-cockatrice-1", ("rush", "familiar-raven-familiar"))
+    assert not c(table, "familiar-raven-familiar").alive
+    assert c(table, "hero-varesh").alive and c(table, "hero-varesh").items == ("raven-familiar",)
