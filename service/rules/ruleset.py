@@ -237,7 +237,7 @@ class RuleSet:
             raise NotYourTurnError(f"{action.character} has not declared an action", TURN_ORDER)
         if not turn.queue:
             raise UnexpectedShotError("no shot is left in the declared sequence", SEQUENCES)
-        candidates = turn.queue if turn.elastic else turn.queue[:1]
+        candidates = turn.candidates()
         planned = next((p for p in candidates if p.shot.kind == action.shot), None)
         if planned is None:
             expected = " or ".join(p.shot.label for p in candidates)

@@ -30,7 +30,7 @@ from service.rules import modifiers
 def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     turn = tx.state.turn
     assert turn is not None
-    candidates = turn.queue if turn.elastic else turn.queue[:1]
+    candidates = turn.candidates()
     index = next(i for i, p in enumerate(candidates) if p.shot.kind == action.shot)
     planned = turn.queue[index]
     tx.set_turn(evolve(turn, queue=turn.queue[:index] + turn.queue[index + 1 :]))

@@ -113,6 +113,16 @@ class Turn:
     stage: str = "main"
     combo_used: bool = False
 
+    def candidates(self) -> tuple[PlannedShot, ...]:
+        """The shots that may be resolved next: the first one, or any of them under an Elastic connector.
+
+        A shot the rules add (position -1: the fear rush the attacker "may immediately perform", the melee
+        after a runic shift) comes first even under an Elastic connector: taken or skipped, never deferred
+        (catacombs-3e-shot-modifiers.txt: Fear Shot Modifier)."""
+        if self.elastic and self.queue and self.queue[0].position != -1:
+            return self.queue
+        return self.queue[:1]
+
 
 @dataclass(frozen=True)
 class Option:
@@ -216,7 +226,7 @@ class GameState:
             "index": planned.position,
             "optional": True,
             "suppressed": planned.suppressed,
-            "any_of": [p.shot.kind for p in self.turn.queue] if self.turn.elastic else None,
+            "any_of": [p.shot.kind for p in self.turn.candidates()] if self.turn.elastic else None,
         }
 
     def public_view(self) -> dict[str, Any]:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from service.rules import actions as A
 from service.rules import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, LordCard, MonsterCard
+from service.rules.errors import UnexpectedShotError
 from service.rules.evolve import evolve
 from service.rules.sample_content import FIRST_GAME_HEROES, seq
 from service.rules.state import Character
@@ -29,7 +32,8 @@ COCKATRICE = MonsterCard(
 OOZE = MonsterCard("ooze", "Ooze", 1, "dungeon", 1, 1, (seq("corrosion melee"),))
 BRUISER = MonsterCard("bruiser", "Bruiser", 2, "dungeon", 2, 2, (seq("critical missile"),), pieces=1)
 SCRATCHER = MonsterCard("scratcher", "Scratcher", 1, "dungeon", 1, 1, (seq("reckless melee"),))
-AUDIT_MONSTERS = (HEXER, GHAST, ASP, COCKATRICE, OOZE, BRUISER, SCRATCHER)
+SPOOK = MonsterCard("spook", "Spook", 1, "undead", 1, 1, (seq("fear melee", "missile", elastic=True),))
+AUDIT_MONSTERS = (HEXER, GHAST, ASP, COCKATRICE, OOZE, BRUISER, SCRATCHER, SPOOK)
 # A Lord whose Rules card carries modified shots (fixture: only the shots matter).
 GRENDEL = LordCard(
     "grendel-the-fen-king",
@@ -786,3 +790,26 @@ def test_a_familiar_hit_by_a_petrify_rush_is_turned_to_stone() -> None:
     table.turn("monster-cockatrice-1", ("rush", "familiar-raven-familiar"))
     assert not c(table, "familiar-raven-familiar").alive
     assert c(table, "hero-varesh").alive and c(table, "hero-varesh").items == ("raven-familiar",)
+
+
+# == Fear under an Elastic connector ======================================================================
+
+
+def test_a_fear_rush_under_an_elastic_connector_is_immediate_or_lost() -> None:
+    """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier ("may immediately perform a single, unmodified
+    rush shot"); catacombs-3e-reference.txt: Shot Sequences and Connectors (Elastic: the card's shots in any
+    order)."""
+    table = Table(["spook-hall"], content=content((), room_of("spook-hall", ("spook", 1))))
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-spook-1")
+    assert table.state.expected_shot()["any_of"] == ["melee", "missile"]  # type: ignore[index]
+    table.shot("monster-spook-1", "melee", "hero-xoric")
+    shot = table.state.expected_shot()
+    assert shot is not None and (shot["piece"], shot["any_of"]) == ("hero-xoric", ["rush"])
+    with pytest.raises(UnexpectedShotError):
+        table.shot("monster-spook-1", "missile", "hero-elani")
+    table.do(A.SkipShot("monster-spook-1"))
+    assert piece(table) == "ranged-missile"
+    table.shot("monster-spook-1", "missile", "hero-elani")
+    assert table.health("hero-elani") == 6
