@@ -91,6 +91,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         tx.rules.after_hits(tx, attacker, shot, damaged)
     if shot.kind == "teleport" and attacker.alive:
         teleport(tx, attacker)
+        forfeit_rest_of_sequence(tx, attacker.id)
     if shot.kind == "runic_shift" and attacker.alive:
         # Runic Shift: placed on an unoccupied Rune icon, then a melee shot with that character.
         turn = tx.state.turn
@@ -154,6 +155,16 @@ def teleport(tx: Tx, c: Character) -> None:
         return
     tx.update(c.without_status(STUNNED, FROZEN).with_status(TELEPORTED))
     tx.emit(E.StatusChanged(f"{c.name} is teleported off the playmat", c.id, TELEPORTED, True))
+
+
+def forfeit_rest_of_sequence(tx: Tx, cid: str) -> None:
+    """Teleport Shots: the piece is on the Teleported! card until its next turn, so it flicks nothing more
+    this turn; the shots left in its sequence are forfeited."""
+    turn = tx.state.turn
+    if turn is None or not tx.char(cid).has(TELEPORTED):
+        return
+    rest = tuple(p for p in turn.queue if (p.actor or turn.character) != cid)
+    tx.set_turn(evolve(turn, queue=rest))
 
 
 def hit_targets(
