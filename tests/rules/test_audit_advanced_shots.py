@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from service.rules import actions as A
 from service.rules import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, MonsterCard
+from service.rules.evolve import evolve
 from service.rules.sample_content import FIRST_GAME_HEROES, seq
 
 from .conftest import Table
@@ -293,3 +294,62 @@ def test_a_second_devour_needs_a_separate_shot() -> None:
     table.turn("hero-roosan", ("rush",), ("melee", "monster-maw-1"))
     assert not c(table, "monster-maw-1").alive
     assert table.status("hero-elani") == () and table.status("hero-xoric") == ("devoured",)
+
+
+# == Antients and connectors ===============================================================================
+
+
+def summon_the_antient(table: Table) -> None:
+    table.do(A.PlayCard("hero-elani", "vaiels-urn"))
+    table.shot("hero-elani", "summon")
+    while table.state.turn is not None and table.state.turn.character == "hero-elani":
+        table.do(A.EndTurn("hero-elani"))
+
+
+def test_an_antient_is_neither_frozen_nor_devoured_nor_damaged() -> None:
+    """catacombs-3e-reference.txt: Ice Shot ("Catacomb Lords and Antients are not affected by the ice shot");
+    Antients ("cannot be damaged or destroyed ... cannot, for example, be ... devoured, frozen")."""
+    table = room(("frost-witch", 1), ("gulper", 1), items={"elani": ["vaiels-urn"]})
+    summon_the_antient(table)
+    antient = next(ch.id for ch in table.state.characters if ch.kind == "antient")
+    table.heroes_pass()
+    table.declare("monster-frost-witch-1")
+    table.shot("monster-frost-witch-1", "ice", antient)
+    table.declare("monster-gulper-1")
+    table.shot("monster-gulper-1", "devour", antient)
+    got = c(table, antient)
+    assert (got.alive, got.status, got.on_mat) == (True, (), True)
+
+
+def test_under_an_elastic_connector_a_teleport_taken_first_forfeits_the_rest() -> None:
+    """catacombs-3e-reference.txt: Teleport Shots ("removed from the playmat and then returned to a different
+    location on their next turn"); Shot Sequences and Connectors (Elastic: any order)."""
+    twister = evolve(hero("varesh"), shot_sequences=(seq("bite", "teleport", elastic=True),))
+    table = battle(("ogre", 1), ("zombie", 1), heroes=[twister])
+    table.declare("hero-varesh")
+    table.shot("hero-varesh", "teleport")
+    assert table.status("hero-varesh") == ("teleported",)
+    assert table.state.turn is None or table.state.turn.character != "hero-varesh"
+    assert table.health("monster-ogre-1") == 4
+
+
+def test_a_monster_that_stuns_then_teleports_leaves_the_hero_stunned_and_itself_on_the_card() -> None:
+    """catacombs-3e-reference.txt: Teleport Shots; Stun Shot Modifier (the teleport heals only the one
+    teleported)."""
+    blinker = MonsterCard(
+        "blinker", "Blinker", 2, "infernal", 2, 2, (seq("stun melee", "teleport"),), pieces=1
+    )
+    index = CardIndex(
+        sample.HEROES,
+        [blinker, *sample.MONSTERS],
+        [room_of("blink-room", ("blinker", 1), ("zombie", 1)), *sample.ROOMS],
+        sample.LORDS,
+        sample.POISON_DECK,
+        sample.CARDS,
+    )
+    table = Table(["blink-room", "the-barracks"], content=index)
+    table.enter_battle()
+    table.heroes_pass()
+    table.turn("monster-blinker-1", ("melee", "hero-xoric"), ("teleport",))
+    assert table.status("hero-xoric") == ("stunned",) and table.health("hero-xoric") == 8
+    assert table.status("monster-blinker-1") == ("teleported",)
