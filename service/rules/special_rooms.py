@@ -86,6 +86,10 @@ def check(rules: RuleSet, state: GameState, action: A.UseService) -> None:
         target is None or not target.alive or target.kind not in ("hero", "ally")
     ):
         raise IllegalActionError("Althea heals a living hero or ally", HEALER)
+    if action.service == "heal" and target is not None and target.health >= target.max_health:
+        # "One health point is restored", and health never rises above the starting level (Healing Damage):
+        # at that level the offering would buy nothing, as a cure does for a hero without Poison cards.
+        raise IllegalActionError(f"{target.name} is already at full health", HEALER)
     if action.service == "resurrect" and (target is None or target.alive or target.kind != "hero"):
         raise IllegalActionError("Althea resurrects a dead hero (allies cannot be resurrected)", HEALER)
     if action.service == "peek" and not state.item_deck:

@@ -461,3 +461,20 @@ def test_an_antient_leaves_the_room_when_the_battle_phase_ends() -> None:
     assert ANTIENT not in [c.id for c in table.rules.actors(table.state)]
     antient = table.state.find(ANTIENT)
     assert antient is None or not antient.on_mat
+
+
+def test_althea_takes_no_offering_to_heal_a_hero_already_at_full_health() -> None:
+    """catacombs-3e-reference.txt: Althea The Healer ("Heal Hero or Ally, 3 gold coins: One health point is
+    restored"); Healing Damage ("A character's health may not be increased beyond its starting level")."""
+    table = Table(["amaranth-inn", "althea-the-healer", "the-barracks"])
+    table.edit("hero-xoric", gold=8 + 3)
+    table.do(A.EnterRoom())
+    table.do(A.UseService("sleep"))  # Xoric 10 of 9
+    table.do(A.EnterRoom())
+    for hero in ("hero-xoric", "hero-elani"):
+        with pytest.raises(IllegalActionError, match="full health"):
+            table.do(A.UseService("heal", target=hero))
+    assert gold(table, "hero-xoric") == 3
+    table.edit("hero-elani", health=6)
+    table.do(A.UseService("heal", target="hero-elani"))
+    assert table.health("hero-elani") == 7 and gold(table, "hero-xoric") == 0
