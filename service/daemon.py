@@ -179,6 +179,9 @@ class Daemon:
             len(capabilities.sensors),
         )
         self._request_scan()
+        # The board names the mat's size and whether it is connected: pages must not show a mat that is
+        # there as missing until the next record happens to republish it (after every restart).
+        self._publish_board()
 
     def _on_sensing(self, events: list[Any]) -> None:
         for event in events:

@@ -70,6 +70,11 @@ class TableSession:
                 # A record accepted once fails here only if the rules changed under it: say so loudly, keep
                 # going, and let the referee correct the table.
                 log.error("log record %d (%s) no longer applies: %s", record.seq, record.kind, exc)
+        if session.pending_shot is not None and session.pending_shot.get("auto"):
+            # The log ends between a sure shot and its resolve_shot (a power cut between the two appends): the
+            # shot was never applied, so it goes to the referee rather than wait unseen and block every flick.
+            log.warning("shot %d was never resolved: the referee confirms it", session.pending_shot["seq"])
+            session.pending_shot = {**session.pending_shot, "auto": False}
         return session
 
     # -- checking without changing --------------------------------------------------------------------
