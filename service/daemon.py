@@ -493,6 +493,11 @@ class Daemon:
                 "resolved_seq": seq,
             }
             self.publisher.publish_shot(self.last_shot, seq)
+        elif waiting and self.session.pending_shot is None and self.last_shot is not None:
+            # The doubtful shot was set aside unresolved (dismissed, or its turn undone): pages must stop
+            # offering it for confirmation, which the table would now refuse.
+            self.last_shot = {**self.last_shot, "set_aside": True}
+            self.publisher.publish_shot(self.last_shot, seq)
         elif (
             kind == "undo"
             and self.last_shot is not None

@@ -9,6 +9,7 @@ fold of the log, so a new daemon on the same log publishes exactly what the old 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,6 +68,13 @@ def sensor_shot(table: FakeTable, *, auto: bool, candidate: dict[str, Any] = DOU
     """What the daemon logs once a shot is attributed (the attribution itself is tested elsewhere)."""
     expected = table.state["expected_shot"]
     daemon = table.daemon
+    daemon.last_shot = {  # as the daemon keeps the shot it publishes on ``shot``
+        "character": expected["character"],
+        "shot": expected["shot"],
+        "auto_apply": auto,
+        "candidates": [candidate],
+        "resolved": False,
+    }
     seq = daemon._record(
         "shot",
         {
@@ -77,9 +85,19 @@ def sensor_shot(table: FakeTable, *, auto: bool, candidate: dict[str, Any] = DOU
         },
         "sensor",
     )
+    daemon.last_shot["shot_seq"] = seq
+    daemon.publisher.publish_shot(daemon.last_shot, seq)
     if auto:
-        daemon._record("action", daemon._resolve_action(expected, candidate), "sensor")
+        daemon.last_shot["resolved_seq"] = daemon._record(
+            "action", daemon._resolve_action(expected, candidate), "sensor"
+        )
     return seq
+
+
+def last_shot(table: FakeTable) -> dict[str, Any]:
+    message = table.spectator.last(topics.topic(table.table.table, topics.SHOT))
+    assert message is not None, "no shot published"
+    return dict(json.loads(message.payload))
 
 
 def orc_health(table: FakeTable) -> int:
@@ -299,3 +317,39 @@ def test_a_restart_between_an_auto_shot_and_its_resolution_leaves_the_shot_to_th
         same_after_restart(again)
     finally:
         again.close()
+
+
+# -- what the pages are told about the shot -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["dismiss_shot", "undo"])
+def test_a_waiting_shot_set_aside_is_no_longer_offered_for_confirmation(table: FakeTable, how: str) -> None:
+    """docs/mqtt.md: dismiss_shot ("the waiting shot is set aside"). The console offers a shot's
+    candidates
+    until the ``shot`` message says it is settled; the table refuses a confirmation once it is set aside."""
+    table.send("declare", character="hero-xoric")
+    shot = sensor_shot(table, auto=False)
+    assert last_shot(table)["resolved"] is False
+    assert table.send(how, reason="table bumped")["ok"]
+    assert table.state["table"]["pending_shot"] is None
+    published = last_shot(table)
+    assert published["shot_seq"] == shot and published.get("set_aside") is True
+    assert not published.get("resolved")
+    assert not table.send("confirm_hits", candidate=0, shot=str(shot))["ok"]
+
+
+def test_a_confirmed_shot_then_undone_is_published_as_undone(table: FakeTable) -> None:
+    table.send("declare", character="hero-xoric")
+    shot = sensor_shot(table, auto=False)
+    assert table.send("confirm_hits", candidate=0, shot=str(shot))["ok"]
+    assert last_shot(table)["resolved"] is True and last_shot(table)["chosen"] == 0
+    assert table.send("undo", reason="wrong orc")["ok"]
+    assert last_shot(table)["undone"] is True
+    assert not last_shot(table).get("set_aside")
+
+
+def test_an_auto_shot_undone_is_published_as_undone(table: FakeTable) -> None:
+    table.send("declare", character="hero-xoric")
+    sensor_shot(table, auto=True)
+    assert table.send("undo", reason="nudged")["ok"]
+    assert last_shot(table)["undone"] is True

@@ -22,10 +22,10 @@
     if (shot) {
       const d = shot.declaration || {};
       document.getElementById("shot-title").textContent = `${S.characterName(d.flicked || "")} · ${d.shot || ""}`;
-      state.textContent = shot.auto_apply ? "Applied automatically (confident)."
+      state.textContent = shot.set_aside ? "Set aside: flick again." : shot.auto_apply ? "Applied automatically (confident)."
         : (shot.resolved ? "Confirmed." : "Doubtful — confirm the hits or fix them.");
-      state.className = shot.auto_apply || shot.resolved ? "muted" : "warn";
-      (shot.candidates || []).forEach((c, i) => {
+      state.className = shot.auto_apply || shot.resolved || shot.set_aside ? "muted" : "warn";
+      (shot.set_aside ? [] : shot.candidates || []).forEach((c, i) => {
         const li = S.el("li", { class: "candidate " + PATH_CLASSES[i % 4] });
         li.appendChild(S.el("span", { class: "prob" }, `${Math.round((c.probability || 0) * 100)}%`));
         li.appendChild(S.el("span", { class: "hits" }, `hits ${names(c.hit_characters || c.direct_hits)}`));

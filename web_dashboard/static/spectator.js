@@ -34,7 +34,7 @@
     const chosen = shot.confirmed_hits && !Number.isInteger(shot.chosen) ? shot.confirmed_hits
       : (pick.hit_characters || pick.direct_hits || []);
     const hits = chosen.map(S.characterName);
-    const sureness = shot.undone ? " (undone by the referee)" : shot.resolved ? " (confirmed by the referee)"
+    const sureness = shot.undone ? " (undone by the referee)" : shot.set_aside ? " (set aside by the referee)" : shot.resolved ? " (confirmed by the referee)"
       : (shot.auto_apply ? "" : ` (${Math.round((pick.probability || 0) * 100)}% sure, waiting for the referee)`);
     line.textContent = `Last shot: ${who} ${hits.length ? "hit " + hits.join(", ") : "hit nothing"}${sureness}`;
     line.hidden = false;
