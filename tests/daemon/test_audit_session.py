@@ -325,8 +325,8 @@ def test_a_restart_between_an_auto_shot_and_its_resolution_leaves_the_shot_to_th
 @pytest.mark.parametrize("how", ["dismiss_shot", "undo"])
 def test_a_waiting_shot_set_aside_is_no_longer_offered_for_confirmation(table: FakeTable, how: str) -> None:
     """docs/mqtt.md: dismiss_shot ("the waiting shot is set aside"). The console offers a shot's
-    candidates
-    until the ``shot`` message says it is settled; the table refuses a confirmation once it is set aside."""
+    candidates until the ``shot`` message says it is settled; the table refuses a confirmation once it is
+    set aside."""
     table.send("declare", character="hero-xoric")
     shot = sensor_shot(table, auto=False)
     assert last_shot(table)["resolved"] is False
@@ -353,3 +353,44 @@ def test_an_auto_shot_undone_is_published_as_undone(table: FakeTable) -> None:
     sensor_shot(table, auto=True)
     assert table.send("undo", reason="nudged")["ok"]
     assert last_shot(table)["undone"] is True
+
+
+# -- decisions and discs --------------------------------------------------------------------------------
+
+
+def heroes_done(table: FakeTable) -> None:
+    for hero in ("hero-varesh", "hero-roosan", "hero-elani", "hero-xoric"):
+        assert table.send("declare", character=hero)["ok"] and table.send("end_turn")["ok"]
+
+
+def test_undo_of_a_decision_answer_asks_the_question_again(table: FakeTable) -> None:
+    """docs/game-log.md: action ("answered decisions are all actions"), so undo takes back the answer."""
+    heroes_done(table)
+    assert table.send("declare", character="monster-orc-1")["ok"]
+    question = table.state["pending"]
+    assert question["kind"] == "choose_alternative"
+    same_after_restart(table)
+    assert table.send("answer", decision=question["id"], option="1")["ok"]
+    assert table.state["pending"] is None
+    assert table.state["expected_shot"]["shot"] == "missile"
+    assert table.send("undo", reason="the orc swings instead")["ok"]
+    assert table.state["pending"] == question
+    assert table.state["expected_shot"] is None
+    same_after_restart(table)
+    assert table.send("answer", decision=question["id"], option="0")["ok"]
+    assert table.state["expected_shot"]["shot"] == "melee"
+    consistent(table)
+    same_after_restart(table)
+
+
+def test_binding_a_disc_in_use_moves_the_other_character_to_a_free_disc(table: FakeTable) -> None:
+    """docs/mqtt.md: bind ("that disc now stands for that character"): never two characters on one disc."""
+    troll_disc = table.character("monster-troll-1")["piece"]
+    orc_disc = table.character("monster-orc-1")["piece"]
+    assert table.send("bind", character="monster-orc-1", piece=troll_disc)["ok"] is not None
+    pieces = [c["piece"] for c in table.state["characters"] if c["piece"]]
+    assert len(pieces) == len(set(pieces))
+    assert table.character("monster-troll-1")["piece"] != table.character("monster-orc-1")["piece"]
+    assert orc_disc  # the orc had a disc before
+    consistent(table)
+    same_after_restart(table)
