@@ -57,12 +57,59 @@ class ImpactRecord:
 
 
 @dataclass(frozen=True)
+class WallSegment:
+    """One straight stretch of wall; a side with a gap is two segments, an open side has none."""
+
+    x1_mm: float
+    y1_mm: float
+    x2_mm: float
+    y2_mm: float
+
+
+@dataclass(frozen=True)
+class FixedObstacle:
+    """A fixed, untagged obstacle: a circle (``radius_mm``) or a convex polygon (``points``, anticlockwise).
+
+    A box at any angle (a Castles wall) is read into its four corners; tagged, movable obstacles are ordinary
+    pieces of kind ``obstacle``.
+    """
+
+    shape: str  # circle | polygon
+    x_mm: float  # centre (of the circle, or of the polygon's corners)
+    y_mm: float
+    radius_mm: float = 0.0
+    points: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
 class MatGeometry:
     width_mm: float
     height_mm: float
     wall_gap_mm: float
     sensors: tuple[tuple[int, float, float], ...]
-    obstacles: tuple[SeenPiece, ...] = ()  # fixed, untagged obstacles; tagged ones are ordinary pieces
+    obstacles: tuple[FixedObstacle, ...] = ()
+    # None: the classic closed rectangle of walls ``wall_gap_mm`` outside the mat on all four sides.
+    walls: tuple[WallSegment, ...] | None = None
+
+    def wall_segments(self) -> tuple[WallSegment, ...]:
+        if self.walls is not None:
+            return self.walls
+        g, w, h = self.wall_gap_mm, self.width_mm, self.height_mm
+        c = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
+        return tuple(WallSegment(*c[i], *c[(i + 1) % 4]) for i in range(4))
+
+
+def box_corners(
+    x_mm: float, y_mm: float, width_mm: float, height_mm: float, angle_deg: float
+) -> tuple[tuple[float, float], ...]:
+    """Corners (anticlockwise) of a ``width × height`` box centred at (x, y) and turned by ``angle_deg``."""
+    a = math.radians(angle_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    hw, hh = width_mm / 2, height_mm / 2
+    return tuple(
+        (x_mm + dx * ca - dy * sa, y_mm + dx * sa + dy * ca)
+        for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))
+    )
 
 
 @dataclass(frozen=True)
@@ -89,6 +136,12 @@ class ShotTrace:
         raise KeyError(piece)
 
 
+def obstacle_to_json(o: FixedObstacle) -> dict[str, Any]:
+    if o.shape == "circle":
+        return {"shape": "circle", "x_mm": o.x_mm, "y_mm": o.y_mm, "radius_mm": o.radius_mm}
+    return {"shape": "polygon", "points": [[x, y] for x, y in o.points]}
+
+
 def trace_to_json(trace: ShotTrace) -> dict[str, Any]:
     def seen(p: SeenPiece) -> dict[str, Any]:
         return {"piece": p.piece, "x_mm": p.x_mm, "y_mm": p.y_mm, "sigma_mm": p.sigma_mm}
@@ -103,7 +156,12 @@ def trace_to_json(trace: ShotTrace) -> dict[str, Any]:
             "height_mm": trace.mat.height_mm,
             "wall_gap_mm": trace.mat.wall_gap_mm,
             "sensors": [{"id": i, "x_mm": x, "y_mm": y} for i, x, y in trace.mat.sensors],
-            "obstacles": [seen(p) for p in trace.mat.obstacles],
+            "obstacles": [obstacle_to_json(o) for o in trace.mat.obstacles],
+            **(
+                {"walls": [[w.x1_mm, w.y1_mm, w.x2_mm, w.y2_mm] for w in trace.mat.walls]}
+                if trace.mat.walls is not None
+                else {}
+            ),
         },
         "pieces": [
             {
@@ -184,6 +242,57 @@ class _Reader:
             self.num(d, "sigma_mm", path, positive=True),
         )
 
+    def point(self, data: Any, path: str) -> tuple[float, float]:
+        if not isinstance(data, list) or len(data) != 2:
+            raise self.fail(path, "expected a point [x_mm, y_mm]")
+        return (self.num({"x": data[0]}, "x", path), self.num({"y": data[1]}, "y", path))
+
+    def wall(self, data: Any, path: str) -> WallSegment:
+        if not isinstance(data, list) or len(data) != 4:
+            raise self.fail(path, "expected a wall segment [x1_mm, y1_mm, x2_mm, y2_mm]")
+        x1, y1 = self.point(data[:2], path)
+        x2, y2 = self.point(data[2:], path)
+        if math.hypot(x2 - x1, y2 - y1) < 1.0:
+            raise self.fail(path, "a wall segment must be at least 1 mm long")
+        return WallSegment(x1, y1, x2, y2)
+
+    def obstacle(self, data: Any, path: str) -> FixedObstacle:
+        d = self.obj(data, path)
+        shape = d.get("shape")
+        if shape is None and "piece" in d:  # the first form: a seen, untagged obstacle disc
+            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
+            radius = self.num(d, "radius_mm", path, positive=True) if "radius_mm" in d else 20.0
+            return FixedObstacle("circle", x, y, radius)
+        if shape == "circle":
+            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
+            return FixedObstacle("circle", x, y, self.num(d, "radius_mm", path, positive=True))
+        if shape == "box":
+            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
+            corners = box_corners(
+                x,
+                y,
+                self.num(d, "width_mm", path, positive=True),
+                self.num(d, "height_mm", path, positive=True),
+                self.num(d, "angle_deg", path) if "angle_deg" in d else 0.0,
+            )
+            return FixedObstacle("polygon", x, y, 0.0, corners)
+        if shape == "polygon":
+            raw = self.array(d, "points", path)
+            points = tuple(self.point(p, f"{path}.points[{i}]") for i, p in enumerate(raw))
+            if len(points) < 3:
+                raise self.fail(f"{path}.points", "a polygon needs at least three points")
+            area = sum(
+                x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True)
+            )
+            if abs(area) < 1.0:
+                raise self.fail(f"{path}.points", "the polygon has no area")
+            if area < 0:
+                points = points[::-1]
+            cx = sum(x for x, _ in points) / len(points)
+            cy = sum(y for _, y in points) / len(points)
+            return FixedObstacle("polygon", cx, cy, 0.0, points)
+        raise self.fail(f"{path}.shape", f"expected circle, box or polygon, got {shape!r}")
+
     def scan(self, data: Any, path: str) -> Scan:
         d = self.obj(data, path)
         pieces = tuple(
@@ -206,12 +315,21 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
         path = f"mat.sensors[{i}]"
         s = r.obj(s, path)
         sensors.append((r.integer(s, "id", path), r.num(s, "x_mm", path), r.num(s, "y_mm", path)))
+    walls = None
+    if "walls" in mat:
+        walls = tuple(r.wall(w, f"mat.walls[{i}]") for i, w in enumerate(r.array(mat, "walls", "mat")))
+    obstacles = ()
+    if "obstacles" in mat:
+        obstacles = tuple(
+            r.obstacle(o, f"mat.obstacles[{i}]") for i, o in enumerate(r.array(mat, "obstacles", "mat"))
+        )
     geometry = MatGeometry(
         width_mm=r.num(mat, "width_mm", "mat", positive=True),
         height_mm=r.num(mat, "height_mm", "mat", positive=True),
         wall_gap_mm=r.num(mat, "wall_gap_mm", "mat"),
         sensors=tuple(sensors),
-        obstacles=tuple(r.seen(o, f"mat.obstacles[{i}]") for i, o in enumerate(mat.get("obstacles", []))),
+        obstacles=obstacles,
+        walls=walls,
     )
     pieces = []
     for i, p in enumerate(r.array(top, "pieces", "")):
@@ -256,8 +374,8 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
         for i, seen in enumerate(scan.pieces):
             if seen.piece not in names:
                 raise r.fail(f"{label}.pieces[{i}].piece", f"unknown piece {seen.piece!r}")
-    if declaration.flicked not in pre.by_piece():
-        raise r.fail("pre.pieces", f"the flicked piece {declaration.flicked!r} was not seen before the shot")
+    # A flicked piece the pre-scan missed is not a format error: attribution sends such a shot to the
+    # referee with that reason (docs/attribution.md).
     meta = top.get("meta", {})
     return ShotTrace(
         geometry,
