@@ -17,7 +17,10 @@ getent group gpio >/dev/null && usermod -aG gpio smartmat || true
 mkdir -p /opt/smartmat /etc/smartmat /etc/mosquitto/smartmat
 cp -a "$src"/. /opt/smartmat/
 python3 -m venv --system-site-packages /opt/smartmat/.venv   # system site: python3-lgpio on a Pi 5
-/opt/smartmat/.venv/bin/pip install -q /opt/smartmat
+# Exact versions with their hashes from the lock file, then smartmat itself without dependencies.
+/opt/smartmat/.venv/bin/python -m pip install -q "pip==26.3"
+/opt/smartmat/.venv/bin/python -m pip install -q --require-hashes -r /opt/smartmat/requirements/run.lock
+/opt/smartmat/.venv/bin/python -m pip install -q --no-deps --no-build-isolation /opt/smartmat
 
 [ -f /etc/smartmat/table.yaml ] || cp /opt/smartmat/content/tables/demo.yaml /etc/smartmat/table.yaml
 [ -f /etc/smartmat/smartmat.env ] || cp /opt/smartmat/deploy/smartmat.env.example /etc/smartmat/smartmat.env
