@@ -8,8 +8,10 @@ import logging
 import sys
 from typing import Any
 
+from .calibration import CalibrationFileError, load_calibration, save_calibration
 from .infer import AttributionConfig, attribute, shutdown_pool
-from .trace import TraceFormatError, read_traces
+from .learning import learn_from_shot
+from .trace import SeenPiece, TraceFormatError, read_traces
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +28,18 @@ def register_cli(subparsers: Any) -> None:
     )
     attr.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
     attr.add_argument("--seed", type=int, default=0)
+    attr.add_argument(
+        "--table",
+        metavar="CAL.json",
+        help="the table's calibration file (docs/calibration.md); a missing file means wide priors. "
+        "Without --table the model's built-in constants are taken as known",
+    )
+    attr.add_argument(
+        "--learn",
+        action="store_true",
+        help="with --table: learn from each shot's own evidence after attributing it, in file order, "
+        "and save the calibration after every shot",
+    )
     attr.set_defaults(func=_attribute)
 
     # Several parts may add benchmarks; they share one "bench" command (see docs/architecture.md).
@@ -57,20 +71,39 @@ def register_cli(subparsers: Any) -> None:
 
 
 def _attribute(args: argparse.Namespace) -> int:
-    config = AttributionConfig(auto_apply_threshold=args.threshold, workers=args.workers, seed=args.seed)
+    if args.learn and not args.table:
+        print("error: --learn needs --table CAL.json (where the learnt calibration is kept)", file=sys.stderr)
+        return 2
+    table = None
+    if args.table:
+        try:
+            table = load_calibration(args.table)
+        except CalibrationFileError as exc:
+            log.error("cannot read %s: %s", args.table, exc)
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     try:
         traces = list(read_traces(args.trace))
     except (OSError, TraceFormatError) as exc:
         log.error("cannot read %s: %s", args.trace, exc)
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    last_seen: dict[str, SeenPiece] = {}  # where each disc was last seen, for a pre-scan that missed one
     try:
         for trace in traces:
-            result = attribute(trace, config)
+            config = AttributionConfig(
+                auto_apply_threshold=args.threshold, workers=args.workers, seed=args.seed, table=table
+            )
+            result = attribute(trace, config, last_seen=last_seen.get(trace.declaration.flicked))
+            last_seen.update(trace.pre.by_piece())
+            last_seen.update(trace.post.by_piece())
+            if args.learn and table is not None:
+                table = learn_from_shot(table, trace, result, config.evidence)
+                save_calibration(table, args.table)
             if args.json:
-                print(json.dumps(result.to_json()))
+                print(json.dumps(result.to_json()), flush=True)
             else:
-                verdict = "apply" if result.auto_apply else "ask the referee"
+                verdict = "apply" if result.auto_apply else "ask the referee: " + "; ".join(result.reasons)
                 print(f"{result.flicked}: {verdict} ({result.rollouts} rollouts, {result.elapsed_s:.2f} s)")
                 for c in result.candidates[:5]:
                     hits = ", ".join(sorted(c.direct_hits)) or "nothing"
@@ -78,6 +111,16 @@ def _attribute(args: argparse.Namespace) -> int:
                     print(f"  {c.probability:6.1%}  hit {hits}; pushed {pushed}")
     finally:
         shutdown_pool()
+    if table is not None and not args.json:
+        summary = table.summary()
+        print(
+            f"calibration {table.digest}: {table.shots} shots, sound {summary['sound_speed_m_per_s']} m/s "
+            f"(±{summary['sound_speed_uncertainty']:.1%}), "
+            + (
+                "settled" if summary["settled"] else "not settled: " + "; ".join(summary["unsettled_because"])
+            ),
+            file=sys.stderr,
+        )
     return 0
 
 

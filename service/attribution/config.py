@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .calibration import TableCalibration, built_in_calibration
 from .evidence import EvidenceParams
 from .model import ModelParams
 
@@ -44,7 +45,14 @@ class AttributionConfig:
     # Raw posterior → observed accuracy, measured by the benchmark (docs/attribution.md, "Calibration"):
     # the sampler's posterior is over-confident because the model is not the mat. Empty means no mapping.
     calibration: tuple[tuple[float, float], ...] = CALIBRATION
-    friction_sigma: float = 0.08  # relative spread of the mat's friction the model allows
-    restitution_sigma: float = 0.05
+    # What the table's own shots have taught about its mat (calibration.py); None: the built-in constants,
+    # as on the simulated mat of `smartmat run`.
+    table: TableCalibration | None = None
     model: ModelParams = field(default_factory=ModelParams)
     evidence: EvidenceParams = field(default_factory=EvidenceParams)
+
+    def table_calibration(self) -> TableCalibration:
+        return self.table if self.table is not None else _BUILT_IN
+
+
+_BUILT_IN = built_in_calibration()

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 from .model import ModelContact, Rollout
+from .acoustics import HeardEvent
 from .trace import ShotTrace
 
 OUTLIER_WEIGHT = 0.01
@@ -48,112 +49,126 @@ class EvidenceParams:
 
 
 @dataclass(frozen=True)
-class HeardEvent:
-    t_us: float
-    x_mm: float | None  # None when fewer than three sensors heard it
-    y_mm: float | None
-    sensors: int
+class SoundModel:
+    """How this table's contacts sound, as far as its calibration knows (calibration.py), and this shot's
+    placed events (acoustics.py). Picklable: it travels to the rollout workers with the trace."""
+
+    events: tuple[HeardEvent, ...] = ()
+    gains: tuple[tuple[int, float], ...] = ()  # per-piezo gain against the others
+    wall_loudness: tuple[float, float] = (0.0, 0.8)  # (mean, sd) of log loudness against the nominal model
+    disc_loudness: tuple[float, float] = (0.0, 0.8)
+    flick_sound_rate: float = 0.25  # how often a flick's own click is heard on this table
+
+
+AMPLITUDE_SCATTER = 0.15  # log-normal scatter of one reading
+IMPULSE_MODEL_ERROR = 0.35  # the nominal model's contact impulses are themselves off by this much (log)
+TIMING_FLOOR_US = 4000.0  # a rollout's contact times are trusted to a few ms...
+TIMING_SHARE = 0.10  # ...and a tenth of the time since the flick (friction and speed trade off)
 
 
 def group_impacts(trace: ShotTrace, ep: EvidenceParams) -> list[HeardEvent]:
-    """Cluster impacts into contact events and locate those heard by at least three sensors."""
-    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
-    diagonal = math.hypot(trace.mat.width_mm, trace.mat.height_mm)
-    window = diagonal / ep.wave_speed_mm_per_us + 4 * ep.timing_jitter_us
-    events: list[list[tuple[int, int]]] = []
-    for impact in sorted(trace.impacts, key=lambda i: i.t_us):
-        if impact.sensor_id not in positions:
-            continue
-        if (
-            events
-            and impact.t_us - events[-1][0][1] <= window
-            and impact.sensor_id not in {s for s, _ in events[-1]}
-        ):
-            events[-1].append((impact.sensor_id, impact.t_us))
-        else:
-            events.append([(impact.sensor_id, impact.t_us)])
-    heard = []
-    for group in events:
-        if len(group) < 2:
-            continue  # a lone trigger: a false trigger or too weak to place
-        where = _locate(group, positions, trace, ep) if len(group) >= 3 else None
-        t0 = min(t for _, t in group)
-        heard.append(HeardEvent(t0, where[0] if where else None, where[1] if where else None, len(group)))
-    return heard
+    """Events placed with the nominal sound speed (the baselines' view; attribution uses acoustics.py)."""
+    from .acoustics import SPEED_GRID, read_impacts
+
+    prior = tuple(-0.5 * ((v - ep.wave_speed_mm_per_us) / 0.01) ** 2 for v in SPEED_GRID)
+    return list(read_impacts(trace, prior_loglik=prior, offsets_us={}, jitter_us=ep.timing_jitter_us).events)
 
 
-def _locate(
-    group: list[tuple[int, int]],
-    positions: dict[int, tuple[float, float]],
-    trace: ShotTrace,
-    ep: EvidenceParams,
-) -> tuple[float, float]:
-    """Time-difference-of-arrival fit by a coarse-to-fine grid search (a handful of sensors, so cheap)."""
-    v = ep.wave_speed_mm_per_us
-
-    def cost(x: float, y: float) -> float:
-        emitted = [t - math.hypot(x - positions[s][0], y - positions[s][1]) / v for s, t in group]
-        mean = sum(emitted) / len(emitted)
-        return sum((e - mean) ** 2 for e in emitted)
-
-    g = trace.mat.wall_gap_mm
-    best = (trace.mat.width_mm / 2, trace.mat.height_mm / 2)
-    span_x, span_y = trace.mat.width_mm / 2 + g, trace.mat.height_mm / 2 + g
-    for _ in range(4):
-        candidates = [
-            (best[0] + span_x * i / 6, best[1] + span_y * j / 6) for i in range(-6, 7) for j in range(-6, 7)
-        ]
-        best = min(candidates, key=lambda p: cost(*p))
-        span_x, span_y = span_x / 4, span_y / 4
-    return best
-
-
-def _heard_by(contact: ModelContact, trace: ShotTrace, ep: EvidenceParams) -> float:
-    """Probability that a predicted contact is heard by two or more sensors."""
+def heard_probability(
+    contact: ModelContact, trace: ShotTrace, ep: EvidenceParams, sound: SoundModel
+) -> float:
+    """Probability that a predicted contact is heard by two or more sensors, given what is known of how loud
+    this mat is: uncertain loudness makes the answer soft, so silence is weak evidence on a new table."""
+    if contact.kind == "flick":
+        return sound.flick_sound_rate
+    mean, sd = sound.disc_loudness if contact.kind == "disc" else sound.wall_loudness
     coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
-    strength = ep.impulse_scale * contact.impulse * coupling
+    strength = ep.impulse_scale * contact.impulse * coupling * math.exp(mean)
+    if strength <= 0:
+        return 0.0
+    gains = dict(sound.gains)
     amplitudes = sorted(
         (
-            strength / (1 + math.hypot(contact.x_mm - sx, contact.y_mm - sy) / ep.amplitude_falloff_mm)
-            for _, sx, sy in trace.mat.sensors
+            gains.get(sid, 1.0)
+            * strength
+            / (1 + math.hypot(contact.x_mm - sx, contact.y_mm - sy) / ep.amplitude_falloff_mm)
+            for sid, sx, sy in trace.mat.sensors
         ),
         reverse=True,
     )
     second = amplitudes[1] if len(amplitudes) > 1 else 0.0
-    # Amplitudes scatter by ~15 % around the prediction, so detection is soft near the threshold.
-    z = (second - ep.detection_threshold) / (0.25 * ep.detection_threshold)
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    if second <= 0:
+        return 0.0
+    spread = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2 + sd**2)
+    z = math.log(second / ep.detection_threshold) / spread
+    # Logistic approximation of the normal CDF (1.7 z).
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, 1.7 * z))))
+
+
+@dataclass
+class ImpactMatch:
+    """Which predicted contact explained which placed event (for learning after attribution)."""
+
+    contact: ModelContact
+    event: HeardEvent
 
 
 def impact_log_likelihood(
-    rollout: Rollout, trace: ShotTrace, heard: list[HeardEvent], ep: EvidenceParams
+    rollout: Rollout,
+    trace: ShotTrace,
+    sound: SoundModel,
+    ep: EvidenceParams,
+    matches: list[ImpactMatch] | None = None,
 ) -> float:
-    located = [e for e in heard if e.x_mm is not None]
-    predicted = [(c, _heard_by(c, trace, ep)) for c in rollout.contacts]
+    located = [e for e in sound.events if e.x_mm is not None]
+    start = rollout.path[0] if rollout.path else None
+    contacts = list(rollout.contacts)
+    if start is not None:
+        contacts.append(
+            ModelContact(0.0, start[1], start[2], trace.declaration.flicked, "finger", "flick", 0.0)
+        )
+    predicted = [(c, heard_probability(c, trace, ep, sound)) for c in contacts]
     predicted = [(c, p) for c, p in predicted if p > 0.02]
     pairs = []
     for i, (c, _) in enumerate(predicted):
         for j, e in enumerate(located):
+            s = math.hypot(e.sigma_mm, ep.model_floor_mm * 5)
             d = math.hypot(c.x_mm - e.x_mm, c.y_mm - e.y_mm)  # type: ignore[operator]
-            if d <= ep.location_gate_mm:
-                pairs.append((d, i, j))
+            if d <= max(ep.location_gate_mm, 3.5 * s):
+                pairs.append((d / s, i, j))
     pairs.sort()
-    used_pred: set[int] = set()
+    used_pred: dict[int, int] = {}
     used_obs: set[int] = set()
     log_l = 0.0
-    s = ep.location_sigma_mm
-    for d, i, j in pairs:
+    for z, i, j in pairs:
         if i in used_pred or j in used_obs:
             continue
-        used_pred.add(i)
+        used_pred[i] = j
         used_obs.add(j)
-        log_l += math.log(predicted[i][1]) - 0.5 * (d / s) ** 2
+        s = math.hypot(located[j].sigma_mm, ep.model_floor_mm * 5)
+        log_l += math.log(predicted[i][1]) - 0.5 * z**2 - 2 * math.log(s / ep.location_sigma_mm)
     for i, (_, p) in enumerate(predicted):
         if i not in used_pred:
             log_l += math.log(max(1e-3, 1.0 - p))
     unexplained = len(located) - len(used_obs)
     log_l += unexplained * math.log(ep.p_unexplained_event)
+    log_l += _timing_log_likelihood([(predicted[i][0], located[j]) for i, j in used_pred.items()])
+    if matches is not None:
+        matches.extend(ImpactMatch(predicted[i][0], located[j]) for i, j in used_pred.items())
     return log_l
+
+
+def _timing_log_likelihood(pairs: list[tuple[ModelContact, HeardEvent]]) -> float:
+    """Matched contacts must also keep their order and spacing in time (the flick's start is unknown)."""
+    if len(pairs) < 2:
+        return 0.0
+    weights, lags = [], []
+    for c, e in pairs:
+        sigma = TIMING_FLOOR_US + TIMING_SHARE * c.t_s * 1e6
+        weights.append(1 / sigma**2)
+        lags.append(e.t_us - c.t_s * 1e6)
+    offset = sum(w * lag for w, lag in zip(weights, lags, strict=True)) / sum(weights)
+    return -0.5 * sum(w * (lag - offset) ** 2 for w, lag in zip(weights, lags, strict=True))
 
 
 def position_log_likelihood(
@@ -215,11 +230,12 @@ def log_likelihood(
     rollout: Rollout,
     trace: ShotTrace,
     start: dict[str, tuple[float, float]],
-    heard: list[HeardEvent],
+    sound: SoundModel,
     ep: EvidenceParams,
     misfits: list[str] | None = None,
+    matches: list[ImpactMatch] | None = None,
 ) -> float:
     value = position_log_likelihood(rollout, trace, start, ep, misfits)
     if ep.use_impacts:
-        value += impact_log_likelihood(rollout, trace, heard, ep)
+        value += impact_log_likelihood(rollout, trace, sound, ep, matches)
     return value

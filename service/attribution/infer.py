@@ -27,15 +27,16 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from typing import Any
 
+from .acoustics import AcousticPicture, read_impacts
 from .config import AttributionConfig, calibrate
-from .evidence import EvidenceParams, HeardEvent, group_impacts, log_likelihood
+from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
 from .model import ModelParams, Rollout, RolloutParams, ShotModel
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
-from .trace import ShotTrace
+from .trace import Scan, SeenPiece, ShotTrace
 
 __all__ = ["Attribution", "AttributionConfig", "Candidate", "attribute", "calibrate", "shutdown_pool"]
 
@@ -70,6 +71,20 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class ShotEvidence:
+    """What one attributed shot says about its table, for learning (learning.py); never ground truth."""
+
+    acoustics: AcousticPicture
+    matches: tuple[ImpactMatch, ...] = ()  # the top reading's best rollout: contacts ↔ heard events
+    # Posterior (mean, sd) of log friction / disc / wall restitution scale, with the effective sample size.
+    friction: tuple[float, float] = (0.0, 1.0)
+    disc_restitution: tuple[float, float] = (0.0, 1.0)
+    wall_restitution: tuple[float, float] = (0.0, 1.0)
+    effective_samples: float = 0.0
+    trusted: bool = False  # the top reading is sure and explains everything: safe to learn contact loudness
+
+
+@dataclass(frozen=True)
 class Attribution:
     flicked: str
     candidates: list[Candidate]
@@ -77,6 +92,9 @@ class Attribution:
     threshold: float
     rollouts: int
     elapsed_s: float
+    reasons: tuple[str, ...] = ()  # why the referee is asked, in words (empty when applied)
+    calibration: str = "built-in"  # digest of the table calibration the shot was read with
+    evidence: ShotEvidence | None = None
 
     @property
     def top(self) -> Candidate:
@@ -87,6 +105,8 @@ class Attribution:
             "flicked": self.flicked,
             "auto_apply": self.auto_apply,
             "threshold": self.threshold,
+            "reasons": list(self.reasons),
+            "calibration": self.calibration,
             "rollouts": self.rollouts,
             "elapsed_s": round(self.elapsed_s, 3),
             "candidates": [c.to_json() for c in self.candidates],
@@ -106,7 +126,18 @@ class _Scored:
 
 
 # ---- rollouts, in-process or in a worker ----
-_WORKER_CACHE: dict[int, tuple[ShotModel, list[HeardEvent]]] = {}
+_WORKER_CACHE: dict[int, ShotModel] = {}
+
+
+def _model_for(trace: ShotTrace, key: int, model_params: ModelParams) -> ShotModel:
+    cached = _WORKER_CACHE.get(key)
+    if cached is None or cached.trace is not trace and cached.trace != trace:
+        for old_model in _WORKER_CACHE.values():
+            old_model.close()
+        _WORKER_CACHE.clear()
+        cached = ShotModel(trace, model_params)
+        _WORKER_CACHE[key] = cached
+    return cached
 
 
 def _score_batch(
@@ -114,16 +145,10 @@ def _score_batch(
     key: int,
     model_params: ModelParams,
     evidence: EvidenceParams,
+    heard: SoundModel,
     batch: Sequence[RolloutParams],
 ) -> list[_Scored]:
-    cached = _WORKER_CACHE.get(key)
-    if cached is None or cached[0].trace is not trace and cached[0].trace != trace:
-        for old_model, _ in _WORKER_CACHE.values():
-            old_model.close()
-        _WORKER_CACHE.clear()
-        cached = (ShotModel(trace, model_params), group_impacts(trace, evidence))
-        _WORKER_CACHE[key] = cached
-    model, heard = cached
+    model = _model_for(trace, key, model_params)
     out = []
     for rp in batch:
         rollout: Rollout = model.run(rp)
@@ -166,29 +191,34 @@ def shutdown_pool() -> None:
         _POOL = None
 
 
-def _run(trace: ShotTrace, key: int, config: AttributionConfig, params: list[RolloutParams]) -> list[_Scored]:
+def _run(
+    trace: ShotTrace, key: int, config: AttributionConfig, sound: SoundModel, params: list[RolloutParams]
+) -> list[_Scored]:
     workers = config.workers or os.cpu_count() or 1
     if workers <= 1 or len(params) < 8:
-        return _score_batch(trace, key, config.model, config.evidence, params)
+        return _score_batch(trace, key, config.model, config.evidence, sound, params)
     chunk = math.ceil(len(params) / workers)
     try:
-        return _run_in_pool(trace, key, config, params, workers, chunk)
+        return _run_in_pool(trace, key, config, sound, params, workers, chunk)
     except BrokenProcessPool:
         log.exception("a rollout worker died; restarting the pool and running this batch in-process")
         shutdown_pool()
-        return _score_batch(trace, key, config.model, config.evidence, params)
+        return _score_batch(trace, key, config.model, config.evidence, sound, params)
 
 
 def _run_in_pool(
     trace: ShotTrace,
     key: int,
     config: AttributionConfig,
+    sound: SoundModel,
     params: list[RolloutParams],
     workers: int,
     chunk: int,
 ) -> list[_Scored]:
     futures = [
-        _pool(workers).submit(_score_batch, trace, key, config.model, config.evidence, params[i : i + chunk])
+        _pool(workers).submit(
+            _score_batch, trace, key, config.model, config.evidence, sound, params[i : i + chunk]
+        )
         for i in range(0, len(params), chunk)
     ]
     return [s for f in futures for s in f.result()]
@@ -202,12 +232,62 @@ def _resample(scored: list[tuple[_Scored, float]], rng: random.Random, n: int) -
 
 
 # ---- the public entry point ----
-def attribute(trace: ShotTrace, config: AttributionConfig | None = None) -> Attribution:
-    """Posterior over direct-hit sets for one shot; ``auto_apply`` when the top set is sure enough."""
+def sound_model(trace: ShotTrace, config: AttributionConfig) -> tuple[SoundModel, AcousticPicture]:
+    """The shot's impacts read with what the table knows of its mat (calibration.py)."""
+    cal = config.table_calibration()
+    picture = read_impacts(
+        trace, prior_loglik=cal.speed_loglik, offsets_us=cal.sensor_offsets_us(), jitter_us=cal.jitter_us
+    )
+    sound = SoundModel(
+        events=picture.events,
+        gains=tuple(sorted(cal.sensor_gains().items())),
+        wall_loudness=(cal.wall_loudness.mean, cal.wall_loudness.sd),
+        disc_loudness=(cal.disc_loudness.mean, cal.disc_loudness.sd),
+        flick_sound_rate=cal.flick_sound_rate,
+    )
+    return sound, picture
+
+
+def with_flicked_start(trace: ShotTrace, last_seen: SeenPiece | None) -> ShotTrace:
+    """A trace whose pre-scan missed the flicked disc, completed with where it was last seen (a wide sigma)."""
+    if last_seen is None:
+        return trace
+    guess = SeenPiece(
+        trace.declaration.flicked, last_seen.x_mm, last_seen.y_mm, max(8.0, last_seen.sigma_mm * 2)
+    )
+    return replace(trace, pre=Scan(trace.pre.t_us, (*trace.pre.pieces, guess)))
+
+
+def attribute(
+    trace: ShotTrace, config: AttributionConfig | None = None, *, last_seen: SeenPiece | None = None
+) -> Attribution:
+    """Posterior over direct-hit sets for one shot; ``auto_apply`` when the top set is sure enough.
+
+    ``last_seen``: where the flicked disc was last seen, for a shot whose pre-scan missed it (the shot then
+    always goes to the referee, with that reason).
+    """
     config = config or AttributionConfig()
     started = time.perf_counter()
+    reasons: list[str] = []
+    cal = config.table_calibration()
+    flicked = trace.declaration.flicked
+    if flicked not in trace.pre.by_piece():
+        reasons.append("the flicked disc was not seen before the shot")
+        trace = with_flicked_start(trace, last_seen)
+        if flicked not in trace.pre.by_piece():
+            return Attribution(
+                flicked,
+                [_nothing_known(trace)],
+                False,
+                config.auto_apply_threshold,
+                0,
+                time.perf_counter() - started,
+                tuple(reasons),
+                cal.digest,
+            )
     rng = random.Random(config.seed)
     key = id(trace)
+    sound, picture = sound_model(trace, config)
     broad = BroadProposal(trace, config)
     prior = FlickPrior(trace, config.aimed_prior_share)
     pooled: list[tuple[_Scored, float]] = []  # (rollout, log importance weight)
@@ -226,7 +306,7 @@ def attribute(trace: ShotTrace, config: AttributionConfig | None = None) -> Attr
                 [p.params for p in parents], involved, sigmas[0], sigmas[1], broad, sigmas_mm
             )
         params = [proposal.draw(rng, trace, config) for _ in range(count)]
-        for s in _run(trace, key, config, params):
+        for s in _run(trace, key, config, sound, params):
             log_w = (
                 s.log_l / config.temperature + prior.log_density(s.params) - proposal.log_density(s.params)
             )
@@ -234,11 +314,33 @@ def attribute(trace: ShotTrace, config: AttributionConfig | None = None) -> Attr
                 pooled.append((s, log_w))
     if not pooled:
         raise RuntimeError("no rollout explained the shot at all")
-    return _summarise(trace, pooled, config, started)
+    return _summarise(trace, pooled, config, started, reasons, sound, picture)
+
+
+def _nothing_known(trace: ShotTrace) -> Candidate:
+    """The only honest reading of a shot whose flicked disc was never seen: no hits claimed."""
+    return Candidate(frozenset(), frozenset(), frozenset(), 0.0, ())
+
+
+def _moments(pooled: list[tuple[_Scored, float]], value: Any) -> tuple[tuple[float, float], float]:
+    top = max(w for _, w in pooled)
+    weights = [math.exp(w - top) for _, w in pooled]
+    total = sum(weights)
+    xs = [value(s.params) for s, _ in pooled]
+    mean = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
+    var = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs, strict=True)) / total
+    ess = total**2 / sum(w * w for w in weights)
+    return (mean, math.sqrt(max(var, 1e-12))), ess
 
 
 def _summarise(
-    trace: ShotTrace, pooled: list[tuple[_Scored, float]], config: AttributionConfig, started: float
+    trace: ShotTrace,
+    pooled: list[tuple[_Scored, float]],
+    config: AttributionConfig,
+    started: float,
+    reasons: list[str],
+    sound: SoundModel,
+    picture: AcousticPicture,
 ) -> Attribution:
     top = max(w for _, w in pooled)
     mass: dict[frozenset[str], float] = {}
@@ -291,7 +393,45 @@ def _summarise(
         )
     # Never a silent guess: a sure-looking answer that leaves a piece's movement unexplained goes to the
     # referee (no rollout found what happened, so the probabilities are over the wrong hypotheses).
-    auto = candidates[0].probability >= config.auto_apply_threshold and not candidates[0].unexplained
+    first = candidates[0]
+    if first.probability < config.auto_apply_threshold:
+        if len(candidates) > 1 and candidates[1].probability > 0.15:
+            reasons.append(
+                f"two readings are close ({first.probability:.0%} against {candidates[1].probability:.0%})"
+            )
+        else:
+            reasons.append(f"the best reading is only {first.probability:.0%} sure")
+    if first.unexplained:
+        reasons.append(
+            "a piece moved that no reading explains (" + ", ".join(sorted(first.unexplained)) + ")"
+        )
+    best_top = best[first.direct_hits][1]
+    matches: list[ImpactMatch] = []
+    located = [e for e in picture.events if e.x_mm is not None]
+    model = _model_for(trace, id(trace), config.model)
+    rollout = model.run(best_top.params)
+    log_likelihood(
+        rollout, trace, model.starting_positions(best_top.params), sound, config.evidence, None, matches
+    )
+    unmatched_loud = [e for e in located if e.sensors >= 5 and all(m.event is not e for m in matches)]
+    if len(unmatched_loud) >= 2:
+        reasons.append(f"{len(unmatched_loud)} loud impacts that no reading explains (a hand on the mat?)")
+    cal = config.table_calibration()
+    if not cal.settled:
+        reasons.extend(f"calibration not settled: {why}" for why in cal.unsettled_reasons())
+    auto = not reasons
+    friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))
+    disc_e, _ = _moments(pooled, lambda p: math.log(p.restitution_scale))
+    wall_e, _ = _moments(pooled, lambda p: math.log(p.wall_restitution_scale))
+    evidence = ShotEvidence(
+        picture,
+        tuple(matches),
+        friction,
+        disc_e,
+        wall_e,
+        ess,
+        trusted=first.probability >= config.auto_apply_threshold and not first.unexplained,
+    )
     elapsed = time.perf_counter() - started
     log.debug(
         "attributed %s: top %s p=%.3f over %d rollouts in %.2fs",
@@ -302,5 +442,13 @@ def _summarise(
         elapsed,
     )
     return Attribution(
-        trace.declaration.flicked, candidates, auto, config.auto_apply_threshold, len(pooled), elapsed
+        trace.declaration.flicked,
+        candidates,
+        auto,
+        config.auto_apply_threshold,
+        len(pooled),
+        elapsed,
+        tuple(reasons),
+        cal.digest,
+        evidence,
     )

@@ -21,6 +21,7 @@ MAX_ROLLOUT_S = 5.0
 REST_SPEED_MM_S = 3.0
 PATH_EVERY_STEPS = 10
 COVER_KINDS = ("ice", "net", "web")  # pieces that sit on top of a character and are knocked off
+FIXED_PREFIX = "fixed:"  # contacts with the mat's fixed obstacles; like walls, they are nobody's hit
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,9 @@ class RolloutParams:
     angle_rad: float
     speed_mm_s: float
     friction_scale: float = 1.0
-    restitution_scale: float = 1.0
+    restitution_scale: float = 1.0  # disc on disc
     offsets: tuple[tuple[str, float, float], ...] = ()  # start-position corrections of some pieces
+    wall_restitution_scale: float = 1.0  # walls and fixed obstacles
 
 
 @dataclass(frozen=True)
@@ -122,15 +124,36 @@ class ShotModel:
         space.sleep_time_threshold = 0.01
         space.idle_speed_threshold = REST_SPEED_MM_S
         self.names: dict[pymunk.Shape, str] = {}
-        g, w, h = mat.wall_gap_mm, mat.width_mm, mat.height_mm
-        corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
-        self.walls = []
-        for i in range(4):
-            wall = pymunk.Segment(space.static_body, corners[i], corners[(i + 1) % 4], 10.0)
+        self.walls: list[pymunk.Shape] = []
+        # Walls as the trace gives them: a gap is a missing stretch, an open side no segment at all. The
+        # segment's rounded thickness sits outside the line, so the line is the wall's inner face.
+        cx, cy = mat.width_mm / 2, mat.height_mm / 2
+        for seg in mat.wall_segments():
+            nx, ny = seg.y2_mm - seg.y1_mm, seg.x1_mm - seg.x2_mm
+            length = math.hypot(nx, ny)
+            nx, ny = nx / length, ny / length
+            mx, my = (seg.x1_mm + seg.x2_mm) / 2, (seg.y1_mm + seg.y2_mm) / 2
+            if (cx - mx) * nx + (cy - my) * ny > 0:
+                nx, ny = -nx, -ny  # point away from the mat
+            a = (seg.x1_mm + nx * 10.0, seg.y1_mm + ny * 10.0)
+            b = (seg.x2_mm + nx * 10.0, seg.y2_mm + ny * 10.0)
+            wall = pymunk.Segment(space.static_body, a, b, 10.0)
             wall.friction = mp.wall_friction
             space.add(wall)
             self.names[wall] = "wall"
             self.walls.append(wall)
+        for i, ob in enumerate(mat.obstacles):
+            shape: pymunk.Shape
+            if ob.shape == "circle":
+                shape = pymunk.Circle(space.static_body, ob.radius_mm, (ob.x_mm, ob.y_mm))
+            else:
+                shape = pymunk.Poly(space.static_body, list(ob.points))
+            shape.friction = mp.wall_friction
+            space.add(shape)
+            name = f"{FIXED_PREFIX}{i + 1}"
+            self.names[shape] = name
+            self.obstacle_ids.add(name)
+            self.walls.append(shape)
         self.bodies: dict[str, tuple[pymunk.Body, pymunk.Circle, pymunk.PivotJoint, pymunk.GearJoint]] = {}
         for pid in self.start:
             spec = self.specs[pid]
@@ -162,7 +185,7 @@ class ShotModel:
     def _reset(self, rp: RolloutParams) -> None:
         mp = self.params
         for wall in self.walls:
-            wall.elasticity = mp.wall_restitution * rp.restitution_scale
+            wall.elasticity = min(0.98, mp.wall_restitution * rp.wall_restitution_scale)
         placed = self.starting_positions(rp)
         elasticity = min(0.98, mp.disc_restitution * rp.restitution_scale)
         for pid, (body, shape, pivot, gear) in self.bodies.items():
@@ -195,10 +218,10 @@ class ShotModel:
         live.open[(a, b)] = [live.clock, p.x, p.y, 0.0]
         if self.flicked in (a, b):
             other = b if a == self.flicked else a
-            if other != "wall":
+            if other != "wall" and not other.startswith(FIXED_PREFIX):
                 live.direct.add(other)
         for x in (a, b):
-            if x not in ("wall", self.flicked):
+            if x not in ("wall", self.flicked) and not x.startswith(FIXED_PREFIX):
                 live.touched.add(x)
 
     def _post_solve(self, arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> None:
@@ -223,6 +246,8 @@ class ShotModel:
             return
         a, b = key
         kind = "wall" if "wall" in key else ("obstacle" if {a, b} & self.obstacle_ids else "disc")
+        if kind == "obstacle" and a in self.obstacle_ids and b in self.obstacle_ids:
+            return
         live.contacts.append(ModelContact(entry[0], entry[1], entry[2], a, b, kind, entry[3]))
 
     def run(self, rp: RolloutParams) -> Rollout:

@@ -100,18 +100,23 @@ class BroadProposal:
         aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty in targets]
         banks: list[float] = []
         # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
-        # inside the wall, and the bounce keeps only e of the normal speed, so the image point lies 1/e
-        # times as far behind that line as the target is in front of it.
+        # inside the wall's face, and the bounce keeps only e of the normal speed, so the image point lies
+        # 1/e times as far behind that line as the target is in front of it.
         e = config.model.wall_restitution * config.model.disc_restitution
         mat, radius = trace.mat, trace.spec(me.piece).radius_mm
-        turn = mat.wall_gap_mm - 10.0 - radius  # how far beyond the mat's edge the centre turns
-        lines = (("y", -turn), ("y", mat.height_mm + turn), ("x", -turn), ("x", mat.width_mm + turn))
+        cx, cy = mat.width_mm / 2, mat.height_mm / 2
+        lines = []
+        for seg in mat.wall_segments():
+            nx, ny = seg.y1_mm - seg.y2_mm, seg.x2_mm - seg.x1_mm
+            norm = math.hypot(nx, ny)
+            nx, ny = nx / norm, ny / norm
+            if (cx - seg.x1_mm) * nx + (cy - seg.y1_mm) * ny < 0:
+                nx, ny = -nx, -ny  # the normal points into the mat
+            lines.append((seg.x1_mm + nx * radius, seg.y1_mm + ny * radius, nx, ny))
         for tx, ty in targets:
-            for axis, at in lines:
-                if axis == "y":
-                    ix, iy = tx, at - (ty - at) / e
-                else:
-                    ix, iy = at - (tx - at) / e, ty
+            for lx, ly, nx, ny in lines:
+                depth = (tx - lx) * nx + (ty - ly) * ny  # how far the target is in front of the line
+                ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
                 banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
         # Straight aims carry most of the aimed share; bank shots are rarer and there are four per target.
         self.aims = aims + banks
@@ -119,7 +124,7 @@ class BroadProposal:
             BANK_SHARE_OF_AIMS / len(banks) if i >= len(aims) else (1 - BANK_SHARE_OF_AIMS) / len(aims)
             for i in range(len(self.aims))
         ]
-        mu = config.model.sliding_friction
+        mu = config.model.sliding_friction * config.table_calibration().friction.scale
         self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
 
     def draw(self, rng: random.Random, trace: ShotTrace, config: AttributionConfig) -> RolloutParams:
@@ -203,7 +208,14 @@ class RefinedProposal:
             offsets.append((pid, dx, dy))
         angle = wrap_angle(parent.angle_rad + rng.gauss(0, self.sa))
         speed = math.exp(math.log(parent.speed_mm_s) + rng.gauss(0, self.ss))
-        return RolloutParams(angle, speed, fresh.friction_scale, fresh.restitution_scale, tuple(offsets))
+        return RolloutParams(
+            angle,
+            speed,
+            fresh.friction_scale,
+            fresh.restitution_scale,
+            tuple(offsets),
+            fresh.wall_restitution_scale,
+        )
 
     def log_density(self, rp: RolloutParams) -> float:
         ls = math.log(rp.speed_mm_s)
@@ -232,11 +244,19 @@ def log_normal_density(x: float, sigma: float) -> float:
 def draw_nuisance(
     trace: ShotTrace, rng: random.Random, config: AttributionConfig, angle: float, speed: float
 ) -> RolloutParams:
+    """Start corrections from the scan's sigmas; friction and bounce from what the table's calibration
+    believes (wide on a new table, narrow once its shots have taught it)."""
     offsets = tuple((p.piece, rng.gauss(0, p.sigma_mm), rng.gauss(0, p.sigma_mm)) for p in trace.pre.pieces)
+    cal = config.table_calibration()
+
+    def scale(belief_mean: float, belief_sd: float, floor: float) -> float:
+        return max(floor, math.exp(rng.gauss(belief_mean, belief_sd)))
+
     return RolloutParams(
         angle,
         speed,
-        max(0.5, rng.gauss(1.0, config.friction_sigma)),
-        max(0.5, rng.gauss(1.0, config.restitution_sigma)),
+        scale(cal.friction.mean, cal.friction.sd, 0.3),
+        scale(cal.disc_restitution.mean, cal.disc_restitution.sd, 0.5),
         offsets,
+        scale(cal.wall_restitution.mean, cal.wall_restitution.sd, 0.3),
     )

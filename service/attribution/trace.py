@@ -58,7 +58,7 @@ class ImpactRecord:
 
 @dataclass(frozen=True)
 class WallSegment:
-    """One straight stretch of wall; a side with a gap is two segments, an open side has none."""
+    """The inner face of one straight stretch of wall; a side with a gap is two segments, an open side none."""
 
     x1_mm: float
     y1_mm: float
@@ -94,7 +94,9 @@ class MatGeometry:
     def wall_segments(self) -> tuple[WallSegment, ...]:
         if self.walls is not None:
             return self.walls
-        g, w, h = self.wall_gap_mm, self.width_mm, self.height_mm
+        # The classic wall system: 20 mm walls centred ``wall_gap_mm`` outside the mat, so their inner faces
+        # (what a segment here describes) stand 10 mm closer.
+        g, w, h = self.wall_gap_mm - 10.0, self.width_mm, self.height_mm
         c = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
         return tuple(WallSegment(*c[i], *c[(i + 1) % 4]) for i in range(4))
 

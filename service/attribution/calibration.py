@@ -1,0 +1,382 @@
+"""A table's calibration: what its own shots have taught about its mat, and how sure that is.
+
+Every real mat differs from the model's built-in constants: the speed of sound in its neoprene, each piezo's
+timing and gain, how loud a contact sounds, how its discs slide and bounce. A :class:`TableCalibration`
+holds the table's belief about each, starting from wide priors (or a guided calibration) and tightened by
+:func:`service.attribution.learning.learn_from_shot` after each attributed shot, from that shot's own evidence
+— never from ground truth, which a real table does not have.
+
+The file (``smartmat attribute --table CAL.json``, and the daemon's ``--calibration``) is JSON, documented in
+docs/calibration.md. Its ``digest`` names the exact calibration a shot was read with; every attribution
+reports it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .acoustics import SPEED_GRID, SPEED_STEPS
+
+FORMAT = "smartmat-table-calibration"
+VERSION = 1
+
+# Wide priors: what any neoprene mat with wooden discs may be (docs/calibration.md).
+PRIOR_SPEED_RANGE = (0.25, 1.2)  # mm/µs: neoprene and cloth-topped foam, 250-1200 m/s
+PRIOR_JITTER_US = 45.0
+PRIOR_JITTER_DOF = 4.0
+PRIOR_LOUDNESS_SD = 0.8  # log-scale sd of how loud a contact is against the model's nominal loudness
+PRIOR_FRICTION_SD = 0.22  # log-scale sd of the sliding friction against the model's 0.40 (0.25-0.55)
+PRIOR_DISC_RESTITUTION_SD = 0.10
+PRIOR_WALL_RESTITUTION_SD = 0.22
+
+# When the calibration is settled enough for shots to be applied without the referee.
+SETTLED_SPEED_LOG_SD = 0.05
+SETTLED_LOUDNESS_SD = 0.35
+SETTLED_MIN_SHOTS = 5
+
+
+class CalibrationFileError(ValueError):
+    """A calibration file that cannot be read; names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Belief:
+    """A Gaussian belief about the log of a scale factor against the model's nominal value."""
+
+    mean: float = 0.0
+    sd: float = 1.0
+    shots: int = 0  # how many shots contributed
+
+    @property
+    def scale(self) -> float:
+        return math.exp(self.mean)
+
+    def update(self, mean: float, sd: float) -> Belief:
+        """Combine with one shot's estimate (a likelihood with that mean and sd)."""
+        p0, p1 = 1 / self.sd**2, 1 / sd**2
+        return Belief((self.mean * p0 + mean * p1) / (p0 + p1), math.sqrt(1 / (p0 + p1)), self.shots + 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": round(self.mean, 6), "sd": round(self.sd, 6), "shots": self.shots}
+
+
+@dataclass(frozen=True)
+class SensorStats:
+    """Running sums of one piezo's timing residuals and relative loudness."""
+
+    timing_sum_us: float = 0.0
+    timing_n: int = 0
+    log_gain_sum: float = 0.0
+    gain_n: int = 0
+
+
+def _uniform_speed_prior() -> tuple[float, ...]:
+    lo, hi = PRIOR_SPEED_RANGE
+    # Flat inside the range; a soft fall-off outside so a mat beyond it can still be learnt.
+    out = []
+    for v in SPEED_GRID:
+        beyond = max(0.0, math.log(lo / v), math.log(v / hi))
+        out.append(-0.5 * (beyond / 0.05) ** 2)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class TableCalibration:
+    table: str = ""
+    shots: int = 0  # shots learnt from
+    source: str = "wide priors"  # wide priors | guided | learnt from play
+    speed_loglik: tuple[float, ...] = field(default_factory=_uniform_speed_prior)
+    jitter_ss_us2: float = PRIOR_JITTER_US**2 * PRIOR_JITTER_DOF
+    jitter_dof: float = PRIOR_JITTER_DOF
+    sensors: tuple[tuple[int, SensorStats], ...] = ()
+    wall_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
+    disc_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
+    friction: Belief = Belief(0.0, PRIOR_FRICTION_SD)
+    disc_restitution: Belief = Belief(0.0, PRIOR_DISC_RESTITUTION_SD)
+    wall_restitution: Belief = Belief(0.0, PRIOR_WALL_RESTITUTION_SD)
+    flick_sounds: tuple[int, int] = (0, 0)  # (shots whose flick was heard, shots where it could have been)
+
+    # ---- what attribution reads ----
+    @property
+    def speed_mm_per_us(self) -> float:
+        return self._speed_moments()[0]
+
+    @property
+    def speed_log_sd(self) -> float:
+        return self._speed_moments()[1]
+
+    def _speed_moments(self) -> tuple[float, float]:
+        top = max(self.speed_loglik)
+        w = [math.exp(x - top) for x in self.speed_loglik]
+        total = sum(w)
+        logs = [math.log(v) for v in SPEED_GRID]
+        mean = sum(a * b for a, b in zip(w, logs, strict=True)) / total
+        var = sum(a * (b - mean) ** 2 for a, b in zip(w, logs, strict=True)) / total
+        return math.exp(mean), math.sqrt(max(var, 0.0))
+
+    @property
+    def jitter_us(self) -> float:
+        return max(15.0, math.sqrt(self.jitter_ss_us2 / self.jitter_dof))
+
+    def sensor_offsets_us(self) -> dict[int, float]:
+        """Each piezo's timing offset, shrunk towards zero while few events back it; mean offset removed."""
+        raw = {sid: s.timing_sum_us / (s.timing_n + 4) for sid, s in self.sensors}
+        if not raw:
+            return {}
+        mean = sum(raw.values()) / len(raw)
+        return {sid: o - mean for sid, o in raw.items()}
+
+    def sensor_gains(self) -> dict[int, float]:
+        raw = {sid: s.log_gain_sum / (s.gain_n + 4) for sid, s in self.sensors}
+        if not raw:
+            return {}
+        mean = sum(raw.values()) / len(raw)
+        return {sid: math.exp(g - mean) for sid, g in raw.items()}
+
+    @property
+    def flick_sound_rate(self) -> float:
+        heard, chances = self.flick_sounds
+        return (heard + 0.5) / (chances + 2.0)
+
+    @property
+    def settled(self) -> bool:
+        return not self.unsettled_reasons()
+
+    def unsettled_reasons(self) -> list[str]:
+        """In words, why shots should still wait for the referee (empty when the calibration is settled)."""
+        out: list[str] = []
+        if self.source == BUILT_IN:
+            return out
+        if self.shots < SETTLED_MIN_SHOTS:
+            out.append(f"the table has been calibrated from {self.shots} shots so far")
+        if self.speed_log_sd > SETTLED_SPEED_LOG_SD:
+            out.append(f"the mat's sound speed is still uncertain (±{self.speed_log_sd:.0%})")
+        if self.wall_loudness.sd > SETTLED_LOUDNESS_SD and self.disc_loudness.sd > SETTLED_LOUDNESS_SD:
+            out.append("how loud contacts sound on this mat is not yet known")
+        return out
+
+    # ---- file ----
+    def to_json(self) -> dict[str, Any]:
+        body = {
+            "format": FORMAT,
+            "v": VERSION,
+            "table": self.table,
+            "shots": self.shots,
+            "source": self.source,
+            "summary": self.summary(),
+            "speed_grid_mm_per_us": [round(v, 6) for v in SPEED_GRID],
+            "speed_loglik": [round(x, 4) for x in self.speed_loglik],
+            "timing": {"ss_us2": round(self.jitter_ss_us2, 3), "dof": round(self.jitter_dof, 3)},
+            "sensors": [
+                {
+                    "id": sid,
+                    "timing_sum_us": round(s.timing_sum_us, 3),
+                    "timing_n": s.timing_n,
+                    "log_gain_sum": round(s.log_gain_sum, 5),
+                    "gain_n": s.gain_n,
+                }
+                for sid, s in self.sensors
+            ],
+            "wall_loudness": self.wall_loudness.to_json(),
+            "disc_loudness": self.disc_loudness.to_json(),
+            "friction": self.friction.to_json(),
+            "disc_restitution": self.disc_restitution.to_json(),
+            "wall_restitution": self.wall_restitution.to_json(),
+            "flick_sounds": list(self.flick_sounds),
+        }
+        return body
+
+    def summary(self) -> dict[str, Any]:
+        """The figures a person reads: estimates with their uncertainty and how many shots they rest on."""
+        return {
+            "settled": self.settled,
+            "unsettled_because": self.unsettled_reasons(),
+            "sound_speed_m_per_s": round(self.speed_mm_per_us * 1000),
+            "sound_speed_uncertainty": round(self.speed_log_sd, 4),
+            "timing_jitter_us": round(self.jitter_us, 1),
+            "sensor_offsets_us": {str(k): round(v, 1) for k, v in sorted(self.sensor_offsets_us().items())},
+            "sensor_gains": {str(k): round(v, 3) for k, v in sorted(self.sensor_gains().items())},
+            "wall_loudness_x": round(self.wall_loudness.scale, 3),
+            "disc_loudness_x": round(self.disc_loudness.scale, 3),
+            "sliding_friction_x": round(self.friction.scale, 3),
+            "disc_restitution_x": round(self.disc_restitution.scale, 3),
+            "wall_restitution_x": round(self.wall_restitution.scale, 3),
+            "flick_sound_rate": round(self.flick_sound_rate, 3),
+        }
+
+    @property
+    def digest(self) -> str:
+        """A short name of this exact calibration, recorded with every shot read with it."""
+        if self.shots == 0 and self.source == "wide priors":
+            return "wide-priors"
+        text = json.dumps({k: v for k, v in self.to_json().items() if k != "summary"}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def wide_priors(table: str = "") -> TableCalibration:
+    return TableCalibration(table=table)
+
+
+BUILT_IN = "built-in constants"
+
+
+def built_in_calibration() -> TableCalibration:
+    """The model's own constants taken as known: the simulated mat of ``smartmat run`` is built to them.
+
+    A real table should not use this: it starts from :func:`wide_priors` or a guided calibration and learns.
+    """
+    speed = 0.8
+    return TableCalibration(
+        table="built-in",
+        source=BUILT_IN,
+        speed_loglik=tuple(-0.5 * (math.log(v / speed) / 0.01) ** 2 for v in SPEED_GRID),
+        jitter_ss_us2=30.0**2 * 50,
+        jitter_dof=50,
+        wall_loudness=Belief(0.0, 0.1),
+        disc_loudness=Belief(0.0, 0.1),
+        friction=Belief(0.0, 0.08),
+        disc_restitution=Belief(0.0, 0.05),
+        wall_restitution=Belief(0.0, 0.05),
+        flick_sounds=(0, 50),
+    )
+
+
+def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibration:
+    def fail(key: str, problem: str) -> CalibrationFileError:
+        return CalibrationFileError(f"{where}: {key}: {problem}")
+
+    if not isinstance(data, dict):
+        raise fail("(file)", "expected a JSON object")
+    if data.get("format") != FORMAT:
+        raise fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("v") != VERSION:
+        raise fail("v", f"unsupported calibration version {data.get('v')!r} (this build reads {VERSION})")
+
+    def num(obj: Any, key: str, path: str, *, positive: bool = False) -> float:
+        if not isinstance(obj, dict) or key not in obj:
+            raise fail(f"{path}.{key}" if path else key, "missing")
+        value = obj[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise fail(f"{path}.{key}" if path else key, f"expected a finite number, got {value!r}")
+        if positive and value <= 0:
+            raise fail(f"{path}.{key}" if path else key, f"must be positive, got {value!r}")
+        return float(value)
+
+    def count(obj: Any, key: str, path: str) -> int:
+        value = obj.get(key) if isinstance(obj, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise fail(f"{path}.{key}" if path else key, f"expected a count, got {value!r}")
+        return value
+
+    def belief(key: str) -> Belief:
+        obj = data.get(key)
+        if not isinstance(obj, dict):
+            raise fail(key, "missing or not an object")
+        return Belief(num(obj, "mean", key), num(obj, "sd", key, positive=True), count(obj, "shots", key))
+
+    grid = data.get("speed_grid_mm_per_us")
+    if (
+        not isinstance(grid, list)
+        or len(grid) != SPEED_STEPS
+        or any(
+            not isinstance(v, int | float) or abs(v - g) > 1e-4 * g
+            for v, g in zip(grid, SPEED_GRID, strict=False)
+        )
+    ):
+        raise fail(
+            "speed_grid_mm_per_us", "not the grid this build uses; recalibrate or start from wide priors"
+        )
+    loglik = data.get("speed_loglik")
+    if not isinstance(loglik, list) or len(loglik) != SPEED_STEPS:
+        raise fail("speed_loglik", f"expected {SPEED_STEPS} numbers")
+    for i, x in enumerate(loglik):
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            raise fail(f"speed_loglik[{i}]", f"expected a finite number, got {x!r}")
+    timing = data.get("timing")
+    sensors = []
+    raw_sensors = data.get("sensors")
+    if not isinstance(raw_sensors, list):
+        raise fail("sensors", "expected a list")
+    for i, s in enumerate(raw_sensors):
+        path = f"sensors[{i}]"
+        sensors.append(
+            (
+                count(s, "id", path),
+                SensorStats(
+                    num(s, "timing_sum_us", path),
+                    count(s, "timing_n", path),
+                    num(s, "log_gain_sum", path),
+                    count(s, "gain_n", path),
+                ),
+            )
+        )
+    flick = data.get("flick_sounds")
+    if (
+        not isinstance(flick, list)
+        or len(flick) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in flick)
+    ):
+        raise fail("flick_sounds", "expected [heard, chances]")
+    table = data.get("table", "")
+    source = data.get("source", "learnt from play")
+    return TableCalibration(
+        table=table if isinstance(table, str) else "",
+        shots=count(data, "shots", ""),
+        source=source if isinstance(source, str) else "learnt from play",
+        speed_loglik=tuple(float(x) for x in loglik),
+        jitter_ss_us2=num(timing, "ss_us2", "timing", positive=True),
+        jitter_dof=num(timing, "dof", "timing", positive=True),
+        sensors=tuple(sorted(sensors)),
+        wall_loudness=belief("wall_loudness"),
+        disc_loudness=belief("disc_loudness"),
+        friction=belief("friction"),
+        disc_restitution=belief("disc_restitution"),
+        wall_restitution=belief("wall_restitution"),
+        flick_sounds=(flick[0], flick[1]),
+    )
+
+
+def load_calibration(path: Path | str, *, missing_ok: bool = True) -> TableCalibration:
+    """The table's calibration; a missing file is the wide priors (a new table) when ``missing_ok``."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return wide_priors(path.stem)
+        raise CalibrationFileError(f"{path}: no such calibration file") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CalibrationFileError(f"{path}: not a calibration file (not valid JSON: {exc})") from None
+    return calibration_from_json(data, str(path))
+
+
+def save_calibration(calibration: TableCalibration, path: Path | str) -> None:
+    """Write atomically (temporary file, fsync, rename): a power cut leaves the old file or the new one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            json.dump(calibration.to_json(), handle, indent=1)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def with_sensor_stats(cal: TableCalibration, stats: dict[int, SensorStats]) -> TableCalibration:
+    merged = dict(cal.sensors)
+    merged.update(stats)
+    return replace(cal, sensors=tuple(sorted(merged.items())))

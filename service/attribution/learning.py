@@ -1,0 +1,152 @@
+"""Self-calibration: what one attributed shot teaches about its table, folded into the table's calibration.
+
+Called after a shot is attributed, with that attribution only — never with ground truth, which a real table
+does not have. Each piece of evidence is used where it is trustworthy on its own:
+
+* **Sound speed, timing offsets, jitter, piezo gains**: from the placement of well-heard events (five or more
+  piezos), which needs no reading of the shot at all.
+* **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of the chosen
+  reading's best rollout that matched a heard event, and only when that reading was sure.
+* **Friction and bounce**: the shot's posterior over them, divided by the prior it was drawn from, so only
+  what the shot itself added is counted (and only from sure shots).
+
+Every update is tempered (counted at a fraction of its weight) because the model is not the mat: a hundred
+shots should not make the calibration a hundred times surer than one shot's evidence allows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from .calibration import Belief, SensorStats, TableCalibration
+from .evidence import EvidenceParams
+from .infer import Attribution
+from .trace import ShotTrace
+
+SPEED_TEMPER = 0.6
+PHYSICS_TEMPER = 0.3
+LOUDNESS_SAMPLE_SD = 0.5  # one matched contact's loudness against the model's impulse: a rough reading
+MIN_EFFECTIVE_SAMPLES = 15.0
+MIN_LIKELIHOOD_SD = 0.06  # one shot never pins friction or bounce closer than this (log scale)
+
+
+def learn_from_shot(
+    cal: TableCalibration,
+    trace: ShotTrace,
+    result: Attribution,
+    evidence_params: EvidenceParams | None = None,
+) -> TableCalibration:
+    evidence = result.evidence
+    if evidence is None:  # nothing was read (the flicked disc was never seen)
+        return cal
+    ep = evidence_params or EvidenceParams()
+    picture = evidence.acoustics
+    speed_loglik = tuple(
+        p + SPEED_TEMPER * s for p, s in zip(cal.speed_loglik, picture.speed_loglik, strict=True)
+    )
+    top = max(speed_loglik)
+    speed_loglik = tuple(x - top for x in speed_loglik)
+    ss, dof = cal.jitter_ss_us2, cal.jitter_dof
+    if picture.timing_dof > 0:
+        ss += picture.timing_rss * SPEED_TEMPER
+        dof += picture.timing_dof * SPEED_TEMPER
+
+    stats = dict(cal.sensors)
+    offsets = cal.sensor_offsets_us()
+    for sid, residual in picture.residuals:
+        old = stats.get(sid, SensorStats())
+        # Residuals were measured with the current offsets applied; learn the raw offset.
+        stats[sid] = replace(
+            old, timing_sum_us=old.timing_sum_us + residual + offsets.get(sid, 0.0), timing_n=old.timing_n + 1
+        )
+    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
+    gains = cal.sensor_gains()
+    for event in picture.events:
+        if event.x_mm is None or len(event.readings) < 4:
+            continue
+        level = {
+            sid: math.log(max(amp, 1e-6))
+            + math.log(
+                1
+                + math.hypot(event.x_mm - positions[sid][0], event.y_mm - positions[sid][1])
+                / ep.amplitude_falloff_mm
+            )  # type: ignore[operator]
+            for sid, _, amp in event.readings
+            if sid in positions
+        }
+        if len(level) < 4:
+            continue
+        mean = sum(level.values()) / len(level)
+        for sid, value in level.items():
+            old = stats.get(sid, SensorStats())
+            stats[sid] = replace(old, log_gain_sum=old.log_gain_sum + value - mean, gain_n=old.gain_n + 1)
+
+    wall, disc = cal.wall_loudness, cal.disc_loudness
+    heard_flick = False
+    if evidence.trusted:
+        for match in evidence.matches:
+            contact, event = match.contact, match.event
+            if contact.kind == "flick":
+                heard_flick = True
+                continue
+            if event.x_mm is None or contact.impulse <= 0 or not event.readings:
+                continue
+            coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
+            predicted = math.log(ep.impulse_scale * contact.impulse * coupling)
+            observed = [
+                math.log(max(amp, 1e-6) / gains.get(sid, 1.0))
+                + math.log(
+                    1
+                    + math.hypot(contact.x_mm - positions[sid][0], contact.y_mm - positions[sid][1])
+                    / ep.amplitude_falloff_mm
+                )
+                for sid, _, amp in event.readings
+                if sid in positions
+            ]
+            if not observed:
+                continue
+            sample = sum(observed) / len(observed) - predicted
+            if contact.kind == "disc":
+                disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
+            else:
+                wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
+
+    friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
+    if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:
+        friction = _learn_scale(friction, evidence.friction)
+        disc_e = _learn_scale(disc_e, evidence.disc_restitution)
+        wall_e = _learn_scale(wall_e, evidence.wall_restitution)
+    heard, chances = cal.flick_sounds
+    return replace(
+        cal,
+        shots=cal.shots + 1,
+        source="learnt from play" if cal.source == "wide priors" else cal.source,
+        speed_loglik=speed_loglik,
+        jitter_ss_us2=ss,
+        jitter_dof=dof,
+        sensors=tuple(sorted(stats.items())),
+        wall_loudness=wall,
+        disc_loudness=disc,
+        friction=friction,
+        disc_restitution=disc_e,
+        wall_restitution=wall_e,
+        flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
+    )
+
+
+def _shift(belief: Belief) -> Belief:
+    """Keep a floor on the sd: contact loudness is never known better than the model's impulses."""
+    return replace(belief, sd=max(belief.sd, 0.12))
+
+
+def _learn_scale(prior: Belief, posterior: tuple[float, float]) -> Belief:
+    """Fold in what one shot added: its posterior divided by the prior it was sampled from (Gaussians)."""
+    mean, sd = posterior
+    precision = 1 / sd**2 - 1 / prior.sd**2
+    if precision <= 1.0:  # the shot said (almost) nothing about it
+        return prior
+    precision = min(precision, 1 / MIN_LIKELIHOOD_SD**2)
+    like_mean = (mean / sd**2 - prior.mean / prior.sd**2) / (1 / sd**2 - 1 / prior.sd**2)
+    like_mean = max(-0.7, min(0.7, like_mean))
+    return prior.update(like_mean, math.sqrt(1 / (precision * PHYSICS_TEMPER)))
