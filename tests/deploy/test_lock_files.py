@@ -116,6 +116,6 @@ def test_the_reader_catches_an_unpinned_or_unhashed_entry(tmp_path: Path) -> Non
 
 def test_set_up_installs_from_the_lock_with_hashes() -> None:
     script = (REPO / "deploy" / "smartmat").read_text(encoding="utf-8")
-    assert "--require-hashes -r \"$lock\"" in script
+    assert '--require-hashes -r "$lock"' in script
     assert "--no-deps" in script
     assert re.search(r'\[ "\$lock" -nt "\$stamp" \]', script), "a changed lock must trigger a new set-up"
