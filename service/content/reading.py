@@ -6,9 +6,11 @@ validated records into their dataclasses and cross-check ids with ``Checker``.
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -175,7 +177,8 @@ def _cached_schema_errors(schema: str, frozen: str) -> tuple[SchemaError, ...]:
 def _schema_errors(schema: str, data: Any) -> tuple[SchemaError, ...]:
     errors = validator(schema).iter_errors(data)
     found = [(tuple(error.absolute_path), str(error.validator), _message(error)) for error in errors]
-    return tuple(sorted(found, key=lambda item: [str(part) for part in item[0]]))
+    # Several missing required fields are one error each in the library, one message here: keep it once.
+    return tuple(sorted(dict.fromkeys(found), key=lambda item: [str(part) for part in item[0]]))
 
 
 def _unknown_fields(kind: FileKind, record_id: str, source: RecordSource, problems: list[Problem]) -> None:
@@ -191,10 +194,91 @@ def _unknown_fields(kind: FileKind, record_id: str, source: RecordSource, proble
             )
 
 
+_KINDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "null",
+}
+
+
+def _shown(value: Any) -> str:
+    """A value as a problem message shows it: scalars as written, collections by kind only."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, datetime.date):  # YAML reads 2026-11-22 as a date
+        return f"the date {value.isoformat()}"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return repr(value)
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _message(error: Any) -> str:
-    # An enum message lists every allowed value, which is what a typo needs; keep the rest short.
-    message: str = error.message
+    """The problem in our words for the schema keywords the content schemas use (a schema library's own
+    wording is its to change); any other keyword keeps the library's message."""
+    keyword, expected, value = str(error.validator), error.validator_value, error.instance
+    found = _shown(value)
+    if keyword == "type":
+        kinds = [expected] if isinstance(expected, str) else list(expected)
+        message = f"expected {' or '.join(_KINDS.get(kind, kind) for kind in kinds)}, found {found}"
+    elif keyword == "enum":
+        # Every allowed value, which is what a typo needs.
+        message = f"expected one of {', '.join(map(repr, expected))}, found {found}"
+    elif keyword == "const":
+        message = f"expected {expected!r}, found {found}"
+    elif keyword == "required":
+        missing = [name for name in expected if isinstance(value, Mapping) and name not in value]
+        noun = "field" if len(missing) == 1 else "fields"
+        message = f"missing the required {noun} {', '.join(map(repr, missing))}"
+    elif keyword == "additionalProperties" and isinstance(value, Mapping):
+        allowed = sorted(error.schema.get("properties", {}))
+        patterns = [re.compile(pattern) for pattern in error.schema.get("patternProperties", {})]
+        extra = [
+            repr(name)
+            for name in value
+            if name not in allowed and not any(p.search(str(name)) for p in patterns)
+        ]
+        message = f"unknown field {', '.join(extra)}; allowed: {', '.join(allowed) or 'none'}"
+    elif keyword in _BOUNDS:
+        message = f"expected {_BOUNDS[keyword]} {expected}, found {found}"
+    elif keyword in _SIZES:
+        bound, noun = _SIZES[keyword]
+        size = len(value) if isinstance(value, Sized) else 0
+        message = f"expected {bound} {_counted(expected, noun)}, found {size}"
+    elif keyword == "pattern":
+        message = f"expected text of the form {expected!r}, found {found}"
+    elif keyword == "uniqueItems":
+        message = "expected no item to appear twice"
+    else:
+        message = str(error.message)
     return message if len(message) <= 400 else message[:397] + "..."
+
+
+_BOUNDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "more than",
+    "exclusiveMaximum": "less than",
+}
+_SIZES = {
+    "minItems": ("at least", "item"),
+    "maxItems": ("at most", "item"),
+    "minLength": ("at least", "character"),
+    "maxLength": ("at most", "character"),
+    "minProperties": ("at least", "field"),
+    "maxProperties": ("at most", "field"),
+}
 
 
 class Checker:

@@ -80,14 +80,19 @@ def read_yaml(path: Path, label: str, problems: list[Problem]) -> Any:
         return None
     try:
         document = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        reason = getattr(exc, "problem", None) or str(exc)
-        problems.append(Problem(label, "", f"invalid YAML: {where}{reason}"))
-        return None
-    except RecursionError:
-        problems.append(Problem(label, "", f"invalid YAML: nested deeper than {MAX_DEPTH} levels"))
+    except (yaml.YAMLError, RecursionError) as exc:
+        # A parser may give up on deep nesting by itself (libyaml has a limit of its own, the pure-Python
+        # composer recurses): whatever it says, a document nested past MAX_DEPTH is refused in our words.
+        deep = _nested_too_deep(text)
+        if deep is not None:
+            problems.append(Problem(label, key_path(deep[1:]), f"invalid YAML: {_TOO_DEEP}"))
+        elif isinstance(exc, RecursionError):
+            problems.append(Problem(label, "", "invalid YAML: nested too deeply to be read"))
+        else:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+            reason = getattr(exc, "problem", None) or str(exc)
+            problems.append(Problem(label, "", f"invalid YAML: {where}{reason}"))
         return None
     unusable = _unusable_shape(document)
     if unusable is not None:
@@ -102,6 +107,7 @@ def read_yaml(path: Path, label: str, problems: list[Problem]) -> Any:
 # alias bomb, and walking it (to validate, to cache, to report) would exhaust the stack or the memory.
 MAX_DEPTH = 32
 MAX_VALUES = 250_000
+_TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 Unusable = tuple[list[str | int], str]
 
@@ -122,7 +128,7 @@ def _unusable_shape(document: Any) -> Unusable | None:
         if id(value) in on_path:
             return path, "an alias that contains itself"
         if len(path) >= MAX_DEPTH:
-            return path[:3], f"nested deeper than {MAX_DEPTH} levels"
+            return path[:3], _TOO_DEEP
         on_path.add(id(value))
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for key, child in items:
@@ -134,6 +140,45 @@ def _unusable_shape(document: Any) -> Unusable | None:
         return None
 
     return walk(document, [])
+
+
+def _nested_too_deep(text: str) -> list[str | int] | None:
+    """Where (the first three keys, as `_unusable_shape` names it) the document opens a collection
+    MAX_DEPTH collections deep, or None. It reads the pure-Python parser's events (libyaml's scanner may
+    refuse deep nesting before it yields any), so it stops there and needs no limit of the parser's."""
+    # One entry per open collection: [is a mapping, current key or index, the next node is a key].
+    frames: list[list[Any]] = []
+
+    def place() -> None:
+        """Account for one node (scalar, alias or collection) in the innermost open collection."""
+        if not frames:
+            return
+        frame = frames[-1]
+        if not frame[0]:
+            frame[1] += 1
+        elif frame[2]:
+            frame[2] = False
+        else:
+            frame[2] = True
+
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
+                if frames and frames[-1][0] and frames[-1][2]:
+                    frames[-1][1] = event.value if isinstance(event, yaml.ScalarEvent) else "*"
+                place()
+            elif isinstance(event, yaml.CollectionStartEvent):
+                if frames and frames[-1][0] and frames[-1][2]:
+                    frames[-1][1] = "?"  # a collection used as a key
+                place()
+                if len(frames) >= MAX_DEPTH:
+                    return [frame[1] for frame in frames][:3]
+                frames.append([isinstance(event, yaml.MappingStartEvent), -1, True])
+            elif isinstance(event, yaml.CollectionEndEvent):
+                frames.pop()
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def records_of(

@@ -31,7 +31,7 @@ def test_check_names_the_problem_of_a_broken_overlay_and_fails(
     out = capsys.readouterr().out
     # Cross-references (the unknown 'orcc') are checked once every file is valid on its own.
     assert "content check failed: 1 problem(s)" in out
-    assert f"{tmp_path / 'heroes.yaml'}: xoric.starting_health: -1 is less than the minimum of 1" in out
+    assert f"{tmp_path / 'heroes.yaml'}: xoric.starting_health: expected at least 1, found -1" in out
 
 
 def test_check_accepts_a_good_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
