@@ -3,6 +3,10 @@
 The model and its parameters are described in docs/sensor-model.md; the parameter values live in
 ``content/hardware/sensors-*.yaml``. Everything random here draws from the model's own seeded RNG, so a
 seeded simulation replays exactly.
+
+A :class:`PiezoTruth` makes the piezos differ from their configuration the way real channels do (a constant
+lag per channel, a gain per channel, an overall loudness, the click of the finger that flicks); the daemon is
+only ever told the configuration. The default is the configuration exactly.
 """
 
 from __future__ import annotations
@@ -11,11 +15,11 @@ import hashlib
 import math
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from service.attribution.geometry import MatConfig, SensorConfig
 
-from .world import Contact
+from .world import Contact, ShotRecord
 
 MERGE_WINDOW_US = 1000  # a piezo channel reports one impact per ring-down; later hits inside it are merged
 DISC_KINDS = ("disc",)
@@ -45,10 +49,25 @@ class Impact:
     amplitude: int  # peak ADC counts
 
 
+@dataclass(frozen=True)
+class PiezoTruth:
+    """How the real piezo channels differ from the sensor configuration (which is all the daemon knows)."""
+
+    timing_offsets_us: Mapping[int, float] = field(default_factory=dict)  # sensor id → constant lag
+    gains: Mapping[int, float] = field(default_factory=dict)  # sensor id → amplitude multiplier
+    amplitude_scale: float = 1.0  # every channel: how loudly this mat carries impacts
+    # The finger's click: a contact at the flicked piece at t = 0 with this share of the flick's momentum
+    # as impulse, heard at full coupling. 0: a silent flick.
+    flick_click: float = 0.0
+
+
 class SensorModel:
-    def __init__(self, config: SensorConfig, mat: MatConfig, *, seed: int = 0) -> None:
+    def __init__(
+        self, config: SensorConfig, mat: MatConfig, *, seed: int = 0, truth: PiezoTruth | None = None
+    ) -> None:
         self.config = config
         self.mat = mat
+        self.truth = truth or PiezoTruth()
         self.rng = random.Random(seed)
         self.cols, self.rows = config.grid_shape(mat)
         self.origin = config.grid_origin(mat)
@@ -85,21 +104,34 @@ class SensorModel:
         return reads
 
     # ---- piezo ----
+    def flick_sounds(self, shot: ShotRecord) -> list[Contact]:
+        """The finger's click at the start of a shot, as a contact the piezos hear (none when silent)."""
+        if self.truth.flick_click <= 0.0:
+            return []
+        x, y = shot.flick_at
+        impulse = self.truth.flick_click * shot.flick_momentum
+        return [Contact(0.0, x, y, shot.flicked, "finger", "flick", impulse, shot.speed_mm_s)]
+
     def impacts(self, contacts: Iterable[Contact], start_us: int, duration_s: float) -> list[Impact]:
         """Impacts the piezo channels report for a shot's contacts, plus the false triggers of the period."""
         pz = self.config.piezo
+        truth = self.truth
         raw: list[Impact] = []
         for contact in contacts:
             coupling = pz.disc_disc_coupling if contact.kind in DISC_KINDS else 1.0
-            strength = pz.impulse_scale * contact.impulse * coupling
+            strength = pz.impulse_scale * contact.impulse * coupling * truth.amplitude_scale
             for sensor_id, sx, sy in self.piezos:
                 distance = math.hypot(contact.x_mm - sx, contact.y_mm - sy)
                 amplitude = (
                     strength / (1 + distance / pz.amplitude_falloff_mm) * self.rng.lognormvariate(0, 0.15)
-                )
+                ) * truth.gains.get(sensor_id, 1.0)
                 if amplitude < pz.detection_threshold:
                     continue
-                arrival = contact.t_s * 1e6 + distance / pz.wave_speed_mm_per_us
+                arrival = (
+                    contact.t_s * 1e6
+                    + distance / pz.wave_speed_mm_per_us
+                    + truth.timing_offsets_us.get(sensor_id, 0.0)
+                )
                 raw.append(
                     Impact(
                         sensor_id,

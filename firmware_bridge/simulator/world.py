@@ -5,6 +5,12 @@ its own friction (±20 %), restitution and radius (±0.5 mm), restitution falls 
 friction varies across its surface, and the time step is fine. The daemon never sees this module's state; it
 only sees what the sensor model (sensors.py) makes of it.
 
+By default the table is the classic one: a closed rectangle of walls ``wall_gap_mm`` outside the mat, and the
+constants of :class:`Physics`. A table can instead have walls with gaps or open sides (a piece that goes more
+than ``FALL_OFF_MM`` past the mat where no wall holds it falls off the table), fixed untagged obstacles
+(circles and convex polygons such as boxes at any angle) and other constants, so that benchmarks can draw
+ground truths the daemon's model is not told (service/attribution/hidden_mats.py).
+
 Sliding friction follows pymunk's "tank" pattern: each disc is tied to the static body by a pivot joint and a
 gear joint with ``max_bias = 0`` and ``max_force = μ m g``. The joints then act as Coulomb friction
 (a constant decelerating force), so a disc stops after v²/(2 μ g) as a real one does; ``space.damping``
@@ -17,11 +23,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pymunk
 
 from service.attribution.geometry import MatConfig, PieceClass
+from service.attribution.trace import FixedObstacle, WallSegment
 
 GRAVITY_MM_S2 = 9810.0
 SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the smallest radius (11 mm)
@@ -30,9 +38,29 @@ MAX_SHOT_S = 8.0
 FRICTION_UPDATE_EVERY = 10  # substeps between re-reading the mat's local friction
 DISC_DISC_FRICTION = 0.25  # wood on wood, tangential
 COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
+WALL_RADIUS_MM = 10.0  # walls are 20 mm thick: pymunk segments of this radius
+WALL_FRICTION = 0.3
+FALL_OFF_MM = 40.0  # how far past the mat's edge the table goes where no wall stands
+RESTITUTION_FLOOR = 0.6  # hard hits lose bounce, but never below this share of the nominal restitution
 
 PIECE_COLLISION = 1
 WALL_COLLISION = 2
+FIXED_OBSTACLE_COLLISION = 3
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Constants of the ground truth beyond the mat's own (MatConfig). The defaults are the classic table.
+
+    Elasticities are pymunk's: a contact bounces with the product of its two shapes' elasticities, as in the
+    daemon's model, so ``disc_elasticity`` is comparable with the model's ``disc_restitution`` and the mat's
+    ``wall_restitution`` is the walls' elasticity.
+    """
+
+    disc_elasticity: float = 0.85  # each piece then varies ×U(0.92, 1.05), capped at 0.98
+    friction_spread: float = 0.20  # each piece's sliding friction ×U(1 − spread, 1 + spread)
+    restitution_falloff_per_m_s: float = 0.10  # share of restitution lost per m/s of impact speed
+    obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
 
 
 @dataclass(frozen=True)
@@ -43,8 +71,8 @@ class Contact:
     x_mm: float
     y_mm: float
     a: str  # piece id
-    b: str  # piece id, or "wall"
-    kind: str  # "disc" (two movable discs), "obstacle" (a disc and an obstacle) or "wall"
+    b: str  # piece id, "wall", or a fixed obstacle's id ("fixed-1", …)
+    kind: str  # "disc" (two movable discs), "obstacle" (a disc and a tagged or fixed obstacle) or "wall"
     impulse: float  # g·mm/s, summed over the contact
     relative_speed_mm_s: float
 
@@ -57,6 +85,8 @@ class ShotRecord:
     angle_rad: float
     speed_mm_s: float
     start_t_s: float
+    flick_at: tuple[float, float] = (0.0, 0.0)  # where the flicked piece stood
+    flick_momentum: float = 0.0  # g·mm/s given to it by the finger (a real flick clicks: sensors.py)
     duration_s: float = 0.0
     direct_hits: set[str] = field(default_factory=set)
     pushed: set[str] = field(default_factory=set)
@@ -83,17 +113,30 @@ class _Piece:
     nominal: PieceClass | None = None  # the catalogue size and mass, before this piece's own variation
     covering: str | None = None  # for ice: the piece it sits on (then it has no body in the space)
     offset: tuple[float, float] = (0.0, 0.0)
+    fallen: bool = False  # fell off the table: out of the space and out of every scan until put back
 
 
 class World:
     """Pymunk world of the pieces on the mat; ``flick`` runs one shot to rest and returns its ground truth."""
 
     def __init__(
-        self, mat: MatConfig, *, seed: int = 0, perturb: bool = True, substep_s: float = SUBSTEP_S
+        self,
+        mat: MatConfig,
+        *,
+        seed: int = 0,
+        perturb: bool = True,
+        substep_s: float = SUBSTEP_S,
+        walls: Sequence[WallSegment] | None = None,
+        obstacles: Sequence[FixedObstacle] = (),
+        physics: Physics | None = None,
     ) -> None:
+        """``walls``: the walls' inner faces (docs/trace-format.md); None: the classic closed rectangle."""
         self.mat = mat
         self.rng = random.Random(seed)
         self.perturb = perturb
+        self.physics = physics or Physics()
+        self.walls = tuple(walls) if walls is not None else None
+        self.obstacles = tuple(obstacles)
         self.substep_s = substep_s
         self.time_s = 0.0
         self.space = pymunk.Space()
@@ -101,7 +144,11 @@ class World:
         self.space.iterations = 20
         self.pieces: dict[str, _Piece] = {}
         self._by_shape: dict[pymunk.Shape, str] = {}
+        self._wall_lines: list[tuple[float, float, float, float]] = []  # inner faces, for the fall-off test
+        self._fixed: list[pymunk.Shape] = []
+        self._static_names = {"wall"}
         self._add_walls()
+        self._add_fixed_obstacles()
         # Smooth variation of the mat's friction: a few random sine waves across the surface.
         self._friction_waves = [
             (self.rng.uniform(0.004, 0.02), self.rng.uniform(0.004, 0.02), self.rng.uniform(0, 2 * math.pi))
@@ -119,15 +166,40 @@ class World:
     # ---- building the table ----
     def _add_walls(self) -> None:
         g, w, h = self.mat.wall_gap_mm, self.mat.width_mm, self.mat.height_mm
-        thickness = 10.0
-        corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
-        for i in range(4):
-            wall = pymunk.Segment(self.space.static_body, corners[i], corners[(i + 1) % 4], thickness)
+        if self.walls is None:
+            corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
+            lines = [(*corners[i], *corners[(i + 1) % 4]) for i in range(4)]
+            faces = [_offset(*line, w / 2, h / 2, -WALL_RADIUS_MM) for line in lines]
+        else:
+            # A segment is the wall's inner face; the wall's body stands behind it, away from the mat.
+            faces = [(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm) for s in self.walls]
+            lines = [_offset(*face, w / 2, h / 2, WALL_RADIUS_MM) for face in faces]
+        for (x1, y1, x2, y2), face in zip(lines, faces, strict=True):
+            wall = pymunk.Segment(self.space.static_body, (x1, y1), (x2, y2), WALL_RADIUS_MM)
             wall.elasticity = self.mat.wall_restitution
-            wall.friction = 0.3
+            wall.friction = WALL_FRICTION
             wall.collision_type = WALL_COLLISION
             self.space.add(wall)
             self._by_shape[wall] = "wall"
+            self._wall_lines.append(face)
+
+    def _add_fixed_obstacles(self) -> None:
+        for i, obstacle in enumerate(self.obstacles):
+            body = self.space.static_body
+            if obstacle.shape == "circle":
+                shape: pymunk.Shape = pymunk.Circle(
+                    body, obstacle.radius_mm, offset=(obstacle.x_mm, obstacle.y_mm)
+                )
+            else:
+                shape = pymunk.Poly(body, list(obstacle.points))
+            shape.elasticity = self.physics.obstacle_elasticity
+            shape.friction = WALL_FRICTION
+            shape.collision_type = FIXED_OBSTACLE_COLLISION
+            self.space.add(shape)
+            name = f"fixed-{i + 1}"
+            self._by_shape[shape] = name
+            self._static_names.add(name)
+            self._fixed.append(shape)
 
     def place(
         self,
@@ -149,8 +221,10 @@ class World:
         body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
         body.position = (x_mm, y_mm)
         shape = pymunk.Circle(body, radius)
-        friction_scale = self.rng.uniform(0.8, 1.2) if self.perturb else 1.0
-        elasticity = (0.85 * self.rng.uniform(0.92, 1.05)) if self.perturb else 0.85
+        spread = self.physics.friction_spread
+        friction_scale = self.rng.uniform(1.0 - spread, 1.0 + spread) if self.perturb else 1.0
+        base = self.physics.disc_elasticity
+        elasticity = (base * self.rng.uniform(0.92, 1.05)) if self.perturb else base
         shape.elasticity = min(elasticity, 0.98)
         shape.friction = DISC_DISC_FRICTION
         shape.collision_type = PIECE_COLLISION
@@ -177,7 +251,7 @@ class World:
 
     def remove(self, piece_id: str) -> None:
         piece = self.pieces.pop(piece_id)
-        if piece.covering is None:
+        if piece.covering is None and not piece.fallen:
             self.space.remove(piece.body, piece.shape, piece.pivot, piece.gear)
             del self._by_shape[piece.shape]
         for other in self.pieces.values():
@@ -188,7 +262,12 @@ class World:
 
     def move(self, piece_id: str, x_mm: float, y_mm: float) -> None:
         """Pick a piece up and set it down elsewhere (returning a piece to the edge, placing a shot)."""
-        body = self.pieces[piece_id].body
+        piece = self.pieces[piece_id]
+        body = piece.body
+        if piece.fallen:  # picked up from the floor
+            piece.fallen = False
+            self.space.add(piece.body, piece.shape, piece.pivot, piece.gear)
+            self._by_shape[piece.shape] = piece_id
         body.position = (x_mm, y_mm)
         body.velocity = (0, 0)
         body.angular_velocity = 0
@@ -203,7 +282,18 @@ class World:
         return (piece.body.position.x, piece.body.position.y)
 
     def positions(self) -> dict[str, tuple[float, float]]:
-        return {pid: self.position(pid) for pid in self.pieces}
+        """Where the pieces on the table are; a piece that fell off it (or rides on one that did) is not."""
+        return {pid: self.position(pid) for pid in self.pieces if not self.off_table(pid)}
+
+    def off_table(self, piece_id: str) -> bool:
+        piece = self.pieces[piece_id]
+        if piece.covering is not None:
+            return self.pieces[piece.covering].fallen
+        return piece.fallen
+
+    def fixed_clearance(self, x_mm: float, y_mm: float) -> float:
+        """Distance from a point to the nearest fixed obstacle (negative inside one; infinite without any)."""
+        return min((shape.point_query((x_mm, y_mm)).distance for shape in self._fixed), default=math.inf)
 
     def radius(self, piece_id: str) -> float:
         return float(self.pieces[piece_id].shape.radius)
@@ -239,8 +329,9 @@ class World:
         a, b = arbiter.bodies
         normal = arbiter.normal
         speed = abs((a.velocity - b.velocity).dot(normal))
-        # Wood bounces less the harder it is hit (plastic deformation): e falls ~10 % per m/s.
-        arbiter.restitution = arbiter.restitution * max(0.6, 1.0 - 0.0001 * speed)
+        # Wood bounces less the harder it is hit (plastic deformation): e falls ~10 % per m/s by default.
+        falloff = self.physics.restitution_falloff_per_m_s / 1000  # per mm/s
+        arbiter.restitution = arbiter.restitution * max(RESTITUTION_FLOOR, 1.0 - falloff * speed)
 
     def _on_begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         record = self._record
@@ -259,7 +350,7 @@ class World:
         self._open[(a, b)] = [self.time_s, point.x, point.y, 0.0, speed]
         if record.flicked in (a, b):
             other = b if a == record.flicked else a
-            if other != "wall":
+            if other not in self._static_names:
                 record.direct_hits.add(other)
 
     def _on_post_solve(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
@@ -278,6 +369,8 @@ class World:
         a, b = key
         if b == "wall" or a == "wall":
             kind = "wall"
+        elif a in self._static_names or b in self._static_names:
+            kind = "obstacle"  # a fixed obstacle: rings the mat like a wall
         elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
             kind = "obstacle"
         else:
@@ -288,17 +381,28 @@ class World:
     # ---- a shot ----
     def flick(self, piece_id: str, angle_rad: float, speed_mm_s: float) -> ShotRecord:
         """Flick a piece and run the world until every piece rests; returns what really happened."""
-        if piece_id not in self.pieces or self.pieces[piece_id].covering is not None:
+        if (
+            piece_id not in self.pieces
+            or self.pieces[piece_id].covering is not None
+            or self.off_table(piece_id)
+        ):
             raise ValueError(f"cannot flick {piece_id!r}: not a free piece on the mat")
         start = {pid: self.position(pid) for pid in self.pieces}
-        record = ShotRecord(piece_id, angle_rad, speed_mm_s, self.time_s)
-        self._record = record
         flicked = self.pieces[piece_id].body
+        record = ShotRecord(
+            piece_id,
+            angle_rad,
+            speed_mm_s,
+            self.time_s,
+            flick_at=start[piece_id],
+            flick_momentum=flicked.mass * speed_mm_s,
+        )
+        self._record = record
         flicked.velocity = (speed_mm_s * math.cos(angle_rad), speed_mm_s * math.sin(angle_rad))
         # A flick with a fingernail adds some spin; it changes little but is real.
         flicked.angular_velocity = self.rng.gauss(0.0, 3.0) if self.perturb else 0.0
         touched: set[str] = set()
-        free = [p for p in self.pieces.values() if p.covering is None]
+        free = [p for p in self.pieces.values() if p.covering is None and not p.fallen]
         step = 0
         t0 = self.time_s
         while self.time_s - t0 < MAX_SHOT_S:
@@ -308,10 +412,14 @@ class World:
             if step % FRICTION_UPDATE_EVERY == 0:
                 moving = False
                 for piece in free:
+                    if piece.fallen:
+                        continue
                     if piece.body.velocity.length > REST_SPEED_MM_S or abs(piece.body.angular_velocity) > 0.5:
                         moving = True
                         self._update_friction(piece)
                         self._note_edge(piece, record)
+                        if self._falls(piece):
+                            self._fall(piece, record)
                 if step % 20 == 0:
                     record.path.append((self.time_s - t0, flicked.position.x, flicked.position.y))
                 if not moving:
@@ -325,7 +433,7 @@ class World:
         record.duration_s = self.time_s - t0
         record.path.append((record.duration_s, flicked.position.x, flicked.position.y))
         for contact in record.contacts:
-            touched.update(p for p in (contact.a, contact.b) if p != "wall" and p != piece_id)
+            touched.update(p for p in (contact.a, contact.b) if p not in self._static_names and p != piece_id)
             if contact.impulse >= COVER_KNOCK_IMPULSE:
                 for pid in (contact.a, contact.b):
                     for cover in self.pieces.values():
@@ -352,20 +460,55 @@ class World:
             return
         record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
 
+    def _falls(self, piece: _Piece) -> bool:
+        """Whether a piece went off the table: more than FALL_OFF_MM beyond the mat with no wall behind it.
+
+        Looking outwards from the nearest point of the mat through the piece, a wall whose body is at or
+        beyond the piece holds it (it sits in the gap between mat and wall); a wall already passed, a gap in
+        the wall or an open side does not. With the classic closed walls nothing ever falls.
+        """
+        x, y = piece.body.position
+        m = self.mat
+        cx, cy = min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm)
+        distance = math.hypot(x - cx, y - cy)
+        if distance <= FALL_OFF_MM:
+            return False
+        ux, uy = (x - cx) / distance, (y - cy) / distance
+        for x1, y1, x2, y2 in self._wall_lines:
+            hit = _ray_hits_segment(cx, cy, ux, uy, x1, y1, x2, y2)
+            if hit is not None and hit >= distance - 2 * WALL_RADIUS_MM:
+                return False
+        return True
+
+    def _fall(self, piece: _Piece, record: ShotRecord) -> None:
+        """The piece drops off the table where it is: it leaves the space and every later scan."""
+        if piece.id not in record.left_mat:
+            x, y = piece.body.position
+            m = self.mat
+            record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
+        for key in [k for k in self._open if piece.id in k]:
+            self._close(key)  # contacts it was still in end here, with the impulse they had so far
+        piece.body.velocity = (0, 0)
+        piece.body.angular_velocity = 0
+        self.space.remove(piece.body, piece.shape, piece.pivot, piece.gear)
+        del self._by_shape[piece.shape]
+        piece.fallen = True
+
     def _knock_off(self, cover_id: str) -> None:
         cover = self.pieces[cover_id]
         host = self.pieces[cover.covering] if cover.covering else None
         if host is None:
             return
-        angle = self.rng.uniform(0, 2 * math.pi)
-        distance = host.shape.radius + cover.shape.radius + self.rng.uniform(2, 20)
-        x = host.body.position.x + distance * math.cos(angle)
-        y = host.body.position.y + distance * math.sin(angle)
+        for _ in range(20):
+            angle = self.rng.uniform(0, 2 * math.pi)
+            distance = host.shape.radius + cover.shape.radius + self.rng.uniform(2, 20)
+            x = host.body.position.x + distance * math.cos(angle)
+            y = host.body.position.y + distance * math.sin(angle)
+            x, y = min(max(x, 5.0), self.mat.width_mm - 5.0), min(max(y, 5.0), self.mat.height_mm - 5.0)
+            if self.fixed_clearance(x, y) >= cover.shape.radius:
+                break  # it must not land inside a fixed obstacle; the classic table has none
         cover.covering = None
-        cover.body.position = (
-            min(max(x, 5.0), self.mat.width_mm - 5.0),
-            min(max(y, 5.0), self.mat.height_mm - 5.0),
-        )
+        cover.body.position = (x, y)
         self.space.add(cover.body, cover.shape, cover.pivot, cover.gear)
         self._by_shape[cover.shape] = cover.id
         self._update_friction(cover)
@@ -376,3 +519,29 @@ class World:
         x = min(max(where[0], r), self.mat.width_mm - r)
         y = min(max(where[1], r), self.mat.height_mm - r)
         self.move(piece_id, x, y)
+
+
+def _offset(
+    x1: float, y1: float, x2: float, y2: float, mx: float, my: float, by: float
+) -> tuple[float, float, float, float]:
+    """The segment moved ``by`` mm along its normal away from (mx, my) (towards it when ``by`` < 0)."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = (y2 - y1) / length, -(x2 - x1) / length
+    if (x1 + x2) / 2 * nx + (y1 + y2) / 2 * ny - (mx * nx + my * ny) < 0:
+        nx, ny = -nx, -ny
+    return (x1 + by * nx, y1 + by * ny, x2 + by * nx, y2 + by * ny)
+
+
+def _ray_hits_segment(
+    ox: float, oy: float, ux: float, uy: float, x1: float, y1: float, x2: float, y2: float
+) -> float | None:
+    """Distance along the ray (o, u) to the segment, or None when the ray misses it."""
+    dx, dy = x2 - x1, y2 - y1
+    denominator = ux * dy - uy * dx
+    if abs(denominator) < 1e-12:
+        return None  # parallel
+    t = ((x1 - ox) * dy - (y1 - oy) * dx) / denominator
+    s = ((x1 - ox) * uy - (y1 - oy) * ux) / denominator
+    if t < 0 or not 0.0 <= s <= 1.0:
+        return None
+    return t

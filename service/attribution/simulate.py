@@ -9,17 +9,28 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.messages import ReaderGrid
-from firmware_bridge.simulator.players import SimulatedPlayer, Skill
-from firmware_bridge.simulator.sensors import SensorModel, tag_uid
-from firmware_bridge.simulator.world import ShotRecord, World
+from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, PlannedShot, SimulatedPlayer, Skill
+from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
+from firmware_bridge.simulator.world import Physics, ShotRecord, World
 from service.sensing.locate import calibration_for, locate
 from service.sensing.tags import RegisteredPiece, TagRegistry
 
 from .geometry import MatConfig, PieceClass, SensorConfig, load_mat, load_piece_classes, load_sensor_config
-from .trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+from .trace import (
+    Declaration,
+    FixedObstacle,
+    ImpactRecord,
+    MatGeometry,
+    PieceSpec,
+    Scan,
+    SeenPiece,
+    ShotTrace,
+    WallSegment,
+)
 
 SETTLE_US = 200_000  # players wait a moment after the pieces stop before the post-shot scan
 
@@ -31,6 +42,10 @@ class SimulatedShot:
 
 
 class ShotLab:
+    """A bench mat. By default the classic table; ``walls`` (inner faces, None: the classic closed rectangle),
+    ``fixed_obstacles``, ``physics`` and ``piezo_truth`` make another one (see hidden_mats.py). The sensor
+    configuration's piezo values are the truth the sensor model uses; only positions reach the trace."""
+
     def __init__(
         self,
         *,
@@ -39,14 +54,20 @@ class ShotLab:
         mat: MatConfig | None = None,
         classes: dict[str, PieceClass] | None = None,
         perturb: bool = True,
+        walls: Sequence[WallSegment] | None = None,
+        fixed_obstacles: Sequence[FixedObstacle] = (),
+        physics: Physics | None = None,
+        piezo_truth: PiezoTruth | None = None,
     ) -> None:
         self.mat = mat or load_mat()
         self.sensor_config = (
             load_sensor_config(sensor_config) if isinstance(sensor_config, str) else sensor_config
         )
         self.classes = classes or load_piece_classes()
-        self.world = World(self.mat, seed=seed, perturb=perturb)
-        self.sensors = SensorModel(self.sensor_config, self.mat, seed=seed + 7919)
+        self.world = World(
+            self.mat, seed=seed, perturb=perturb, walls=walls, obstacles=fixed_obstacles, physics=physics
+        )
+        self.sensors = SensorModel(self.sensor_config, self.mat, seed=seed + 7919, truth=piezo_truth)
         self.grid = ReaderGrid(
             cols=self.sensors.cols,
             rows=self.sensors.rows,
@@ -80,11 +101,24 @@ class ShotLab:
         self.specs.pop(piece_id, None)
 
     def geometry(self) -> MatGeometry:
-        return MatGeometry(
+        """What the trace says of the table: its size, piezos, real walls and fixed obstacles."""
+        classic = MatGeometry(
             self.mat.width_mm,
             self.mat.height_mm,
             self.mat.wall_gap_mm,
             self.sensor_config.piezo_positions(self.mat),
+            obstacles=self.world.obstacles,
+        )
+        walls = self.world.walls
+        if walls is None or set(walls) == set(classic.wall_segments()):
+            return classic  # the classic closed rectangle is the format's default: no ``walls`` key
+        return MatGeometry(
+            classic.width_mm,
+            classic.height_mm,
+            classic.wall_gap_mm,
+            classic.sensors,
+            obstacles=classic.obstacles,
+            walls=walls,
         )
 
     def scan(self) -> Scan:
@@ -120,7 +154,9 @@ class ShotLab:
         self.clock_us += self.sensors.rng.randrange(100_000, 600_000)  # the player lines up the flick
         start_us = self.clock_us
         truth = self.world.flick(piece_id, angle_rad, speed_mm_s)
-        impacts = self.sensors.impacts(truth.contacts, start_us, truth.duration_s)
+        # The finger's click (when this mat's piezos hear one) is a sound, not a contact of the shot's truth.
+        heard = self.sensors.flick_sounds(truth) + truth.contacts
+        impacts = self.sensors.impacts(heard, start_us, truth.duration_s)
         self.clock_us += round(truth.duration_s * 1e6) + SETTLE_US
         post = self.scan()
         trace = ShotTrace(
@@ -136,16 +172,23 @@ class ShotLab:
     def free_spot(
         self, rng: random.Random, radius: float, *, margin: float = 8.0, tries: int = 400
     ) -> tuple[float, float] | None:
+        """A random spot on the mat clear of every piece and fixed obstacle by ``margin``."""
         for _ in range(tries):
             x = rng.uniform(radius + margin, self.mat.width_mm - radius - margin)
             y = rng.uniform(radius + margin, self.mat.height_mm - radius - margin)
-            if all(
-                math.hypot(x - px, y - py) >= radius + self.world.radius(pid) + margin
-                for pid, (px, py) in self.world.positions().items()
-                if self.world.pieces[pid].covering is None
-            ):
+            if self.is_clear(x, y, radius, margin=margin):
                 return (x, y)
         return None
+
+    def is_clear(self, x: float, y: float, radius: float, *, margin: float = 0.5) -> bool:
+        """No piece and no fixed obstacle within ``margin`` of a disc of ``radius`` at (x, y)."""
+        if self.world.fixed_clearance(x, y) < radius + margin:
+            return False
+        return all(
+            math.hypot(x - px, y - py) >= radius + self.world.radius(pid) + margin
+            for pid, (px, py) in self.world.positions().items()
+            if self.world.pieces[pid].covering is None
+        )
 
 
 MONSTER_CLASSES = ("monster-extra-small", "monster-medium", "monster-medium", "monster-large")
@@ -213,6 +256,8 @@ def random_shot(
         plan = player.plan_ranged_shot(
             table.world, shooter, "ranged-1", table.classes["ranged"], enemies, side=side
         )
+        if table.world.fixed_clearance(*table.world.position(plan.piece)) < table.world.radius(plan.piece):
+            plan = _move_clear_of_fixed_obstacles(table, player, shooter, plan)
         table.specs["ranged-1"] = PieceSpec(
             "ranged-1", table.classes["ranged"].radius_mm, table.classes["ranged"].mass_g, "ranged", side
         )
@@ -226,6 +271,28 @@ def random_shot(
         speed = math.exp(rng.uniform(math.log(speed_range[0]), math.log(speed_range[1])))
     result = table.shoot(plan.piece, plan.angle_rad, speed, shot=shot, shooter=who, pre=pre)
     return result
+
+
+def _move_clear_of_fixed_obstacles(
+    table: ShotLab, player: SimulatedPlayer, shooter: str, plan: PlannedShot
+) -> PlannedShot:
+    """The players' placement landed on a fixed obstacle (they check only pieces): put it down beside the
+    shooter elsewhere, as a person would, and aim again. The classic table has no fixed obstacles."""
+    sx, sy = table.world.position(shooter)
+    r_shooter, r_piece = table.world.radius(shooter), table.world.radius(plan.piece)
+    table.world.move(plan.piece, -1000.0, -1000.0)  # lifted while the players look for room
+    for _ in range(80):
+        angle = player.rng.uniform(0, 2 * math.pi)
+        distance = player.rng.uniform(r_shooter + r_piece + 1.0, RANGED_PLACEMENT_MM + r_piece)
+        x, y = sx + distance * math.cos(angle), sy + distance * math.sin(angle)
+        w, h = table.mat.width_mm, table.mat.height_mm
+        if r_piece <= x <= w - r_piece and r_piece <= y <= h - r_piece and table.is_clear(x, y, r_piece):
+            table.world.move(plan.piece, x, y)
+            angle, speed = player.aim(table.world, plan.piece, plan.target)
+            return PlannedShot(plan.piece, plan.target, angle, speed, placed_at=(x, y))
+    if plan.placed_at is not None:
+        table.world.move(plan.piece, *plan.placed_at)  # no room anywhere: the flick goes from where it was
+    return plan
 
 
 def tidy_after_shot(table: ShotLab, shot: SimulatedShot) -> None:
