@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
@@ -125,12 +125,16 @@ def _security_headers(response: Response) -> Response:
 
 def _http_error(error: HTTPException) -> Any:
     code = error.code or 500
+    description = error.description
+    if isinstance(error, RequestEntityTooLarge):  # werkzeug's own text names no size
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        description = f"the request body is larger than the {limit} bytes this dashboard accepts"
     if code >= 400 and code != 404:
-        log.info("%s %s → %d: %s", request.method, request.path, code, error.description)
+        log.info("%s %s → %d: %s", request.method, request.path, code, description)
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
-        response = jsonify({"ok": False, "error": error.description})
+        response = jsonify({"ok": False, "error": description})
     else:
-        response = Response(f"{code} {error.name}: {error.description}\n", mimetype="text/plain")
+        response = Response(f"{code} {error.name}: {description}\n", mimetype="text/plain")
     response.status_code = code
     if code == 405 and (allowed := error.get_headers()):
         for name, value in allowed:

@@ -103,7 +103,9 @@ def test_an_oversize_body_is_a_413_in_json(referee: Referee, commands: FakeComma
     response = post(referee, body)
     assert response.status_code == 413  # type: ignore[attr-defined]
     assert response.get_json()["ok"] is False  # type: ignore[attr-defined]
-    assert "exceeds the capacity limit" in response.get_json()["error"]  # type: ignore[attr-defined]
+    assert response.get_json()["error"] == (  # type: ignore[attr-defined]
+        "the request body is larger than the 16384 bytes this dashboard accepts"
+    )
     assert commands.sent == []
 
 
