@@ -51,7 +51,7 @@ def test_a_last_line_cut_off_by_a_power_cut_is_named(
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("this is not a record", "line 3: not JSON (Expecting value at column 1)"),
+        ("this is not a record", "line 3: not JSON ("),  # then the json module's own words
         ("[" * 100_000 + "]" * 100_000, "line 3: not a record (JSON nested too deeply)"),
         ('["v", 1]', "line 3: a record must be a JSON object, not list"),
         (LINES[2].replace('"v":1', '"v":2'), "line 3: record version 2 is not supported (expected 1)"),
