@@ -12,7 +12,7 @@ import math
 import random
 
 from .config import AttributionConfig
-from .evidence import group_impacts, log_likelihood
+from .evidence import SoundModel, group_impacts, log_likelihood
 from .infer import Attribution, Candidate
 from .model import RolloutParams, ShotModel
 from .proposals import BroadProposal, wrap_angle
@@ -56,7 +56,7 @@ def nominal_best_fit(
     config = config or AttributionConfig()
     rng = random.Random(config.seed)
     model = ShotModel(trace, config.model)
-    heard = group_impacts(trace, config.evidence)
+    heard = SoundModel(events=tuple(group_impacts(trace, config.evidence)))
     proposal = BroadProposal(trace, config)
     best: tuple[float, RolloutParams] | None = None
     best_rollout = None
