@@ -37,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # The embedded broker's state machines (the transitions library) log every state change at INFO, which
+    # buries the console of `smartmat run`; -v shows them again.
+    logging.getLogger("transitions").setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
