@@ -19,6 +19,7 @@ from firmware_bridge.messages import Capabilities, Hello, ScanRequest
 from firmware_bridge.transport import DeviceUnavailable
 from service.attribution.geometry import PieceClass, load_mat, load_piece_classes
 from service.attribution.infer import Attribution, AttributionConfig, attribute
+from service.attribution.learning import CalibrationKeeper
 from service.attribution.trace import (
     Declaration,
     MatGeometry,
@@ -57,6 +58,8 @@ class DaemonOptions:
     attribution: AttributionConfig = field(default_factory=AttributionConfig)
     tick_s: float = 0.05
     dump_traces: Callable[[dict[str, Any]], None] | None = None  # called with every live shot's trace JSON
+    # The table's self-calibration (service/attribution/learning.py); None: the built-in constants.
+    calibration: CalibrationKeeper | None = None
 
 
 class Daemon:
@@ -232,7 +235,11 @@ class Daemon:
             return
         if self.options.dump_traces:
             self.options.dump_traces(trace_to_json(trace))
-        result = attribute(trace, self.options.attribution)
+        keeper = self.options.calibration
+        config = keeper.config(self.options.attribution) if keeper else self.options.attribution
+        result = attribute(trace, config)
+        if keeper is not None:
+            keeper.learn(trace, result, config)
         log.info(
             "shot by %s (%s): %d candidate(s), top %.3f in %.2f s%s",
             expected["character"],
@@ -586,4 +593,6 @@ def _summary(result: Attribution) -> dict[str, Any]:
         "rollouts": result.rollouts,
         "elapsed_s": round(result.elapsed_s, 3),
         "runner_up": round(result.candidates[1].probability, 4) if len(result.candidates) > 1 else 0.0,
+        "calibration": result.calibration,
+        "reasons": list(result.reasons),
     }

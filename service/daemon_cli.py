@@ -52,6 +52,13 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
     run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
     run.add_argument(
+        "--calibration",
+        type=Path,
+        help="the table's calibration file, learnt from play, saved after each shot (docs/calibration.md); "
+        "default with --serial: <data-dir>/<table>.calibration.json, starting from wide priors; "
+        "the simulated mat uses the model's built-in constants unless this is given",
+    )
+    run.add_argument(
         "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
     )
     run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
@@ -91,6 +98,7 @@ def run_simulation(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     from firmware_bridge.transport import SerialConnection
     from service.attribution.infer import AttributionConfig, shutdown_pool
+    from service.attribution.learning import CalibrationKeeper
     from service.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
     from service.publish.embedded_broker import ensure_broker
@@ -121,6 +129,11 @@ def run_table(args: argparse.Namespace) -> int:
             table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        calibration_path = args.calibration
+        if calibration_path is None and args.serial is not None:
+            calibration_path = args.data_dir / f"{table.table}.calibration.json"
+        if calibration_path is not None:
+            options.calibration = CalibrationKeeper(calibration_path, table.table)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
         daemon = Daemon(

@@ -70,10 +70,9 @@ def _fit(
         a = [[0.0] * 3 for _ in range(3)]
         b = [0.0, 0.0, 0.0]
         dists = []
-        for sid, t in group:
+        for sid, _ in group:
             sx, sy = positions[sid]
-            d = max(1.0, math.hypot(x - sx, y - sy))
-            dists.append(d)
+            dists.append(max(1.0, math.hypot(x - sx, y - sy)))
         t0 = sum(t - d / v for (_, t), d in zip(group, dists, strict=True)) / len(group)
         for (sid, t), d in zip(group, dists, strict=True):
             sx, sy = positions[sid]
@@ -167,7 +166,7 @@ def _location_sigma(
 def group_impacts(
     trace: ShotTrace, slowest_mm_per_us: float, jitter_us: float
 ) -> list[list[tuple[int, float, float]]]:
-    """Cluster impacts into events: arrivals within the sound's slowest crossing of the mat, one per sensor."""
+    """Cluster impacts into events: arrivals within the slowest sound's crossing of the mat, one a sensor."""
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     diagonal = math.hypot(
         trace.mat.width_mm + 2 * trace.mat.wall_gap_mm, trace.mat.height_mm + 2 * trace.mat.wall_gap_mm
@@ -243,7 +242,7 @@ def read_impacts(
             continue
         start = _coarse_start(timing, positions, speed, trace)
         x, y, t0, rss = _fit(timing, positions, speed, start, bounds, iterations=10)
-        # The sound speed's own uncertainty moves a placed contact too: ~log_sd of its distance to the sensors.
+        # The sound speed's own uncertainty moves a placed contact too: ~log_sd of its distance to sensors.
         mean_d = sum(math.hypot(x - positions[s][0], y - positions[s][1]) for s, _ in timing) / len(timing)
         sigma = math.hypot(
             _location_sigma(x, y, timing, positions, speed, jitter_us), 0.5 * log_sd * mean_d, 8.0

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .model import ModelContact, Rollout
 from .acoustics import HeardEvent
+from .model import ModelContact, Rollout
 from .trace import ShotTrace
 
 OUTLIER_WEIGHT = 0.01

@@ -249,7 +249,7 @@ def sound_model(trace: ShotTrace, config: AttributionConfig) -> tuple[SoundModel
 
 
 def with_flicked_start(trace: ShotTrace, last_seen: SeenPiece | None) -> ShotTrace:
-    """A trace whose pre-scan missed the flicked disc, completed with where it was last seen (a wide sigma)."""
+    """A trace whose pre-scan missed the flicked disc, completed with where it was last seen (wide sigma)."""
     if last_seen is None:
         return trace
     guess = SeenPiece(

@@ -16,13 +16,18 @@ shots should not make the calibration a hundred times surer than one shot's evid
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import replace
+from pathlib import Path
 
-from .calibration import Belief, SensorStats, TableCalibration
+from .calibration import Belief, SensorStats, TableCalibration, load_calibration, save_calibration
+from .config import AttributionConfig
 from .evidence import EvidenceParams
 from .infer import Attribution
 from .trace import ShotTrace
+
+log = logging.getLogger(__name__)
 
 SPEED_TEMPER = 0.6
 PHYSICS_TEMPER = 0.3
@@ -150,3 +155,34 @@ def _learn_scale(prior: Belief, posterior: tuple[float, float]) -> Belief:
     like_mean = (mean / sd**2 - prior.mean / prior.sd**2) / (1 / sd**2 - 1 / prior.sd**2)
     like_mean = max(-0.7, min(0.7, like_mean))
     return prior.update(like_mean, math.sqrt(1 / (precision * PHYSICS_TEMPER)))
+
+
+class CalibrationKeeper:
+    """A live table's calibration: read at start, learnt from every attributed shot, saved atomically.
+
+    The daemon owns one; ``config`` is what the next shot is read with, and its digest goes into the shot's
+    log record so a replay months later knows which calibration decided it.
+    """
+
+    def __init__(self, path: Path, table: str) -> None:
+        self.path = path
+        self.calibration = load_calibration(path)
+        if self.calibration.shots == 0 and not self.calibration.table:
+            self.calibration = replace(self.calibration, table=table)
+        log.info(
+            "table calibration %s (%s, %d shots, %s)",
+            path,
+            self.calibration.source,
+            self.calibration.shots,
+            "settled" if self.calibration.settled else "not settled yet: shots go to the referee",
+        )
+
+    def config(self, base: AttributionConfig) -> AttributionConfig:
+        return replace(base, table=self.calibration)
+
+    def learn(self, trace: ShotTrace, result: Attribution, base: AttributionConfig) -> None:
+        try:
+            self.calibration = learn_from_shot(self.calibration, trace, result, base.evidence)
+            save_calibration(self.calibration, self.path)
+        except (OSError, ValueError) as exc:  # a full disk must not stop the game; the log keeps the traces
+            log.error("could not update the table calibration %s: %s", self.path, exc)

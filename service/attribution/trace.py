@@ -58,7 +58,7 @@ class ImpactRecord:
 
 @dataclass(frozen=True)
 class WallSegment:
-    """The inner face of one straight stretch of wall; a side with a gap is two segments, an open side none."""
+    """The inner face of one straight stretch of wall: a side with a gap is two, an open side none."""
 
     x1_mm: float
     y1_mm: float

@@ -103,7 +103,8 @@ def test_a_piezo_that_reports_late_is_learnt_and_corrected(tmp_path: Path) -> No
 
 def slow_mat_lab(seed: int) -> ShotLab:
     reference = load_sensor_config("reference")
-    slow = dataclasses.replace(reference, piezo=dataclasses.replace(reference.piezo, wave_speed_mm_per_us=0.4))
+    piezo = dataclasses.replace(reference.piezo, wave_speed_mm_per_us=0.4)
+    slow = dataclasses.replace(reference, piezo=piezo)
     return ShotLab(seed=seed, sensor_config=slow)
 
 
