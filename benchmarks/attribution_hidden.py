@@ -1,0 +1,142 @@
+"""Attribution on hidden mats: shot traces from tables whose physics and piezos the model is not told.
+
+Each table's constants are drawn from wide ranges (service/attribution/hidden_mats.py): friction,
+restitutions, the speed of sound in the mat, every piezo channel's lag and gain, walls with gaps or an open
+side, boxes on the mat. Its shots are played in order, as at a real table. Nothing here uses the model's
+constants.
+
+Write a set (one directory; K counts from 0):
+
+    .venv/bin/python benchmarks/attribution_hidden.py --out hidden-set [--tables 6] [--shots 40] [--seed 1]
+        [--pieces 10,20,30]
+
+    hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
+    hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...]} per line
+    hidden-set/constants.json        each table's hidden constants, and the ranges they were drawn from
+
+Attribute each trace file (``smartmat attribute hidden-set/table-K.trace.jsonl --json >
+hidden-set/table-K.out.jsonl``), then score: ``.venv/bin/python benchmarks/attribution_hidden.py --score
+hidden-set`` prints top-1, top-3, auto-apply precision and coverage for the first and second half of each
+table's shots, overall, and by the number of true direct hits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from service.attribution.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.attribution.trace import trace_to_json
+
+
+def write_hidden_set(out: Path, *, tables: int, shots: int, seed: int, pieces: Sequence[int]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    described = []
+    for k in range(tables):
+        described.append({"table": k, **hidden_table(seed, k).describe()})
+        with (
+            open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
+            open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
+        ):
+            for i, shot in enumerate(table_shots(seed, k, shots, pieces)):
+                # The trace file gets only what the sensors recorded, and where it sits in the set.
+                trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
+                traces.write(json.dumps(trace, separators=(",", ":")) + "\n")
+                truth = {
+                    "shot": i,
+                    "direct_hits": sorted(shot.truth.direct_hits),
+                    "pushed": sorted(shot.truth.pushed),
+                }
+                truths.write(json.dumps(truth) + "\n")
+    constants = {
+        "seed": seed,
+        "shots_per_table": shots,
+        "pieces": list(pieces),
+        "ranges": drawn_ranges(),
+        "tables": described,
+    }
+    (out / "constants.json").write_text(json.dumps(constants, indent=1) + "\n", encoding="utf-8")
+
+
+# ---- scoring the answers of ``smartmat attribute --json`` ----
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
+    """rows: (top-1 right, truth in top 3, auto-applied) per shot."""
+    n = len(rows)
+    if n == 0:
+        return f"{0:>6}"
+    top1 = sum(r[0] for r in rows) / n
+    top3 = sum(r[1] for r in rows) / n
+    auto = [r for r in rows if r[2]]
+    precision = f"{sum(r[0] for r in auto) / len(auto):.1%}" if auto else "–"
+    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%}"
+
+
+def score(results: Path) -> int:
+    groups: dict[str, list[tuple[bool, bool, bool]]] = {}
+    truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
+    scored = 0
+    for truth_path in truth_files:
+        table = truth_path.name.split(".")[0]
+        out_path = results / f"{table}.out.jsonl"
+        if not out_path.exists():
+            print(f"{out_path}: missing, {table} not scored", file=sys.stderr)
+            continue
+        truths, answers = _read_lines(truth_path), _read_lines(out_path)
+        if len(truths) != len(answers):
+            print(f"{out_path}: {len(answers)} answers for {len(truths)} shots", file=sys.stderr)
+            return 2
+        scored += 1
+        for i, (truth, answer) in enumerate(zip(truths, answers, strict=True)):
+            actual = frozenset(truth["direct_hits"])
+            ranked = [frozenset(c["direct_hits"]) for c in answer.get("candidates", [])]
+            row = (bool(ranked) and ranked[0] == actual, actual in ranked[:3], bool(answer.get("auto_apply")))
+            half = "first half" if i < len(truths) / 2 else "second half"
+            hits = {0: "0 direct hits", 1: "1 direct hit"}.get(len(actual), "2+ direct hits")
+            for group in ("overall", half, f"{table} {half}", hits):
+                groups.setdefault(group, []).append(row)
+    if not scored:
+        print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
+        return 2
+    print(f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
+    order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
+    order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
+    for group in order:
+        if group in groups:
+            print(f"{group:24} {_figures(groups[group])}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="write a hidden set into this directory")
+    parser.add_argument("--score", type=Path, metavar="RESULTS_DIR", help="score table-K.out.jsonl files")
+    parser.add_argument("--tables", type=int, default=6)
+    parser.add_argument("--shots", type=int, default=40, help="shots per table")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pieces",
+        default="10,20,30",
+        help="pieces per room, or a comma-separated list to draw each room's from (default 10,20,30)",
+    )
+    args = parser.parse_args(argv)
+    if args.score is not None:
+        return score(args.score)
+    if args.out is None:
+        parser.error("give --out DIR to write a set or --score DIR to score one")
+    pieces = [int(p) for p in args.pieces.split(",") if p.strip()]
+    write_hidden_set(args.out, tables=args.tables, shots=args.shots, seed=args.seed, pieces=pieces)
+    print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
