@@ -424,6 +424,11 @@ class World:
                     record.path.append((self.time_s - t0, flicked.position.x, flicked.position.y))
                 if not moving:
                     break
+        for piece in free:
+            # A piece can creep past the table's edge between two checks and stop there: it topples off.
+            if not piece.fallen and self._falls(piece):
+                self._note_edge(piece, record)
+                self._fall(piece, record)
         for key in list(self._open):
             self._close(key)
         for piece in free:
