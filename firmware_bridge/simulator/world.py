@@ -347,7 +347,9 @@ class World:
             if arbiter.contact_point_set.points
             else body_a.position
         )
-        self._open[(a, b)] = [self.time_s, point.x, point.y, 0.0, speed]
+        # Contact times count from the flick: the sensor model adds them to the shot's start on the device
+        # clock, so the world's running time (which goes on across shots) must not leak into them.
+        self._open[(a, b)] = [self.time_s - record.start_t_s, point.x, point.y, 0.0, speed]
         if record.flicked in (a, b):
             other = b if a == record.flicked else a
             if other not in self._static_names:

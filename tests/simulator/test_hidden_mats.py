@@ -233,3 +233,22 @@ def test_table_shots_are_deterministic_and_play_on_one_table() -> None:
     assert len({s.trace.mat for s in first}) == 1
     clocks = [s.trace.pre.t_us for s in first]
     assert clocks == sorted(clocks)  # in play order on the same table
+
+
+def test_contact_times_count_from_each_flick_not_from_the_first() -> None:
+    # The world's clock runs on across shots; a later shot's contacts must still be timed from its own flick,
+    # or its impacts would reach the piezos seconds after the discs came to rest.
+    from service.attribution.simulate import ShotLab
+
+    table = ShotLab(seed=3)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    first = table.shoot("hero-xoric", 0.0, 1500)
+    table.world.move("hero-xoric", 150, 300)
+    table.world.move("orc-1", 400, 300)
+    second = table.shoot("hero-xoric", 0.0, 1500)
+    assert second.truth.start_t_s > 0.2  # the world clock ran on through the first shot
+    t_first = [c.t_s for c in first.truth.contacts if c.kind == "disc"][0]
+    t_second = [c.t_s for c in second.truth.contacts if c.kind == "disc"][0]
+    assert t_second == pytest.approx(t_first, abs=0.02)
+    assert all(0.0 <= c.t_s <= second.truth.duration_s for c in second.truth.contacts)
