@@ -48,9 +48,9 @@ class AcousticPicture:
     speed_mm_per_us: float
     speed_log_sd: float  # uncertainty of log(speed) after this shot's own events
     speed_loglik: tuple[float, ...]  # this shot's log-likelihood over SPEED_GRID (for learning)
-    residuals: tuple[tuple[int, float], ...]  # (sensor, residual µs) of well-placed events, for learning
-    timing_rss: float  # sum of squared residuals of those events (µs²) and their degrees of freedom
-    timing_dof: int
+    # Raw arrivals (sensor, µs after the event's first arrival, no lag correction) of the events heard by
+    # five or more piezos: what the table keeps to refit its sound speed and lags (solve_joint).
+    well_heard: tuple[tuple[tuple[int, float], ...], ...] = ()
 
 
 def _fit(
@@ -226,8 +226,7 @@ def read_impacts(
     combined = [p + s for p, s in zip(prior_loglik, shot_loglik, strict=True)]
     speed, log_sd = _mean_and_sd(combined)
     events: list[HeardEvent] = []
-    residuals: list[tuple[int, float]] = []
-    rss_total, dof_total = 0.0, 0
+    well_heard: list[tuple[tuple[int, float], ...]] = []
     for group in groups:
         t_first = min(t for _, t, _ in group)
         if len(group) < 2:
@@ -251,14 +250,10 @@ def read_impacts(
         readings = tuple((s, t, a) for s, t, a in group if s in kept)
         events.append(HeardEvent(t0, x, y, len(timing), min(sigma, 150.0), readings))
         if len(timing) >= MIN_SENSORS_FOR_SPEED:
-            for s, t in timing:
-                d = math.hypot(x - positions[s][0], y - positions[s][1])
-                residuals.append((s, t - t0 - d / speed))
-            rss_total += rss
-            dof_total += len(timing) - 3
-    return AcousticPicture(
-        tuple(events), speed, log_sd, tuple(shot_loglik), tuple(residuals), rss_total, dof_total
-    )
+            raw = [(s, t + offsets_us.get(s, 0.0)) for s, t in timing]
+            first = min(t for _, t in raw)
+            well_heard.append(tuple((s, round(t - first, 1)) for s, t in raw))
+    return AcousticPicture(tuple(events), speed, log_sd, tuple(shot_loglik), tuple(well_heard))
 
 
 def _clean(
@@ -296,3 +291,145 @@ def _mean_and_sd(loglik: list[float]) -> tuple[float, float]:
     mean = sum(w * lv for w, lv in zip(weights, logs, strict=True)) / total
     var = sum(w * (lv - mean) ** 2 for w, lv in zip(weights, logs, strict=True)) / total
     return math.exp(mean), math.sqrt(max(var, 0.0))
+
+
+# ---- the table's acoustics from many events at once ----
+OFFSET_PRIOR_SD_US = 60.0  # piezo channels rarely lag each other by more than this
+MAX_JOINT_EVENTS = 120
+
+
+@dataclass(frozen=True)
+class JointAcoustics:
+    speed_mm_per_us: float
+    speed_log_sd: float
+    offsets_us: tuple[tuple[int, float], ...]
+    jitter_us: float
+    jitter_dof: int
+    events_used: int
+
+
+def solve_joint(
+    events: list[tuple[tuple[int, float], ...]],
+    sensors: tuple[tuple[int, float, float], ...],
+    width_mm: float,
+    height_mm: float,
+    gap_mm: float,
+    speed0: float,
+    offsets0: dict[int, float],
+    jitter0: float,
+) -> JointAcoustics | None:
+    """Sound speed and every piezo's lag, fitted together with the places of many well-heard events.
+
+    One event alone cannot tell a lagging piezo from a slower mat, and fitting the speed event by event with
+    the lags ignored biases it low (the lags widen the spread of arrival times, which a slower speed
+    explains). So the table keeps its well-heard events (raw arrival times) and refits everything at once:
+    alternately placing the events with the current speed and lags, and solving the linear least squares
+    of arrival = emission + distance · slowness + lag for slowness and lags (emissions eliminated per event).
+    """
+    positions = {sid: (x, y) for sid, x, y in sensors}
+    events = [e for e in events if len(e) >= MIN_SENSORS_FOR_SPEED and all(s in positions for s, _ in e)]
+    if not events:
+        return None
+    ids = sorted(positions)
+    index = {sid: i + 1 for i, sid in enumerate(ids)}
+    n = len(ids) + 1
+    slowness = 1 / speed0
+    offsets = {sid: offsets0.get(sid, 0.0) for sid in ids}
+    g = gap_mm + 40.0
+    bounds = (-g, -g, width_mm + g, height_mm + g)
+    sigma = max(jitter0, 15.0)
+    cov_s = 1.0
+    rss, dof = 0.0, 0
+    for _ in range(6):
+        a = [[0.0] * n for _ in range(n)]
+        b = [0.0] * n
+        rss, dof = 0.0, 0
+        kept = 0
+        for event in events:
+            corrected = [(s, t - offsets[s]) for s, t in event]
+            start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
+            x, y, _, event_rss = _fit(corrected, positions, 1 / slowness, start, bounds, iterations=8)
+            if event_rss > (len(event) - 3) * (5 * sigma) ** 2:
+                continue  # a merged or mis-grouped event: leave it out of the table's fit
+            kept += 1
+            d = [math.hypot(x - positions[s][0], y - positions[s][1]) for s, _ in event]
+            t = [tt for _, tt in event]
+            d_mean, t_mean = sum(d) / len(d), sum(t) / len(t)
+            k = len(event)
+            for (s, tt), dd in zip(event, d, strict=True):
+                row = [0.0] * n
+                row[0] = dd - d_mean
+                for s2, _ in event:
+                    row[index[s2]] -= 1.0 / k
+                row[index[s]] += 1.0
+                y_val = tt - t_mean
+                for p in range(n):
+                    if row[p] == 0.0:
+                        continue
+                    b[p] += row[p] * y_val
+                    for q in range(n):
+                        a[p][q] += row[p] * row[q]
+            dof += k - 3
+        if kept == 0:
+            return None
+        ridge = (sigma / OFFSET_PRIOR_SD_US) ** 2
+        for p in range(1, n):
+            a[p][p] += ridge
+            for q in range(1, n):
+                a[p][q] += 1.0  # the lags are relative: their sum is held at zero
+        solution = _solve(a, b)
+        if solution is None or solution[0] <= 0:
+            return None
+        new_slowness = solution[0]
+        slowness_min, slowness_max = 1 / SPEED_MAX, 1 / SPEED_MIN
+        slowness = min(slowness_max, max(slowness_min, new_slowness))
+        offsets = {sid: solution[index[sid]] for sid in ids}
+        inverse_first = _solve(a, [1.0] + [0.0] * (n - 1))
+        cov_s = inverse_first[0] if inverse_first else 1.0
+        # Residuals with the new values, for the timing jitter.
+        for event in events:
+            corrected = [(s, tt - offsets[s]) for s, tt in event]
+            start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
+            _, _, _, event_rss = _fit(corrected, positions, 1 / slowness, start, bounds, iterations=8)
+            if event_rss <= (len(event) - 3) * (5 * sigma) ** 2:
+                rss += event_rss
+        sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4))) if dof else sigma
+    log_sd = sigma * math.sqrt(max(cov_s, 0.0)) / slowness
+    return JointAcoustics(1 / slowness, log_sd, tuple(sorted(offsets.items())), sigma, dof, kept)
+
+
+def _coarse_start_xy(
+    group: list[tuple[int, float]],
+    positions: dict[int, tuple[float, float]],
+    v: float,
+    bounds: tuple[float, float, float, float],
+) -> tuple[float, float]:
+    lo_x, lo_y, hi_x, hi_y = bounds
+    best, best_cost = ((lo_x + hi_x) / 2, (lo_y + hi_y) / 2), math.inf
+    for i in range(9):
+        for j in range(7):
+            x = lo_x + (hi_x - lo_x) * i / 8
+            y = lo_y + (hi_y - lo_y) * j / 6
+            emitted = [t - math.hypot(x - positions[s][0], y - positions[s][1]) / v for s, t in group]
+            mean = sum(emitted) / len(emitted)
+            cost = sum((e - mean) ** 2 for e in emitted)
+            if cost < best_cost:
+                best, best_cost = (x, y), cost
+    return best
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
+    """Gaussian elimination with partial pivoting (systems of ten unknowns or so)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[pivot][col]) < 1e-15:
+            return None
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(n):
+            if r != col and m[r][col] != 0.0:
+                f = m[r][col] / m[col][col]
+                for c in range(col, n + 1):
+                    m[r][c] -= f * m[col][c]
+    return [m[i][n] / m[i][i] for i in range(n)]

@@ -18,7 +18,7 @@ import json
 import math
 import os
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,10 +69,8 @@ class Belief:
 
 @dataclass(frozen=True)
 class SensorStats:
-    """Running sums of one piezo's timing residuals and relative loudness."""
+    """Running sums of one piezo's relative loudness."""
 
-    timing_sum_us: float = 0.0
-    timing_n: int = 0
     log_gain_sum: float = 0.0
     gain_n: int = 0
 
@@ -96,6 +94,9 @@ class TableCalibration:
     jitter_ss_us2: float = PRIOR_JITTER_US**2 * PRIOR_JITTER_DOF
     jitter_dof: float = PRIOR_JITTER_DOF
     sensors: tuple[tuple[int, SensorStats], ...] = ()
+    offsets_us: tuple[tuple[int, float], ...] = ()  # each piezo's lag against the others (solve_joint)
+    # The well-heard events the sound speed and lags are refitted from (raw arrivals, newest last).
+    acoustic_events: tuple[tuple[tuple[int, float], ...], ...] = ()
     wall_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
     disc_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
     friction: Belief = Belief(0.0, PRIOR_FRICTION_SD)
@@ -126,12 +127,8 @@ class TableCalibration:
         return max(15.0, math.sqrt(self.jitter_ss_us2 / self.jitter_dof))
 
     def sensor_offsets_us(self) -> dict[int, float]:
-        """Each piezo's timing offset, shrunk towards zero while few events back it; mean offset removed."""
-        raw = {sid: s.timing_sum_us / (s.timing_n + 4) for sid, s in self.sensors}
-        if not raw:
-            return {}
-        mean = sum(raw.values()) / len(raw)
-        return {sid: o - mean for sid, o in raw.items()}
+        """Each piezo's timing lag against the others (their sum is zero), as last refitted."""
+        return dict(self.offsets_us)
 
     def sensor_gains(self) -> dict[int, float]:
         raw = {sid: s.log_gain_sum / (s.gain_n + 4) for sid, s in self.sensors}
@@ -177,13 +174,13 @@ class TableCalibration:
             "sensors": [
                 {
                     "id": sid,
-                    "timing_sum_us": round(s.timing_sum_us, 3),
-                    "timing_n": s.timing_n,
-                    "log_gain_sum": round(s.log_gain_sum, 5),
-                    "gain_n": s.gain_n,
+                    "offset_us": round(dict(self.offsets_us).get(sid, 0.0), 2),
+                    "log_gain_sum": round(dict(self.sensors).get(sid, SensorStats()).log_gain_sum, 5),
+                    "gain_n": dict(self.sensors).get(sid, SensorStats()).gain_n,
                 }
-                for sid, s in self.sensors
+                for sid in sorted({sid for sid, _ in self.sensors} | {sid for sid, _ in self.offsets_us})
             ],
+            "acoustic_events": [[[sid, t] for sid, t in event] for event in self.acoustic_events],
             "wall_loudness": self.wall_loudness.to_json(),
             "disc_loudness": self.disc_loudness.to_json(),
             "friction": self.friction.to_json(),
@@ -301,22 +298,32 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
             raise fail(f"speed_loglik[{i}]", f"expected a finite number, got {x!r}")
     timing = data.get("timing")
     sensors = []
+    offsets = []
     raw_sensors = data.get("sensors")
     if not isinstance(raw_sensors, list):
         raise fail("sensors", "expected a list")
     for i, s in enumerate(raw_sensors):
         path = f"sensors[{i}]"
-        sensors.append(
-            (
-                count(s, "id", path),
-                SensorStats(
-                    num(s, "timing_sum_us", path),
-                    count(s, "timing_n", path),
-                    num(s, "log_gain_sum", path),
-                    count(s, "gain_n", path),
-                ),
-            )
-        )
+        sid = count(s, "id", path)
+        sensors.append((sid, SensorStats(num(s, "log_gain_sum", path), count(s, "gain_n", path))))
+        offsets.append((sid, num(s, "offset_us", path)))
+    raw_events = data.get("acoustic_events", [])
+    if not isinstance(raw_events, list):
+        raise fail("acoustic_events", "expected a list")
+    events = []
+    for i, event in enumerate(raw_events):
+        if not isinstance(event, list) or not all(
+            isinstance(r, list)
+            and len(r) == 2
+            and isinstance(r[0], int)
+            and not isinstance(r[0], bool)
+            and isinstance(r[1], int | float)
+            and not isinstance(r[1], bool)
+            and math.isfinite(r[1])
+            for r in event
+        ):
+            raise fail(f"acoustic_events[{i}]", "expected a list of [sensor id, µs] pairs")
+        events.append(tuple((r[0], float(r[1])) for r in event))
     flick = data.get("flick_sounds")
     if (
         not isinstance(flick, list)
@@ -334,6 +341,8 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         jitter_ss_us2=num(timing, "ss_us2", "timing", positive=True),
         jitter_dof=num(timing, "dof", "timing", positive=True),
         sensors=tuple(sorted(sensors)),
+        offsets_us=tuple(sorted(offsets)),
+        acoustic_events=tuple(events),
         wall_loudness=belief("wall_loudness"),
         disc_loudness=belief("disc_loudness"),
         friction=belief("friction"),
@@ -374,9 +383,3 @@ def save_calibration(calibration: TableCalibration, path: Path | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def with_sensor_stats(cal: TableCalibration, stats: dict[int, SensorStats]) -> TableCalibration:
-    merged = dict(cal.sensors)
-    merged.update(stats)
-    return replace(cal, sensors=tuple(sorted(merged.items())))

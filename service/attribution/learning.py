@@ -21,7 +21,15 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from .calibration import Belief, SensorStats, TableCalibration, load_calibration, save_calibration
+from .acoustics import MAX_JOINT_EVENTS, SPEED_GRID, solve_joint
+from .calibration import (
+    Belief,
+    SensorStats,
+    TableCalibration,
+    load_calibration,
+    save_calibration,
+    wide_priors,
+)
 from .config import AttributionConfig
 from .evidence import EvidenceParams
 from .infer import Attribution
@@ -47,24 +55,32 @@ def learn_from_shot(
         return cal
     ep = evidence_params or EvidenceParams()
     picture = evidence.acoustics
-    speed_loglik = tuple(
-        p + SPEED_TEMPER * s for p, s in zip(cal.speed_loglik, picture.speed_loglik, strict=True)
-    )
-    top = max(speed_loglik)
-    speed_loglik = tuple(x - top for x in speed_loglik)
-    ss, dof = cal.jitter_ss_us2, cal.jitter_dof
-    if picture.timing_dof > 0:
-        ss += picture.timing_rss * SPEED_TEMPER
-        dof += picture.timing_dof * SPEED_TEMPER
-
-    stats = dict(cal.sensors)
-    offsets = cal.sensor_offsets_us()
-    for sid, residual in picture.residuals:
-        old = stats.get(sid, SensorStats())
-        # Residuals were measured with the current offsets applied; learn the raw offset.
-        stats[sid] = replace(
-            old, timing_sum_us=old.timing_sum_us + residual + offsets.get(sid, 0.0), timing_n=old.timing_n + 1
+    # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
+    kept = (cal.acoustic_events + picture.well_heard)[-MAX_JOINT_EVENTS:]
+    speed_loglik, offsets, ss, dof = cal.speed_loglik, cal.offsets_us, cal.jitter_ss_us2, cal.jitter_dof
+    if picture.well_heard:
+        joint = solve_joint(
+            list(kept),
+            trace.mat.sensors,
+            trace.mat.width_mm,
+            trace.mat.height_mm,
+            trace.mat.wall_gap_mm,
+            cal.speed_mm_per_us,
+            cal.sensor_offsets_us(),
+            cal.jitter_us,
         )
+        if joint is not None:
+            # Tempered: the joint fit's own error bar, widened because mats are not perfectly uniform.
+            sd = max(0.015, joint.speed_log_sd / math.sqrt(SPEED_TEMPER))
+            prior = wide_priors().speed_loglik
+            speed_loglik = tuple(
+                p - 0.5 * (math.log(v / joint.speed_mm_per_us) / sd) ** 2
+                for p, v in zip(prior, SPEED_GRID, strict=True)
+            )
+            offsets = joint.offsets_us
+            ss = joint.jitter_us**2 * max(joint.jitter_dof, 1)
+            dof = float(max(joint.jitter_dof, 1))
+    stats = dict(cal.sensors)
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     gains = cal.sensor_gains()
     for event in picture.events:
@@ -130,6 +146,8 @@ def learn_from_shot(
         speed_loglik=speed_loglik,
         jitter_ss_us2=ss,
         jitter_dof=dof,
+        offsets_us=tuple(offsets),
+        acoustic_events=tuple(kept),
         sensors=tuple(sorted(stats.items())),
         wall_loudness=wall,
         disc_loudness=disc,
