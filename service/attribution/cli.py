@@ -47,8 +47,18 @@ def register_cli(subparsers: Any) -> None:
     if bench is None:
         bench = subparsers.add_parser("bench", help="benchmarks that print figures")
         bench.bench_subparsers = bench.add_subparsers(dest="benchmark", metavar="BENCHMARK")
-    b = bench.bench_subparsers.add_parser("attribution", help="shot attribution against simulated truth")
-    b.add_argument("--shots", type=int, default=1000)
+    b = bench.bench_subparsers.add_parser(
+        "attribution",
+        help="shot attribution on tables whose constants it is not told (--own-constants: the old benchmark)",
+    )
+    b.add_argument(
+        "--own-constants",
+        action="store_true",
+        help="the ground truth uses the model's own constants (regressions only: it flatters the model)",
+    )
+    b.add_argument("--tables", type=int, default=6, help="hidden tables (each with its own constants)")
+    b.add_argument("--per-table", type=int, default=40, help="shots per hidden table, in play order")
+    b.add_argument("--shots", type=int, default=1000, help="with --own-constants: shots")
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     b.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
@@ -127,6 +137,9 @@ def _attribute(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from .bench import format_table, run_benchmark  # the benchmark pulls in the simulated mat
 
+    if not args.own_constants:
+        return _bench_hidden(args)
+
     def progress(done: int, total: int) -> None:
         if done % 10 == 0 or done == total:
             print(f"  {done}/{total} shots", file=sys.stderr, flush=True)
@@ -146,4 +159,26 @@ def _bench(args: argparse.Namespace) -> int:
         shutdown_pool()
     report = result.report()
     print(json.dumps(report, indent=2) if args.json else format_table(report))
+    return 0
+
+
+def _bench_hidden(args: argparse.Namespace) -> int:
+    from .bench_hidden import format_hidden, run_hidden_benchmark
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"  {done}/{total} shots", file=sys.stderr, flush=True)
+
+    pieces = (args.pieces,) if args.pieces else (10, 20, 30)
+    config = AttributionConfig(
+        workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
+    )
+    try:
+        result = run_hidden_benchmark(
+            args.tables, args.per_table, args.seed, config, pieces=pieces, progress=progress
+        )
+    finally:
+        shutdown_pool()
+    report = result.report()
+    print(json.dumps(report, indent=2) if args.json else format_hidden(report))
     return 0

@@ -38,7 +38,8 @@ def test_attribute_refuses_a_broken_trace_file(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_bench_prints_the_documented_figures_per_method(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "attribution", "--shots", "2", "--seed", "5", "--workers", "1", "--json"]) == 0
+    args = ["bench", "attribution", "--own-constants", "--shots", "2", "--seed", "5", "--workers", "1"]
+    assert main([*args, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["shots"] == 2
     for method in ("smartmat", "moved_enemies", "nominal_best_fit"):
