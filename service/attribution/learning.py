@@ -185,7 +185,7 @@ class CalibrationKeeper:
     def __init__(self, path: Path, table: str) -> None:
         self.path = path
         self.calibration = load_calibration(path)
-        if self.calibration.shots == 0 and not self.calibration.table:
+        if self.calibration.shots == 0:  # a new table: name it after the table, not the file
             self.calibration = replace(self.calibration, table=table)
         log.info(
             "table calibration %s (%s, %d shots, %s)",

@@ -192,3 +192,26 @@ def test_a_shot_whose_flicked_disc_the_pre_scan_missed_goes_to_the_referee_with_
     helped = attribute(missed, AttributionConfig(**QUICK), last_seen=last)
     assert not helped.auto_apply
     assert helped.top.direct_hits == {"orc-1"}  # the referee is offered the right reading first
+
+
+def test_a_live_table_keeps_learning_and_a_full_disk_does_not_stop_the_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from service.attribution.learning import CalibrationKeeper
+
+    path = tmp_path / "t1.calibration.json"
+    keeper = CalibrationKeeper(path, "t1")
+    assert keeper.calibration.table == "t1" and keeper.calibration.shots == 0
+    table = slow_mat_lab(300)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1500)
+    config = keeper.config(AttributionConfig(**QUICK))
+    keeper.learn(shot.trace, attribute(shot.trace, config), config)
+    assert json.loads(path.read_text())["shots"] == 1
+    assert CalibrationKeeper(path, "t1").calibration.shots == 1  # a restart resumes it
+    path.unlink()
+    path.mkdir()  # the file cannot be written any more
+    keeper.learn(shot.trace, attribute(shot.trace, config), config)
+    assert keeper.calibration.shots == 2  # still learning in memory
+    assert "could not update the table calibration" in caplog.text
