@@ -46,6 +46,9 @@ class EvidenceParams:
     location_gate_mm: float = 120.0
     p_unexplained_event: float = 0.05
     use_impacts: bool = True
+    use_contact_gaps: bool = True
+    gap_window_mm: float = 20.0
+    gap_model_mm: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -226,6 +229,55 @@ def position_log_likelihood(
     return log_l
 
 
+def contact_gap_log_likelihood(
+    rollout: Rollout, trace: ShotTrace, start: dict[str, tuple[float, float]], ep: EvidenceParams
+) -> float:
+    """Does the flicked disc end touching its neighbours as the rollout says? A relative measurement.
+
+    Where a disc stops is uncertain by a share of its travel (friction differs piece by piece), so the
+    position term cannot tell a kiss — the flicked disc just reaching a piece and stopping against it — from
+    stopping a few millimetres short. The gap between the two discs at rest can: both are scanned, and a disc
+    that stopped short by chance rarely stops exactly in contact, while one that touched ends there. So the
+    post-scan gap between the flicked disc and each piece near it is compared with the rollout's gap, with
+    the scan noise of both and the other piece's own travel error.
+    """
+    flicked = trace.declaration.flicked
+    post = trace.post.by_piece()
+    seen_f = post.get(flicked)
+    if seen_f is None or flicked in rollout.left_mat or flicked not in rollout.final:
+        return 0.0
+    covers = set(COVER_KINDS_FOR_GAPS)
+    rf = trace.spec(flicked).radius_mm
+    fx, fy = rollout.final[flicked]
+    log_l = 0.0
+    for pid, (px, py) in rollout.final.items():
+        if pid == flicked or pid in rollout.left_mat or trace.spec(pid).kind in covers:
+            continue
+        seen_p = post.get(pid)
+        if seen_p is None:
+            continue
+        reach = rf + trace.spec(pid).radius_mm
+        observed = math.hypot(seen_f.x_mm - seen_p.x_mm, seen_f.y_mm - seen_p.y_mm) - reach
+        predicted = max(0.0, math.hypot(fx - px, fy - py) - reach)
+        if min(observed, predicted) > ep.gap_window_mm:
+            continue
+        sx, sy = start.get(pid, (px, py))
+        travel = math.hypot(px - sx, py - sy)
+        sigma = math.sqrt(
+            seen_f.sigma_mm**2
+            + seen_p.sigma_mm**2
+            + ep.gap_model_mm**2
+            + (ep.along_track_per_mm * travel) ** 2
+        )
+        z = (observed - predicted) / sigma
+        # Heavy-tailed: one bad read must not veto a rollout.
+        log_l += math.log((1 - OUTLIER_WEIGHT) * math.exp(-0.5 * z * z) / sigma + OUTLIER_WEIGHT / 100.0)
+    return log_l
+
+
+COVER_KINDS_FOR_GAPS = ("ice", "net", "web")
+
+
 def log_likelihood(
     rollout: Rollout,
     trace: ShotTrace,
@@ -236,6 +288,8 @@ def log_likelihood(
     matches: list[ImpactMatch] | None = None,
 ) -> float:
     value = position_log_likelihood(rollout, trace, start, ep, misfits)
+    if ep.use_contact_gaps:
+        value += contact_gap_log_likelihood(rollout, trace, start, ep)
     if ep.use_impacts:
         value += impact_log_likelihood(rollout, trace, sound, ep, matches)
     return value
