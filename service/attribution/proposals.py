@@ -73,32 +73,37 @@ class BroadProposal:
         pre, post = trace.pre.by_piece(), trace.post.by_piece()
         me = pre[trace.declaration.flicked]
         self.origin = (me.x_mm, me.y_mm)
-        targets: list[tuple[float, float]] = []  # points the flicked piece's centre seems to have gone for
+        # Points the flicked piece's centre seems to have gone for, each weighted by how sure the evidence is:
+        # a piece that moved ten sigmas is a far better lead than one whose scan merely wobbled.
+        targets: list[tuple[float, float, float]] = []
         travel = 0.0
         mover = post.get(me.piece)
         if mover is not None:
             travel = math.hypot(mover.x_mm - me.x_mm, mover.y_mm - me.y_mm)
             if travel > 10:
-                targets.append((mover.x_mm, mover.y_mm))
+                targets.append((mover.x_mm, mover.y_mm, 1.5))
         for piece in trace.pre.pieces:
             if piece.piece == me.piece:
                 continue
             after = post.get(piece.piece)
-            moved = after is None or math.hypot(after.x_mm - piece.x_mm, after.y_mm - piece.y_mm) > max(
-                8.0, 3 * math.hypot(piece.sigma_mm, after.sigma_mm)
-            )
-            if not moved:
+            if after is None:
+                targets.append((piece.x_mm, piece.y_mm, 1.0))  # vanished: left the mat, or a missed read
                 continue
-            targets.append((piece.x_mm, piece.y_mm))
-            if after is not None:
-                # "Ghost ball" aim: a struck disc leaves along the line of centres, so the flicked piece met
-                # it one radius-sum behind its start, opposite to where it went.
-                dx, dy = after.x_mm - piece.x_mm, after.y_mm - piece.y_mm
-                reach = trace.spec(piece.piece).radius_mm + trace.spec(me.piece).radius_mm
-                norm = math.hypot(dx, dy)
-                targets.append((piece.x_mm - reach * dx / norm, piece.y_mm - reach * dy / norm))
-        aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty in targets]
+            moved = math.hypot(after.x_mm - piece.x_mm, after.y_mm - piece.y_mm)
+            noise = math.hypot(piece.sigma_mm, after.sigma_mm)
+            if moved <= max(8.0, 3 * noise):
+                continue
+            weight = min(3.0, max(0.3, moved / noise / 8.0))
+            targets.append((piece.x_mm, piece.y_mm, 0.5 * weight))
+            # "Ghost ball" aim: a struck disc leaves along the line of centres, so the flicked piece met
+            # it one radius-sum behind its start, opposite to where it went.
+            dx, dy = after.x_mm - piece.x_mm, after.y_mm - piece.y_mm
+            reach = trace.spec(piece.piece).radius_mm + trace.spec(me.piece).radius_mm
+            targets.append((piece.x_mm - reach * dx / moved, piece.y_mm - reach * dy / moved, weight))
+        aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty, _ in targets]
+        aim_weights = [w for _, _, w in targets]
         banks: list[float] = []
+        bank_weights: list[float] = []
         # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
         # inside the wall's face, and the bounce keeps only e of the normal speed, so the image point lies
         # 1/e times as far behind that line as the target is in front of it.
@@ -113,16 +118,17 @@ class BroadProposal:
             if (cx - seg.x1_mm) * nx + (cy - seg.y1_mm) * ny < 0:
                 nx, ny = -nx, -ny  # the normal points into the mat
             lines.append((seg.x1_mm + nx * radius, seg.y1_mm + ny * radius, nx, ny))
-        for tx, ty in targets:
+        for tx, ty, w in targets:
             for lx, ly, nx, ny in lines:
                 depth = (tx - lx) * nx + (ty - ly) * ny  # how far the target is in front of the line
                 ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
                 banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
-        # Straight aims carry most of the aimed share; bank shots are rarer and there are four per target.
+                bank_weights.append(w)
+        # Straight aims carry most of the aimed share; bank shots are rarer and there are several per target.
         self.aims = aims + banks
-        self.aim_weights = [
-            BANK_SHARE_OF_AIMS / len(banks) if i >= len(aims) else (1 - BANK_SHARE_OF_AIMS) / len(aims)
-            for i in range(len(self.aims))
+        straight_total, bank_total = sum(aim_weights) or 1.0, sum(bank_weights) or 1.0
+        self.aim_weights = [(1 - BANK_SHARE_OF_AIMS) * w / straight_total for w in aim_weights] + [
+            BANK_SHARE_OF_AIMS * w / bank_total for w in bank_weights
         ]
         mu = config.model.sliding_friction * config.table_calibration().friction.scale
         self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
