@@ -38,6 +38,17 @@ class HeardEvent:
     sensors: int
     sigma_mm: float = 35.0  # location uncertainty (per axis)
     readings: tuple[tuple[int, float, float], ...] = ()  # (sensor id, arrival µs corrected, amplitude)
+    # Raw arrivals (sensor, µs after the first, no lag correction) when five or more piezos heard it: what
+    # the table keeps to refit its sound speed and lags (solve_joint).
+    raw: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class KeptEvent:
+    """A well-heard event the table keeps, with where the shot's sure reading put it (if it was sure)."""
+
+    arrivals: tuple[tuple[int, float], ...]
+    anchor: tuple[float, float, float] | None = None  # (x_mm, y_mm, sigma_mm)
 
 
 @dataclass(frozen=True)
@@ -48,9 +59,6 @@ class AcousticPicture:
     speed_mm_per_us: float
     speed_log_sd: float  # uncertainty of log(speed) after this shot's own events
     speed_loglik: tuple[float, ...]  # this shot's log-likelihood over SPEED_GRID (for learning)
-    # Raw arrivals (sensor, µs after the event's first arrival, no lag correction) of the events heard by
-    # five or more piezos: what the table keeps to refit its sound speed and lags (solve_joint).
-    well_heard: tuple[tuple[tuple[int, float], ...], ...] = ()
 
 
 def _fit(
@@ -60,8 +68,13 @@ def _fit(
     start: tuple[float, float],
     bounds: tuple[float, float, float, float],
     iterations: int = 6,
+    anchor: tuple[float, float, float] | None = None,
+    timing_sigma: float = 30.0,
 ) -> tuple[float, float, float, float]:
-    """Least-squares (x, y, t0) of one event at sound speed v (Gauss-Newton); returns x, y, t0 and the RSS."""
+    """Least-squares (x, y, t0) of one event at sound speed v (Gauss-Newton); returns x, y, t0 and the RSS.
+
+    ``anchor`` (x, y, sigma): where the event is known to have been, as a prior on its place.
+    """
     x, y = start
     lo_x, lo_y, hi_x, hi_y = bounds
     t0 = 0.0
@@ -82,6 +95,12 @@ def _fit(
                 b[p] += j[p] * r
                 for q in range(3):
                     a[p][q] += j[p] * j[q]
+        if anchor is not None:
+            w = (timing_sigma / anchor[2]) ** 2  # the anchor's pull, in the timing residuals' units
+            a[0][0] += w
+            a[1][1] += w
+            b[0] += w * (anchor[0] - x)
+            b[1] += w * (anchor[1] - y)
         step = _solve3(a, b)
         if step is None:
             break
@@ -226,7 +245,6 @@ def read_impacts(
     combined = [p + s for p, s in zip(prior_loglik, shot_loglik, strict=True)]
     speed, log_sd = _mean_and_sd(combined)
     events: list[HeardEvent] = []
-    well_heard: list[tuple[tuple[int, float], ...]] = []
     for group in groups:
         t_first = min(t for _, t, _ in group)
         if len(group) < 2:
@@ -248,12 +266,13 @@ def read_impacts(
         )
         kept = {s for s, _ in timing}
         readings = tuple((s, t, a) for s, t, a in group if s in kept)
-        events.append(HeardEvent(t0, x, y, len(timing), min(sigma, 150.0), readings))
+        raw_arrivals: tuple[tuple[int, float], ...] = ()
         if len(timing) >= MIN_SENSORS_FOR_SPEED:
             raw = [(s, t + offsets_us.get(s, 0.0)) for s, t in timing]
             first = min(t for _, t in raw)
-            well_heard.append(tuple((s, round(t - first, 1)) for s, t in raw))
-    return AcousticPicture(tuple(events), speed, log_sd, tuple(shot_loglik), tuple(well_heard))
+            raw_arrivals = tuple((s, round(t - first, 1)) for s, t in raw)
+        events.append(HeardEvent(t0, x, y, len(timing), min(sigma, 150.0), readings, raw_arrivals))
+    return AcousticPicture(tuple(events), speed, log_sd, tuple(shot_loglik))
 
 
 def _clean(
@@ -309,7 +328,7 @@ class JointAcoustics:
 
 
 def solve_joint(
-    events: list[tuple[tuple[int, float], ...]],
+    kept_events: list[KeptEvent],
     sensors: tuple[tuple[int, float, float], ...],
     width_mm: float,
     height_mm: float,
@@ -327,8 +346,12 @@ def solve_joint(
     of arrival = emission + distance · slowness + lag for slowness and lags (emissions eliminated per event).
     """
     positions = {sid: (x, y) for sid, x, y in sensors}
-    events = [e for e in events if len(e) >= MIN_SENSORS_FOR_SPEED and all(s in positions for s, _ in e)]
-    if not events:
+    usable = [
+        e
+        for e in kept_events
+        if len(e.arrivals) >= MIN_SENSORS_FOR_SPEED and all(s in positions for s, _ in e.arrivals)
+    ]
+    if not usable:
         return None
     ids = sorted(positions)
     index = {sid: i + 1 for i, sid in enumerate(ids)}
@@ -345,10 +368,13 @@ def solve_joint(
         b = [0.0] * n
         rss, dof = 0.0, 0
         kept = 0
-        for event in events:
+        for kept_event in usable:
+            event = kept_event.arrivals
             corrected = [(s, t - offsets[s]) for s, t in event]
             start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
-            x, y, _, event_rss = _fit(corrected, positions, 1 / slowness, start, bounds, iterations=8)
+            x, y, _, event_rss = _fit(
+                corrected, positions, 1 / slowness, start, bounds, 8, kept_event.anchor, sigma
+            )
             if event_rss > (len(event) - 3) * (5 * sigma) ** 2:
                 continue  # a merged or mis-grouped event: leave it out of the table's fit
             kept += 1
@@ -387,11 +413,13 @@ def solve_joint(
         inverse_first = _solve(a, [1.0] + [0.0] * (n - 1))
         cov_s = inverse_first[0] if inverse_first else 1.0
         # Residuals with the new values, for the timing jitter.
-        for event in events:
-            corrected = [(s, tt - offsets[s]) for s, tt in event]
+        for kept_event in usable:
+            corrected = [(s, tt - offsets[s]) for s, tt in kept_event.arrivals]
             start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
-            _, _, _, event_rss = _fit(corrected, positions, 1 / slowness, start, bounds, iterations=8)
-            if event_rss <= (len(event) - 3) * (5 * sigma) ** 2:
+            _, _, _, event_rss = _fit(
+                corrected, positions, 1 / slowness, start, bounds, 8, kept_event.anchor, sigma
+            )
+            if event_rss <= (len(corrected) - 3) * (5 * sigma) ** 2:
                 rss += event_rss
         sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4))) if dof else sigma
     log_sd = sigma * math.sqrt(max(cov_s, 0.0)) / slowness

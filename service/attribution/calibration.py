@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .acoustics import SPEED_GRID, SPEED_STEPS
+from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
 
 FORMAT = "smartmat-table-calibration"
 VERSION = 1
@@ -96,7 +96,7 @@ class TableCalibration:
     sensors: tuple[tuple[int, SensorStats], ...] = ()
     offsets_us: tuple[tuple[int, float], ...] = ()  # each piezo's lag against the others (solve_joint)
     # The well-heard events the sound speed and lags are refitted from (raw arrivals, newest last).
-    acoustic_events: tuple[tuple[tuple[int, float], ...], ...] = ()
+    acoustic_events: tuple[KeptEvent, ...] = ()
     wall_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
     disc_loudness: Belief = Belief(0.0, PRIOR_LOUDNESS_SD)
     friction: Belief = Belief(0.0, PRIOR_FRICTION_SD)
@@ -180,7 +180,13 @@ class TableCalibration:
                 }
                 for sid in sorted({sid for sid, _ in self.sensors} | {sid for sid, _ in self.offsets_us})
             ],
-            "acoustic_events": [[[sid, t] for sid, t in event] for event in self.acoustic_events],
+            "acoustic_events": [
+                {
+                    "arrivals": [[sid, t] for sid, t in event.arrivals],
+                    "at": None if event.anchor is None else [round(v, 1) for v in event.anchor],
+                }
+                for event in self.acoustic_events
+            ],
             "wall_loudness": self.wall_loudness.to_json(),
             "disc_loudness": self.disc_loudness.to_json(),
             "friction": self.friction.to_json(),
@@ -311,19 +317,35 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
     if not isinstance(raw_events, list):
         raise fail("acoustic_events", "expected a list")
     events = []
+
+    def finite(x: Any) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
     for i, event in enumerate(raw_events):
-        if not isinstance(event, list) or not all(
+        path = f"acoustic_events[{i}]"
+        if not isinstance(event, dict):
+            raise fail(path, "expected an object with arrivals and at")
+        arrivals = event.get("arrivals")
+        if not isinstance(arrivals, list) or not all(
             isinstance(r, list)
             and len(r) == 2
             and isinstance(r[0], int)
             and not isinstance(r[0], bool)
-            and isinstance(r[1], int | float)
-            and not isinstance(r[1], bool)
-            and math.isfinite(r[1])
-            for r in event
+            and finite(r[1])
+            for r in arrivals
         ):
-            raise fail(f"acoustic_events[{i}]", "expected a list of [sensor id, µs] pairs")
-        events.append(tuple((r[0], float(r[1])) for r in event))
+            raise fail(f"{path}.arrivals", "expected a list of [sensor id, µs] pairs")
+        at = event.get("at")
+        if at is not None and (
+            not isinstance(at, list) or len(at) != 3 or not all(finite(v) for v in at) or at[2] <= 0
+        ):
+            raise fail(f"{path}.at", "expected null or [x_mm, y_mm, sigma_mm]")
+        events.append(
+            KeptEvent(
+                tuple((r[0], float(r[1])) for r in arrivals),
+                None if at is None else (float(at[0]), float(at[1]), float(at[2])),
+            )
+        )
     flick = data.get("flick_sounds")
     if (
         not isinstance(flick, list)

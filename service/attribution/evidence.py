@@ -47,7 +47,7 @@ class EvidenceParams:
     p_unexplained_event: float = 0.05
     use_impacts: bool = True
     use_contact_gaps: bool = True
-    gap_window_mm: float = 20.0
+    gap_touching_mm: float = 6.0  # a post-scan gap this small reads as "resting against each other"
     gap_model_mm: float = 2.0
 
 
@@ -232,47 +232,42 @@ def position_log_likelihood(
 def contact_gap_log_likelihood(
     rollout: Rollout, trace: ShotTrace, start: dict[str, tuple[float, float]], ep: EvidenceParams
 ) -> float:
-    """Does the flicked disc end touching its neighbours as the rollout says? A relative measurement.
+    """A rollout that stopped the flicked disc short of a piece it is found resting against: a coincidence.
 
     Where a disc stops is uncertain by a share of its travel (friction differs piece by piece), so the
     position term cannot tell a kiss — the flicked disc just reaching a piece and stopping against it — from
-    stopping a few millimetres short. The gap between the two discs at rest can: both are scanned, and a disc
-    that stopped short by chance rarely stops exactly in contact, while one that touched ends there. So the
-    post-scan gap between the flicked disc and each piece near it is compared with the rollout's gap, with
-    the scan noise of both and the other piece's own travel error.
+    stopping a few millimetres short. The scan can: both discs are read, and a disc that stopped short by
+    chance rarely stops exactly in contact, while one that touched ends there. So for each piece the
+    post-scan shows touching the flicked disc, a rollout in which the flicked disc never touched it pays for
+    the gap it leaves between them (scan noise of both discs plus a little model error). Rollouts that touch
+    it are judged by the position term alone.
     """
     flicked = trace.declaration.flicked
     post = trace.post.by_piece()
     seen_f = post.get(flicked)
     if seen_f is None or flicked in rollout.left_mat or flicked not in rollout.final:
         return 0.0
-    covers = set(COVER_KINDS_FOR_GAPS)
     rf = trace.spec(flicked).radius_mm
     fx, fy = rollout.final[flicked]
     log_l = 0.0
     for pid, (px, py) in rollout.final.items():
-        if pid == flicked or pid in rollout.left_mat or trace.spec(pid).kind in covers:
+        if pid == flicked or pid in rollout.direct or pid in rollout.left_mat:
+            continue
+        if trace.spec(pid).kind in COVER_KINDS_FOR_GAPS:
             continue
         seen_p = post.get(pid)
         if seen_p is None:
             continue
         reach = rf + trace.spec(pid).radius_mm
         observed = math.hypot(seen_f.x_mm - seen_p.x_mm, seen_f.y_mm - seen_p.y_mm) - reach
-        predicted = max(0.0, math.hypot(fx - px, fy - py) - reach)
-        if min(observed, predicted) > ep.gap_window_mm:
+        if observed > ep.gap_touching_mm:
             continue
-        sx, sy = start.get(pid, (px, py))
-        travel = math.hypot(px - sx, py - sy)
-        sigma = math.sqrt(
-            seen_f.sigma_mm**2
-            + seen_p.sigma_mm**2
-            + ep.gap_model_mm**2
-            + (ep.along_track_per_mm * travel) ** 2
-        )
-        z = (observed - predicted) / sigma
-        # Heavy-tailed: one bad read must not veto a rollout.
-        log_l += math.log((1 - OUTLIER_WEIGHT) * math.exp(-0.5 * z * z) / sigma + OUTLIER_WEIGHT / 100.0)
-    return log_l
+        predicted = max(0.0, math.hypot(fx - px, fy - py) - reach)
+        if predicted <= observed:
+            continue
+        sigma = math.sqrt(seen_f.sigma_mm**2 + seen_p.sigma_mm**2 + ep.gap_model_mm**2)
+        log_l -= 0.5 * ((predicted - observed) / sigma) ** 2
+    return max(log_l, -12.0)  # one odd read must not veto a rollout
 
 
 COVER_KINDS_FOR_GAPS = ("ice", "net", "web")

@@ -21,7 +21,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from .acoustics import MAX_JOINT_EVENTS, SPEED_GRID, solve_joint
+from .acoustics import MAX_JOINT_EVENTS, MIN_SENSORS_FOR_SPEED, SPEED_GRID, KeptEvent, solve_joint
 from .calibration import (
     Belief,
     SensorStats,
@@ -37,10 +37,11 @@ from .trace import ShotTrace
 
 log = logging.getLogger(__name__)
 
-SPEED_TEMPER = 0.6
 PHYSICS_TEMPER = 0.3
 LOUDNESS_SAMPLE_SD = 0.5  # one matched contact's loudness against the model's impulse: a rough reading
 MIN_EFFECTIVE_SAMPLES = 15.0
+FLICK_ANCHOR_SIGMA_MM = 8.0  # the finger's click is where the flicked disc stood
+CONTACT_ANCHOR_SIGMA_MM = 15.0  # a contact of the sure reading's best rollout
 MIN_LIKELIHOOD_SD = 0.06  # one shot never pins friction or bounce closer than this (log scale)
 
 
@@ -56,9 +57,25 @@ def learn_from_shot(
     ep = evidence_params or EvidenceParams()
     picture = evidence.acoustics
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
-    kept = (cal.acoustic_events + picture.well_heard)[-MAX_JOINT_EVENTS:]
+    # A sure reading says where its heard contacts happened: those places anchor the events, which breaks
+    # the trade between a slower mat and lagging piezos that timing alone leaves open.
+    anchors = {}
+    if evidence.trusted:
+        for match in evidence.matches:
+            event, contact = match.event, match.contact
+            if event.x_mm is None or event.y_mm is None:
+                continue
+            # Only a close match anchors: a loose one may pair the click with a nearby collision.
+            if math.hypot(contact.x_mm - event.x_mm, contact.y_mm - event.y_mm) > 2.0 * event.sigma_mm:
+                continue
+            sigma = FLICK_ANCHOR_SIGMA_MM if contact.kind == "flick" else CONTACT_ANCHOR_SIGMA_MM
+            anchors[id(event)] = (contact.x_mm, contact.y_mm, sigma)
+    new_events = tuple(
+        KeptEvent(e.raw, anchors.get(id(e))) for e in picture.events if len(e.raw) >= MIN_SENSORS_FOR_SPEED
+    )
+    kept = (cal.acoustic_events + new_events)[-MAX_JOINT_EVENTS:]
     speed_loglik, offsets, ss, dof = cal.speed_loglik, cal.offsets_us, cal.jitter_ss_us2, cal.jitter_dof
-    if picture.well_heard:
+    if new_events:
         joint = solve_joint(
             list(kept),
             trace.mat.sensors,
@@ -70,8 +87,9 @@ def learn_from_shot(
             cal.jitter_us,
         )
         if joint is not None:
-            # Tempered: the joint fit's own error bar, widened because mats are not perfectly uniform.
-            sd = max(0.015, joint.speed_log_sd / math.sqrt(SPEED_TEMPER))
+            # The joint fit's linearised error bar leaves out how the events' places move with the speed
+            # (and mats are not perfectly uniform): widened threefold, never under 1.5 %.
+            sd = max(0.015, 3.0 * joint.speed_log_sd)
             prior = wide_priors().speed_loglik
             speed_loglik = tuple(
                 p - 0.5 * (math.log(v / joint.speed_mm_per_us) / sd) ** 2

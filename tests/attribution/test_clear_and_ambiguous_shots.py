@@ -106,7 +106,9 @@ def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
     table.place("hero-elani", "hero", 150, 300, side="heroes")
     table.place("ranged-1", "ranged", 150 + 19 + 10 + 3, 300, side="heroes", kind="ranged")
     table.place("orc-1", "monster-medium", 450, 310, side="overseer", kind="monster")
-    shot, result = play(table, "ranged-1", 2.0, 1600, shot="missile", shooter="hero-elani")
+    # The full rollout budget: with the quick one this long missile is found only on some seeds.
+    shot = table.shoot("ranged-1", math.radians(2.0), 1600, shot="missile", shooter="hero-elani")
+    result = attribute(shot.trace, AttributionConfig(workers=1, seed=1))
     assert shot.truth.direct_hits == {"orc-1"}
     assert result.top.direct_hits == {"orc-1"}  # the shooter right beside it is not "hit"
     assert result.auto_apply
@@ -115,7 +117,8 @@ def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
 @pytest.mark.parametrize(("speed", "seed", "touched"), [(1360, 17, True), (1320, 18, False)])
 def test_a_near_miss_goes_to_the_referee(speed: float, seed: int, touched: bool) -> None:
     # The hero runs out of speed right at the orc: it either kisses it (the orc shifts a few millimetres,
-    # too softly for the piezos) or stops just short. The tag grid cannot tell which.
+    # too softly for the piezos) or stops just short. Neither is sure enough to apply; a hero found resting
+    # against the orc makes the kiss the likelier reading (evidence.contact_gap_log_likelihood).
     table = ShotLab(seed=seed)
     table.place("hero-xoric", "hero", 150, 300, side="heroes")
     table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
@@ -124,7 +127,10 @@ def test_a_near_miss_goes_to_the_referee(speed: float, seed: int, touched: bool)
     assert not result.auto_apply
     top_two = {c.direct_hits for c in result.candidates[:2]}
     assert top_two == {frozenset(), frozenset({"orc-1"})}
-    assert all(c.probability >= 0.1 for c in result.candidates[:2])
+    if touched:
+        assert result.top.direct_hits == {"orc-1"}
+    else:
+        assert all(c.probability >= 0.1 for c in result.candidates[:2])
 
 
 def test_probabilities_are_ranked_over_distinct_hit_sets() -> None:
