@@ -315,6 +315,7 @@ def _mean_and_sd(loglik: list[float]) -> tuple[float, float]:
 # ---- the table's acoustics from many events at once ----
 OFFSET_PRIOR_SD_US = 60.0  # piezo channels rarely lag each other by more than this
 MAX_JOINT_EVENTS = 120
+JOINT_ITERATIONS = 15
 
 
 @dataclass(frozen=True)
@@ -341,9 +342,12 @@ def solve_joint(
 
     One event alone cannot tell a lagging piezo from a slower mat, and fitting the speed event by event with
     the lags ignored biases it low (the lags widen the spread of arrival times, which a slower speed
-    explains). So the table keeps its well-heard events (raw arrival times) and refits everything at once:
-    alternately placing the events with the current speed and lags, and solving the linear least squares
-    of arrival = emission + distance · slowness + lag for slowness and lags (emissions eliminated per event).
+    explains). So the table keeps its well-heard events and refits everything at once: a Gauss-Newton
+    bundle adjustment of arrival = emission + distance × slowness + lag over the events' places and
+    emissions, the slowness and the lags, with each event's 3 × 3 block eliminated (Schur complement) so
+    the solve stays small. Alternating between placing events and fitting the speed crawls along the
+    valley where speed and lags trade off; solving them together does not. Where a sure reading put an
+    event (its anchor), that place is a prior on it.
     """
     positions = {sid: (x, y) for sid, x, y in sensors}
     usable = [
@@ -356,74 +360,105 @@ def solve_joint(
     ids = sorted(positions)
     index = {sid: i + 1 for i, sid in enumerate(ids)}
     n = len(ids) + 1
-    slowness = 1 / speed0
-    offsets = {sid: offsets0.get(sid, 0.0) for sid in ids}
     g = gap_mm + 40.0
     bounds = (-g, -g, width_mm + g, height_mm + g)
     sigma = max(jitter0, 15.0)
-    cov_s = 1.0
-    rss, dof = 0.0, 0
-    for _ in range(6):
-        a = [[0.0] * n for _ in range(n)]
-        b = [0.0] * n
-        rss, dof = 0.0, 0
-        kept = 0
-        for kept_event in usable:
-            event = kept_event.arrivals
-            corrected = [(s, t - offsets[s]) for s, t in event]
-            start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
-            x, y, _, event_rss = _fit(
-                corrected, positions, 1 / slowness, start, bounds, 8, kept_event.anchor, sigma
-            )
-            if event_rss > (len(event) - 3) * (5 * sigma) ** 2:
-                continue  # a merged or mis-grouped event: leave it out of the table's fit
-            kept += 1
-            d = [math.hypot(x - positions[s][0], y - positions[s][1]) for s, _ in event]
-            t = [tt for _, tt in event]
-            d_mean, t_mean = sum(d) / len(d), sum(t) / len(t)
-            k = len(event)
-            for (s, tt), dd in zip(event, d, strict=True):
-                row = [0.0] * n
-                row[0] = dd - d_mean
-                for s2, _ in event:
-                    row[index[s2]] -= 1.0 / k
-                row[index[s]] += 1.0
-                y_val = tt - t_mean
-                for p in range(n):
-                    if row[p] == 0.0:
-                        continue
-                    b[p] += row[p] * y_val
-                    for q in range(n):
-                        a[p][q] += row[p] * row[q]
-            dof += k - 3
-        if kept == 0:
-            return None
-        ridge = (sigma / OFFSET_PRIOR_SD_US) ** 2
+    slowness = 1 / speed0
+    offsets = [0.0] + [offsets0.get(sid, 0.0) for sid in ids]  # index 0 unused (the slowness slot)
+    # Start: each event placed with the current speed and lags; badly fitting events are left out.
+    events: list[tuple[KeptEvent, list[float]]] = []
+    for kept in usable:
+        corrected = [(sid, t - offsets[index[sid]]) for sid, t in kept.arrivals]
+        start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
+        x, y, t0, rss = _fit(corrected, positions, 1 / slowness, start, bounds, 8, kept.anchor, sigma)
+        if rss <= (len(corrected) - 3) * (5 * sigma) ** 2:
+            events.append((kept, [x, y, t0]))
+    if not events:
+        return None
+    ridge = (sigma / OFFSET_PRIOR_SD_US) ** 2
+    schur: list[list[float]] = []
+    for _ in range(JOINT_ITERATIONS):
+        schur = [[0.0] * n for _ in range(n)]
+        rhs = [0.0] * n
+        blocks = []
+        for kept, (x, y, t0) in events:
+            a = [[0.0] * 3 for _ in range(3)]
+            av = [0.0] * 3
+            bmat = [[0.0] * n for _ in range(3)]
+            cv = [0.0] * n
+            for sid, t in kept.arrivals:
+                sx, sy = positions[sid]
+                d = max(1.0, math.hypot(x - sx, y - sy))
+                r = t - t0 - slowness * d - offsets[index[sid]]
+                jl = (slowness * (x - sx) / d, slowness * (y - sy) / d, 1.0)
+                jg = {0: d, index[sid]: 1.0}
+                for p in range(3):
+                    av[p] += jl[p] * r
+                    for q in range(3):
+                        a[p][q] += jl[p] * jl[q]
+                    for k, v in jg.items():
+                        bmat[p][k] += jl[p] * v
+                for k, v in jg.items():
+                    cv[k] += v * r
+                    for k2, v2 in jg.items():
+                        schur[k][k2] += v * v2
+            if kept.anchor is not None:
+                w = (sigma / kept.anchor[2]) ** 2
+                a[0][0] += w
+                a[1][1] += w
+                av[0] += w * (kept.anchor[0] - x)
+                av[1] += w * (kept.anchor[1] - y)
+            # Eliminate this event's (x, y, t0): S -= Bᵀ A⁻¹ B, rhs -= Bᵀ A⁻¹ a.
+            inv_cols = [_solve3(a, [1.0 if i == j else 0.0 for i in range(3)]) for j in range(3)]
+            if any(col is None for col in inv_cols):
+                continue
+            inv = [[inv_cols[j][i] for j in range(3)] for i in range(3)]  # type: ignore[index]
+            inv_b = [[sum(inv[i][k] * bmat[k][c] for k in range(3)) for c in range(n)] for i in range(3)]
+            inv_a = [sum(inv[i][k] * av[k] for k in range(3)) for i in range(3)]
+            for r_ in range(n):
+                rhs[r_] += cv[r_] - sum(bmat[k][r_] * inv_a[k] for k in range(3))
+                for c in range(n):
+                    schur[r_][c] -= sum(bmat[k][r_] * inv_b[k][c] for k in range(3))
+            blocks.append((inv_a, inv_b))
         for p in range(1, n):
-            a[p][p] += ridge
+            schur[p][p] += ridge
+            rhs[p] -= ridge * offsets[p]
+            total = sum(offsets[1:])
+            rhs[p] -= total  # the lags are relative: their sum is held at zero
             for q in range(1, n):
-                a[p][q] += 1.0  # the lags are relative: their sum is held at zero
-        solution = _solve(a, b)
-        if solution is None or solution[0] <= 0:
+                schur[p][q] += 1.0
+        step = _solve(schur, rhs)
+        if step is None:
             return None
-        new_slowness = solution[0]
-        slowness_min, slowness_max = 1 / SPEED_MAX, 1 / SPEED_MIN
-        slowness = min(slowness_max, max(slowness_min, new_slowness))
-        offsets = {sid: solution[index[sid]] for sid in ids}
-        inverse_first = _solve(a, [1.0] + [0.0] * (n - 1))
-        cov_s = inverse_first[0] if inverse_first else 1.0
-        # Residuals with the new values, for the timing jitter.
-        for kept_event in usable:
-            corrected = [(s, tt - offsets[s]) for s, tt in kept_event.arrivals]
-            start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
-            _, _, _, event_rss = _fit(
-                corrected, positions, 1 / slowness, start, bounds, 8, kept_event.anchor, sigma
-            )
-            if event_rss <= (len(corrected) - 3) * (5 * sigma) ** 2:
-                rss += event_rss
-        sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4))) if dof else sigma
-    log_sd = sigma * math.sqrt(max(cov_s, 0.0)) / slowness
-    return JointAcoustics(1 / slowness, log_sd, tuple(sorted(offsets.items())), sigma, dof, kept)
+        slowness = min(1 / SPEED_MIN, max(1 / SPEED_MAX, slowness + step[0]))
+        offsets = [0.0] + [offsets[p] + step[p] for p in range(1, n)]
+        for (kept_and_local, (inv_a, inv_b)) in zip(events, blocks, strict=False):
+            local = kept_and_local[1]
+            for i in range(3):
+                local[i] += inv_a[i] - sum(inv_b[i][c] * step[c] for c in range(n))
+            local[0] = min(bounds[2], max(bounds[0], local[0]))
+            local[1] = min(bounds[3], max(bounds[1], local[1]))
+        if abs(step[0]) < 1e-6 * slowness and max(abs(v) for v in step[1:]) < 0.05:
+            break
+    # The fit's timing jitter, and the slowness's uncertainty with every event's place left free.
+    rss, dof = 0.0, 0
+    for kept, (x, y, t0) in events:
+        for sid, t in kept.arrivals:
+            d = math.hypot(x - positions[sid][0], y - positions[sid][1])
+            rss += (t - t0 - slowness * d - offsets[index[sid]]) ** 2
+        dof += len(kept.arrivals) - 3
+    sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4)))
+    first = _solve(schur, [1.0] + [0.0] * (n - 1)) if schur else None
+    var_s = first[0] if first else 1.0
+    log_sd = sigma * math.sqrt(max(var_s, 0.0)) / slowness
+    return JointAcoustics(
+        1 / slowness,
+        log_sd,
+        tuple((sid, offsets[index[sid]]) for sid in ids),
+        sigma,
+        dof,
+        len(events),
+    )
 
 
 def _coarse_start_xy(

@@ -87,9 +87,9 @@ def learn_from_shot(
             cal.jitter_us,
         )
         if joint is not None:
-            # The joint fit's linearised error bar leaves out how the events' places move with the speed
-            # (and mats are not perfectly uniform): widened threefold, never under 1.5 %.
-            sd = max(0.015, 3.0 * joint.speed_log_sd)
+            # The joint fit's error bar (events' places left free), widened by half because a mat is not
+            # perfectly uniform; never under 1 %.
+            sd = max(0.01, 1.5 * joint.speed_log_sd)
             prior = wide_priors().speed_loglik
             speed_loglik = tuple(
                 p - 0.5 * (math.log(v / joint.speed_mm_per_us) / sd) ** 2

@@ -215,3 +215,36 @@ def test_a_live_table_keeps_learning_and_a_full_disk_does_not_stop_the_game(
     keeper.learn(shot.trace, attribute(shot.trace, config), config)
     assert keeper.calibration.shots == 2  # still learning in memory
     assert "could not update the table calibration" in caplog.text
+
+
+def test_a_fast_mat_with_lagging_piezos_is_untangled_by_fitting_everything_together() -> None:
+    # On a fast mat the arrival spread is small against the piezos' lags: a slower speed plus other lags
+    # explains the same arrivals almost as well. Solved together (acoustics.solve_joint) the speed comes out
+    # within its stated uncertainty; events placed by a sure reading (anchors) pin it down.
+    from service.attribution.acoustics import KeptEvent, solve_joint
+
+    rng = random.Random(2)
+    lags = {s: rng.gauss(0, 40) for s in range(8)}
+    mean = sum(lags.values()) / 8
+    lags = {s: lag - mean for s, lag in lags.items()}
+    places = [(rng.uniform(0, 860), rng.uniform(0, 610)) for _ in range(27)]
+
+    def events(anchored: bool) -> list[KeptEvent]:
+        out = []
+        for x, y in places:
+            arrivals = [
+                (sid, math.hypot(x - sx, y - sy) / 0.99 + lags[sid] + rng.gauss(0, 25))
+                for sid, sx, sy in SENSORS
+            ]
+            first = min(t for _, t in arrivals)
+            anchor = (x + rng.gauss(0, 10), y + rng.gauss(0, 10), 15.0) if anchored else None
+            out.append(KeptEvent(tuple((s, t - first) for s, t in arrivals), anchor))
+        return out
+
+    free = solve_joint(events(False), SENSORS, 860, 610, 60, 0.7, {}, 40)
+    anchored = solve_joint(events(True), SENSORS, 860, 610, 60, 0.7, {}, 40)
+    assert free is not None and anchored is not None
+    assert abs(math.log(free.speed_mm_per_us / 0.99)) < 2.5 * free.speed_log_sd
+    assert anchored.speed_mm_per_us == pytest.approx(0.99, rel=0.02)
+    assert all(abs(dict(anchored.offsets_us)[s] - lags[s]) < 15 for s in lags)
+    assert anchored.jitter_us == pytest.approx(25, abs=6)
