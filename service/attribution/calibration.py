@@ -38,7 +38,6 @@ PRIOR_WALL_RESTITUTION_SD = 0.22
 
 # When the calibration is settled enough for shots to be applied without the referee.
 SETTLED_SPEED_LOG_SD = 0.05
-SETTLED_LOUDNESS_SD = 0.35
 SETTLED_MIN_SHOTS = 5
 
 
@@ -155,8 +154,6 @@ class TableCalibration:
             out.append(f"the table has been calibrated from {self.shots} shots so far")
         if self.speed_log_sd > SETTLED_SPEED_LOG_SD:
             out.append(f"the mat's sound speed is still uncertain (±{self.speed_log_sd:.0%})")
-        if self.wall_loudness.sd > SETTLED_LOUDNESS_SD and self.disc_loudness.sd > SETTLED_LOUDNESS_SD:
-            out.append("how loud contacts sound on this mat is not yet known")
         return out
 
     # ---- file ----
