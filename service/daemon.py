@@ -51,6 +51,20 @@ log = logging.getLogger(__name__)
 
 RANGED_REACH_MM = 25.0  # 3E reference, Ranged Piece Placement: within 2.5 cm of the character
 MAT_BUTTONS = {1: "shot_done", 2: "rescan"}  # button ids on the microcontroller (PROTOCOL.md)
+GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s; a shot's attribution takes a few seconds at most
+
+
+@dataclass(frozen=True)
+class Health:
+    """Whether each part the table depends on works now (systemd's watchdog is fed only while all do)."""
+
+    serial_link: bool  # a session with the mat is open: its HELLO answered, its heartbeats arriving
+    mqtt: bool  # connected to the broker
+    game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
+
+    @property
+    def ok(self) -> bool:
+        return self.serial_link and self.mqtt and self.game_loop
 
 
 @dataclass
@@ -89,6 +103,7 @@ class Daemon:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.shots_seen = 0
+        self._last_step = time.monotonic()
         log.info(
             "table %s: %d log record(s) replayed, now at seq %d",
             table.table,
@@ -156,6 +171,16 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
+        self._last_step = time.monotonic()
+
+    def health(self) -> Health:
+        """Callable from any thread. A connection that cannot tell whether it is up (a test double) counts
+        as up."""
+        return Health(
+            serial_link=bool(getattr(self.connection, "is_up", True)),
+            mqtt=self.publisher.connected,
+            game_loop=time.monotonic() - self._last_step < GAME_LOOP_STALL_S,
+        )
 
     def _on_device(self, delivery: Any) -> None:
         message = delivery.message
@@ -341,13 +366,7 @@ class Daemon:
                     shadow,
                 )
             )
-        caps = self.capabilities
-        mat = MatGeometry(
-            width_mm=caps.mat_width_mm,
-            height_mm=caps.mat_height_mm,
-            wall_gap_mm=self.mat.wall_gap_mm,
-            sensors=tuple((s.id, s.x_mm, s.y_mm) for s in caps.sensors),
-        )
+        mat = self.mat_geometry()
         shooter = expected["character"] if expected.get("ranged") else None
         return ShotTrace(
             mat=mat,
@@ -357,6 +376,19 @@ class Daemon:
             impacts=shot.impacts,
             post=shot.post,
             meta={"table": self.table.table, "seq": self.session.seq, "character": expected["character"]},
+        )
+
+    def mat_geometry(self) -> MatGeometry:
+        """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles."""
+        caps = self.capabilities
+        assert caps is not None
+        return MatGeometry(
+            width_mm=caps.mat_width_mm,
+            height_mm=caps.mat_height_mm,
+            wall_gap_mm=self.mat.wall_gap_mm,
+            sensors=tuple((s.id, s.x_mm, s.y_mm) for s in caps.sensors),
+            obstacles=self.table.obstacles,
+            walls=self.table.walls,
         )
 
     def _flicked_piece_moved(self, shot: ShotObserved, expected: Mapping[str, Any]) -> bool:

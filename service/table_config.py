@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from service.attribution.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
 from service.sensing.tags import TableConfigError, TagRegistry, parse_registry
@@ -37,6 +38,10 @@ class TableConfig:
     calibration: NfcCalibration
     game: GameSetup
     registry: TagRegistry = field(compare=False)
+    # The playmat in use, when it is not the classic closed wall system (docs/trace-format.md): the walls'
+    # inner faces (a gap is two segments, an open side none) and the fixed obstacles (Castles walls).
+    walls: tuple[WallSegment, ...] | None = None
+    obstacles: tuple[FixedObstacle, ...] = ()
 
 
 def _require(data: dict[str, Any], key: str, where: str, kind: type) -> Any:
@@ -81,7 +86,16 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         rooms=tuple(str(r) for r in rooms) if rooms else None,
         content=str(game.get("content", "shipped")),
     )
+    mat = data.get("mat") or {}
+    if not isinstance(mat, dict):
+        raise TableConfigError(f"{where}: mat: expected a mapping with walls and/or obstacles")
+    try:
+        walls, obstacles = parse_walls_and_obstacles(mat, f"{where}: mat")
+    except ValueError as exc:
+        raise TableConfigError(str(exc)) from None
     return TableConfig(
+        walls=walls,
+        obstacles=obstacles,
         path=path,
         table=table,
         ruleset=str(data.get("ruleset", "catacombs-3e")),

@@ -390,6 +390,22 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
     )
 
 
+def parse_walls_and_obstacles(
+    data: dict[str, Any], where: str
+) -> tuple[tuple[WallSegment, ...] | None, tuple[FixedObstacle, ...]]:
+    """The ``walls`` and ``obstacles`` of a mat description (a trace's ``mat``, or a table file's ``mat``)."""
+    r = _Reader(where)
+    walls = None
+    if "walls" in data:
+        walls = tuple(r.wall(w, f"walls[{i}]") for i, w in enumerate(r.array(data, "walls", "")))
+    obstacles: tuple[FixedObstacle, ...] = ()
+    if "obstacles" in data:
+        obstacles = tuple(
+            r.obstacle(o, f"obstacles[{i}]") for i, o in enumerate(r.array(data, "obstacles", ""))
+        )
+    return walls, obstacles
+
+
 def write_traces(traces: Iterable[ShotTrace], out: TextIO) -> None:
     for trace in traces:
         out.write(json.dumps(trace_to_json(trace), separators=(",", ":")) + "\n")
