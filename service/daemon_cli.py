@@ -39,6 +39,15 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--dashboard-port", type=int, default=8080, help="0 picks a free port")
     run.add_argument("--no-dashboard", action="store_true")
     run.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=os.environ.get("SMARTMAT_TLS_CERT") or None,
+        help="PEM certificate: the dashboard serves HTTPS on --dashboard-tls-port and spectators only on "
+        "--dashboard-port (default $SMARTMAT_TLS_CERT; `smartmat dashboard make-cert` makes one)",
+    )
+    run.add_argument("--tls-key", type=Path, default=os.environ.get("SMARTMAT_TLS_KEY") or None)
+    run.add_argument("--dashboard-tls-port", type=int, default=8443, help="HTTPS port with --tls-cert")
+    run.add_argument(
         "--spectator-broker",
         default=os.environ.get("SMARTMAT_MQTT_SPECTATOR_URL"),
         help="read-only MQTT URL for the dashboard's feed (default: --broker)",
@@ -196,18 +205,25 @@ def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: E
         pin = f"{secrets.randbelow(10**6):06d}"
         write_pin_file(pin_file, pin)
         print(f"smartmat: referee PIN for this table is {pin} (stored hashed in {pin_file})", flush=True)
-    server = serve_dashboard(
-        {
-            "HOST": args.dashboard_host,
-            "PORT": args.dashboard_port,
-            "TABLE": table,
-            "MQTT_URL": args.spectator_broker or broker,
-            "MQTT_REFEREE_URL": args.referee_broker or broker,
-            "REFEREE_PIN_FILE": str(pin_file),
-        }
-    )
+    config = {
+        "HOST": args.dashboard_host,
+        "PORT": args.dashboard_port,
+        "TABLE": table,
+        "MQTT_URL": args.spectator_broker or broker,
+        "MQTT_REFEREE_URL": args.referee_broker or broker,
+        "REFEREE_PIN_FILE": str(pin_file),
+    }
+    if args.tls_cert or args.tls_key:
+        config.update(TLS_CERT=args.tls_cert, TLS_KEY=args.tls_key, TLS_PORT=args.dashboard_tls_port)
+    try:
+        server = serve_dashboard(config)
+    except ValueError as exc:  # a missing or unreadable certificate or key
+        raise SystemExit(f"smartmat: {exc}") from None
     stack.callback(server.stop)
-    return str(server.url)
+    if server.fingerprint:
+        print(f"smartmat: referee pages at {server.url} (HTTPS)", flush=True)
+        print(f"smartmat: TLS certificate SHA-256 fingerprint {server.fingerprint}", flush=True)
+    return str(server.spectator_url)
 
 
 def _size_of(ruleset: str) -> Any:

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 DEFAULT_PIN_FILE = (
     Path(os.environ.get("SMARTMAT_STATE_DIR", "~/.local/state/smartmat")).expanduser() / "referee-pin"
 )
+DEFAULT_TLS_DIR = DEFAULT_PIN_FILE.parent / "tls"
 
 
 def register_cli(subparsers: Any) -> None:
@@ -40,6 +41,17 @@ def register_cli(subparsers: Any) -> None:
     )
     parser.add_argument("--behind-tls", action="store_true", help="mark session cookies Secure (HTTPS proxy)")
     parser.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=os.environ.get("SMARTMAT_TLS_CERT") or None,
+        help="PEM certificate: serve HTTPS on --tls-port; the plain --port then serves spectators only "
+        "(default $SMARTMAT_TLS_CERT; `smartmat dashboard make-cert` makes one)",
+    )
+    parser.add_argument(
+        "--tls-key", type=Path, default=os.environ.get("SMARTMAT_TLS_KEY") or None, help="its PEM key"
+    )
+    parser.add_argument("--tls-port", type=int, default=8443, help="HTTPS port with --tls-cert (8443)")
+    parser.add_argument(
         "--public-url", help="address the spectators' QR code opens, e.g. http://10.0.0.2:8080"
     )
     parser.set_defaults(func=_serve)
@@ -49,6 +61,23 @@ def register_cli(subparsers: Any) -> None:
     set_pin.add_argument("--pin-file", type=Path, default=DEFAULT_PIN_FILE)
     set_pin.add_argument("--pin-stdin", action="store_true", help="read the PIN from standard input")
     set_pin.set_defaults(func=_set_pin)
+
+    make_cert = sub.add_parser(
+        "make-cert",
+        help="make a local self-signed certificate for HTTPS and print its SHA-256 fingerprint",
+        description="Writes cert.pem and key.pem (owner-only) into --dir. An existing pair is kept (its "
+        "fingerprint printed) unless --force.",
+    )
+    make_cert.add_argument("--dir", type=Path, default=DEFAULT_TLS_DIR, help=f"default: {DEFAULT_TLS_DIR}")
+    make_cert.add_argument(
+        "--name",
+        action="append",
+        help="a host name or IP address phones use to reach this machine (repeatable; default: this "
+        "machine's name, <name>.local, localhost and its current addresses)",
+    )
+    make_cert.add_argument("--days", type=int, default=825, help="validity (default 825, iOS's maximum)")
+    make_cert.add_argument("--force", action="store_true", help="replace an existing certificate")
+    make_cert.set_defaults(func=_make_cert)
 
 
 def _set_pin(args: argparse.Namespace) -> int:
@@ -68,6 +97,26 @@ def _set_pin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _make_cert(args: argparse.Namespace) -> int:
+    from web_dashboard.server import certificate_fingerprint
+    from web_dashboard.tls import CERT_NAME, KEY_NAME, CertificateError, make_certificate
+
+    cert, key = args.dir / CERT_NAME, args.dir / KEY_NAME
+    if cert.exists() and key.exists() and not args.force:
+        print(f"Kept the existing certificate {cert} (--force replaces it)")
+        print(f"SHA-256 fingerprint: {certificate_fingerprint(cert)}")
+        return 0
+    try:
+        made = make_certificate(args.dir, args.name, days=args.days)
+    except CertificateError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Certificate {made.cert} and key {made.key} for {', '.join(made.names)}")
+    print(f"SHA-256 fingerprint: {made.fingerprint}")
+    print(f"Serve with: smartmat dashboard --tls-cert {made.cert} --tls-key {made.key}")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from web_dashboard.server import serve_dashboard
 
@@ -80,6 +129,8 @@ def _serve(args: argparse.Namespace) -> int:
         "BEHIND_TLS": args.behind_tls,
         "PUBLIC_URL": args.public_url,
     }
+    if args.tls_cert or args.tls_key:
+        config.update(TLS_CERT=args.tls_cert, TLS_KEY=args.tls_key, TLS_PORT=args.tls_port)
     if args.pin_file.exists():
         config["REFEREE_PIN_FILE"] = str(args.pin_file)
     else:
@@ -92,7 +143,12 @@ def _serve(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"smartmat dashboard for table {args.table}: {server.url}", flush=True)
+    if server.fingerprint:
+        print(f"smartmat dashboard for table {args.table}: referee {server.url}", flush=True)
+        print(f"  spectators {server.spectator_url}", flush=True)
+        print(f"  TLS certificate SHA-256 fingerprint {server.fingerprint}", flush=True)
+    else:
+        print(f"smartmat dashboard for table {args.table}: {server.url}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

@@ -1,40 +1,233 @@
-"""Run the dashboard in a background thread.
+"""Serve the dashboard with cheroot, in background threads.
 
-``serve_dashboard(config)`` returns a handle with ``.url`` and ``.stop()``.
+``serve_dashboard(config)`` returns a handle with ``.url`` (the referee's address), ``.spectator_url``,
+``.fingerprint`` and ``.stop()``. Used by ``smartmat dashboard`` and by ``smartmat run``, which starts it
+in-process next to the daemon.
 
-Used by ``smartmat dashboard`` and by the demo command, which starts it in-process next to the daemon.
-werkzeug's threaded server gives each SSE client its own thread; ``stop()`` ends the streams first so the
-threads finish.
+cheroot is a pure-Python HTTP/1.1 server with a pool of worker threads and TLS from the standard ``ssl``
+module. Each live SSE stream holds one worker thread for as long as the phone stays; the pool grows on
+demand up to ``MAX_STREAMS`` plus a reserve, and streams beyond ``MAX_STREAMS`` are told to come back
+later, so spectators can never take the threads the referee's pages and commands need.
+
+With ``TLS_CERT`` and ``TLS_KEY`` the dashboard listens on HTTPS (``TLS_PORT``) and the plain-HTTP port
+(``PORT``) serves only the read-only spectator pages: the referee's login, pages and commands answer there
+with a redirect to HTTPS (or ``403`` for anything but GET/HEAD, which is never passed on). ``stop()`` ends the
+streams first so the worker threads finish.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import random
+import ssl
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit
 
+from cheroot import wsgi
+from cheroot.ssl.builtin import BuiltinSSLAdapter
+from cheroot.workers.threadpool import ThreadPool
 from flask import Flask
-from werkzeug.serving import BaseWSGIServer, make_server
 
 from web_dashboard import create_app
 from web_dashboard.resources import dashboard_of
 
 log = logging.getLogger(__name__)
 
+DEFAULT_MAX_STREAMS = 300  # phones streaming at once (memory per phone: docs/dashboard.md)
+RESERVE_THREADS = 16  # worker threads no spectator stream may take: pages, logins, commands
+MIN_THREADS = 8
+SOCKET_TIMEOUT_S = 10  # a phone that accepts nothing for this long is dropped (it reconnects and catches up)
+
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+def certificate_fingerprint(cert_path: str | Path) -> str:
+    """SHA-256 of the (first) certificate in a PEM file, as browsers show it: ``AB:CD:…`` (32 bytes)."""
+    text = Path(cert_path).read_text(encoding="ascii", errors="replace")
+    begin = text.find("-----BEGIN CERTIFICATE-----")
+    end_marker = "-----END CERTIFICATE-----"
+    end = text.find(end_marker, begin)
+    if begin < 0 or end < 0:
+        raise ValueError(f"{cert_path} holds no PEM certificate")
+    der = ssl.PEM_cert_to_DER_cert(text[begin : end + len(end_marker)] + "\n")
+    return ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
+
+
+class _GrowingPool(ThreadPool):
+    """cheroot's pool never grows by itself: add workers when none is idle, drop them when many are."""
+
+    def put(self, obj: Any) -> None:
+        idle = self.idle
+        if idle < 1 and len(self._threads) < self.max:
+            self.grow(min(8, int(self.max - len(self._threads))))
+        elif idle > 2 * self.min + 8:
+            self.shrink(idle - self.min)
+        super().put(obj)
+
+
+class _StreamLimit:
+    """At most ``limit`` SSE streams at once; one more is answered with ``retry:`` and closed, so the phone's
+    EventSource comes back a little later by itself (and never holds a thread meant for the referee)."""
+
+    def __init__(self, app: WsgiApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.active = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if not (path.startswith("/table/") and path.endswith("/events")):
+            return self.app(environ, start_response)
+        with self._lock:
+            full = self.active >= self.limit
+            if not full:
+                self.active += 1
+        if full:
+            log.warning("%d phones streaming (the limit): one more is asked to come back later", self.limit)
+            start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+            return [f"retry: {random.randint(10_000, 30_000)}\n\n".encode()]
+        try:
+            body = self.app(environ, start_response)
+        except BaseException:
+            self._release()
+            raise
+        return _Counted(body, self._release)
+
+    def _release(self) -> None:
+        with self._lock:
+            self.active -= 1
+
+
+@dataclass
+class _Counted:
+    body: Iterable[bytes]
+    release: Callable[[], None]
+    _released: bool = field(default=False, init=False)
+
+    def __iter__(self) -> Any:
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            if not self._released:
+                self._released = True
+                self.release()
+
+
+SPECTATOR_PATHS = frozenset({"/", "/qr.svg", "/favicon.ico"})
+SPECTATOR_PREFIXES = ("/table/", "/api/table/", "/static/")
+
+
+class _SpectatorsOnly:
+    """The plain-HTTP listener when TLS is on: spectator pages as usual, every referee address sent to HTTPS.
+
+    A login or command posted over plain HTTP is refused without being looked at: the PIN it carried has
+    crossed the network in clear, and checking it would tell a listener whether it was right."""
+
+    def __init__(self, app: WsgiApp, https_port: int) -> None:
+        self.app = app
+        self.https_port = https_port
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "") or "/"
+        method = environ.get("REQUEST_METHOD", "GET")
+        if method in ("GET", "HEAD") and (path in SPECTATOR_PATHS or path.startswith(SPECTATOR_PREFIXES)):
+            return self.app(environ, start_response)
+        location = self.https_url(environ, path)
+        if method in ("GET", "HEAD"):
+            body = f"The referee pages are served over HTTPS only: {location}\n".encode()
+            start_response(
+                "302 Found",
+                [
+                    ("Location", location),
+                    ("Content-Type", "text/plain; charset=utf-8"),
+                    ("Content-Length", str(len(body))),
+                    ("Cache-Control", "no-store"),
+                ],
+            )
+            return [body]
+        log.warning("%s %s over plain HTTP refused (TLS is on)", method, path)
+        body = (
+            f"Refused: the referee pages take requests over HTTPS only. Nothing was done. Open {location}\n"
+        ).encode()
+        start_response(
+            "403 Forbidden",
+            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+        )
+        return [body]
+
+    def https_url(self, environ: dict[str, Any], path: str) -> str:
+        host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "localhost")
+        hostname = urlsplit(f"//{host}").hostname or "localhost"
+        if ":" in hostname:
+            hostname = f"[{hostname}]"
+        query = environ.get("QUERY_STRING", "")
+        return f"https://{hostname}:{self.https_port}{quote(path)}" + (f"?{query}" if query else "")
+
+
+@dataclass
+class _Listener:
+    server: wsgi.Server
+    thread: threading.Thread
+
+    @property
+    def port(self) -> int:
+        return int(self.server.bind_addr[1])
+
+
+def _listen(host: str, port: int, app: WsgiApp, max_threads: int, tls: BuiltinSSLAdapter | None) -> _Listener:
+    server = wsgi.Server(
+        (host, port),
+        app,
+        numthreads=MIN_THREADS,
+        max=max_threads,
+        server_name="smartmat",
+        timeout=SOCKET_TIMEOUT_S,
+        shutdown_timeout=5,
+        request_queue_size=64,
+    )
+    server.requests = _GrowingPool(server, min=MIN_THREADS, max=max_threads)
+    if tls is not None:
+        server.ssl_adapter = tls
+    server.prepare()  # binds now: a port in use is an error here, not in the thread
+    thread = threading.Thread(target=server.serve, name=f"smartmat-dashboard-{server.bind_addr[1]}")
+    thread.daemon = True
+    thread.start()
+    return _Listener(server, thread)
+
+
+def _url(scheme: str, host: str, port: int) -> str:
+    shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"{scheme}://{shown}:{port}/"
+
 
 @dataclass
 class DashboardServer:
     app: Flask
-    url: str
-    _server: BaseWSGIServer
-    _thread: threading.Thread
+    url: str  # the referee's address: HTTPS when TLS is on
+    spectator_url: str  # plain HTTP when TLS is on and the plain listener runs; else the same as url
+    fingerprint: str | None
+    _listeners: list[_Listener]
 
     def stop(self) -> None:
         dashboard_of(self.app).close()  # ends every SSE stream, closes the MQTT connections
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        for listener in self._listeners:
+            listener.server.stop()
+        for listener in self._listeners:
+            listener.thread.join(timeout=5)
 
     def __enter__(self) -> DashboardServer:
         return self
@@ -44,18 +237,65 @@ class DashboardServer:
 
 
 def serve_dashboard(config: dict[str, Any] | None = None) -> DashboardServer:
-    """Start serving; config ``HOST`` (default 127.0.0.1) and ``PORT`` (default 8080, 0 = any free)."""
+    """Start serving. Server keys (the rest go to ``create_app``):
+
+    ``HOST`` (default 127.0.0.1), ``PORT`` (plain HTTP, default 8080, 0 = any free port, ``None`` = no plain
+    listener when TLS is on), ``TLS_CERT`` and ``TLS_KEY`` (PEM files: serve HTTPS on ``TLS_PORT``, default
+    8443), ``MAX_STREAMS`` (SSE streams at once, default 300).
+    """
     config = dict(config or {})
     host = str(config.pop("HOST", "127.0.0.1"))
-    port = int(config.pop("PORT", 8080))
+    port = config.pop("PORT", 8080)
+    cert = config.pop("TLS_CERT", None)
+    key = config.pop("TLS_KEY", None)
+    tls_port = int(config.pop("TLS_PORT", 8443))
+    max_streams = int(config.pop("MAX_STREAMS", DEFAULT_MAX_STREAMS))
+    if bool(cert) != bool(key):
+        raise ValueError("TLS needs both a certificate and its key (--tls-cert and --tls-key)")
+    tls: BuiltinSSLAdapter | None = None
+    fingerprint = None
+    if cert:
+        tls = _tls_adapter(str(cert), str(key))
+        fingerprint = certificate_fingerprint(cert)
+        config["BEHIND_TLS"] = True  # Secure session cookie
+        config["TLS_FINGERPRINT"] = fingerprint
+    elif port is None:
+        raise ValueError("no port to listen on")
+
     app = create_app(config)
-    server = make_server(host, port, app, threaded=True)
-    # An SSE client still attached must not keep the process alive (make_server(threaded=True) gives a
-    # ThreadingMixIn server).
-    server.daemon_threads = True  # type: ignore[attr-defined]
-    shown_host = "localhost" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown_host}:{server.server_port}/"
-    thread = threading.Thread(target=server.serve_forever, name="smartmat-dashboard", daemon=True)
-    thread.start()
+    limited = _StreamLimit(app, max_streams)
+    max_threads = max_streams + RESERVE_THREADS
+    listeners: list[_Listener] = []
+    try:
+        if tls is not None:
+            listeners.append(_listen(host, tls_port, limited, max_threads, tls))
+            url = _url("https", host, listeners[0].port)
+            spectator_url = url
+            if port is not None:
+                spectators_only = _SpectatorsOnly(limited, listeners[0].port)
+                plain = _listen(host, int(port), spectators_only, max_threads, None)
+                listeners.append(plain)
+                spectator_url = _url("http", host, plain.port)
+                app.config["SPECTATOR_HTTP_PORT"] = plain.port
+        else:
+            listeners.append(_listen(host, int(port), limited, max_threads, None))
+            url = spectator_url = _url("http", host, listeners[0].port)
+    except BaseException:
+        for listener in listeners:
+            listener.server.stop()
+        dashboard_of(app).close()
+        raise
     log.info("dashboard for table %s at %s", dashboard_of(app).table, url)
-    return DashboardServer(app, url, server, thread)
+    if fingerprint:
+        log.info("TLS certificate SHA-256 fingerprint %s", fingerprint)
+    return DashboardServer(app, url, spectator_url, fingerprint, listeners)
+
+
+def _tls_adapter(cert: str, key: str) -> BuiltinSSLAdapter:
+    try:
+        adapter = BuiltinSSLAdapter(cert, key)
+    except (OSError, ssl.SSLError) as exc:
+        raise ValueError(f"cannot load the TLS certificate {cert} with the key {key}: {exc}") from None
+    context = adapter.context
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    return adapter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
@@ -69,7 +70,7 @@ def qr_code() -> Response:
     import segno
 
     dashboard = current_dashboard()
-    base = current_app.config["PUBLIC_URL"] or request.host_url
+    base = current_app.config["PUBLIC_URL"] or _spectator_base()
     address = base.rstrip("/") + url_for("spectator.table_page", table=dashboard.table)
     buffer = io.BytesIO()
     segno.make(address, error="m").save(
@@ -78,3 +79,15 @@ def qr_code() -> Response:
     response = Response(buffer.getvalue(), mimetype="image/svg+xml")
     response.headers["X-Spectator-URL"] = address
     return response
+
+
+def _spectator_base() -> str:
+    """The address the referee's browser used; under TLS, the plain-HTTP spectator listener on that host
+    (spectators then need not accept the table's self-signed certificate)."""
+    plain_port = current_app.config.get("SPECTATOR_HTTP_PORT")
+    if not plain_port or request.scheme != "https":
+        return request.host_url
+    hostname = urlsplit(request.host_url).hostname or "localhost"
+    if ":" in hostname:
+        hostname = f"[{hostname}]"
+    return f"http://{hostname}:{plain_port}/"

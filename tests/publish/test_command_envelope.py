@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.publish import COMMANDS, Command, MalformedCommandError, parse_command
@@ -16,6 +16,7 @@ json_values = st.recursive(
 )
 
 
+@settings(deadline=None)  # a shared machine can be slow; correctness, not speed, is tested
 @given(st.binary(max_size=200))
 def test_arbitrary_bytes_never_crash_the_parser(payload: bytes) -> None:
     try:
@@ -24,6 +25,7 @@ def test_arbitrary_bytes_never_crash_the_parser(payload: bytes) -> None:
         assert str(exc)
 
 
+@settings(deadline=None)  # a shared machine can be slow; correctness, not speed, is tested
 @given(st.dictionaries(st.sampled_from(["txn", "actor", "command", "args", "extra"]), json_values))
 def test_arbitrary_objects_are_accepted_only_when_the_envelope_is_right(data: dict[str, object]) -> None:
     try:
@@ -40,6 +42,7 @@ def test_arbitrary_objects_are_accepted_only_when_the_envelope_is_right(data: di
     assert command.command in COMMANDS and isinstance(command.args, dict)
 
 
+@settings(deadline=None)  # a shared machine can be slow; correctness, not speed, is tested
 @given(st.sampled_from(COMMANDS), st.dictionaries(st.text(max_size=8), json_values, max_size=3))
 def test_every_documented_command_passes_with_any_args_object(name: str, args: dict[str, object]) -> None:
     request = {"txn": "t-1", "actor": "referee:anna", "command": name, "args": args}
