@@ -118,7 +118,7 @@ def run_table(args: argparse.Namespace) -> int:
     table = load_table(args.table)
     args.data_dir.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
-        broker, embedded = ensure_broker(args.broker)
+        broker, embedded = ensure_broker(args.broker, **_stand_in_broker_policy(args.serial))
         if embedded is not None:
             stack.callback(embedded.stop)
         port = args.serial
@@ -166,6 +166,17 @@ def run_table(args: argparse.Namespace) -> int:
         _wait(args.seconds)
         print("smartmat: stopping", flush=True)
     return 0
+
+
+def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
+    """Only the demo (no --serial, not under systemd) may start the embedded broker when none answers."""
+    from service.systemd_notify import under_systemd
+
+    if serial is not None:
+        return {"allow_embedded": False, "why_not": f"a real table (--serial {serial})"}
+    if under_systemd():
+        return {"allow_embedded": False, "why_not": "a service run by systemd"}
+    return {"allow_embedded": True}
 
 
 def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed: int) -> str:

@@ -1,9 +1,10 @@
 """The lock files decide what is installed: every dependency in pyproject.toml is pinned there, with hashes.
 
-`deploy/smartmat` installs `requirements/run.lock` (for `run`) or `requirements/test.lock` (for `test`) with
-`pip install --require-hashes`, then the project itself with `--no-deps`. A dependency added to pyproject.toml
-without relocking would therefore be missing from the installed set; these tests say so first, by name.
-requirements/README.md has the command that refreshes the locks.
+`deploy/smartmat` installs `requirements/demo.lock` (for `run`: the runtime and the `demo` extra) or
+`requirements/test.lock` (for `test`), and `deploy/install.sh` installs `requirements/run.lock` (a real table:
+the runtime alone), each with `pip install --require-hashes`, then the project itself with `--no-deps`. A
+dependency added to pyproject.toml without relocking would therefore be missing from the installed set; these
+tests say so first, by name. requirements/README.md has the commands that refresh the locks.
 """
 
 from __future__ import annotations
@@ -62,8 +63,10 @@ def declared(extra: str | None) -> list[Requirement]:
 
 CASES = [
     ("run.lock", declared(None)),
+    ("demo.lock", declared(None) + declared("demo")),
     ("test.lock", declared(None) + declared("test")),
 ]
+LOCK_NAMES = [name for name, _ in CASES]
 
 
 @pytest.mark.parametrize(("lock_name", "requirements"), CASES, ids=[name for name, _ in CASES])
@@ -87,7 +90,7 @@ def test_every_dependency_in_pyproject_is_pinned_with_hashes(
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("lock_name", ["run.lock", "test.lock"])
+@pytest.mark.parametrize("lock_name", LOCK_NAMES)
 def test_every_locked_package_has_sha256_hashes(lock_name: str) -> None:
     pins = read_lock(LOCKS / lock_name)
     assert pins, f"requirements/{lock_name} pins nothing"
@@ -97,11 +100,25 @@ def test_every_locked_package_has_sha256_hashes(lock_name: str) -> None:
             assert re.fullmatch(r"sha256:[0-9a-f]{64}", digest), f"{pin.name}: not a sha256 hash: {digest}"
 
 
-def test_run_and_test_locks_agree_on_every_shared_version() -> None:
-    run, test = read_lock(LOCKS / "run.lock"), read_lock(LOCKS / "test.lock")
-    assert set(run) <= set(test), f"in run.lock only: {sorted(set(run) - set(test))}"
-    differ = {n: (run[n].version, test[n].version) for n in run if run[n].version != test[n].version}
-    assert not differ, f"run.lock and test.lock pin different versions (run, test): {differ}"
+@pytest.mark.parametrize(("smaller", "larger"), [("run.lock", "demo.lock"), ("demo.lock", "test.lock")])
+def test_the_locks_nest_and_agree_on_every_shared_version(smaller: str, larger: str) -> None:
+    """run.lock ⊆ demo.lock ⊆ test.lock, one version of each package across the three."""
+    small, large = read_lock(LOCKS / smaller), read_lock(LOCKS / larger)
+    assert set(small) <= set(large), f"in {smaller}, not in {larger}: {sorted(set(small) - set(large))}"
+    differ = {n: (small[n].version, large[n].version) for n in small if small[n].version != large[n].version}
+    assert not differ, f"{smaller} and {larger} pin different versions: {differ}"
+
+
+def test_the_demo_extra_stays_off_a_real_table_but_is_in_the_tests() -> None:
+    demo = {canonicalize_name(r.name) for r in declared("demo")}
+    assert demo, "pyproject.toml declares no demo extra"
+    run = read_lock(LOCKS / "run.lock")
+    assert not demo & set(run), f"run.lock (a real table) carries the demo extra: {sorted(demo & set(run))}"
+    test = {canonicalize_name(r.name): r for r in declared("test")}
+    for requirement in declared("demo"):  # the tests exercise the demo, with the same ranges
+        name = canonicalize_name(requirement.name)
+        assert name in test, f"the test extra lacks the demo extra's {requirement.name}"
+        assert test[name].specifier == requirement.specifier, f"{requirement.name}: test, demo ranges differ"
 
 
 def test_the_reader_catches_an_unpinned_or_unhashed_entry(tmp_path: Path) -> None:
@@ -119,3 +136,12 @@ def test_set_up_installs_from_the_lock_with_hashes() -> None:
     assert '--require-hashes -r "$lock"' in script
     assert "--no-deps" in script
     assert re.search(r'\[ "\$lock" -nt "\$stamp" \]', script), "a changed lock must trigger a new set-up"
+    # `run` is the demo (its stand-in broker comes with the demo extra); `test` has everything.
+    locks = dict(re.findall(r'^\s*(run|test)\)\s*lock="(requirements/[a-z]+\.lock)"', script, re.MULTILINE))
+    assert locks == {"run": "requirements/demo.lock", "test": "requirements/test.lock"}, locks
+
+
+def test_a_real_table_is_installed_from_the_run_lock() -> None:
+    script = (REPO / "deploy" / "install.sh").read_text(encoding="utf-8")
+    installs = re.findall(r"--require-hashes -r \S*?requirements/([a-z]+\.lock)", script)
+    assert installs == ["run.lock"], installs
