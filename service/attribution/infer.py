@@ -54,6 +54,7 @@ class Candidate:
     covers_knocked_off: frozenset[str] = frozenset()  # ice / net / web pieces shaken off their host
     shadow_destroyed: frozenset[str] = frozenset()  # shadow monsters pushed off the mat by a direct hit
     unexplained: frozenset[str] = frozenset()  # pieces whose post-shot position even the best rollout misses
+    raw_probability: float = 0.0  # the sampler's own share, before the calibration map (for refitting it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class Candidate:
             "shadow_destroyed": sorted(self.shadow_destroyed),
             "unexplained": sorted(self.unexplained),
             "probability": round(self.probability, 4),
+            "raw_probability": round(self.raw_probability, 6),
             "path": [[round(t, 3), round(x, 1), round(y, 1)] for t, x, y in self.path],
         }
 
@@ -383,6 +385,7 @@ def _summarise(
                 pushed=majority("pushed"),
                 left_mat=left,
                 probability=calibrate(m / total, config.calibration),
+                raw_probability=m / total,
                 path=s.path,
                 left_mat_at=tuple((p, *where[p]) for p in sorted(left)),
                 covers_knocked_off=majority("cover"),
