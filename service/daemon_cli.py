@@ -113,11 +113,16 @@ def run_table(args: argparse.Namespace) -> int:
     from service.publish.embedded_broker import ensure_broker
     from service.publish.paho_transport import PahoTransport
     from service.publish.publisher import TablePublisher
+    from service.systemd_notify import ServiceWatch, SystemdNotifier
     from service.table_config import load_table
 
     table = load_table(args.table)
     args.data_dir.mkdir(parents=True, exist_ok=True)
+    # systemd (Type=notify): STATUS= lines, READY=1 once the log is replayed and the table serves, WATCHDOG=1
+    # while the mat and the broker are connected. Outside systemd the notifier does nothing.
+    notifier = SystemdNotifier.from_environment()
     with ExitStack() as stack:
+        notifier.status(f"table {table.table}: looking for the MQTT broker")
         broker, embedded = ensure_broker(args.broker, **_stand_in_broker_policy(args.serial))
         if embedded is not None:
             stack.callback(embedded.stop)
@@ -130,6 +135,7 @@ def run_table(args: argparse.Namespace) -> int:
             archived = log_path.with_suffix(f".{secrets.token_hex(3)}.sqlite")
             log_path.rename(archived)
             log.info("previous game kept in %s", archived)
+        notifier.status(f"table {table.table}: replaying the event log {log_path}")
         eventlog = stack.enter_context(SqliteEventLog(log_path))
         connection = stack.enter_context(SerialConnection(port))
         transport = PahoTransport(broker, client_id=f"smartmat-daemon-{table.table}")
@@ -160,10 +166,16 @@ def run_table(args: argparse.Namespace) -> int:
         url = None
         if not args.no_dashboard:
             url = _start_dashboard(args, table.table, str(broker), stack)
+        # Replayed (in Daemon()), published, reading the mat and serving: now systemd may call it started.
+        check = _health_check(daemon, table.table, port, broker)
+        notifier.ready(check()[1])
+        if notifier.enabled:
+            stack.enter_context(ServiceWatch(notifier, check))
         print(f"smartmat: table {table.table} is running; event log {log_path}", flush=True)
         if url:
             print(f"smartmat: open {url} to watch (Ctrl-C stops)", flush=True)
         _wait(args.seconds)
+        notifier.stopping(f"table {table.table}: stopping")
         print("smartmat: stopping", flush=True)
     return 0
 
@@ -177,6 +189,24 @@ def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
     if under_systemd():
         return {"allow_embedded": False, "why_not": "a service run by systemd"}
     return {"allow_embedded": True}
+
+
+def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
+    """(healthy, status line) for systemd: the mat's serial link, the broker and the game loop."""
+
+    def check() -> tuple[bool, str]:
+        health = daemon.health()
+        parts = [
+            "mat connected" if health.serial_link else f"NO MAT at {port} (reconnecting)",
+            "MQTT connected"
+            if health.mqtt
+            else f"NO MQTT BROKER at {broker} (reconnecting; sudo systemctl start mosquitto)",
+        ]
+        if not health.game_loop:
+            parts.append("the game loop is STUCK")
+        return health.ok, f"table {table} at seq {daemon.session.seq}: " + ", ".join(parts)
+
+    return check
 
 
 def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed: int) -> str:
