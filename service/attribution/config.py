@@ -39,6 +39,7 @@ class AttributionConfig:
     broad_rollouts: int = 96
     refine_rounds: int = 2
     refine_rollouts: int = 64
+    extra_rounds: int = 2  # finer refinement rounds for a shot the standard budget leaves unresolved
     temperature: float = 1.0
     aimed_prior_share: float = 0.5  # share of the flick-angle prior aimed at enemies
     seed: int | None = 0

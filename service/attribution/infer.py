@@ -300,7 +300,9 @@ def attribute(
         for r in range(config.refine_rounds)
     ]
     sigmas_mm = {p.piece: p.sigma_mm for p in trace.pre.pieces}
-    for count, sigmas in rounds:
+    extra_given = False
+    while rounds:
+        count, sigmas = rounds.pop(0)
         if sigmas is not None:
             parents = _resample(pooled, rng, 16)
             involved = [p.direct | p.pushed | {trace.declaration.flicked} for p in parents]
@@ -314,9 +316,32 @@ def attribute(
             )
             if math.isfinite(log_w):
                 pooled.append((s, log_w))
+        if not rounds and not extra_given and config.extra_rounds and pooled and _unresolved(pooled):
+            # A shot the standard budget leaves unexplained or split — most often two or more hits, whose
+            # second contact hangs on a fraction of a degree — gets more, finer refinement.
+            extra_given = True
+            rounds = [
+                (config.refine_rollouts, (math.radians(2.5) / (2**r), 0.08 / (2**r)))
+                for r in range(config.extra_rounds)
+            ]
     if not pooled:
         raise RuntimeError("no rollout explained the shot at all")
     return _summarise(trace, pooled, config, started, reasons, sound, picture)
+
+
+def _unresolved(pooled: list[tuple[_Scored, float]]) -> bool:
+    """The best rollout leaves a piece unexplained, or no hit set has most of the posterior."""
+    best = max(pooled, key=lambda item: item[1])[0]
+    if best.misfits:
+        return True
+    top = max(w for _, w in pooled)
+    mass: dict[frozenset[str], float] = {}
+    for s, w in pooled:
+        mass[s.direct] = mass.get(s.direct, 0.0) + math.exp(w - top)
+    return max(mass.values()) / sum(mass.values()) < UNRESOLVED_SHARE
+
+
+UNRESOLVED_SHARE = 0.9
 
 
 def _nothing_known(trace: ShotTrace) -> Candidate:
