@@ -82,6 +82,26 @@ run mkdir -p "$root/etc/smartmat"
 [ -f "$root/etc/smartmat/smartmat.env" ] || put 600 "$src/deploy/smartmat.env.example" /etc/smartmat/smartmat.env
 run chmod 600 "$root/etc/smartmat/smartmat.env"   # broker passwords
 
+# -- HTTPS for the referee's pages: this machine's own certificate in /etc/smartmat/tls, kept when it exists ------
+# `smartmat dashboard make-cert` (openssl) names the machine as phones reach it and prints the SHA-256
+# fingerprint a referee checks (docs/security.md); the service finds the pair through SMARTMAT_TLS_CERT and
+# SMARTMAT_TLS_KEY in smartmat.env and serves the referee over HTTPS on 8443, spectators on 8080 as well.
+tls_dir=/etc/smartmat/tls
+if [ -n "$root" ]; then
+  skip "a certificate in $tls_dir: every machine needs a key of its own, so make it there (run this script" \
+    "on it, or smartmat dashboard make-cert --dir $tls_dir) and add SMARTMAT_TLS_CERT/KEY to smartmat.env"
+else
+  run install -d -m 750 -g smartmat "$tls_dir"
+  run "$venv/bin/smartmat" dashboard make-cert --dir "$tls_dir"   # keeps an existing pair
+  run chgrp smartmat "$tls_dir/key.pem"
+  run chmod 640 "$tls_dir/key.pem"   # readable by the service, not by other users
+  add_setting() { printf '%s\n' "$1" >> "$2"; }
+  for setting in "SMARTMAT_TLS_CERT=$tls_dir/cert.pem" "SMARTMAT_TLS_KEY=$tls_dir/key.pem"; do
+    grep -q "^${setting%%=*}=" /etc/smartmat/smartmat.env 2>/dev/null ||
+      run add_setting "$setting" /etc/smartmat/smartmat.env
+  done
+fi
+
 # -- Mosquitto: the listener with passwords and ACLs (the password file comes from make-passwords.sh) ------------
 put 644 "$src/deploy/mosquitto/smartmat.conf" /etc/mosquitto/conf.d/smartmat.conf
 put 644 "$src/deploy/mosquitto/acl" /etc/mosquitto/smartmat/acl

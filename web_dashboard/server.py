@@ -22,6 +22,7 @@ import logging
 import random
 import ssl
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,15 +61,51 @@ def certificate_fingerprint(cert_path: str | Path) -> str:
 
 
 class _GrowingPool(ThreadPool):
-    """cheroot's pool never grows by itself: add workers when none is idle, drop them when many are."""
+    """cheroot's pool never grows by itself. This one adds workers whenever connections wait for one
+    (doubling, so a crowd scanning the QR code at once waits for few rounds), and gives half of the idle ones
+    back once most have been idle for a while. A watcher re-checks every quarter second: a count taken while
+    a worker is just picking up a connection must not leave the next phones waiting."""
+
+    CHECK_S = 0.25
+    SHRINK_AFTER_S = 10.0
+
+    def start(self) -> None:
+        self._adjusting = threading.Lock()
+        self._stopping = threading.Event()
+        self._idle_since: float | None = None
+        super().start()
+        threading.Thread(target=self._watch, name="smartmat-dashboard-pool", daemon=True).start()
 
     def put(self, obj: Any) -> None:
-        idle = self.idle
-        if idle < 1 and len(self._threads) < self.max:
-            self.grow(min(8, int(self.max - len(self._threads))))
-        elif idle > 2 * self.min + 8:
-            self.shrink(idle - self.min)
         super().put(obj)
+        self._adjust()
+
+    def stop(self, timeout: float | None = 5) -> None:
+        self._stopping.set()
+        with self._adjusting:
+            super().stop(timeout)
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(self.CHECK_S):
+            self._adjust()
+
+    def _adjust(self) -> None:
+        with self._adjusting:
+            if self._stopping.is_set():
+                return
+            threads, idle, waiting = len(self._threads), self.idle, self._queue.qsize()
+            if waiting > idle and threads < self.max:
+                self.grow(max(8, threads, waiting))
+                self._idle_since = None
+            elif threads > 2 * self.min and idle > 3 * threads // 4:
+                now = time.monotonic()
+                if self._idle_since is None:
+                    self._idle_since = now
+                elif now - self._idle_since >= self.SHRINK_AFTER_S:
+                    self.shrink(idle // 2)
+                    self._idle_since = None
+            else:
+                self._idle_since = None
 
 
 class _StreamLimit:
@@ -195,7 +232,7 @@ def _listen(host: str, port: int, app: WsgiApp, max_threads: int, tls: BuiltinSS
         server_name="smartmat",
         timeout=SOCKET_TIMEOUT_S,
         shutdown_timeout=5,
-        request_queue_size=64,
+        request_queue_size=128,
     )
     server.requests = _GrowingPool(server, min=MIN_THREADS, max=max_threads)
     if tls is not None:

@@ -152,6 +152,16 @@ def test_the_production_server_serves_the_page_and_streams_to_two_phones_at_once
         assert "id: 2\n" in phone.text and "hits the Troll" in phone.text
 
 
+def test_a_crowd_of_phones_arriving_at_once_all_get_a_thread(plain: DashboardServer, feed: FakeFeed) -> None:
+    # More phones than the pool starts with: it must grow while they wait, not leave some queued for good.
+    phones = [Phone(plain_http(plain.url)) for _ in range(40)]
+    for phone in phones:
+        phone.wait_for("event: hello")
+    feed.event("damage", "everyone sees this", seq=2)
+    for phone in phones:
+        phone.wait_for("everyone sees this")
+
+
 def test_phones_beyond_the_stream_limit_are_asked_to_come_back_and_pages_still_load(
     feed: FakeFeed,
 ) -> None:
