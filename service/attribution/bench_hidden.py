@@ -86,13 +86,14 @@ def run_hidden_benchmark(
     *,
     pieces: Sequence[int] = (10, 20, 30),
     progress: Callable[[int, int], None] | None = None,
+    sensors: str = "reference",
 ) -> HiddenBenchResult:
     result = HiddenBenchResult(tables, shots, {name: [] for name in METHODS})
     started = time.perf_counter()
     done = 0
     for k in range(tables):
         cal: TableCalibration = wide_priors(f"hidden-{k}")
-        for i, shot in enumerate(table_shots(seed, k, shots, pieces)):
+        for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors)):
             case = Case(i, "reference", len(shot.trace.pieces), shot)
             learning_config = replace(config, table=cal)
             outcome, attribution = _scored(case, lambda trace, c=learning_config: attribute(trace, c))
@@ -103,7 +104,7 @@ def run_hidden_benchmark(
             done += 1
             if progress:
                 progress(done, tables * shots)
-        hidden = hidden_table(seed, k).describe()
+        hidden = hidden_table(seed, k, sensors).describe()
         result.calibrations.append(
             {
                 "table": k,

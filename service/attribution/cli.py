@@ -65,7 +65,8 @@ def register_cli(subparsers: Any) -> None:
     b.add_argument(
         "--sensors",
         choices=("reference", "cheaper", "noisier", "proposed"),
-        help="only this sensor configuration (default: all three in turn)",
+        help="hidden mats: the sensors every table has (default: reference); --own-constants: only this "
+        "configuration (default: all three in turn)",
     )
     b.add_argument(
         "--pieces", type=int, help="only rooms of this many pieces (default: 5, 10, 20, 30 in turn)"
@@ -175,7 +176,13 @@ def _bench_hidden(args: argparse.Namespace) -> int:
     )
     try:
         result = run_hidden_benchmark(
-            args.tables, args.per_table, args.seed, config, pieces=pieces, progress=progress
+            args.tables,
+            args.per_table,
+            args.seed,
+            config,
+            pieces=pieces,
+            progress=progress,
+            sensors=args.sensors or "reference",
         )
     finally:
         shutdown_pool()

@@ -311,13 +311,20 @@ def _segments_cross(
 
 
 # ---- playing on a hidden table ----
-def hidden_table(seed: int, table_index: int) -> HiddenTable:
-    """The hidden table number ``table_index`` of the set drawn with ``seed``."""
-    return draw_hidden_table(random.Random(f"hidden-table/{seed}/{table_index}"))
+def hidden_table(seed: int, table_index: int, sensors: str = "reference") -> HiddenTable:
+    """The hidden table number ``table_index`` of the set drawn with ``seed`` (with these sensors: the
+    reference ones unless a sensor change is being weighed)."""
+    return draw_hidden_table(
+        random.Random(f"hidden-table/{seed}/{table_index}"), sensors=load_sensor_config(sensors)
+    )
 
 
 def table_shots(
-    seed: int, table_index: int, shots: int, pieces: int | Sequence[int] = DEFAULT_PIECES
+    seed: int,
+    table_index: int,
+    shots: int,
+    pieces: int | Sequence[int] = DEFAULT_PIECES,
+    sensors: str = "reference",
 ) -> Iterator[SimulatedShot]:
     """The shots of one hidden table in play order: rooms set up, played shot after shot, tidied between.
 
@@ -325,7 +332,7 @@ def table_shots(
     side die now and then; when too few are left the players set up the next room on the same table.
     Deterministic for a seed.
     """
-    table = hidden_table(seed, table_index)
+    table = hidden_table(seed, table_index, sensors)
     lab = table.lab(seed=random.Random(f"hidden-lab/{seed}/{table_index}").randrange(2**31))
     rng = random.Random(f"hidden-shots/{seed}/{table_index}")
     sizes = (pieces,) if isinstance(pieces, int) else tuple(pieces)
