@@ -33,16 +33,18 @@ from service.attribution.hidden_mats import drawn_ranges, hidden_table, table_sh
 from service.attribution.trace import trace_to_json
 
 
-def write_hidden_set(out: Path, *, tables: int, shots: int, seed: int, pieces: Sequence[int]) -> None:
+def write_hidden_set(
+    out: Path, *, tables: int, shots: int, seed: int, pieces: Sequence[int], sensors: str = "reference"
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     described = []
     for k in range(tables):
-        described.append({"table": k, **hidden_table(seed, k).describe()})
+        described.append({"table": k, **hidden_table(seed, k, sensors).describe()})
         with (
             open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
             open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
         ):
-            for i, shot in enumerate(table_shots(seed, k, shots, pieces)):
+            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors)):
                 # The trace file gets only what the sensors recorded, and where it sits in the set.
                 trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
                 traces.write(json.dumps(trace, separators=(",", ":")) + "\n")
@@ -56,6 +58,7 @@ def write_hidden_set(out: Path, *, tables: int, shots: int, seed: int, pieces: S
         "seed": seed,
         "shots_per_table": shots,
         "pieces": list(pieces),
+        "sensors": sensors,
         "ranges": drawn_ranges(),
         "tables": described,
     }
@@ -127,13 +130,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="10,20,30",
         help="pieces per room, or a comma-separated list to draw each room's from (default 10,20,30)",
     )
+    parser.add_argument(
+        "--sensors",
+        default="reference",
+        choices=("reference", "cheaper", "noisier", "proposed"),
+        help="the sensors every table has (default: reference; another to weigh a sensor change)",
+    )
     args = parser.parse_args(argv)
     if args.score is not None:
         return score(args.score)
     if args.out is None:
         parser.error("give --out DIR to write a set or --score DIR to score one")
     pieces = [int(p) for p in args.pieces.split(",") if p.strip()]
-    write_hidden_set(args.out, tables=args.tables, shots=args.shots, seed=args.seed, pieces=pieces)
+    write_hidden_set(
+        args.out, tables=args.tables, shots=args.shots, seed=args.seed, pieces=pieces, sensors=args.sensors
+    )
     print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
     return 0
 
