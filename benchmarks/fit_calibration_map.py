@@ -8,7 +8,10 @@ Each bin's accuracy is (right + 1) / (shots + 2), so a bin of 60 shots all right
 map never states more than its evidence supports. Then it prints, for thresholds on the mapped scale, the
 precision and coverage of the shots that would be applied.
 
-    .venv/bin/python benchmarks/fit_calibration_map.py RESULTS_DIR [RESULTS_DIR ...]
+    .venv/bin/python benchmarks/fit_calibration_map.py RESULTS_DIR [...] [--check HELD_OUT_DIR ...]
+
+With ``--check``, the fitted map is also scored on held-out results (directories after ``--check``), which
+is the only honest reading of its precision.
 """
 
 from __future__ import annotations
@@ -57,15 +60,20 @@ def fit(data: list[tuple[float, bool, list[str]]]) -> list[tuple[float, float, i
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    held_out: list[str] = []
+    if "--check" in args:
+        at = args.index("--check")
+        args, held_out = args[:at], args[at + 1 :]
+    if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    data = rows(sys.argv[1:])
+    data = rows(args)
     if not data:
         print("no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
     table = fit(data)
-    print(f"# fitted on {len(data)} shots from {', '.join(sys.argv[1:])}")
+    print(f"# fitted on {len(data)} shots from {', '.join(args)}")
     print("CALIBRATION: tuple[tuple[float, float], ...] = (")
     print("    (0.0, 0.0),")
     for x, y, n in table:
@@ -80,15 +88,24 @@ def main() -> int:
                 return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y1
         return pts[-1][1]
 
-    other = ("sure", "close")
-    print("\nthreshold  applied  coverage  precision   (shots whose only reason to ask was the probability)")
-    for threshold in (0.9, 0.95, 0.97, 0.98, 0.985, 0.99, 0.995):
-        sel = [ok for raw, ok, reasons in data if mapped(raw) >= threshold and all(
-            any(o in r for o in other) for r in reasons
-        )]
-        if sel:
-            print(f"{threshold:9.3f}  {len(sel):7d}  {len(sel) / len(data):8.1%}  {sum(sel) / len(sel):9.1%}")
+    for label, scored in (("fitted shots", data), ("held-out shots", rows(held_out) if held_out else [])):
+        if not scored:
+            continue
+        print(f"\n{label} ({len(scored)}): threshold, applied, coverage, precision")
+        print("(applied: the mapped probability reaches the threshold, nothing else gave a reason to ask)")
+        for threshold in (0.9, 0.95, 0.96, 0.97, 0.98, 0.99):
+            sel = [
+                ok for raw, ok, reasons in scored if mapped(raw) >= threshold and _only_probability(reasons)
+            ]
+            if sel:
+                cover, precision = len(sel) / len(scored), sum(sel) / len(sel)
+                print(f"{threshold:9.3f}  {len(sel):7d}  {cover:8.1%}  {precision:9.1%}")
     return 0
+
+
+def _only_probability(reasons: list[str]) -> bool:
+    """The shot went to the referee, if at all, only because its probability fell short."""
+    return all("sure" in r or "close" in r for r in reasons)
 
 
 if __name__ == "__main__":
