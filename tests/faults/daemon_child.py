@@ -10,6 +10,7 @@ daemon really made before it died:
     answer <txn> <ok 0|1> <seq or ->                      a command was answered
     attribute                                             a shot's attribution started
     append-failed <kind> <by> <error>                     an append raised (nothing was stored)
+    observed <sensor:t_us>...                             the shot segmenter closed a shot with these impacts
     start <pid>                                           this process started
 
 Fault injection from inside (the parent cannot time these):
@@ -160,6 +161,13 @@ def main() -> int:
     options = DaemonOptions(attribution=AttributionConfig(workers=1, seed=0))
     daemon = Daemon(table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options)
     holder["daemon"] = daemon
+    real_on_shot = daemon._on_shot
+
+    def on_shot(shot: Any) -> None:
+        journal.write("observed", *(f"{i.sensor_id}:{i.t_us}" for i in shot.impacts))
+        real_on_shot(shot)
+
+    daemon._on_shot = on_shot  # type: ignore[method-assign]
     daemon.start()
     daemon.run_in_thread()
     print("ready", flush=True)
