@@ -193,8 +193,11 @@ class Daemon:
 
     def _on_hello(self, capabilities: Capabilities) -> None:
         first = self.capabilities is None
+        # A new boot restarts the board's clock and scan ids: a flick still in motion, or a half-read scan,
+        # of the old boot can never be closed by the new boot's readings (PROTOCOL.md: boot_id).
+        rebooted = not first and self.capabilities.boot_id != capabilities.boot_id
         self.capabilities = capabilities
-        if first or self.segmenter is None or self.segmenter.grid != capabilities.grid:
+        if first or rebooted or self.segmenter is None or self.segmenter.grid != capabilities.grid:
             self.segmenter = ShotSegmenter(capabilities.grid, self.table.registry, self.table.calibration)
         log.info(
             "mat %s (firmware %s, boot %08x): %dx%d readers at %.0f mm, %d piezo sensors",
