@@ -68,6 +68,7 @@ def main() -> int:
             in_flight=result.impacts_in_flight_at_kill,
             full_disk=result.impacts_refused_by_full_disk,
             set_aside=result.impacts_set_aside,
+            reboot=result.impacts_cut_by_reboot,
         )
         verdict = "ok" if result.ok else "FAILED"
         print(
@@ -101,6 +102,7 @@ def main() -> int:
     print(
         "acknowledged impacts in no shot record: "
         f"{totals['in_flight']} of shots still open when the daemon was killed, "
+        f"{totals['reboot']} of shots the board's reboot cut short, "
         f"{totals['full_disk']} of shots whose record the full disk refused, "
         f"{totals['set_aside']} of movements the table set aside (no shot expected, paused, a shot waiting); "
         "all documented in docs/faults.md"

@@ -59,7 +59,7 @@ from service.daemon_cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.table_session import TableSession
 from tests.faults.daemon_child import payload_digest
-from tests.helpers.broker import MosquittoBroker, start_mosquitto
+from tests.helpers.broker import MosquittoBroker, _die_with_parent, start_mosquitto
 from tests.integration.live_table import quick_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -144,9 +144,10 @@ class RunResult:
     states_checked: int = 0
     flicks: int = 0
     seconds: float = 0.0
-    # Acknowledged impacts that no record holds, by the documented reason (see count_inflight_impacts).
+    # Acknowledged impacts that no record holds, by the documented reason (see FaultRun.check_impacts).
     impacts_in_flight_at_kill: int = 0
     impacts_refused_by_full_disk: int = 0
+    impacts_cut_by_reboot: int = 0
     impacts_set_aside: int = 0  # of movements the table's rules ignore (no shot expected, paused, waiting)
     boots: set[int] = field(default_factory=set)  # boot ids of the board whose events were acknowledged
     notes: list[str] = field(default_factory=list)
@@ -211,6 +212,7 @@ class FaultRun:
             stderr=subprocess.STDOUT,
             cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)},
+            preexec_fn=_die_with_parent,  # a harness killed by a time limit takes its daemon with it
         )
         log.close()
 
@@ -535,7 +537,7 @@ class FaultRun:
             self.result.problems.append(
                 f"a state at seq {seq} was published but the log ends at {len(records)}"
             )
-        self.count_inflight_impacts(records, lines)
+        self.check_impacts(records, lines)
 
     def unlogged_impacts(self, records: list[Any], lines: list[list[str]]) -> list[tuple[Any, int]]:
         """Impacts the daemon acknowledged that no shot record holds, each with its acknowledging line."""
@@ -558,46 +560,54 @@ class FaultRun:
                 found.append((event, acked_at))
         return found
 
-    def open_shot_at_end(self) -> bool:
-        """Whether the daemon acknowledged impacts it has closed no shot over yet (it is still segmenting)."""
-        lines = self.journal_lines()
-        observed = {word for w in lines if w[0] == "observed" for word in w[1:]}
-        try:
-            records = self.read_log()
-        except Exception:
-            return False
-        return any(
-            f"{e.message.sensor_id}:{e.message.t_us}" not in observed
-            for e, _ in self.unlogged_impacts(records, lines)
-        )
-
-    def count_inflight_impacts(self, records: list[Any], lines: list[list[str]]) -> None:
-        """Device truth: impacts the host acknowledged that no shot record holds, and why.
-
-        The daemon feeds each sensor event to the shot segmenter and acknowledges it; the shot's record is
-        appended when the shot ends (two agreeing scans later). So an acknowledged impact is in no record
-        when its shot was still open as the daemon died, when a full disk refused the shot's record, or when
-        the table set the movement aside by its rules (no shot expected, the game paused, a shot waiting
-        for the referee; logged, not recorded). Any other acknowledged impact missing from the log is a loss
-        and fails the run.
-        """
+    def classify_unlogged(self, records: list[Any], lines: list[list[str]]) -> Counter[str]:
+        """Why each acknowledged impact is in no shot record (the kinds are explained in check_impacts)."""
         starts = [n for n, words in enumerate(lines) if words[0] == "start"] + [len(lines)]
+        kinds: Counter[str] = Counter()
         for event, acked_at in self.unlogged_impacts(records, lines):
             life_end = next(n for n in starts if n > acked_at)
             after = lines[acked_at:life_end]
             mark = f"{event.message.sensor_id}:{event.message.t_us}"
             observed = next((k for k, w in enumerate(after) if w[0] == "observed" and mark in w[1:]), None)
-            if observed is None:
-                if life_end == len(lines):
-                    self.result.problems.append(
-                        f"impact {event.boot_id:08x}/{event.seq} was acknowledged and its shot never closed"
-                    )
-                else:
-                    self.result.impacts_in_flight_at_kill += 1
-            elif any(w[0] == "append-failed" for w in after[observed:]):
-                self.result.impacts_refused_by_full_disk += 1
+            if observed is not None:
+                refused = any(w[0] == "append-failed" for w in after[observed:])
+                kinds["full_disk" if refused else "set_aside"] += 1
+            elif any(w[0] == "ack" and int(w[1]) != event.boot_id for w in after):
+                kinds["board_reboot"] += 1
+            elif life_end < len(lines):
+                kinds["killed"] += 1
             else:
-                self.result.impacts_set_aside += 1
+                kinds["open"] += 1
+        return kinds
+
+    def open_shot_at_end(self) -> bool:
+        """Whether the daemon acknowledged impacts it has closed no shot over yet (it is still segmenting)."""
+        try:
+            records = self.read_log()
+        except Exception:
+            return False
+        return self.classify_unlogged(records, self.journal_lines())["open"] > 0
+
+    def check_impacts(self, records: list[Any], lines: list[list[str]]) -> None:
+        """Device truth: impacts the host acknowledged that no shot record holds, and why.
+
+        The daemon feeds each sensor event to the shot segmenter and acknowledges it; the shot's record is
+        appended when the shot ends (two agreeing scans later). So an acknowledged impact is in no record
+        when its shot was still open as the daemon was killed (``killed``), or as the board rebooted and
+        lost the rest of it (``board_reboot``), when a full disk refused the shot's record (``full_disk``),
+        or when the table set the movement aside by its rules (``set_aside``: no shot expected, the game
+        paused, a shot waiting for the referee; logged, not recorded). Any other acknowledged impact missing
+        from the log fails the run.
+        """
+        kinds = self.classify_unlogged(records, lines)
+        self.result.impacts_in_flight_at_kill = kinds["killed"]
+        self.result.impacts_cut_by_reboot = kinds["board_reboot"]
+        self.result.impacts_refused_by_full_disk = kinds["full_disk"]
+        self.result.impacts_set_aside = kinds["set_aside"]
+        if kinds["open"]:
+            self.result.problems.append(
+                f"{kinds['open']} acknowledged impact(s) in no record, and no shot closed over them"
+            )
 
     def tear_down(self) -> None:
         with contextlib.suppress(Exception):
