@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -33,12 +34,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-faults", type=int, default=3, help="faults per run: 1 to this many")
-    parser.add_argument("--play-s", type=float, default=3.0, help="play after the faults, before the checks")
+    parser.add_argument("--play-s", type=float, default=4.0, help="play after the faults, before the checks")
+    parser.add_argument(
+        "--spread-s", type=float, default=8.0, help="play up to this long before each fault (random)"
+    )
     parser.add_argument(
         "--time-limit", type=float, default=3600.0, help="start no new run after this many seconds"
     )
     parser.add_argument("--keep", action="store_true", help="keep each run's directory (logs, journal, log)")
     args = parser.parse_args()
+    # SIGTERM (a time limit) unwinds like Ctrl-C, so the current run stops its broker, daemon and tmpfs.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
     kinds = [k for k in FAULT_KINDS if k != "disk_full" or os.geteuid() == 0]
     if "disk_full" not in kinds:
@@ -56,7 +62,9 @@ def main() -> int:
             break
         seed = rng.randrange(1, 1_000_000)
         plan = [rng.choice(kinds) for _ in range(rng.randint(1, args.max_faults))]
-        result = FaultRun(root / f"run-{n}-{seed}", seed, plan).run(play_s=args.play_s)
+        result = FaultRun(root / f"run-{n}-{seed}", seed, plan).run(
+            play_s=args.play_s, spread_s=args.spread_s
+        )
         runs += 1
         tried.update(result.faults)
         totals.update(

@@ -370,7 +370,9 @@ class FaultRun:
         )
         self.mounted = done.returncode == 0
 
-    def run(self, play_s: float = 4.0) -> RunResult:
+    def run(self, play_s: float = 4.0, spread_s: float = 2.0) -> RunResult:
+        """Play into the battle, then before each fault play on for 0.5 s to ``spread_s`` (so faults land
+        at random points of the game), and ``play_s`` after the last one; then check."""
         started = time.monotonic()
         try:
             if "disk_full" in self.plan:
@@ -385,9 +387,9 @@ class FaultRun:
                 "the first flick of the battle",
             ):
                 for fault in self.plan:
+                    time.sleep(self.rng.uniform(0.5, max(0.5, spread_s)))
                     getattr(self, f"fault_{fault}")()
                     self.result.faults[fault] += 1
-                    time.sleep(self.rng.uniform(0.5, 2.0))
                 time.sleep(play_s)
             self.finish()
         except Exception as exc:  # a harness fault is a failed run, with its reason
@@ -628,7 +630,3 @@ class FaultRun:
         if self.mounted:
             subprocess.run(["umount", "-l", str(self.data_dir)], capture_output=True)
             self.mounted = False
-
-
-def run_faults(workdir: Path, seed: int, faults: list[str], play_s: float = 4.0) -> RunResult:
-    return FaultRun(workdir, seed, faults).run(play_s=play_s)
