@@ -462,6 +462,16 @@ class FaultRun:
         for character in health:
             if character not in trackers:
                 problems.append(f"no retained tracker for {character}")
+        # The per-character topics the pages read, and the table's presence.
+        characters = {c["id"]: c for c in replayed.get("characters", [])}
+        for topic, payload in held.items():
+            if not topic.startswith(prefix + "character/") or not payload:
+                continue
+            shown = {k: v for k, v in json.loads(payload).items() if k != "seq"}
+            if shown != characters.get(topic[len(prefix) + len("character/") :]):
+                problems.append(f"retained {topic[len(prefix) :]} differs from the replay")
+        if held.get(prefix + "status") != b"online":
+            problems.append(f"retained status is {held.get(prefix + 'status')!r}, the daemon is running")
         return problems
 
     def converged(self) -> bool:
