@@ -329,6 +329,15 @@ def attribute(
     return _summarise(trace, pooled, config, started, reasons, sound, picture)
 
 
+def _barely_moved(trace: ShotTrace, piece: str) -> bool:
+    """The scans cannot tell that the piece moved (within three sigmas of where it was)."""
+    before, after = trace.pre.by_piece().get(piece), trace.post.by_piece().get(piece)
+    if before is None or after is None:
+        return False
+    moved = math.hypot(after.x_mm - before.x_mm, after.y_mm - before.y_mm)
+    return moved < 3 * math.hypot(before.sigma_mm, after.sigma_mm)
+
+
 def _unresolved(pooled: list[tuple[_Scored, float]]) -> bool:
     """The best rollout leaves a piece unexplained, or no hit set has most of the posterior."""
     best = max(pooled, key=lambda item: item[1])[0]
@@ -342,6 +351,7 @@ def _unresolved(pooled: list[tuple[_Scored, float]]) -> bool:
 
 
 UNRESOLVED_SHARE = 0.9
+NEAR_MISS_MM = 3.0  # surface gap of a pass the sensors could not tell from a soft touch
 
 
 def _nothing_known(trace: ShotTrace) -> Candidate:
@@ -437,10 +447,46 @@ def _summarise(
     matches: list[ImpactMatch] = []
     located = [e for e in picture.events if e.x_mm is not None]
     model = _model_for(trace, id(trace), config.model)
-    rollout = model.run(best_top.params)
+    closest: dict[str, float] = {}
+    rollout = model.run(best_top.params, closest)
     log_likelihood(
         rollout, trace, model.starting_positions(best_top.params), sound, config.evidence, None, matches
     )
+    # A soft touch no piezo hears and that barely moves the piece is invisible to these sensors, so a
+    # reading whose flicked disc brushes past a piece it does not count is not applied on its own say-so.
+    brushed = sorted(
+        pid
+        for pid, gap in closest.items()
+        if gap <= NEAR_MISS_MM
+        and pid not in first.direct_hits
+        and pid in rollout.final
+        and trace.spec(pid).kind not in ("ice", "net", "web")
+    )
+    if brushed:
+        reasons.append(
+            "the flicked disc passed within a few millimetres of "
+            + ", ".join(brushed)
+            + ": a touch too soft to hear cannot be ruled out"
+        )
+    # The other way round: a touch the reading counts, that no piezo heard and that left the piece where
+    # the scans cannot tell it moved, rests on the model alone.
+    heard_contacts = {id(m.contact) for m in matches}
+    unconfirmed = sorted(
+        pid
+        for pid in first.direct_hits
+        if _barely_moved(trace, pid)
+        and not any(
+            id(c) in heard_contacts
+            for c in rollout.contacts
+            if {c.a, c.b} == {pid, trace.declaration.flicked}
+        )
+    )
+    if unconfirmed:
+        reasons.append(
+            "the touch on "
+            + ", ".join(unconfirmed)
+            + " was too soft for any sensor to confirm (nothing heard, no clear movement)"
+        )
     unmatched_loud = [e for e in located if e.sensors >= 5 and all(m.event is not e for m in matches)]
     if len(unmatched_loud) >= 2:
         reasons.append(f"{len(unmatched_loud)} loud impacts that no reading explains (a hand on the mat?)")

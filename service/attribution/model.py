@@ -250,7 +250,9 @@ class ShotModel:
             return
         live.contacts.append(ModelContact(entry[0], entry[1], entry[2], a, b, kind, entry[3]))
 
-    def run(self, rp: RolloutParams) -> Rollout:
+    def run(self, rp: RolloutParams, closest: dict[str, float] | None = None) -> Rollout:
+        """One rollout. ``closest``, when given, is filled with the smallest gap (mm, surface to surface)
+        the flicked piece came to each other piece (costly: used once per shot, on the chosen rollout)."""
         if self.flicked not in self.bodies:
             raise ValueError(f"the flicked piece {self.flicked!r} has no pre-shot position")
         self._live = None
@@ -266,6 +268,8 @@ class ShotModel:
             self.space.step(STEP_S)
             live.clock += STEP_S
             steps += 1
+            if closest is not None:
+                self._note_gaps(fb, closest)
             if steps % 5:
                 continue
             moving = False
@@ -301,6 +305,17 @@ class ShotModel:
         result.path = path
         result.duration_s = live.clock
         return result
+
+    def _note_gaps(self, flicked: pymunk.Body, closest: dict[str, float]) -> None:
+        fr = self.specs[self.flicked].radius_mm
+        fx, fy = flicked.position
+        for pid, (body, shape, _, _) in self.bodies.items():
+            if pid == self.flicked:
+                continue
+            x, y = body.position
+            gap = math.hypot(x - fx, y - fy) - fr - shape.radius
+            if gap < closest.get(pid, math.inf):
+                closest[pid] = gap
 
     def starting_positions(self, rp: RolloutParams) -> dict[str, tuple[float, float]]:
         """Pre-shot positions with this rollout's corrections, nudged apart where discs would overlap.
