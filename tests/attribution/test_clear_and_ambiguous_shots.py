@@ -129,6 +129,8 @@ def test_a_near_miss_goes_to_the_referee(speed: float, seed: int, touched: bool)
     assert top_two == {frozenset(), frozenset({"orc-1"})}
     if touched:
         assert result.top.direct_hits == {"orc-1"}
+        # The referee is told why in words: nothing heard it, and the orc barely moved.
+        assert any("too soft for any sensor to confirm" in why for why in result.reasons)
     else:
         assert all(c.probability >= 0.1 for c in result.candidates[:2])
 
@@ -164,3 +166,16 @@ def test_a_stricter_threshold_sends_more_to_the_referee() -> None:
         ),
     )
     assert lenient.auto_apply and not impossible.auto_apply
+
+
+def test_a_reading_that_brushes_past_a_piece_goes_to_the_referee_and_says_so() -> None:
+    # The hero slides past the orc with a millimetre to spare: a touch that soft would be neither heard nor
+    # seen, so the table does not apply "no hit" on its own, however the probabilities fall.
+    table = ShotLab(seed=23)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300 + 19 + 16 + 1, side="overseer", kind="monster")
+    shot, result = play(table, "hero-xoric", 0.0, 1800)
+    assert shot.truth.direct_hits == set()
+    assert result.top.direct_hits == frozenset()
+    assert not result.auto_apply
+    assert any("passed within a few millimetres of orc-1" in why for why in result.reasons)
