@@ -118,7 +118,11 @@ def check_csrf() -> None:
         return
     expected = session.get("csrf")
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
-    if not expected or not sent or not hmac.compare_digest(str(expected), sent):
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters (a forged header may hold any).
+    matches = bool(expected and sent) and hmac.compare_digest(
+        str(expected).encode("utf-8", "surrogatepass"), sent.encode("utf-8", "surrogatepass")
+    )
+    if not matches:
         current_app.logger.warning("refused %s %s: missing or wrong CSRF token", request.method, request.path)
         abort(400, description="missing or wrong CSRF token; reload the page and try again")
 
