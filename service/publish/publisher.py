@@ -210,7 +210,15 @@ class TablePublisher:
                 message.payload[:200],
             )
             if exc.txn is not None:
-                self.respond(exc.txn, CommandResult.refused(str(exc)))
+                refusal = CommandResult.refused(str(exc))
+                with self._lock:
+                    if exc.txn in self._answers:
+                        # A txn already taken keeps its own answer for its QoS 1 duplicates: this other
+                        # request is refused without overwriting it.
+                        payload = encode(response_payload(exc.txn, refusal))
+                        self._transport.publish(self._response_topic, payload, qos=1, retain=False)
+                        return
+                self.respond(exc.txn, refusal)
             return
         with self._lock:
             if command.txn in self._answers:
