@@ -111,6 +111,11 @@ def sse_child(url: str) -> int:
                 out = {"t": stamp, "event": event, "seq": seq, "shot_seq": None}
                 if event == "snapshot" and isinstance(body, dict):
                     out["over"] = bool(body.get("outcome")) or body.get("phase") == "game_over"
+                    out["phase"] = body.get("phase")
+                    out["room"] = (body.get("room") or {}).get("id")
+                    out["waiting"] = bool(
+                        (body.get("table") or {}).get("pending_shot") or body.get("pending")
+                    )
                 if event == "shot":
                     out["shot_seq"] = body.get("shot_seq")
                     out["resolved"] = body.get("resolved")
@@ -366,16 +371,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         # -- shots until enough were auto-applied, the game ended, or the time is up --------------------
         started = time.monotonic()
-        last_report = started
+        last_report = last_shot = started
+        seen_shots = 0
         while time.monotonic() - started < args.timeout_s:
             time.sleep(1.0)
             autos = sum(1 for s in probes.shots if any(a[0] == "action" for a in s["appends"]))
-            over = any(m.get("over") for m in sse_lines[-20:])
-            if autos >= args.shots or over:
+            snapshots = [m for m in sse_lines if m["event"] == "snapshot"]
+            latest = snapshots[-1] if snapshots else {}
+            if len(probes.shots) != seen_shots:
+                seen_shots, last_shot = len(probes.shots), time.monotonic()
+            if autos >= args.shots or latest.get("over"):
+                break
+            if time.monotonic() - last_shot > args.stall_s:
+                print(f"  no shot for {args.stall_s:.0f} s ({latest}); stopping", file=sys.stderr)
                 break
             if time.monotonic() - last_report > 30:
                 last_report = time.monotonic()
-                print(f"  … {len(probes.shots)} shot(s) seen, {autos} auto-applied", file=sys.stderr)
+                print(
+                    f"  … {len(probes.shots)} shot(s) seen, {autos} auto-applied; {latest.get('phase')} in "
+                    f"{latest.get('room')}",
+                    file=sys.stderr,
+                )
         time.sleep(3.0)  # the last shot's messages reach the phone
         assert sim.stdin is not None
         logging.getLogger("firmware_bridge").setLevel(logging.CRITICAL)  # the mat goes with them
@@ -591,6 +607,7 @@ def main() -> int:
     parser.add_argument("--shots", type=int, default=60, help="stop after this many auto-applied shots")
     parser.add_argument("--baseline", type=int, default=30, help="referee commands timed for the baseline")
     parser.add_argument("--timeout-s", type=float, default=900.0, help="stop playing after this long anyway")
+    parser.add_argument("--stall-s", type=float, default=90.0, help="stop when no shot came for this long")
     parser.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
     parser.add_argument("--seed", type=int, default=5, help="the simulated table's seed")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
