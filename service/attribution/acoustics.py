@@ -380,7 +380,7 @@ def solve_joint(
     for _ in range(JOINT_ITERATIONS):
         schur = [[0.0] * n for _ in range(n)]
         rhs = [0.0] * n
-        blocks = []
+        blocks: list[tuple[list[float], list[list[float]]] | None] = []
         for kept, (x, y, t0) in events:
             a = [[0.0] * 3 for _ in range(3)]
             av = [0.0] * 3
@@ -411,6 +411,7 @@ def solve_joint(
             # Eliminate this event's (x, y, t0): S -= Bᵀ A⁻¹ B, rhs -= Bᵀ A⁻¹ a.
             inv_cols = [_solve3(a, [1.0 if i == j else 0.0 for i in range(3)]) for j in range(3)]
             if any(col is None for col in inv_cols):
+                blocks.append(None)  # a degenerate event: it keeps its place this step
                 continue
             inv = [[inv_cols[j][i] for j in range(3)] for i in range(3)]  # type: ignore[index]
             inv_b = [[sum(inv[i][k] * bmat[k][c] for k in range(3)) for c in range(n)] for i in range(3)]
@@ -432,7 +433,10 @@ def solve_joint(
             return None
         slowness = min(1 / SPEED_MIN, max(1 / SPEED_MAX, slowness + step[0]))
         offsets = [0.0] + [offsets[p] + step[p] for p in range(1, n)]
-        for (kept_and_local, (inv_a, inv_b)) in zip(events, blocks, strict=False):
+        for kept_and_local, block in zip(events, blocks, strict=True):
+            if block is None:
+                continue
+            inv_a, inv_b = block
             local = kept_and_local[1]
             for i in range(3):
                 local[i] += inv_a[i] - sum(inv_b[i][c] * step[c] for c in range(n))
