@@ -2,11 +2,15 @@
 
 One thread owns the game. Device messages, referee commands, button presses and a 20 Hz tick all arrive on
 one queue and are handled in order, so nothing races. Every input that changes the game is checked, appended
-to the event log (durable when ``append`` returns), applied, and only then acknowledged or answered.
+to the event log (durable when ``append`` returns), applied, and only then acknowledged or answered; the
+board's messages are kept in the log's device journal before they are acknowledged, even those of a flick
+still in motion (docs/event-log.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import queue
 import threading
@@ -31,6 +35,7 @@ from service.attribution.trace import (
 )
 from service.bindings import SizeOf, resolve_bindings
 from service.eventlog.base import EventLog
+from service.eventlog.record import EventLogError
 from service.gamelog.replay import SetupError
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
@@ -49,6 +54,7 @@ from service.table_session import SessionError, TableSession
 
 log = logging.getLogger(__name__)
 
+DEVICE_BATCH = 64  # the board's send window: at most this many messages wait for one journal write
 RANGED_REACH_MM = 25.0  # 3E reference, Ranged Piece Placement: within 2.5 cm of the character
 MAT_BUTTONS = {1: "shot_done", 2: "rescan"}  # button ids on the microcontroller (PROTOCOL.md)
 GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s; a shot's attribution takes a few seconds at most
@@ -95,6 +101,7 @@ class Daemon:
         self.piece_classes: dict[str, PieceClass] = load_piece_classes()
         self.mat = load_mat()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
         self.segmenter: ShotSegmenter | None = None
         self.capabilities: Capabilities | None = None
@@ -155,14 +162,31 @@ class Daemon:
 
     # == the game thread ==============================================================================
     def step(self, timeout_s: float) -> None:
-        """Handle one input (or none within ``timeout_s``), then let time pass for the segmenter."""
-        try:
-            kind, item = self.inbox.get(timeout=timeout_s)
-        except queue.Empty:
-            kind, item = "", None
+        """Handle one input (or none within ``timeout_s``), then let time pass for the segmenter.
+
+        The board's messages waiting in the inbox are taken together: kept in the log's device journal in one
+        durable write, then handled and acknowledged one by one (an acknowledged message is never only in
+        memory, even while its flick is still being segmented)."""
+        if self._held is not None:
+            (kind, item), self._held = self._held, None
+        else:
+            try:
+                kind, item = self.inbox.get(timeout=timeout_s)
+            except queue.Empty:
+                kind, item = "", None
         try:
             if kind == "device":
-                self._on_device(item)
+                batch = [item]
+                while len(batch) < DEVICE_BATCH:
+                    try:
+                        following = self.inbox.get_nowait()
+                    except queue.Empty:
+                        break
+                    if following[0] != "device":
+                        self._held = following  # handled next step, in order
+                        break
+                    batch.append(following[1])
+                self._on_device_batch(batch)
             elif kind == "command":
                 self._on_command(item)
             elif kind == "button":
@@ -173,6 +197,10 @@ class Daemon:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
         self._last_step = time.monotonic()
 
+    def has_input(self) -> bool:
+        """Whether an input is waiting to be handled (tests step the daemon until none is)."""
+        return self._held is not None or not self.inbox.empty()
+
     def health(self) -> Health:
         """Callable from any thread. A connection that cannot tell whether it is up (a test double) counts
         as up."""
@@ -181,6 +209,20 @@ class Daemon:
             mqtt=self.publisher.connected,
             game_loop=time.monotonic() - self._last_step < GAME_LOOP_STALL_S,
         )
+
+    def _on_device_batch(self, batch: list[Any]) -> None:
+        entries = [_journal_entry(d) for d in batch if not isinstance(d.message, Hello)]
+        try:
+            self.eventlog.journal_device(entries)
+        except EventLogError as exc:
+            # Not kept, so not acknowledged either: the board sends them again (PROTOCOL.md: RESEND).
+            log.error("could not keep %d message(s) from the mat, not acknowledged: %s", len(entries), exc)
+            batch = [d for d in batch if isinstance(d.message, Hello)]
+        for delivery in batch:
+            try:
+                self._on_device(delivery)
+            except Exception:  # one bad message must never stop the table
+                log.exception("handling a message from the mat failed")
 
     def _on_device(self, delivery: Any) -> None:
         message = delivery.message
@@ -631,3 +673,23 @@ def _summary(result: Attribution) -> dict[str, Any]:
         "calibration": result.calibration,
         "reasons": list(result.reasons),
     }
+
+
+def _journal_entry(delivery: Any) -> dict[str, Any]:
+    """A board message as the device journal keeps it: who sent it (boot, seq) and its fields."""
+    message = delivery.message
+    fields = dataclasses.asdict(message) if dataclasses.is_dataclass(message) else {"repr": repr(message)}
+    return {
+        "boot_id": delivery.boot_id,
+        "seq": delivery.seq,
+        "type": type(message).__name__,
+        "message": json.loads(json.dumps(fields, default=_plain)),
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return value.hex()
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    return repr(value)

@@ -70,6 +70,20 @@ class EventLog(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    # -- the board's raw messages, kept before they are acknowledged ----------------------------------------
+    @abstractmethod
+    def journal_device(self, entries: Sequence[dict[str, Any]]) -> None:
+        """Keep the board's messages durably (all or none) before the daemon acknowledges them.
+
+        Not game records: a flick still being segmented when the daemon dies or the board reboots would
+        otherwise be acknowledged yet nowhere on disk. They sit beside the record sequence, which they never
+        change, for the referee and for audits (docs/event-log.md).
+        """
+
+    @abstractmethod
+    def device_journal(self) -> list[dict[str, Any]]:
+        """The kept board messages, oldest first."""
+
     # -- the interface ------------------------------------------------------------------------------------
     def append(self, kind: str, payload: dict[str, Any], by: str, *, at: str | None = None) -> int:
         """Append one record and return its seq. When this returns the record is durable."""

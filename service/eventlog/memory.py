@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from service.eventlog.base import EventLog, StoredRow
 from service.eventlog.record import EventLogError, utc_now_text
@@ -14,6 +16,7 @@ class MemoryEventLog(EventLog):
         super().__init__(clock)
         self._lock = threading.Lock()
         self._stored: list[StoredRow] = []
+        self._journal: list[dict[str, Any]] = []
         self._closed = False
 
     def _insert(self, rows: Sequence[StoredRow]) -> None:
@@ -40,6 +43,15 @@ class MemoryEventLog(EventLog):
     def last_seq(self) -> int:
         with self._lock:
             return len(self._stored)
+
+    def journal_device(self, entries: Sequence[dict[str, Any]]) -> None:
+        with self._lock:
+            self._check_open()
+            self._journal.extend(json.loads(json.dumps(e)) for e in entries)
+
+    def device_journal(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._journal)
 
     def close(self) -> None:
         self._closed = True

@@ -8,6 +8,7 @@ accepted events is worse than stopping (docs/event-log.md).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -15,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from service.eventlog.base import EventLog, StoredRow
 from service.eventlog.record import EventLogCorruptError, EventLogError, utc_now_text
@@ -38,6 +40,13 @@ CREATE TRIGGER events_no_update BEFORE UPDATE ON events
 CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only: records are never deleted'); END;
 """
+
+
+_JOURNAL_TABLE = """CREATE TABLE IF NOT EXISTS device_journal (
+    id    INTEGER PRIMARY KEY,
+    at    TEXT NOT NULL,
+    entry TEXT NOT NULL CHECK (json_valid(entry))
+)"""
 
 
 class SqliteEventLog(EventLog):
@@ -173,6 +182,33 @@ class SqliteEventLog(EventLog):
 
     def _last_seq_locked(self) -> int:
         return int(self._db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0])
+
+    def journal_device(self, entries: Sequence[dict[str, Any]]) -> None:
+        if not entries:
+            return
+        rows = [(self._clock(), json.dumps(e, separators=(",", ":"))) for e in entries]
+        with self._lock, self._write_errors():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # Made on first use: a log written before the journal existed opens unchanged.
+                self._db.execute(_JOURNAL_TABLE)
+                self._db.executemany("INSERT INTO device_journal (at, entry) VALUES (?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def device_journal(self) -> list[dict[str, Any]]:
+        with self._lock:
+            exists = self._db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'device_journal'"
+            ).fetchone()[0]
+            if not exists:
+                return []
+            return [
+                json.loads(row[0]) for row in self._db.execute("SELECT entry FROM device_journal ORDER BY id")
+            ]
 
     def close(self) -> None:
         with self._lock:

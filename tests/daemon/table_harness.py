@@ -63,7 +63,7 @@ class FakeTable:
         self.settle()
 
     def settle(self) -> None:
-        while not self.daemon.inbox.empty():
+        while self.daemon.has_input():
             self.daemon.step(0)
 
     # -- the referee ------------------------------------------------------------------------------------
