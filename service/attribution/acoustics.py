@@ -141,17 +141,7 @@ def _coarse_start(
 ) -> tuple[float, float]:
     """A starting point for the fit: the best of a coarse grid over the mat and its walls."""
     g = trace.mat.wall_gap_mm
-    best, best_cost = (trace.mat.width_mm / 2, trace.mat.height_mm / 2), math.inf
-    for i in range(9):
-        for j in range(7):
-            x = -g + (trace.mat.width_mm + 2 * g) * i / 8
-            y = -g + (trace.mat.height_mm + 2 * g) * j / 6
-            emitted = [t - math.hypot(x - positions[s][0], y - positions[s][1]) / v for s, t in group]
-            mean = sum(emitted) / len(emitted)
-            cost = sum((e - mean) ** 2 for e in emitted)
-            if cost < best_cost:
-                best, best_cost = (x, y), cost
-    return best
+    return _coarse_start_xy(group, positions, v, (-g, -g, trace.mat.width_mm + g, trace.mat.height_mm + g))
 
 
 def _location_sigma(

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .baselines import moved_enemies
-from .bench import CALIBRATION_BINS, Case, Outcome, _pct, score_case, summarise
+from .bench import Case, Outcome, _pct, score_case, summarise
 from .calibration import TableCalibration, wide_priors
 from .config import AttributionConfig
 from .hidden_mats import hidden_table, table_shots
@@ -186,4 +186,4 @@ def format_hidden(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CALIBRATION_BINS", "format_hidden", "run_hidden_benchmark"]
+__all__ = ["format_hidden", "run_hidden_benchmark"]

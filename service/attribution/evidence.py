@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from .acoustics import HeardEvent
-from .model import ModelContact, Rollout
+from .model import COVER_KINDS, ModelContact, Rollout
 from .trace import ShotTrace
 
 OUTLIER_WEIGHT = 0.01
@@ -253,7 +253,7 @@ def contact_gap_log_likelihood(
     for pid, (px, py) in rollout.final.items():
         if pid == flicked or pid in rollout.direct or pid in rollout.left_mat:
             continue
-        if trace.spec(pid).kind in COVER_KINDS_FOR_GAPS:
+        if trace.spec(pid).kind in COVER_KINDS:
             continue
         seen_p = post.get(pid)
         if seen_p is None:
@@ -268,9 +268,6 @@ def contact_gap_log_likelihood(
         sigma = math.sqrt(seen_f.sigma_mm**2 + seen_p.sigma_mm**2 + ep.gap_model_mm**2)
         log_l -= 0.5 * ((predicted - observed) / sigma) ** 2
     return max(log_l, -12.0)  # one odd read must not veto a rollout
-
-
-COVER_KINDS_FOR_GAPS = ("ice", "net", "web")
 
 
 def log_likelihood(

@@ -34,7 +34,7 @@ from typing import Any
 from .acoustics import AcousticPicture, read_impacts
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
-from .model import ModelParams, Rollout, RolloutParams, ShotModel
+from .model import COVER_KINDS, ModelParams, Rollout, RolloutParams, ShotModel
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
 from .trace import Scan, SeenPiece, ShotTrace
 
@@ -460,7 +460,7 @@ def _summarise(
         if gap <= NEAR_MISS_MM
         and pid not in first.direct_hits
         and pid in rollout.final
-        and trace.spec(pid).kind not in ("ice", "net", "web")
+        and trace.spec(pid).kind not in COVER_KINDS
     )
     if brushed:
         reasons.append(
