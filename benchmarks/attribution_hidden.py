@@ -34,17 +34,24 @@ from service.attribution.trace import trace_to_json
 
 
 def write_hidden_set(
-    out: Path, *, tables: int, shots: int, seed: int, pieces: Sequence[int], sensors: str = "reference"
+    out: Path,
+    *,
+    tables: int,
+    shots: int,
+    seed: int,
+    pieces: Sequence[int],
+    sensors: str = "reference",
+    laws: str = "shared",
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     described = []
     for k in range(tables):
-        described.append({"table": k, **hidden_table(seed, k, sensors).describe()})
+        described.append({"table": k, **hidden_table(seed, k, sensors, laws).describe()})
         with (
             open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
             open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
         ):
-            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors)):
+            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
                 # The trace file gets only what the sensors recorded, and where it sits in the set.
                 trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
                 traces.write(json.dumps(trace, separators=(",", ":")) + "\n")
@@ -59,6 +66,7 @@ def write_hidden_set(
         "shots_per_table": shots,
         "pieces": list(pieces),
         "sensors": sensors,
+        "laws": laws,
         "ranges": drawn_ranges(),
         "tables": described,
     }
@@ -136,6 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("reference", "cheaper", "noisier", "proposed"),
         help="the sensors every table has (default: reference; another to weigh a sensor change)",
     )
+    parser.add_argument(
+        "--laws",
+        default="shared",
+        choices=("shared", "varied"),
+        help="varied: the sensor and contact laws differ from the model's too, not only their constants",
+    )
     args = parser.parse_args(argv)
     if args.score is not None:
         return score(args.score)
@@ -143,7 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --out DIR to write a set or --score DIR to score one")
     pieces = [int(p) for p in args.pieces.split(",") if p.strip()]
     write_hidden_set(
-        args.out, tables=args.tables, shots=args.shots, seed=args.seed, pieces=pieces, sensors=args.sensors
+        args.out,
+        tables=args.tables,
+        shots=args.shots,
+        seed=args.seed,
+        pieces=pieces,
+        sensors=args.sensors,
+        laws=args.laws,
     )
     print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
     return 0

@@ -59,6 +59,12 @@ class PiezoTruth:
     # The finger's click: a contact at the flicked piece at t = 0 with this share of the flick's momentum
     # as impulse, heard at full coupling. 0: a silent flick.
     flick_click: float = 0.0
+    # The laws themselves, which a real mat need not share with the configuration's (docs/sensor-model.md):
+    falloff_law: str = "hyperbolic"  # amplitude with distance: "hyperbolic", "exponential" or "inverse_sqrt"
+    falloff_mm: float | None = None  # that law's length; None: the configuration's amplitude_falloff_mm
+    rise_time_us: float = 0.0  # a wave front ramps up over this: a soft hit crosses the threshold later
+    timing_tail_dof: float = 0.0  # timing noise: Student-t with these degrees of freedom; 0: Gaussian
+    rssi_noise_scale: float = 1.0  # the NFC readers' signal noise against the configuration's
 
 
 class SensorModel:
@@ -99,7 +105,8 @@ class SensorModel:
                     distance = math.hypot(x - cx, y - cy)
                     if distance > nfc.read_range_mm or self.rng.random() < nfc.cell_dropout:
                         continue
-                    rssi = nfc.rssi_at_zero - nfc.rssi_per_mm * distance + self.rng.gauss(0, nfc.rssi_noise)
+                    noise = self.rng.gauss(0, nfc.rssi_noise * self.truth.rssi_noise_scale)
+                    rssi = nfc.rssi_at_zero - nfc.rssi_per_mm * distance + noise
                     reads.append(TagRead(col, row, uid, int(min(127, max(-128, round(rssi))))))
         return reads
 
@@ -123,7 +130,7 @@ class SensorModel:
             for sensor_id, sx, sy in self.piezos:
                 distance = math.hypot(contact.x_mm - sx, contact.y_mm - sy)
                 amplitude = (
-                    strength / (1 + distance / pz.amplitude_falloff_mm) * self.rng.lognormvariate(0, 0.15)
+                    strength / self._weakening(distance) * self.rng.lognormvariate(0, 0.15)
                 ) * truth.gains.get(sensor_id, 1.0)
                 if amplitude < pz.detection_threshold:
                     continue
@@ -131,11 +138,12 @@ class SensorModel:
                     contact.t_s * 1e6
                     + distance / pz.wave_speed_mm_per_us
                     + truth.timing_offsets_us.get(sensor_id, 0.0)
+                    + truth.rise_time_us * pz.detection_threshold / amplitude
                 )
                 raw.append(
                     Impact(
                         sensor_id,
-                        start_us + round(arrival + self.rng.gauss(0, pz.timing_jitter_us)),
+                        start_us + round(arrival + self._timing_noise(pz.timing_jitter_us)),
                         min(65535, round(amplitude)),
                     )
                 )
@@ -146,6 +154,26 @@ class SensorModel:
                 amplitude = pz.detection_threshold * self.rng.uniform(1.0, 2.5)
                 raw.append(Impact(sensor_id, t, round(amplitude)))
         return _merge(sorted(raw, key=lambda i: (i.t_us, i.sensor_id)))
+
+    def _weakening(self, distance_mm: float) -> float:
+        """How many times weaker an impact is at a piezo this far away."""
+        length = self.truth.falloff_mm or self.config.piezo.amplitude_falloff_mm
+        law = self.truth.falloff_law
+        if law == "hyperbolic":
+            return 1 + distance_mm / length
+        if law == "exponential":
+            return math.exp(distance_mm / length)
+        if law == "inverse_sqrt":
+            return math.sqrt(1 + distance_mm / length)
+        raise ValueError(f"unknown amplitude fall-off law {law!r}")
+
+    def _timing_noise(self, sigma_us: float) -> float:
+        dof = self.truth.timing_tail_dof
+        if dof <= 0.0:
+            return self.rng.gauss(0, sigma_us)
+        # Student-t: a Gaussian over the root of a scaled chi-square (gammavariate(k/2, 2) is chi-square k).
+        chi2 = self.rng.gammavariate(dof / 2.0, 2.0)
+        return self.rng.gauss(0, sigma_us) / math.sqrt(chi2 / dof)
 
 
 def _poisson(rng: random.Random, mean: float) -> int:

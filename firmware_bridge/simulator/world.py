@@ -36,7 +36,6 @@ SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the sm
 REST_SPEED_MM_S = 2.0
 MAX_SHOT_S = 8.0
 FRICTION_UPDATE_EVERY = 10  # substeps between re-reading the mat's local friction
-DISC_DISC_FRICTION = 0.25  # wood on wood, tangential
 COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
 WALL_RADIUS_MM = 10.0  # walls are 20 mm thick: pymunk segments of this radius
 WALL_FRICTION = 0.3
@@ -61,6 +60,8 @@ class Physics:
     friction_spread: float = 0.20  # each piece's sliding friction ×U(1 − spread, 1 + spread)
     restitution_falloff_per_m_s: float = 0.10  # share of restitution lost per m/s of impact speed
     obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
+    disc_disc_friction: float = 0.25  # wood on wood, tangential: how much spin and throw a glancing hit gives
+    mass_spread: float = 0.0  # each piece's mass ×U(1 − spread, 1 + spread); 0: the catalogue mass
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,8 @@ class World:
         kind = kind or piece_class.name
         radius = piece_class.radius_mm + (self.rng.uniform(-0.5, 0.5) if self.perturb else 0.0)
         mass = piece_class.mass_g
+        if self.perturb and self.physics.mass_spread > 0.0:
+            mass *= self.rng.uniform(1.0 - self.physics.mass_spread, 1.0 + self.physics.mass_spread)
         body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
         body.position = (x_mm, y_mm)
         shape = pymunk.Circle(body, radius)
@@ -226,7 +229,7 @@ class World:
         base = self.physics.disc_elasticity
         elasticity = (base * self.rng.uniform(0.92, 1.05)) if self.perturb else base
         shape.elasticity = min(elasticity, 0.98)
-        shape.friction = DISC_DISC_FRICTION
+        shape.friction = self.physics.disc_disc_friction
         shape.collision_type = PIECE_COLLISION
         pivot = pymunk.PivotJoint(self.space.static_body, body, (0, 0), (0, 0))
         pivot.max_bias = 0

@@ -87,13 +87,14 @@ def run_hidden_benchmark(
     pieces: Sequence[int] = (10, 20, 30),
     progress: Callable[[int, int], None] | None = None,
     sensors: str = "reference",
+    laws: str = "shared",
 ) -> HiddenBenchResult:
     result = HiddenBenchResult(tables, shots, {name: [] for name in METHODS})
     started = time.perf_counter()
     done = 0
     for k in range(tables):
         cal: TableCalibration = wide_priors(f"hidden-{k}")
-        for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors)):
+        for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
             case = Case(i, "reference", len(shot.trace.pieces), shot)
             learning_config = replace(config, table=cal)
             outcome, attribution = _scored(case, lambda trace, c=learning_config: attribute(trace, c))
@@ -104,7 +105,7 @@ def run_hidden_benchmark(
             done += 1
             if progress:
                 progress(done, tables * shots)
-        hidden = hidden_table(seed, k, sensors).describe()
+        hidden = hidden_table(seed, k, sensors, laws).describe()
         result.calibrations.append(
             {
                 "table": k,

@@ -69,6 +69,13 @@ def register_cli(subparsers: Any) -> None:
         "configuration (default: all three in turn)",
     )
     b.add_argument(
+        "--laws",
+        choices=("shared", "varied"),
+        default="shared",
+        help="hidden mats: varied draws the sensor and contact laws too (how loudness falls with distance, "
+        "rise time, heavy-tailed timing, spin), not only their constants",
+    )
+    b.add_argument(
         "--pieces", type=int, help="only rooms of this many pieces (default: 5, 10, 20, 30 in turn)"
     )
     b.add_argument(
@@ -183,6 +190,7 @@ def _bench_hidden(args: argparse.Namespace) -> int:
             pieces=pieces,
             progress=progress,
             sensors=args.sensors or "reference",
+            laws=args.laws,
         )
     finally:
         shutdown_pool()

@@ -55,6 +55,16 @@ MAX_BOXES = 2
 EDGE_STRIP_MM = 60.0
 BOX_CLEARANCE_MM = 50.0
 
+# ---- with ``laws="varied"``: the laws themselves differ from the model's, not only their constants ----
+FALLOFF_LAWS = ("hyperbolic", "exponential", "inverse_sqrt")  # amplitude with distance
+FALLOFF_LENGTH_RANGE = (200.0, 800.0)  # mm
+RISE_TIME_RANGE = (0.0, 80.0)  # µs: a soft hit crosses the piezo's threshold later than a hard one
+TIMING_TAIL_DOFS = (0.0, 3.0, 5.0)  # Gaussian timing noise, or Student-t with these degrees of freedom
+DISC_DISC_FRICTION_RANGE = (0.05, 0.50)  # tangential: spin and throw on glancing hits
+MASS_SPREAD = 0.15  # each piece's mass ×U(0.85, 1.15) around the catalogue's
+RSSI_NOISE_SCALE_RANGE = (1.0, 1.8)
+LAWS = ("shared", "varied")
+
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
 KILL_PROBABILITY = 0.4  # a monster hit directly by the heroes' side dies (leaves the table) this often
@@ -88,6 +98,15 @@ def drawn_ranges() -> dict[str, Any]:
         "box_width_mm": BOX_WIDTH_RANGE,
         "box_edge_strip_mm": EDGE_STRIP_MM,
         "box_clearance_mm": BOX_CLEARANCE_MM,
+        "laws_varied": {
+            "falloff_laws": FALLOFF_LAWS,
+            "falloff_length_mm": FALLOFF_LENGTH_RANGE,
+            "rise_time_us": RISE_TIME_RANGE,
+            "timing_tail_dofs": TIMING_TAIL_DOFS,
+            "disc_disc_friction": DISC_DISC_FRICTION_RANGE,
+            "mass_spread": MASS_SPREAD,
+            "rssi_noise_scale": RSSI_NOISE_SCALE_RANGE,
+        },
     }
 
 
@@ -133,6 +152,13 @@ class HiddenTable:
             "gains": {str(k): v for k, v in sorted(truth.gains.items())},
             "amplitude_scale": truth.amplitude_scale,
             "flick_click": truth.flick_click,
+            "falloff_law": truth.falloff_law,
+            "falloff_mm": truth.falloff_mm or pz.amplitude_falloff_mm,
+            "rise_time_us": truth.rise_time_us,
+            "timing_tail_dof": truth.timing_tail_dof,
+            "rssi_noise_scale": truth.rssi_noise_scale,
+            "disc_disc_friction": self.physics.disc_disc_friction,
+            "mass_spread": self.physics.mass_spread,
             "walls_layout": self.layout,
             "walls": None
             if self.walls is None
@@ -143,9 +169,18 @@ class HiddenTable:
 
 
 def draw_hidden_table(
-    rng: random.Random, *, mat: MatConfig | None = None, sensors: SensorConfig | None = None
+    rng: random.Random,
+    *,
+    mat: MatConfig | None = None,
+    sensors: SensorConfig | None = None,
+    laws_rng: random.Random | None = None,
 ) -> HiddenTable:
-    """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones."""
+    """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones.
+
+    With ``laws_rng`` the laws differ too (``laws="varied"``): how loudness falls with distance, a wave
+    front's rise time, heavy-tailed timing noise, spin-giving disc-disc friction, each piece's own mass and
+    noisier NFC signals. They are drawn from their own stream, so a set's other constants stay the same.
+    """
     base_mat = mat or load_mat()
     base_sensors = sensors or load_sensor_config("reference")
     u = rng.uniform
@@ -180,6 +215,19 @@ def draw_hidden_table(
     )
     walls, layout = _draw_walls(rng, base_mat)
     obstacles, boxes = _draw_boxes(rng, base_mat)
+    if laws_rng is not None:
+        lu = laws_rng.uniform
+        physics = dataclasses.replace(
+            physics, disc_disc_friction=lu(*DISC_DISC_FRICTION_RANGE), mass_spread=MASS_SPREAD
+        )
+        piezo_truth = dataclasses.replace(
+            piezo_truth,
+            falloff_law=laws_rng.choice(FALLOFF_LAWS),
+            falloff_mm=lu(*FALLOFF_LENGTH_RANGE),
+            rise_time_us=lu(*RISE_TIME_RANGE),
+            timing_tail_dof=laws_rng.choice(TIMING_TAIL_DOFS),
+            rssi_noise_scale=lu(*RSSI_NOISE_SCALE_RANGE),
+        )
     return HiddenTable(table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes)
 
 
@@ -311,11 +359,18 @@ def _segments_cross(
 
 
 # ---- playing on a hidden table ----
-def hidden_table(seed: int, table_index: int, sensors: str = "reference") -> HiddenTable:
+def hidden_table(
+    seed: int, table_index: int, sensors: str = "reference", laws: str = "shared"
+) -> HiddenTable:
     """The hidden table number ``table_index`` of the set drawn with ``seed`` (with these sensors: the
-    reference ones unless a sensor change is being weighed)."""
+    reference ones unless a sensor change is being weighed). ``laws="varied"``: the sensor and contact laws
+    differ from the model's as well as their constants."""
+    if laws not in LAWS:
+        raise ValueError(f"laws must be one of {', '.join(LAWS)}, not {laws!r}")
     return draw_hidden_table(
-        random.Random(f"hidden-table/{seed}/{table_index}"), sensors=load_sensor_config(sensors)
+        random.Random(f"hidden-table/{seed}/{table_index}"),
+        sensors=load_sensor_config(sensors),
+        laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws == "varied" else None,
     )
 
 
@@ -325,6 +380,7 @@ def table_shots(
     shots: int,
     pieces: int | Sequence[int] = DEFAULT_PIECES,
     sensors: str = "reference",
+    laws: str = "shared",
 ) -> Iterator[SimulatedShot]:
     """The shots of one hidden table in play order: rooms set up, played shot after shot, tidied between.
 
@@ -332,7 +388,7 @@ def table_shots(
     side die now and then; when too few are left the players set up the next room on the same table.
     Deterministic for a seed.
     """
-    table = hidden_table(seed, table_index, sensors)
+    table = hidden_table(seed, table_index, sensors, laws)
     lab = table.lab(seed=random.Random(f"hidden-lab/{seed}/{table_index}").randrange(2**31))
     rng = random.Random(f"hidden-shots/{seed}/{table_index}")
     sizes = (pieces,) if isinstance(pieces, int) else tuple(pieces)
