@@ -10,11 +10,10 @@ from typing import Any
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
 from service.rules import actions as A
 from service.rules.cards import Content
-from service.rules.catacombs3e import rulesets
 from service.rules.codec import DecodeError, decode_dataclass
 from service.rules.errors import IllegalActionError
 from service.rules.events import Event
-from service.rules.layout import deal_room_deck
+from service.rules.registry import rulesets
 from service.rules.ruleset import RuleSet
 from service.rules.settings import Settings
 from service.rules.state import GameState
@@ -68,17 +67,7 @@ def new_game_from_setup(setup: dict[str, Any], content: Content | None = None) -
             raise SetupError(f"setup {key!r} must map hero card ids to card ids, got {setup[key]!r}")
     rules = ruleset(content if content is not None else load_content(setup), settings)
     try:
-        rooms = setup.get("rooms")
-        if rooms is None and "layout" in setup:
-            rooms = deal_room_deck(rules.content, setup["layout"], int(setup.get("seed", 0)))
-        state = rules.new_game(
-            setup["heroes"],
-            setup["lord"],
-            rooms if rooms is not None else setup["rooms"],
-            int(setup.get("seed", 0)),
-            items=setup.get("items"),
-            spells=setup.get("spells"),
-        )
+        state = rules.new_game_from_setup(setup)
     except KeyError as exc:
         raise SetupError(f"setup needs {exc}") from exc
     except (IllegalActionError, LookupError, TypeError, ValueError, OverflowError) as exc:
@@ -101,6 +90,10 @@ def fold(records: Iterable[Record]) -> tuple[dict[str, Any], list[tuple[int, dic
     setup: dict[str, Any] | None = None
     effective: list[tuple[int, dict[str, Any]]] = []
     for record in records:
+        if record.kind == "new_game":
+            # The table started another game in the same log: the state is the newest game's.
+            setup, effective = None, []
+            continue
         if record.kind not in RULES_KINDS:
             if record.kind not in TABLE_KINDS:
                 # Kept and passed over (a newer daemon may write kinds this one does not know), but said.

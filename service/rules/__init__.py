@@ -25,9 +25,10 @@ from service.rules.actions import (
     action_to_json,
 )
 from service.rules.cards import CardIndex, Content, HeroCard, LordCard, MonsterCard, QuadrantEntry, RoomCard
-from service.rules.catacombs3e import Catacombs3E, rulesets
+from service.rules.catacombs3e import Catacombs3E
 from service.rules.errors import IllegalActionError
 from service.rules.events import Event
+from service.rules.registry import rulesets
 from service.rules.ruleset import RuleSet
 from service.rules.settings import Settings
 from service.rules.shots import Sequence, Shot

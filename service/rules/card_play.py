@@ -20,7 +20,7 @@ from service.rules.shots import Sequence, Shot
 from service.rules.state import STUNNED, TELEPORTED, Character, GameState, Option, Pending, Turn
 
 if TYPE_CHECKING:
-    from service.rules.ruleset import RuleSet
+    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
     from service.rules.tx import Tx
 
 PLAYING = cite("Battle Phase: Playing Spell, Ability, or Item Cards")

@@ -1,11 +1,9 @@
 """Catacombs Third Edition: the primary rule set.
 
-Other variants subclass ``RuleSet`` the same way and override the hooks:
-- Catacombs & Castles 2E / 1E (``catacombs-and-castles-*``): team health pools and token transfers hook into
-  ``hero_sequences`` (abilities, team actions), ``shot_damage`` (armour) and ``new_game`` (modes, first
-  strike per RULINGS.md 9, roles per RULINGS.md 10); no room deck, so ``_do_enter_room`` is replaced.
-- Catacombs 1E (``catacombs-1e-rules-italian.txt``): incapacitation instead of death in ``hero_dies``,
-  monster abilities (retaliation, absorption) in ``shot_damage`` and gold in hundreds in ``end_battle``.
+Catacombs 3E is ``CatacombsFlow`` (rooms, two sides, characters with health) with its hooks filled in.
+Catacombs 1E (``catacombs-1e-rules-italian.txt``) will subclass ``CatacombsFlow`` the same way
+(incapacitation instead of death, monster abilities, gold in hundreds); Catacombs & Castles has no rooms or
+per-hero health and subclasses the game-neutral ``RuleSet`` directly (``service/rules/castles/``).
 """
 
 from __future__ import annotations
@@ -17,9 +15,9 @@ from service.rules import actions as A
 from service.rules import card_play, modifiers, rng, special_rooms
 from service.rules import events as E
 from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
+from service.rules.catacombs_flow import CatacombsFlow
 from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError, cite
 from service.rules.evolve import evolve
-from service.rules.ruleset import RuleSet
 from service.rules.shots import Sequence, Shot
 from service.rules.state import (
     DEVOURED,
@@ -40,7 +38,7 @@ SETUP = cite("Game Phases: The Setup Phase")
 PIECE_KINDS = ("monster", "fire_wall")  # characters standing on a piece from the Monster Pool
 
 
-class Catacombs3E(RuleSet):
+class Catacombs3E(CatacombsFlow):
     name = "catacombs-3e"
 
     # == a new game ===============================================================================
@@ -552,8 +550,3 @@ class Catacombs3E(RuleSet):
         her ally pays her the card's gold only (Allies: "all gold transfers to the hero")."""
         slayer = monster.destroyed_by or monster.frozen_by
         return monster.reward_gold + (hero.extra_gold_per_kill if slayer == hero.id else 0)
-
-
-def rulesets() -> dict[str, type[RuleSet]]:
-    """Every rule set by name (Catacombs & Castles and Catacombs 1E register here when they exist)."""
-    return {Catacombs3E.name: Catacombs3E}

@@ -24,7 +24,7 @@ from service.rules.evolve import evolve
 from service.rules.state import Character, GameState, Option, Pending
 
 if TYPE_CHECKING:
-    from service.rules.ruleset import RuleSet
+    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
     from service.rules.tx import Tx
 
 HEALER = cite("Special Room Cards: Althea The Healer")

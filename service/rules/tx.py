@@ -24,7 +24,7 @@ from service.rules.state import (
 )
 
 if TYPE_CHECKING:
-    from service.rules.ruleset import RuleSet
+    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
 
 
 class Tx:
