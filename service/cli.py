@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "service.content.cli",
     "firmware_bridge.simulator.cli",
     "web_dashboard.cli",
+    "service.enrolment.cli",
 )
 
 

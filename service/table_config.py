@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from service.attribution.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
+from service.enrolment.sets import load_set
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
 from service.sensing.tags import TableConfigError, TagRegistry, parse_registry
@@ -102,5 +103,18 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         sensors=str(data.get("sensors", "reference")),
         calibration=calibration,
         game=setup,
-        registry=parse_registry(data.get("tags"), where),
+        registry=_registry(data, path),
     )
+
+
+def _registry(data: dict[str, Any], path: Path) -> TagRegistry:
+    """The table's discs: listed under ``tags``, or in an enrolled set file named by ``tag_set``."""
+    tag_set = data.get("tag_set")
+    if tag_set is None:
+        return parse_registry(data.get("tags"), str(path))
+    if "tags" in data:
+        raise TableConfigError(f"{path}: tag_set and tags: give one of them, not both")
+    if not isinstance(tag_set, str) or not tag_set:
+        raise TableConfigError(f"{path}: tag_set: expected the path of a disc set file")
+    set_path = Path(tag_set)
+    return load_set(set_path if set_path.is_absolute() else path.parent / set_path).registry

@@ -8,6 +8,8 @@ are when the scan starts and reports at the end of the scan (``cells x scan_time
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from firmware_bridge.messages import Capabilities, Impact, ReaderGrid, ScanDone, SensorPosition, TagSeen
 
@@ -69,6 +71,12 @@ class PhysicsSensorSource:
             self.shots.append(record)
             self._rest_at_us = start_us + round(record.duration_s * 1e6)
             return record
+
+    @contextmanager
+    def hands(self) -> Iterator[World]:
+        """The world, to put discs down or lift them between scans (no scan reads it meanwhile)."""
+        with self._lock:
+            yield self.world
 
     @property
     def rest_at_us(self) -> int:

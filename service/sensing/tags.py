@@ -70,6 +70,27 @@ class TagRegistry:
     def entry(self, piece: str) -> RegisteredPiece:
         return self._by_piece[piece]
 
+    def find(self, uid: bytes) -> RegisteredPiece | None:
+        """The piece for ``uid``, or None, without logging (for checks that report unknown tags)."""
+        return self._by_uid.get(uid)
+
+    def reassign(self, piece: str, uid: bytes) -> RegisteredPiece:
+        """Give ``piece`` a new tag (its disc was swapped for a spare); its old tag is no longer known.
+
+        Raises TableConfigError, naming the UID, when another piece already has that tag."""
+        old = self._by_piece.get(piece)
+        if old is None:
+            raise TableConfigError(f"piece {piece!r} is not registered")
+        owner = self._by_uid.get(uid)
+        if owner is not None and owner.piece != piece:
+            raise TableConfigError(f"tag {uid.hex()} is already registered for {owner.piece}")
+        new = RegisteredPiece(piece, uid, old.piece_class, old.family)
+        del self._by_uid[old.uid]
+        self._by_uid[uid] = new
+        self._by_piece[piece] = new
+        self._reported.discard(uid)
+        return new
+
     @property
     def pieces(self) -> tuple[RegisteredPiece, ...]:
         return tuple(self._by_piece.values())

@@ -1,0 +1,6 @@
+"""Enrolling a set of discs: which NFC tag UID is stuck under which piece (docs/setup.md).
+
+``core`` is the pure part (what one scan of the reader grid means for the enrolment), ``sets`` reads and
+writes the per-set files, ``reader`` takes scans from the mat over the wire protocol, ``cli`` is
+``smartmat enrol``.
+"""

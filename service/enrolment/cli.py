@@ -1,0 +1,115 @@
+"""``smartmat enrol``: enrol a set of discs over the mat's serial link (docs/setup.md, "Enrolling discs")."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.transport import SerialConnection
+from service.sensing.tags import TableConfigError
+
+from .core import EnrolmentError, Notice, enrolment_from, set_pieces, slot_sheet
+from .reader import MatNotAnswering, ScanReader
+from .session import check_laid_out, lay_out_group, tap_set
+from .sets import load_set
+
+
+def register_cli(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "enrol",
+        help="enrol a set of discs: which NFC tag is under which piece",
+        description="Enrol a set of discs over the mat's serial link (stop the table's service first: the "
+        "port has one owner). `tap`: put the discs on the mat one at a time in the order shown; `layout`: "
+        "lay a group out on the printed slots; `check`: lay the set out and check every tag.",
+    )
+    parser.add_argument("mode", choices=("tap", "layout", "check"))
+    parser.add_argument("--serial", required=True, help="the mat's serial port (or the simulated mat's pty)")
+    parser.add_argument(
+        "--set", dest="set_file", type=Path, required=True, help="the set file to write/check"
+    )
+    parser.add_argument("--name", help="the set's name (default: the set file's name)")
+    parser.add_argument(
+        "--template",
+        default=None,
+        help="a table file or set file whose pieces are enrolled (default: the shipped demo table)",
+    )
+    parser.add_argument("--pieces", help="only these pieces, comma-separated (e.g. one group to lay out)")
+    parser.add_argument("--spacing-mm", type=float, default=100.0, help="layout: slot spacing")
+    parser.add_argument("--idle-timeout-s", type=float, default=120.0, help="tap: stop after this long idle")
+    parser.set_defaults(func=run_enrol)
+
+
+def _template_pieces(template: str | None) -> list[Any]:
+    from service.table_config import load_table
+
+    if template and Path(template).exists() and "smartmat-disc-set" in Path(template).read_text()[:400]:
+        return set_pieces(load_set(template).registry.pieces)
+    return set_pieces(load_table(template).registry.pieces)
+
+
+def _say(notice: Notice) -> None:
+    print(("  " if notice.kind in ("assigned", "known") else "! ") + notice.text, flush=True)
+
+
+def run_enrol(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except (TableConfigError, EnrolmentError, MatNotAnswering) as exc:
+        print(f"smartmat enrol: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    existing = load_set(args.set_file) if args.set_file.exists() else None
+    with SerialConnection(args.serial) as connection:
+        reader = ScanReader(connection)
+        if args.mode == "check":
+            if existing is None:
+                raise TableConfigError(f"{args.set_file}: no such set file to check")
+            wanted = args.pieces.split(",") if args.pieces else None
+            ok = check_laid_out(reader, existing.registry, _say, wanted)
+            print("every disc is there and known" if ok else "the set needs attention (see above)")
+            return 0 if ok else 1
+        pieces = (
+            set_pieces(existing.registry.pieces)
+            if existing and not args.template
+            else _template_pieces(args.template)
+        )
+        name = args.name or (existing.name if existing else args.set_file.stem)
+        known = {e.piece: e.uid for e in existing.registry.pieces} if existing else {}
+        if args.pieces:
+            wanted = set(args.pieces.split(","))
+            unknown = sorted(wanted - {p.piece for p in pieces})
+            if unknown:
+                raise EnrolmentError(f"--pieces: {', '.join(unknown)} not in the template")
+        enrolment = enrolment_from(
+            name, pieces, {p: u for p, u in known.items() if any(x.piece == p for x in pieces)}
+        )
+        if args.mode == "tap":
+            for piece in list(args.pieces.split(",")) if args.pieces else []:
+                enrolment.forget(piece)  # enrolling these again
+            done = tap_set(
+                reader,
+                enrolment,
+                args.set_file,
+                _say,
+                idle_timeout_s=args.idle_timeout_s,
+                on_next=lambda piece: print(f"tap the disc of {piece} on the mat", flush=True),
+            )
+            print(
+                f"set {name}: {len(enrolment.entries())} of {len(pieces)} discs enrolled in {args.set_file}"
+            )
+            return 0 if done else 1
+        group = args.pieces.split(",") if args.pieces else [p.piece for p in enrolment.missing()]
+        capabilities = reader.wait_for_board()
+        sheet = slot_sheet(group, capabilities.mat_width_mm, capabilities.mat_height_mm, args.spacing_mm)
+        print("lay the discs out on the slots (x, y in mm from the mat's corner):")
+        for slot in sheet.slots:
+            print(f"  slot {slot.number:2d}: {slot.piece:<20} at ({slot.x_mm:.0f}, {slot.y_mm:.0f})")
+        input("press Enter when every disc lies on its slot and your hands are off the mat ")
+        lay_out_group(reader, enrolment, sheet, args.set_file, _say)
+        missing = enrolment.missing()
+        print(f"set {name}: {len(enrolment.entries())} of {len(pieces)} discs enrolled in {args.set_file}")
+        return 0 if not missing else 1
