@@ -80,6 +80,9 @@ class DaemonOptions:
     dump_traces: Callable[[dict[str, Any]], None] | None = None  # called with every live shot's trace JSON
     # The table's self-calibration (service/attribution/learning.py); None: the built-in constants.
     calibration: CalibrationKeeper | None = None
+    # A demo table that runs all day: once a game is over and this many seconds have passed with its result
+    # on show, the daemon starts the next game itself. None: the referee starts it (the new_game command).
+    next_game_after_s: float | None = None
 
 
 class Daemon:
@@ -111,6 +114,7 @@ class Daemon:
         self._threads: list[threading.Thread] = []
         self.shots_seen = 0
         self._last_step = time.monotonic()
+        self._over_since: float | None = None  # when the game on the table was first seen over
         log.info(
             "table %s: %d log record(s) replayed, now at seq %d",
             table.table,
@@ -195,7 +199,25 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
+        self._start_next_game_when_due()
         self._last_step = time.monotonic()
+
+    def _start_next_game_when_due(self) -> None:
+        """A demo table loops: the result stays on every page for a while, then a new game begins."""
+        after = self.options.next_game_after_s
+        state = self.session.state
+        if after is None or state is None or state.outcome is None:
+            self._over_since = None
+            return
+        now = time.monotonic()
+        if self._over_since is None:
+            self._over_since = now
+        elif now - self._over_since >= after:
+            self._over_since = None
+            try:
+                self._carry_out("new_game", {"reason": "the demo table starts its next game"}, "daemon:demo")
+            except Exception:  # the table stays on the result; the referee can still start a game
+                log.exception("the demo table could not start its next game")
 
     def has_input(self) -> bool:
         """Whether an input is waiting to be handled (tests step the daemon until none is)."""
@@ -340,6 +362,9 @@ class Daemon:
                 auto = True
             except (IllegalActionError, SessionError) as exc:
                 log.warning("the likeliest reading of the shot is not legal (%s): asking the referee", exc)
+                # The referee is told why a sure reading came to them (the rules' words, without a citation).
+                why = f"the likeliest reading is not allowed by the rules: {getattr(exc, 'reason', exc)}"
+                self.last_shot["reasons"] = [*self.last_shot.get("reasons", []), why]
         # The sensor record is kept either way: it is what a referee replays after a dispute.
         shot_seq = self._record(
             "shot",
@@ -545,6 +570,9 @@ class Daemon:
         seq = None
         for kind, payload in records_for(name, args, self.session, self.table.registry):
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if name == "new_game":
+            self.last_shot = None
+            seq = self._start_game_from_config()
         return seq
 
     def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
@@ -595,18 +623,19 @@ class Daemon:
         self._publish_board()
         return seq
 
-    def _start_game_from_config(self) -> None:
+    def _start_game_from_config(self) -> int:
         game = self.table.game
         payload = {
             "ruleset": self.table.ruleset,
             "heroes": list(game.heroes),
             "lord": game.lord,
             "rooms": list(game.rooms or ()),
-            "seed": game.seed,
+            # Each game of the log draws its own dice: the table's seed, then the next, and so on.
+            "seed": game.seed + self.session.games,
             "content": game.content,
         }
         self.session.check("setup", payload)
-        self._record("setup", payload, "daemon")
+        return self._record("setup", payload, "daemon")
 
     def _bind(self, state: Any, chosen: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
         return resolve_bindings(state, self.table.registry, chosen, previous, self.size_of)

@@ -70,6 +70,14 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument(
         "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
     )
+    run.add_argument(
+        "--next-game-after",
+        type=float,
+        metavar="SECONDS",
+        help="once a game is over, show its result this long, then start the next game by itself "
+        "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
+        "starts the next game; 0 or less turns it off)",
+    )
     run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     run.set_defaults(func=run_table)
 
@@ -144,6 +152,7 @@ def run_table(args: argparse.Namespace) -> int:
             table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
         calibration_path = args.calibration
         if calibration_path is None and args.serial is not None:
             calibration_path = args.data_dir / f"{table.table}.calibration.json"
@@ -300,6 +309,16 @@ def _trace_dumper(path: Path) -> Any:
             out.write(json.dumps(trace, separators=(",", ":")) + "\n")
 
     return dump
+
+
+DEMO_NEXT_GAME_AFTER_S = 60.0
+
+
+def _next_game_after(given: float | None, *, demo: bool) -> float | None:
+    """How long a finished game's result stays up before the table starts the next game by itself."""
+    if given is None:
+        return DEMO_NEXT_GAME_AFTER_S if demo else None
+    return given if given > 0 else None
 
 
 if __name__ == "__main__":  # pragma: no cover

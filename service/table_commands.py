@@ -43,6 +43,7 @@ ARGUMENTS: Mapping[str, frozenset[str]] = {
         "pause": ("reason",),
         "resume": ("reason",),
         "bind": ("character", "piece"),
+        "new_game": ("reason",),
         "skip_shot": ("character",),
         "end_turn": ("character",),
         "enter_room": ("playmat",),
@@ -298,6 +299,11 @@ def _pause(kind: str) -> Any:
     return handler
 
 
+def _new_game(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    """Close this game; the daemon follows the record with the table's setup for the next one."""
+    return [("new_game", {"reason": _reason(args)})]
+
+
 def _bind(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
     character, piece = str(args.get("character", "")), str(args.get("piece", ""))
     try:
@@ -320,6 +326,7 @@ _HANDLERS: Mapping[str, Any] = {
     "pause": _pause("pause"),
     "resume": _pause("resume"),
     "bind": _bind,
+    "new_game": _new_game,
     **{name: _turn_action(name) for name in NEEDS_TURN},
     **{name: _pass_through(name) for name in PASS_THROUGH},
 }

@@ -9,7 +9,8 @@ which the rules never see:
               ``resolve_shot`` action follows (at once when the attribution was sure enough);
 - ``dismiss`` the referee sets a waiting shot aside (a bumped table);
 - ``pause`` / ``resume``;
-- ``bind``    which physical disc stands for which character.
+- ``bind``    which physical disc stands for which character;
+- ``new_game`` the table moves on to another game: the next record is its ``setup``.
 
 No I/O, no clock: the daemon appends a record to the log first and then hands it to :meth:`apply`.
 """
@@ -28,7 +29,7 @@ from service.rules.actions import Action, MalformedActionError
 log = logging.getLogger(__name__)
 
 RULES_KINDS = ("setup", "action", "undo", "correction")
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind")
+TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game")
 
 
 class LogRecord(Protocol):
@@ -59,6 +60,7 @@ class TableSession:
     bindings: dict[str, str] = field(default_factory=dict)  # character id -> piece id (referee's choices)
     binder: Binder | None = None
     discs: dict[str, str] = field(default_factory=dict)  # character id -> the disc standing for it now
+    games: int = 0  # setups applied in this log: the first game is 1
 
     @classmethod
     def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
@@ -97,6 +99,10 @@ class TableSession:
         elif kind == "dismiss":
             if self.pending_shot is None:
                 raise SessionError("no shot is waiting for the referee")
+        elif kind == "new_game":
+            _, state = self._game()
+            if state.outcome is None and not str(payload.get("reason") or "").strip():
+                raise SessionError("this game is not over: say why it is abandoned to start a new one")
         elif kind in TABLE_KINDS:
             self._game()
         else:
@@ -121,7 +127,18 @@ class TableSession:
             raise SessionError(f"record {record.seq}: a second setup in one log")
         self.rules, self.state = new_game_from_setup(dict(payload))
         self.rules_records.append(record)
-        return [{"type": "game_started", "text": f"A new game of {self.state.ruleset} begins."}]
+        self.games += 1
+        return [{"type": "game_started", "text": "A new game begins.", "game": self.games}]
+
+    def _apply_new_game(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        _, state = self._game()
+        # The referee's disc choices stay (the same discs are on the table); everything of the game goes.
+        self.rules, self.state, self.rules_records = None, None, []
+        self.pending_shot, self.paused, self.discs = None, False, {}
+        if state.outcome is None:
+            reason = payload.get("reason") or "no reason given"
+            return [{"type": "game_abandoned", "text": f"The referee ended this game: {reason}."}]
+        return [{"type": "game_closed", "text": "The table is ready for the next game."}]
 
     def _apply_action(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         rules, state = self._game()
@@ -140,7 +157,13 @@ class TableSession:
             return [e.to_json() for e in events]
         self.rules_records.append(record)
         self._rebuild()
-        return [{"type": "corrected", "text": f"Referee corrected record {payload['replaces']}."}]
+        return [
+            {
+                "type": "corrected",
+                "text": "The referee corrected an earlier decision.",
+                "record": payload["replaces"],
+            }
+        ]
 
     def _apply_undo(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         effective = self._effective()
@@ -153,13 +176,14 @@ class TableSession:
         self.rules_records.append(record)
         self._rebuild()
         self.pending_shot = None
-        what = str(undone.get("action", "action")).replace("_", " ")
+        what = _UNDONE_WORDS.get(str(undone.get("action")), "the last move")
         reason = payload.get("reason") or "no reason given"
         return [
             {
                 "type": "undone",
-                "text": f"Referee undid {what} (record {target}): {reason}.",
+                "text": f"The referee took back {what}: {reason}.",
                 "undone_seq": target,
+                "action": undone.get("action"),
             }
         ]
 
@@ -232,7 +256,10 @@ class TableSession:
             "paused": self.paused,
             "pending_shot": _shot_summary(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
+            "game": self.games,
+            "rooms_left": _rooms_left(self.state),
         }
+        view["result"] = game_result(self.state)
         return view
 
     def _actions(self) -> list[dict[str, Any]]:
@@ -282,6 +309,60 @@ class TableSession:
         """Undo and replacing corrections are a replay from the setup, never a patch of the state."""
         result = replay(self.rules_records, self.rules.content if self.rules else None)  # type: ignore[arg-type]
         self.rules, self.state = result.rules, result.state
+
+
+# What an undone action was, in the words of the table (the action's name stays in the event for referees).
+_UNDONE_WORDS = {
+    "resolve_shot": "the last shot",
+    "declare": "the declared action",
+    "decide": "a choice",
+    "skip_shot": "a skipped shot",
+    "end_turn": "the end of a turn",
+    "enter_room": "the Room card",
+    "start_battle": "the start of the battle",
+    "play_card": "a card played",
+    "use_service": "a room's service",
+    "set_health": "a health correction",
+    "set_gold": "a gold correction",
+}
+
+
+def _rooms_left(state: GameState | None) -> int | None:
+    """Room cards still face down: players see the deck's height, not its cards."""
+    if state is None:
+        return None
+    return max(0, len(state.room_deck) - state.room_index - 1)
+
+
+def game_result(state: GameState | None) -> dict[str, Any] | None:
+    """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence."""
+    if state is None or state.outcome is None:
+        return None
+    entered = state.room_index + 1
+    # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
+    # room they entered is behind them. A defeat happens inside a room the party did not clear.
+    cleared = entered if state.outcome == "heroes" else max(0, entered - 1)
+    heroes = [c for c in state.characters if c.kind == "hero"]
+    alive = [c.name for c in heroes if c.alive]
+    gold = state.party_gold
+    rooms = f"{cleared} room{'s' if cleared != 1 else ''}"
+    if state.outcome == "heroes":
+        headline = "The heroes win"
+        standing = f"{len(alive)} of {len(heroes)} heroes stand"
+        summary = f"The party cleared {rooms} and carried out {gold} gold; {standing}."
+    else:
+        headline = "The Overseer wins"
+        where = state.room_name or "the catacomb"
+        summary = f"The party fell in {where} after clearing {rooms}, with {gold} gold."
+    return {
+        "winner": state.outcome,
+        "headline": headline,
+        "summary": summary,
+        "gold": gold,
+        "rooms_cleared": cleared,
+        "rooms_total": len(state.room_deck),
+        "heroes_standing": alive,
+    }
 
 
 def _action(payload: Any) -> Action:

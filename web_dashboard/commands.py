@@ -213,6 +213,7 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "pause": _no_args,
     "resume": _no_args,
     "rescan": _no_args,
+    "new_game": _dismiss,  # an optional reason (required by the table while the game is still in play)
 }
 
 
@@ -237,6 +238,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "pause": (),
         "resume": (),
         "rescan": (),
+        "new_game": ("reason",),
     }.items()
 }
 

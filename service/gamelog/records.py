@@ -18,7 +18,8 @@ RULES_KINDS = ("setup", "action", "undo", "correction")
 # Records the table daemon keeps in the same log (attributed shots, dismissals, pauses, disc bindings): they
 # belong to the log but not to the rules, so replay passes over them.
 # Any other lower-case word is accepted too, so a newer daemon can add a kind; the rules pass over it.
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind")
+# ``new_game`` closes the game before it: the next record is the next game's setup (docs/game-log.md).
+TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game")
 
 __all__ = [
     "RULES_KINDS",

@@ -30,6 +30,7 @@ COMMANDS = (
     "bind",
     "play_card",
     "use_service",
+    "new_game",
 )
 
 MAX_REQUEST_BYTES = 64 * 1024

@@ -51,8 +51,9 @@ def test_a_game_log_may_name_a_layout_instead_of_rooms() -> None:
     assert state.room_deck == deal_room_deck(sample_content(), LAYOUT, seed=11)
 
 
-def test_rooms_are_entered_in_deck_order_until_none_is_left() -> None:
-    """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb."""
+def test_rooms_are_entered_in_deck_order_and_moving_on_from_the_last_ends_the_game() -> None:
+    """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb. A shortened deck with no Lair (a demo
+    table) ends when the heroes move on from its last room (docs/rulings.md, "The last Room card")."""
     table = Table(["althea-the-healer", "amaranth-inn"])
     table.do(A.EnterRoom())
     assert (table.state.room_id, table.state.phase) == ("althea-the-healer", "special_room")
@@ -60,6 +61,16 @@ def test_rooms_are_entered_in_deck_order_until_none_is_left() -> None:
         table.do(A.StartBattle())
     table.do(A.EnterRoom())
     assert table.state.room_id == "amaranth-inn"
+    events = table.do(A.EnterRoom())
+    assert (table.state.phase, table.state.outcome) == ("game_over", "heroes")
+    assert [e.type for e in events] == ["game_over"]
+    with pytest.raises(IllegalActionError):
+        table.do(A.EnterRoom())  # a game that is over takes only corrections
+
+
+def test_an_empty_room_deck_has_no_first_room() -> None:
+    """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb."""
+    table = Table([])
     with pytest.raises(WrongPhaseError, match="no Room cards are left"):
         table.do(A.EnterRoom())
 
