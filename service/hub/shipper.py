@@ -1,0 +1,175 @@
+"""The table's side of the hub's catch-up: publish the event log record by record, answer requests for more.
+
+Runs beside the daemon (``smartmat hub ship-log --log table.sqlite --table t1 --broker mqtt://logship:…``),
+reading the event log file (SQLite in WAL mode, so reading never blocks the daemon's writes) and publishing
+on the table's own broker, which the bridge forwards to the hub:
+
+- each new record on ``smartmat/<t>/log`` as ``{"game", "record"}`` (QoS 1);
+- the newest record it holds on the retained ``smartmat/<t>/log/head`` as ``{"game", "seq"}``, so a hub that
+  returns sees at once how far behind it is;
+- on ``smartmat/<t>/log/request`` ``{"game", "after"}`` it publishes the records after ``after`` again.
+
+``game`` names a game by its first record (``game_id``): a table that starts a new log starts a new game, and
+the hub never mixes the records of two games that both have a seq 5.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from service.eventlog import EventLog, Record, SqliteEventLog
+from service.hub.topics import LOG, LOG_HEAD, LOG_REQUEST, table_topic
+from service.publish.transport import InboundMessage, MqttTransport
+
+log = logging.getLogger(__name__)
+
+
+def game_id(first: Record) -> str:
+    """A game's name: the hash of its setup record, the same on the table, the hub and in an export."""
+    return hashlib.sha256(first.to_line().encode("utf-8")).hexdigest()[:16]
+
+
+class LogShipper:
+    def __init__(
+        self,
+        table: str,
+        open_log: Callable[[], EventLog],
+        transport: MqttTransport,
+        poll_s: float = 0.2,
+        identity: Callable[[], object] | None = None,
+    ) -> None:
+        """``open_log`` opens the table's event log; ``identity`` (e.g. the file's inode) changes when the
+        table starts a new log, and the shipper then reopens it."""
+        self.table = table
+        self._open_log = open_log
+        self._identity = identity or (lambda: None)
+        self._transport = transport
+        self._poll_s = poll_s
+        self._log: EventLog | None = None
+        self._log_identity: object = None
+        self._game: str | None = None
+        self._shipped = 0
+        self._requests: list[tuple[str | None, int]] = []
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"logship-{table}", daemon=True)
+
+    @property
+    def game(self) -> str | None:
+        return self._game
+
+    def start(self) -> None:
+        self._transport.start(self._on_connect, self._on_message)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        self._transport.flush(2.0)
+        self._transport.stop()
+        if self._log is not None:
+            self._log.close()
+
+    def _on_connect(self) -> None:
+        self._transport.subscribe(table_topic(self.table, LOG_REQUEST), 1)
+        with self._lock:
+            # Republish the head after every reconnect; the records themselves are queued by the client.
+            self._requests.append((None, -1))
+        self._wake.set()
+
+    def _on_message(self, message: InboundMessage) -> None:
+        if message.retain:
+            return  # a stale request the broker kept: the hub asks again when it needs to
+        try:
+            request = json.loads(message.payload)
+            after = request["after"]
+            game = request.get("game")
+            if not isinstance(after, int) or after < 0 or not (game is None or isinstance(game, str)):
+                raise ValueError("'after' must be a whole number ≥ 0 and 'game' text or null")
+        except (ValueError, KeyError, TypeError) as exc:
+            log.error("log request on %s refused: %s (payload %.80r)", message.topic, exc, message.payload)
+            return
+        with self._lock:
+            self._requests.append((game, after))
+        self._wake.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._step()
+            except Exception:  # a locked or replaced file: log, and try again at the next poll
+                log.exception("shipping the event log of %s failed; retrying", self.table)
+                self._close_log()
+            self._wake.wait(self._poll_s)
+            self._wake.clear()
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+        self._log = None
+
+    def _step(self) -> None:
+        identity = self._identity()
+        if self._log is None or identity != self._log_identity:
+            self._close_log()
+            self._log = self._open_log()
+            self._log_identity = identity
+            self._game, self._shipped = None, 0
+        if self._game is None:
+            first = self._log.records(after_seq=0)[:1]
+            if not first:
+                return
+            self._game = game_id(first[0])
+            log.info("table %s: shipping game %s", self.table, self._game)
+        with self._lock:
+            requests, self._requests = self._requests, []
+        for game, after in requests:
+            if after >= 0 and (game is None or game == self._game):
+                self._publish_records(self._log.records(after_seq=after))
+            elif after >= 0:
+                # The hub asks about an older game this table no longer holds: tell it what there is.
+                self._publish_records(self._log.records(after_seq=0))
+        new = self._log.records(after_seq=self._shipped)
+        if new:
+            self._publish_records(new)
+            self._shipped = new[-1].seq
+        if new or requests:
+            head = {"game": self._game, "seq": self._shipped}
+            self._transport.publish(table_topic(self.table, LOG_HEAD), _compact(head), qos=1, retain=True)
+
+    def _publish_records(self, records: list[Record]) -> None:
+        topic_name = table_topic(self.table, LOG)
+        for record in records:
+            message = {"game": self._game, "record": record.to_json()}
+            self._transport.publish(topic_name, _compact(message), qos=1, retain=False)
+
+
+def _compact(value: dict[str, Any]) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def sqlite_log_shipper(table: str, path: Path, transport: MqttTransport, poll_s: float = 0.2) -> LogShipper:
+    def identity() -> object:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        return (stat.st_dev, stat.st_ino)
+
+    def open_existing() -> EventLog:
+        # Never create the table's log: a shipper started before the daemon waits for the file.
+        if not Path(path).exists():
+            raise FileNotFoundError(f"no event log at {path} yet")
+        return SqliteEventLog(path)
+
+    return LogShipper(table, open_existing, transport, poll_s=poll_s, identity=identity)
