@@ -252,3 +252,33 @@ def test_contact_times_count_from_each_flick_not_from_the_first() -> None:
     t_second = [c.t_s for c in second.truth.contacts if c.kind == "disc"][0]
     assert t_second == pytest.approx(t_first, abs=0.02)
     assert all(0.0 <= c.t_s <= second.truth.duration_s for c in second.truth.contacts)
+
+
+def test_varied_laws_change_the_laws_and_leave_the_shared_constants_as_they_were() -> None:
+    shared = hidden_table(4, 1).describe()
+    varied_tables = [hidden_table(4, k, laws="varied") for k in range(12)]
+    varied = varied_tables[1].describe()
+    laws = ("falloff_law", "falloff_mm", "rise_time_us", "timing_tail_dof", "rssi_noise_scale")
+    laws += ("disc_disc_friction", "mass_spread")
+    # The same table: walls, boxes, sound speed and piezo lags are drawn as before; only the laws differ.
+    assert {k: v for k, v in shared.items() if k not in laws} == {
+        k: v for k, v in varied.items() if k not in laws
+    }
+    assert shared["falloff_law"] == "hyperbolic" and shared["rise_time_us"] == 0.0
+    assert varied["mass_spread"] == hidden_mats.MASS_SPREAD and varied["rise_time_us"] > 0.0
+    assert {t.piezo_truth.falloff_law for t in varied_tables} == set(hidden_mats.FALLOFF_LAWS)
+    with pytest.raises(ValueError, match="laws must be one of"):
+        hidden_table(4, 1, laws="other")
+
+
+def test_on_a_varied_laws_table_each_piece_has_its_own_mass() -> None:
+    lab = hidden_table(4, 1, laws="varied").lab(seed=3)
+    for k in range(6):
+        lab.place(f"monster-{k}", "monster-medium", 200.0 + 80 * k, 300.0, side="monsters")
+    masses = {round(p.body.mass, 3) for p in lab.world.pieces.values()}
+    catalogue = lab.world.pieces["monster-0"].nominal.mass_g
+    assert len(masses) == 6
+    assert all(abs(m / catalogue - 1) <= hidden_mats.MASS_SPREAD for m in masses)
+    plain = hidden_table(4, 1).lab(seed=3)
+    plain.place("monster-0", "monster-medium", 200.0, 300.0, side="monsters")
+    assert plain.world.pieces["monster-0"].body.mass == catalogue

@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from firmware_bridge.messages import ReaderGrid
-from firmware_bridge.simulator.sensors import SensorModel, tag_uid
+from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
 from firmware_bridge.simulator.world import Contact
 from service.attribution.geometry import load_mat, load_sensor_config
 from service.sensing.locate import calibration_for, locate
@@ -102,3 +102,52 @@ def test_false_triggers_come_at_the_configured_rate() -> None:
     expected = REFERENCE.piezo.false_triggers_per_s * len(sensors.piezos) * seconds
     assert 0.75 * expected < len(triggers) < 1.25 * expected
     assert all(t.amplitude >= REFERENCE.piezo.detection_threshold for t in triggers)
+
+
+# ---- laws a real mat need not share with the configuration (PiezoTruth; hidden mats with varied laws) ----
+def _far_and_near_amplitudes(truth: PiezoTruth, seed: int) -> tuple[float, float]:
+    """Median amplitude at the near piezo (4, under the hit) and at a far one (2, a corner away)."""
+    sensors = SensorModel(REFERENCE, MAT, seed=seed, truth=truth)
+    near, far = [], []
+    for _ in range(100):
+        for i in sensors.impacts([_wall_hit(30000.0)], 0, 0.0):
+            (near if i.sensor_id == 4 else far if i.sensor_id == 2 else []).append(i.amplitude)
+    return statistics.median(near), statistics.median(far)
+
+
+def test_an_exponential_mat_carries_far_impacts_more_weakly_than_the_configured_law() -> None:
+    length = REFERENCE.piezo.amplitude_falloff_mm
+    near_h, far_h = _far_and_near_amplitudes(PiezoTruth(), seed=19)
+    near_e, far_e = _far_and_near_amplitudes(
+        PiezoTruth(falloff_law="exponential", falloff_mm=length), seed=19
+    )
+    assert far_e / near_e < 0.6 * far_h / near_h
+
+
+def test_a_slow_wave_front_makes_soft_hits_arrive_later_than_hard_ones() -> None:
+    truth = PiezoTruth(rise_time_us=80.0)
+    sensors = SensorModel(REFERENCE, MAT, seed=20, truth=truth)
+    plain = SensorModel(REFERENCE, MAT, seed=20)
+
+    def near_arrival(model: SensorModel, impulse: float) -> int:
+        return next(i.t_us for i in model.impacts([_wall_hit(impulse)], 0, 0.0) if i.sensor_id == 4)
+
+    # The same seed draws the same noise, so the difference is the rise time's delay alone.
+    soft_delay = near_arrival(sensors, 2000.0) - near_arrival(plain, 2000.0)
+    hard_delay = near_arrival(sensors, 200000.0) - near_arrival(plain, 200000.0)
+    assert soft_delay > hard_delay + 10
+
+
+def test_heavy_tailed_timing_noise_has_more_outliers_than_gaussian() -> None:
+    def outliers(truth: PiezoTruth) -> int:
+        sensors = SensorModel(REFERENCE, MAT, seed=21, truth=truth)
+        sigma = REFERENCE.piezo.timing_jitter_us
+        return sum(abs(sensors._timing_noise(sigma)) > 4 * sigma for _ in range(20000))
+
+    assert outliers(PiezoTruth(timing_tail_dof=3.0)) > 10 * max(1, outliers(PiezoTruth()))
+
+
+def test_an_unknown_fall_off_law_is_refused_by_name() -> None:
+    sensors = SensorModel(REFERENCE, MAT, seed=22, truth=PiezoTruth(falloff_law="cubic"))
+    with pytest.raises(ValueError, match="cubic"):
+        sensors.impacts([_wall_hit(30000.0)], 0, 0.0)
