@@ -25,7 +25,9 @@ from .tags import TagRegistry
 class SegmenterSettings:
     quiet_s: float = 0.35  # no impact for this long before we look for rest
     rest_scans: int = 2  # consecutive agreeing scans that mean "everything stopped"
-    rest_tolerance_mm: float = 6.0  # two scans agree when no piece differs by more than this
+    rest_tolerance_mm: float = 6.0  # two scans agree when no piece differs by more than this …
+    rest_noise_factor: float = 3.5  # … or by more than this many of its two reads' combined noise …
+    rest_tolerance_cap_mm: float = 25.0  # … but a move this large is motion however poorly the piece is read
     placement_limit_mm: float = 30.0  # a move at rest smaller than this, with no impact, is a hand placement
     missed_scans_kept: int = 3  # a piece unseen at rest keeps its position for this many scans
     motion_timeout_s: float = 8.0  # a shot that never comes to rest is closed anyway (and flagged)
@@ -175,7 +177,7 @@ class ShotSegmenter:
         if scan.t_us <= last_impact:
             return []  # started before the last impact: pieces may still have been moving
         timed_out = host_s - motion.started_host_s >= self.settings.motion_timeout_s
-        if motion.agreeing and not _agree(motion.agreeing[-1], scan, self.settings.rest_tolerance_mm):
+        if motion.agreeing and not _agree(motion.agreeing[-1], scan, self.settings):
             motion.agreeing.clear()
         motion.agreeing.append(scan)
         if len(motion.agreeing) >= self.settings.rest_scans or motion.force_end or timed_out:
@@ -212,11 +214,23 @@ class ShotSegmenter:
         self._rest_t_us = scan.t_us
 
 
-def _agree(a: Scan, b: Scan, tolerance_mm: float) -> bool:
+def _agree(a: Scan, b: Scan, settings: SegmenterSettings) -> bool:
+    """Whether nothing moved between two scans, as far as each piece's reads can tell.
+
+    A disc at the mat's edge is read by one antenna, to 12–25 mm (docs/sensor-model.md); judged against a
+    flat few millimetres, two reads of it at rest disagree more often than not, and the shot waited for
+    agreement until the motion timeout. So each piece is judged against its own reads' noise: the
+    difference of two reads with per-axis sigmas σ₁ and σ₂ is Rayleigh-distributed with scale √(σ₁²+σ₂²),
+    which exceeds 3.5 times that scale once in 450 pairs.
+    """
     first = a.by_piece()
     for piece in b.pieces:
         other = first.get(piece.piece)
-        if other is not None and math.hypot(piece.x_mm - other.x_mm, piece.y_mm - other.y_mm) > tolerance_mm:
+        if other is None:
+            continue
+        noise = settings.rest_noise_factor * math.hypot(piece.sigma_mm, other.sigma_mm)
+        tolerance = max(settings.rest_tolerance_mm, min(noise, settings.rest_tolerance_cap_mm))
+        if math.hypot(piece.x_mm - other.x_mm, piece.y_mm - other.y_mm) > tolerance:
             return False
     return True
 
