@@ -69,7 +69,9 @@ class ResolveShot(Action):
     ``direct_hits`` are in the order they were struck. ``pushed_off_mat`` are pieces that left the mat
     (shadow monsters die only so). ``knocked_off`` are frozen characters whose ice piece was knocked off.
     ``target`` is the declared target of a target shot. ``fire_wall_contacts`` are characters that touched
-    a fire wall in any way during the shot.
+    a fire wall in any way during the shot. ``teleported`` is the character a teleport shot sends to the
+    Teleported! card (the performer when omitted); ``swapped`` the two friendly pieces an open portal
+    switches.
     """
 
     name: ClassVar[str] = "resolve_shot"
@@ -80,6 +82,8 @@ class ResolveShot(Action):
     knocked_off: tuple[str, ...] = ()
     target: str | None = None
     fire_wall_contacts: tuple[str, ...] = ()
+    teleported: str | None = None
+    swapped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

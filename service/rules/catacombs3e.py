@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence as Seq
 
 from service.rules import actions as A
-from service.rules import card_play, modifiers, rng, special_rooms
+from service.rules import card_play, modifiers, pieces3e, rng, special_rooms
 from service.rules import events as E
 from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
 from service.rules.catacombs_flow import CatacombsFlow
@@ -30,6 +30,7 @@ from service.rules.state import (
     GameState,
     Option,
     Pending,
+    Turn,
 )
 from service.rules.tx import Tx
 
@@ -110,6 +111,7 @@ class Catacombs3E(CatacombsFlow):
             item_deck=item_deck,
             rng=state,
             settings=self.settings,
+            monster_supply=tuple((m.id, m.pieces) for m in self.content.monsters() if not m.antient),
         )
 
     def check_starting_items(self, hero: Character) -> None:
@@ -274,8 +276,11 @@ class Catacombs3E(CatacombsFlow):
         Swordmaster Ghoul and the Crypt Spider "both share the same piece"). smartmat ruling (docs/rulings.md,
         "Shared pieces"): while any piece of one is on the playmat (alive, in this room), the other cannot be
         placed, whatever the piece counts; the sharing holds when either card names the other."""
+        held = {m for discs in state.held_discs().values() for m in discs}
         for c in state.characters:
-            if c.kind != "monster" or not c.in_room or not c.alive or c.card == card.id:
+            if c.kind != "monster" or c.card == card.id:
+                continue
+            if not (c.in_room and c.alive) and c.id not in held:
                 continue
             if (
                 c.card in card.shares_pieces_with
@@ -288,13 +293,10 @@ class Catacombs3E(CatacombsFlow):
         """Pieces of ``card`` left in the Monster Pool (Supply limits are hard limits; shared pieces)."""
         if self.piece_in_use_by(state, card) is not None:
             return 0
-        # A fire wall still holds its Fire Spirit's piece "for the remainder of the room" (Fire Walls).
-        in_play = sum(
-            1
-            for c in state.characters
-            if c.kind in PIECE_KINDS and c.card == card.id and c.in_room and c.alive
-        )
-        return max(0, card.pieces - in_play)
+        # A fire wall still holds its Fire Spirit's piece "for the remainder of the room" (Fire Walls); a
+        # destroyed monster's disc stays on its slayer's board until the Resolution Phase (or that hero's
+        # death) returns it.
+        return max(0, card.pieces - state.pieces_out_of_pool(card.id))
 
     def summon(self, tx: Tx, summoner: Character, card_id: str) -> None:
         """Summon Shot: placed beside the summoner, the newcomer performs a melee shot and then its full
@@ -457,6 +459,50 @@ class Catacombs3E(CatacombsFlow):
             return (hero.shot_sequences[(state.round - 1) % len(hero.shot_sequences)],)
         return hero.shot_sequences
 
+    def declarable(self, state: GameState, c: Character) -> list[tuple[int | None, Sequence]]:
+        """What ``c`` may declare this turn, each with the ``alternative`` that names it: none where the rules
+        give a single sequence (stunned, back from the Teleported! card), the printed index for the Gelatinous
+        Cube's round."""
+        sequences = self.hero_sequences(state, c)
+        if c.has(TELEPORTED) or (c.has(STUNNED) and sequences != c.shot_sequences):
+            return [(None, sequences[0])]
+        if c.ordered_by_round and c.shot_sequences:
+            return [((state.round - 1) % len(c.shot_sequences), sequences[0])]
+        return list(enumerate(sequences))
+
+    def choices(self, state: GameState) -> list[A.Action]:
+        found = [a for a in super().choices(state) if not isinstance(a, A.DeclareAction)]
+        if state.phase == "battle" and state.pending is None:
+            movers = [state.character(state.turn.character)] if state.turn else list(self.actors(state))
+            declares: list[A.Action] = [
+                A.DeclareAction(c.id, i) for c in movers for i, _ in self.declarable(state, c)
+            ]
+            found = [a for a in declares if self.is_legal(state, a)] + found
+        return found
+
+    def _check_declare(self, state: GameState, action: A.DeclareAction) -> None:
+        pieces3e.check_alternative(self, state, action)
+        super()._check_declare(state, pieces3e.forced_alternative(state, action))
+
+    def _do_declare(self, tx: Tx, action: A.DeclareAction) -> None:
+        super()._do_declare(tx, pieces3e.forced_alternative(tx.state, action))
+
+    def _check_resolve_shot(self, state: GameState, action: A.ResolveShot) -> None:
+        super()._check_resolve_shot(state, action)
+        pieces3e.check_shot_record(self, state, action)
+
+    def _do_resolve_shot(self, tx: Tx, action: A.ResolveShot) -> None:
+        pieces3e.note_shield_shot(tx, action)
+        super()._do_resolve_shot(tx, action)
+
+    def turn_ended(self, tx: Tx, turn: Turn, character: Character) -> None:
+        pieces3e.place_shields(tx, turn)
+
+    def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:
+        state, events = super().perform(state, action)
+        # Whatever killed it (a shot, poison, a referee's correction), a dead owner's shield leaves the mat.
+        return pieces3e.without_shields_of_the_dead(state, events)
+
     def shot_damage(self, state: GameState, attacker: Character, target: Character, shot: Shot) -> int:
         damage = shot.base_damage
         if self.vulnerable(attacker, target, shot) and (
@@ -506,6 +552,11 @@ class Catacombs3E(CatacombsFlow):
     def end_of_round(self, tx: Tx) -> None:
         """Hook: end-of-round effects (none in the base 3E game beyond what cards add)."""
 
+    def keeps_destroyed_disc(self, state: GameState) -> bool:
+        """Catacomb Lord's Lair, Important Note: "Monsters destroyed during the encounter with the Catacomb
+        Lord are returned to the Monster Pool" (not onto the hero's board)."""
+        return state.room_kind != "lair"
+
     # == ends of rooms and games ==================================================================
     def overseer_has_won(self, state: GameState) -> bool:
         """Winning the Game: all four heroes killed and/or unable to take an action (e.g. devoured). A frozen
@@ -535,6 +586,14 @@ class Catacombs3E(CatacombsFlow):
                 earner = tx.gold_earner(tx.state.find(c.frozen_by))
                 if earner is not None:
                     tx.update(evolve(earner, trophies=(*earner.trophies, c.id)))
+        # The Battle Phase: "All other pieces such as obstacles, shields, and fire walls are removed from the
+        # playmat" (a fire wall's piece goes back to the Monster Pool with the others).
+        for c in tx.state.characters:
+            if c.kind == "fire_wall" and c.in_room:
+                tx.update(evolve(c, in_room=False))
+        if tx.state.shields:
+            tx.emit(E.ShieldMoved("The shield pieces are removed from the playmat", "", False))
+        tx.state = evolve(tx.state, shields=(), shield_raised=())
         for c in tx.state.characters:
             cleared = c.without_status(STUNNED, DEVOURED, TELEPORTED)
             if c.side == HEROES:
@@ -550,9 +609,22 @@ class Catacombs3E(CatacombsFlow):
             reward = sum(self.reward(hero, tx.char(m)) for m in hero.trophies)
             tx.pay_from_treasury(hero, reward)
             tx.update(evolve(tx.char(hero.id), trophies=()))
+            discs = tuple(m for m in hero.trophies if not tx.char(m).alive)
+            if discs:
+                tx.emit(
+                    E.DiscsReturned(
+                        f"{hero.name} returns {len(discs)} monster disc(s) to the Monster Pool",
+                        hero.id,
+                        discs,
+                    )
+                )
         for c in tx.state.characters:
             if c.trophies:
                 tx.update(evolve(c, trophies=()))
+        # The Resolution Phase: "The monster pieces are then returned to the Monster Pool."
+        for c in tx.state.characters:
+            if c.kind == "monster" and c.in_room:
+                tx.update(evolve(c, in_room=False))
 
     def reward(self, hero: Character, monster: Character) -> int:
         """The Monster card's gold, plus a hero's extra coin (Elani) "for each monster she slays": a kill by

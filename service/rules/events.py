@@ -240,3 +240,40 @@ class CardTaken(Event):
     type: ClassVar[str] = "card_taken"
     character: str
     card: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShieldMoved(Event):
+    """A shield piece placed beside its owner after a sequence with a shield shot, or removed from the mat."""
+
+    type: ClassVar[str] = "shield_moved"
+    owner: str  # "" when every shield piece is removed at once (the end of the Battle Phase)
+    on_mat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiscsReturned(Event):
+    """Destroyed monsters' discs leave a hero's board for the Monster Pool (Resolution Phase, Hero Death)."""
+
+    type: ClassVar[str] = "discs_returned"
+    character: str
+    discs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(Event):
+    """A card drawn from a deck: the one the table named, or the engine's seeded draw (digital decks)."""
+
+    type: ClassVar[str] = "card_drawn"
+    deck: str
+    card: str
+    named: bool  # the referee named the card the table drew
+
+
+@dataclass(frozen=True, slots=True)
+class PortalOpened(Event):
+    """An open portal switches the positions of two friendly pieces on the playmat."""
+
+    type: ClassVar[str] = "portal_opened"
+    character: str
+    swapped: tuple[str, ...]

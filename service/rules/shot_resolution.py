@@ -90,8 +90,19 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     if tx.state.pending is None:
         tx.rules.after_hits(tx, attacker, shot, damaged)
     if shot.kind == "teleport" and attacker.alive:
-        teleport(tx, attacker)
-        forfeit_rest_of_sequence(tx, attacker.id)
+        # Teleport Shots: "the target character being teleported" is the performer unless another is named.
+        teleported = tx.char(action.teleported or attacker.id)
+        teleport(tx, teleported)
+        forfeit_rest_of_sequence(tx, teleported.id)
+    if shot.kind == "open_portal" and action.swapped:
+        first, second = (tx.char(c) for c in action.swapped)
+        tx.emit(
+            E.PortalOpened(
+                f"{attacker.name} opens a portal: {first.name} and {second.name} switch places",
+                attacker.id,
+                action.swapped,
+            )
+        )
     if shot.kind == "runic_shift" and attacker.alive:
         # Runic Shift: placed on an unoccupied Rune icon, then a melee shot with that character.
         turn = tx.state.turn

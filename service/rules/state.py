@@ -171,6 +171,11 @@ class GameState:
     map_revealed: bool = False  # a map bought from Izchak: every Room card is face up
     free_cure_used: bool = False  # Althea's one free Poison cure in this visit
     playmat: str | None = None  # the playmat side of the current (or last) battle room
+    # The Monster Pool's supply: pieces of each Monster card in the box (card id, pieces), top level so that
+    # the pool can be told from the state alone (Components; Supply limits are hard limits).
+    monster_supply: tuple[tuple[str, int], ...] = ()
+    shields: tuple[str, ...] = ()  # owners whose shield piece stands on the playmat (Shield Shots)
+    shield_raised: tuple[str, ...] = ()  # performed a shield shot in the sequence still under way
 
     # -- lookups -------------------------------------------------------------------------------------
     def character(self, character_id: str) -> Character:
@@ -195,6 +200,31 @@ class GameState:
     @property
     def room_monsters(self) -> tuple[Character, ...]:
         return tuple(c for c in self.characters if c.kind in ("monster", "lord") and c.in_room)
+
+    def held_discs(self) -> dict[str, tuple[str, ...]]:
+        """The destroyed monsters' discs on each hero's board, waiting for the Resolution Phase
+        (catacombs-3e-reference.txt: The Resolution Phase; Hero Death)."""
+        held: dict[str, tuple[str, ...]] = {}
+        for c in self.characters:
+            discs = tuple(m for m in c.trophies if not self.character(m).alive)
+            if discs:
+                held[c.id] = discs
+        return held
+
+    def pieces_out_of_pool(self, card: str) -> int:
+        """Pieces of a Monster card on the playmat (a fire wall still holds its Fire Spirit's piece) or held
+        on a hero's board."""
+        on_mat = {
+            c.id
+            for c in self.characters
+            if c.kind in ("monster", "fire_wall") and c.card == card and c.in_room and c.alive
+        }
+        held = {m for discs in self.held_discs().values() for m in discs if self.character(m).card == card}
+        return len(on_mat | held)
+
+    def monster_pool(self) -> dict[str, int]:
+        """Pieces of each Monster card left in the Monster Pool."""
+        return {card: max(0, n - self.pieces_out_of_pool(card)) for card, n in self.monster_supply}
 
     @property
     def party_gold(self) -> int:
@@ -256,7 +286,11 @@ class GameState:
             "round": self.round,
             "turn": turn,
             "expected_shot": self.expected_shot(),
-            "characters": [_character_view(c) for c in self.characters if c.kind != "monster" or c.in_room],
+            "characters": [
+                _character_view(c)
+                for c in self.characters
+                if c.kind not in ("monster", "fire_wall") or c.in_room
+            ],
             "gold": {"party": self.party_gold, "treasury": self.treasury},
             "poison_deck": len(self.poison_deck),
             "market": list(self.market),
@@ -271,6 +305,18 @@ class GameState:
                 "options": [{"id": o.id, "label": o.label} for o in self.pending.options],
             },
             "outcome": self.outcome,
+            "monster_pool": self.monster_pool(),
+            "shields": list(self.shields),
+            "antients": [
+                {
+                    # Antients: control passes back and forth; whoever's part of the round it is controls it.
+                    "id": c.id,
+                    "controlled_by": self.side if self.phase == "battle" else None,
+                    "acted": c.id in self.acted,
+                }
+                for c in self.characters
+                if c.kind == "antient" and c.in_room
+            ],
         }
 
 
@@ -293,4 +339,8 @@ def _character_view(c: Character) -> dict[str, Any]:
         "flipped": c.flipped,
         "on_mat": c.on_mat,
         "owner": c.owner,
+        "discs": list(
+            c.trophies
+        ),  # destroyed monsters' discs on this hero's board until the Resolution Phase
+        "poison": list(c.poison),
     }

@@ -157,7 +157,9 @@ class Tx:
         if c.kind == "lord" and by is not None:
             return
         earner = self.gold_earner(by)
-        if earner is not None and c.kind == "monster":
+        if earner is not None and c.kind == "monster" and self.rules.keeps_destroyed_disc(self.state):
+            # The disc waits on the hero's board, out of the Monster Pool, until the Resolution Phase pays
+            # for it and returns it (or until that hero dies).
             self.update(evolve(earner, trophies=(*earner.trophies, c.id)))
         self.release_devoured_by(c)
 
@@ -371,6 +373,7 @@ class Tx:
         self.set_turn(None)
         self.state = evolve(self.state, acted=(*self.state.acted, c.id))
         self.emit(E.TurnEnded(f"{c.name}'s turn ends", c.id))
+        self.rules.turn_ended(self, turn, c)
         self.advance()
 
     def advance(self) -> None:

@@ -60,7 +60,8 @@ class Table:
             self.do(A.EndTurn(character))
 
     def pass_turn(self, character: str) -> None:
-        self.declare(character, 0)
+        # The first thing the rules let it declare (a stunned hero's lone rush names no alternative).
+        self.declare(character, self.rules.declarable(self.state, self.state.character(character))[0][0])
         if self.state.turn is not None:
             self.do(A.EndTurn(character))
 

@@ -926,13 +926,16 @@ def test_frozen_heroes_are_freed_when_the_battle_phase_ends() -> None:
     assert "hero-roosan" in [a.id for a in table.rules.actors(table.state)]
 
 
-def test_a_summon_with_no_piece_left_in_the_pool_brings_nothing_and_the_sequence_goes_on() -> None:
-    """catacombs-3e-reference.txt: Summon Shot ("the monster piece being summoned must be available from the
-    Monster Pool")."""
+def test_a_summon_with_no_piece_left_in_the_pool_is_refused_and_skipped() -> None:
+    """catacombs-3e-reference.txt: Advanced Shots: Summon Shot ("the monster piece being summoned must be
+    available from the Monster Pool")."""
     table = battle(("necromancer", 1), ("zombie", 4))
     table.heroes_pass()
     table.declare("monster-necromancer-1")
-    table.shot("monster-necromancer-1", "summon")
+    with pytest.raises(IllegalActionError, match="Summon Shot") as refused:
+        table.shot("monster-necromancer-1", "summon")
+    assert "no piece is left in the Monster Pool" in str(refused.value)
+    table.do(A.SkipShot("monster-necromancer-1"))
     assert len([m for m in table.state.room_monsters if m.card == "zombie"]) == 4
     shot = table.state.expected_shot()
     assert shot is not None and (shot["actor"], shot["shot"]) == ("monster-necromancer-1", "melee")

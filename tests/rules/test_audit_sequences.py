@@ -151,9 +151,9 @@ def _resolve_everything(rules: Catacombs3E, state: GameState, who: str, alternat
             state, _ = rules.apply(state, A.SkipShot(who))
             continue
         kind = expected["shot"]
-        state, _ = rules.apply(
-            state, A.ResolveShot(who, kind, direct_hits=(), target=target if kind == "target" else None)
-        )
+        shot = A.ResolveShot(who, kind, direct_hits=(), target=target if kind == "target" else None)
+        # A summon with no piece left in the Monster Pool is refused (Summon Shot): the table skips it.
+        state, _ = rules.apply(state, shot if rules.is_legal(state, shot) else A.SkipShot(who))
         resolved += 1
         assert resolved < 50, "the sequence never ends"
     return resolved

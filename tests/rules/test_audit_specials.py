@@ -22,7 +22,12 @@ from service.gamelog.writer import LogWriter
 from service.rules import GameState, Settings
 from service.rules import actions as A
 from service.rules.cards import CardIndex
-from service.rules.errors import CharacterCannotActError, NoSuchAlternativeError, SuppressedShotError
+from service.rules.errors import (
+    CharacterCannotActError,
+    IllegalActionError,
+    NoSuchAlternativeError,
+    SuppressedShotError,
+)
 from service.rules.evolve import evolve
 from service.rules.shots import Shot
 
@@ -274,7 +279,9 @@ def test_hmothas_summon_finds_no_piece_until_a_skeleton_warrior_has_fallen(shipp
     to_overseer(t)
     t.declare("lord-hmotha", 0)  # rush, summon skeleton warrior, melee
     t.shot("lord-hmotha", "rush")
-    t.shot("lord-hmotha", "summon")
+    with pytest.raises(IllegalActionError, match="Summon Shot"):
+        t.shot("lord-hmotha", "summon")  # refused: the Overseer skips it
+    t.do(A.SkipShot("lord-hmotha"))
     assert monsters_by_card(t)["skeleton-warrior"] == 4
     assert expected(t)["actor"] == "lord-hmotha" and expected(t)["shot"] == "melee"
     t.do(A.EndTurn("lord-hmotha"))
@@ -304,7 +311,9 @@ def test_a_fire_wall_is_still_the_fire_spirits_piece_so_phoshar_cannot_summon_it
     assert t.state.character("monster-fire-spirit-2").kind == "fire_wall"
     t.declare("lord-phoshar", 3)  # melee, summon fire spirit
     t.shot("lord-phoshar", "melee")
-    t.shot("lord-phoshar", "summon")
+    with pytest.raises(IllegalActionError, match="no piece is left in the Monster Pool"):
+        t.shot("lord-phoshar", "summon")
+    t.do(A.SkipShot("lord-phoshar"))
     ids = [c.id for c in t.state.characters]
     assert len(ids) == len(set(ids))
     assert monsters_by_card(t)["fire-spirit"] == 3  # three Fire Spirits and a fire wall: all four pieces
@@ -342,11 +351,13 @@ def test_the_gelatinous_cube_follows_its_rounds_and_offers_no_other_sequence(shi
     seen = []
     for _ in range(5):
         to_overseer(t)
-        assert [A.DeclareAction(cube, 0)] == [
-            a for a in t.rules.choices(t.state) if a == A.DeclareAction(cube, 0)
+        # The explicit alternative is the printed one of this round; any other is refused, not replaced.
+        this_round = (t.state.round - 1) % 4
+        assert [A.DeclareAction(cube, this_round)] == [
+            a for a in t.rules.choices(t.state) if isinstance(a, A.DeclareAction) and a.character == cube
         ]
-        with pytest.raises(NoSuchAlternativeError):
-            t.rules.check(t.state, A.DeclareAction(cube, 1))
+        with pytest.raises(NoSuchAlternativeError, match="Gelatinous Cube"):
+            t.rules.check(t.state, A.DeclareAction(cube, (this_round + 1) % 4))
         t.declare(cube)
         assert t.state.pending is None
         seen.append(t.state.turn.label)  # type: ignore[union-attr]
@@ -715,7 +726,9 @@ def random_action(t: Table, dice: random.Random) -> A.Action:
         if shot["shot"] == "target":
             previous = state.turn.queue[0].target if state.turn else None  # the declared target stays
             target = previous or (hits[0] if hits else dice.choice(on_mat))
-        return A.ResolveShot(shot["character"], shot["shot"], hits, pushed, frozen, target)
+        resolved = A.ResolveShot(shot["character"], shot["shot"], hits, pushed, frozen, target)
+        # A summon with no piece in the Monster Pool is refused: the table skips it.
+        return resolved if t.rules.is_legal(state, resolved) else A.SkipShot(shot["character"])
     offered = t.rules.choices(state)
     assert offered or shot is not None, f"stuck: nothing to do in {state.public_view()}"
     return dice.choice(offered) if offered else A.SkipShot(shot["character"])  # type: ignore[index]
@@ -836,7 +849,8 @@ def test_a_re_attributed_devour_shot_swallows_the_other_hero_on_replay(shipped: 
         for monster in [c.id for c in t.rules.actors(t.state)]:
             if monster == cube and t.state.round == 3:
                 continue
-            for action in (A.DeclareAction(monster, 0), A.EndTurn(monster)):
+            first = None if monster == cube else 0  # the Cube's round decides its sequence
+            for action in (A.DeclareAction(monster, first), A.EndTurn(monster)):
                 t.do(action)
                 log.action(action)
     for action in (A.DeclareAction(cube), A.ResolveShot(cube, "melee")):

@@ -8,7 +8,7 @@ import pytest
 from service.rules import actions as A
 from service.rules import sample_content as sample
 from service.rules.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
-from service.rules.errors import BadDecisionError
+from service.rules.errors import BadDecisionError, IllegalActionError
 from service.rules.sample_content import seq
 from service.rules.shots import Sequence, Shot
 
@@ -113,9 +113,10 @@ def test_with_every_level_card_blocked_the_icon_places_nothing() -> None:
     assert table.state.phase == "battle"
 
 
-def test_a_summon_finds_no_piece_while_the_spider_is_on_the_playmat_and_one_after_it_falls() -> None:
+def test_a_summon_finds_no_piece_while_the_spiders_disc_is_on_the_mat_or_its_slayers_board() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Summon Shot ("the monster piece being summoned must be
-    available from the Monster Pool"); Room Cards: Monster Metre Icons (the shared piece)."""
+    available from the Monster Pool"); Room Cards: Monster Metre Icons (the shared piece); The Resolution
+    Phase; Hero Death ("any monsters they have killed are returned to the Monster Pool")."""
     crypt = RoomCard(
         "crypt",
         "Crypt",
@@ -131,19 +132,26 @@ def test_a_summon_finds_no_piece_while_the_spider_is_on_the_playmat_and_one_afte
     table.enter_battle()
     table.heroes_pass()
     table.declare("monster-necromancer-1")
-    table.shot("monster-necromancer-1", "summon")
+    with pytest.raises(IllegalActionError, match="its piece is in use as Crypt Spider 1"):
+        table.shot("monster-necromancer-1", "summon")
+    table.do(A.SkipShot("monster-necromancer-1"))
     assert table.state.find("monster-swordmaster-ghoul-1") is None
-    assert "Swordmaster Ghoul cannot be placed: its piece is in use as Crypt Spider 1" in table.texts()
     shot = table.state.expected_shot()
     assert shot is not None and (shot["actor"], shot["shot"]) == ("monster-necromancer-1", "melee")
     table.do(A.EndTurn("monster-necromancer-1"))
     table.monsters_pass()
-    # Round 2: the heroes destroy the Spider, and its piece goes back to the Monster Pool.
+    # Round 2: the heroes destroy the Spider. Its disc waits on Xoric's board until the Resolution Phase
+    # (The Resolution Phase), so the shared piece is still not in the Monster Pool.
     table.edit("monster-crypt-spider-1", health=1)
     table.turn("hero-xoric", ("melee", "monster-crypt-spider-1"))
     assert not table.state.character("monster-crypt-spider-1").alive
+    assert table.state.held_discs() == {"hero-xoric": ("monster-crypt-spider-1",)}
     table.heroes_pass()
     table.declare("monster-necromancer-1")
+    with pytest.raises(IllegalActionError, match="Swordmaster Ghoul cannot be summoned"):
+        table.shot("monster-necromancer-1", "summon")
+    # Xoric dies: "any monsters they have killed are returned to the Monster Pool" (Hero Death).
+    table.do(A.SetHealth("hero-xoric", 0, "crushed"))
     table.shot("monster-necromancer-1", "summon")
     assert table.state.character("monster-swordmaster-ghoul-1").on_mat
 
