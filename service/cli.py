@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "firmware_bridge.simulator.cli",
     "web_dashboard.cli",
     "service.enrolment.cli",
+    "service.trackers.cli",
 )
 
 

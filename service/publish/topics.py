@@ -31,7 +31,11 @@ DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_R
 DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER)  # its own retained characters, to clear stale ones
 REFEREE_PUBLISHES = (CMD_REQUEST,)
 SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT)
-TRACKER_READS = (TRACKER, STATUS)
+TRACKER_READS = (TRACKER, STATUS, CHARACTER)
+# WLED trackers and the bridge that feeds them (the tracker account): WLED's own topic tree, where each
+# device listens on ``wled/<device>/api`` and reports its own state (docs/trackers.md).
+WLED_ROOT = "wled"
+WLED_FILTER = f"{WLED_ROOT}/#"
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -66,6 +70,14 @@ def character_topic(table: str, character_id: str) -> str:
 
 def tracker_topic(table: str, character_id: str) -> str:
     return topic(table, TRACKER, check_id(character_id, "character id"), "health")
+
+
+def wled_api_topic(device_topic: str) -> str:
+    """``wled_api_topic("wled/board-1")`` → ``wled/board-1/api``: where a WLED device takes JSON state."""
+    parts = device_topic.split("/")
+    if len(parts) != 2 or parts[0] != WLED_ROOT:
+        raise TopicError(f"WLED device topic {device_topic!r} must be {WLED_ROOT}/<device id>")
+    return f"{WLED_ROOT}/{check_id(parts[1], 'WLED device id')}/api"
 
 
 def table_filter(table: str) -> str:

@@ -1,0 +1,91 @@
+"""``smartmat trackers``: feeds a table's WLED trackers from the retained per-character topics.
+
+An MQTT client of its own (the ``tracker`` account). It reads ``smartmat/<table>/character/+`` and publishes,
+for each WLED tracker assigned to a character, the absolute JSON state of :func:`service.trackers.wled.
+wled_state` on the device's API topic, **retained** (QoS 1), whenever what the LEDs should show changes.
+After every (re)connect it subscribes again and republishes what it holds, so a broker restart that lost the
+retained messages, or a bridge restarted after a power cut, puts every device right as soon as the daemon
+has republished the game (docs/trackers.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from service.publish import topics
+from service.publish.broker_url import BrokerUrl
+from service.publish.paho_transport import PahoTransport
+from service.publish.transport import InboundMessage, MqttTransport
+
+from .config import TrackerConfig
+from .wled import wled_state
+
+log = logging.getLogger(__name__)
+
+
+class WledBridge:
+    def __init__(self, table: str, trackers: Sequence[TrackerConfig], transport: MqttTransport) -> None:
+        self.table = topics.check_id(table, "table id")
+        self.trackers = [t for t in trackers if t.kind == "wled"]
+        self.transport = transport
+        self._lock = threading.Lock()
+        self._characters: dict[str, dict[str, Any] | None] = {}
+        self._sent: dict[str, bytes] = {}  # api topic -> the payload it holds
+
+    @classmethod
+    def connect_to(cls, table: str, trackers: Sequence[TrackerConfig], url: str | BrokerUrl) -> WledBridge:
+        bridge = cls(table, trackers, PahoTransport(url, f"smartmat-trackers-{table}"))
+        bridge.start()
+        return bridge
+
+    def start(self) -> None:
+        self.transport.start(self._on_connect, self._on_message)
+
+    def stop(self) -> None:
+        self.transport.flush(2.0)
+        self.transport.stop()
+
+    def payload_for(self, tracker: TrackerConfig) -> bytes:
+        """What the device should hold now (all off until its character is known)."""
+        character = self._characters.get(tracker.character) if tracker.character else None
+        return json.dumps(wled_state(character, tracker.layout), separators=(",", ":")).encode()
+
+    def _on_connect(self) -> None:
+        self.transport.subscribe(topics.kind_filter(topics.CHARACTER, self.table), 1)
+        with self._lock:
+            self._sent.clear()  # the broker may have lost every retained message: send them all again
+            self._publish_changes()
+
+    def _on_message(self, message: InboundMessage) -> None:
+        try:
+            parsed = topics.parse(message.topic)
+        except topics.TopicError:
+            return
+        if parsed.kind != topics.CHARACTER or parsed.subject is None:
+            return
+        character: dict[str, Any] | None = None
+        if message.payload:
+            try:
+                data = json.loads(message.payload)
+            except ValueError:
+                log.warning("ignored a character message on %s that is not JSON", message.topic)
+                return
+            if not isinstance(data, dict):
+                log.warning("ignored a character message on %s that is not a JSON object", message.topic)
+                return
+            character = data
+        with self._lock:
+            self._characters[parsed.subject] = character
+            self._publish_changes()
+
+    def _publish_changes(self) -> None:
+        for tracker in self.trackers:
+            payload = self.payload_for(tracker)
+            if self._sent.get(tracker.api_topic) == payload:
+                continue  # unchanged: no traffic for the device
+            self.transport.publish(tracker.api_topic, payload, qos=1, retain=True)
+            self._sent[tracker.api_topic] = payload
