@@ -271,15 +271,20 @@ class TableSession:
             return []
         actions = []
         for character in self.rules.actors(state):
-            if character.kind == "hero":
-                sequences = self.rules.hero_sequences(state, character)
+            # What the rules offer this turn, each with the alternative that names it (none for a stunned
+            # hero's lone rush, the printed one for the Gelatinous Cube's round).
+            declarable = getattr(self.rules, "declarable", None)
+            if declarable is not None:
+                offered = declarable(state, character)
+            elif character.kind == "hero":
+                offered = list(enumerate(self.rules.hero_sequences(state, character)))
             else:
-                sequences = character.shot_sequences
-            for index, sequence in enumerate(sequences):
+                offered = list(enumerate(character.shot_sequences))
+            for index, sequence in offered:
                 connector = "elastic" if sequence.elastic else "then"
                 actions.append(
                     {
-                        "id": f"{character.id}:{index}",
+                        "id": f"{character.id}:{0 if index is None else index}",
                         "label": f"{character.name}: {sequence.label}",
                         "character": character.id,
                         "alternative": index,

@@ -248,7 +248,11 @@ class SimulatedTable:
         if turn.get("character") is None:
             actor = self._next_actor(state)
             if actor is not None:
-                self.say("declare", character=actor["id"], alternative=0)
+                # The first thing the table offers it (a stunned hero's lone rush names no alternative).
+                offered = [a for a in state.get("actions") or () if a.get("character") == actor["id"]]
+                self.say(
+                    "declare", character=actor["id"], alternative=offered[0]["alternative"] if offered else 0
+                )
 
     def _next_actor(self, state: dict[str, Any]) -> dict[str, Any] | None:
         turn = state.get("turn") or {}
