@@ -260,7 +260,11 @@ class Hub:
     def submit(self, kind: str, payload: dict[str, Any], by: str) -> TournamentRecord:
         with self._lock:
             self.refresh()
-            self.tournament.check(kind, payload, by)
+            try:
+                self.tournament.check(kind, payload, by)
+            except TournamentError as exc:
+                log.warning("tournament: %s by %s refused: %s", kind, by, exc)
+                raise
             record = self.store.append(kind, payload, by)
             self.tournament.apply(record)
         log.info("tournament: %s by %s (seq %d)", kind, by, record.seq)

@@ -26,6 +26,7 @@ from typing import Any
 
 from service.eventlog import EventLog, Record, SqliteEventLog
 from service.hub.topics import LOG, LOG_HEAD, LOG_REQUEST, table_topic
+from service.publish.topics import check_id
 from service.publish.transport import InboundMessage, MqttTransport
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class LogShipper:
     ) -> None:
         """``open_log`` opens the table's event log; ``identity`` (e.g. the file's inode) changes when the
         table starts a new log, and the shipper then reopens it."""
-        self.table = table
+        self.table = check_id(table, "table id")
         self._open_log = open_log
         self._identity = identity or (lambda: None)
         self._transport = transport
@@ -57,6 +58,7 @@ class LogShipper:
         self._game: str | None = None
         self._shipped = 0
         self._requests: list[tuple[str | None, int]] = []
+        self._waiting_for_file = False
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -107,6 +109,10 @@ class LogShipper:
         while not self._stop.is_set():
             try:
                 self._step()
+            except FileNotFoundError as exc:
+                if not self._waiting_for_file:
+                    log.warning("table %s: %s; waiting for the daemon to create it", self.table, exc)
+                self._waiting_for_file = True
             except Exception:  # a locked or replaced file: log, and try again at the next poll
                 log.exception("shipping the event log of %s failed; retrying", self.table)
                 self._close_log()

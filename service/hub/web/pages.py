@@ -1,0 +1,284 @@
+"""The hub's pages and JSON API (blueprint ``hub``, under ``/hub``).
+
+Reading is open to everyone: the standings, live scores, the overview, exports and game logs are what a
+tournament publishes. Changing anything — a sign-off, a correction, pairing a round — needs a referee of
+this tournament logged in (name and PIN, the PIN's hash in the tournament file) and the session's CSRF
+token; the tournament model then checks who may do what (a table referee signs off only their tables,
+only a head referee corrects or pairs).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from service.eventlog import Record
+from service.gamelog.replay import SetupError, replay
+from service.hub import exports
+from service.hub.hub import Hub
+from service.hub.model import CAMPAIGN_3E, TournamentError
+from service.hub.store import HubStoreError
+from service.hub.web.stream import ChangeStream, TooManyStreams
+from web_dashboard.security import LoginLimiter, pin_matches
+
+bp = Blueprint("hub", __name__, url_prefix="/hub", template_folder="templates", static_folder="static")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+
+
+def _hub() -> Hub:
+    return current_app.extensions["smartmat_hub"]  # type: ignore[no-any-return]
+
+
+def _referee() -> str | None:
+    name = session.get("hub_referee")
+    return name if isinstance(name, str) else None
+
+
+def _table_url(table: str) -> str | None:
+    urls: dict[str, str] = current_app.config["HUB_TABLE_URLS"]
+    template = current_app.config["HUB_TABLE_URL_TEMPLATE"]
+    if table in urls:
+        return urls[table]
+    return template.format(table=table) if template else None
+
+
+def _overview() -> dict[str, Any]:
+    hub = _hub()
+    tournament = hub.refresh()
+    rows = hub.overview()
+    current = tournament.rounds[-1] if tournament.rounds else []
+    by_table = {m.table: m for m in current}
+    for row in rows:
+        match = by_table.get(row["table"])
+        row["match"] = {"a": match.a, "b": match.b} if match else None
+        row["signed_off"] = bool(match and (match.round, match.table) in tournament.results)
+        row["dashboard"] = _table_url(row["table"])
+        if tournament.format == CAMPAIGN_3E:
+            party = next((e for e in tournament.entrants.values() if e.table == row["table"]), None)
+            row["party"] = party.name if party else None
+    names = {e.id: e.name for e in tournament.entrants.values()}
+    return {
+        "event": tournament.name,
+        "format": tournament.format,
+        "round": tournament.current_round(),
+        "tables": rows,
+        "names": names,
+        "byes": [m.a for m in current if m.b is None],
+    }
+
+
+# ---- pages ---------------------------------------------------------------------------------------------
+@bp.get("/")
+def overview_page() -> str:
+    return render_template("hub_overview.html", data=_overview(), referee=_referee())
+
+
+@bp.get("/standings")
+def standings_page() -> str:
+    hub = _hub()
+    tournament = hub.refresh()
+    return render_template(
+        "hub_standings.html",
+        event=tournament.name,
+        format=tournament.format,
+        standings=hub.standings(),
+        data=_overview(),
+    )
+
+
+@bp.get("/login")
+def login_page() -> str:
+    return render_template("hub_login.html", error=None)
+
+
+@bp.post("/login")
+def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    limiter: LoginLimiter = current_app.extensions["smartmat_hub_limiter"]
+    client = request.remote_addr or "unknown"
+    wait = limiter.retry_after(client)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        current_app.logger.warning("hub login rate limit hit by %s", client)
+        return (
+            render_template("hub_login.html", error=f"Too many wrong PINs. Try again in {seconds} s."),
+            429,
+            {"Retry-After": str(seconds)},
+        )
+    name = request.form.get("name", "").strip().lower()
+    pin = request.form.get("pin", "")
+    referee = _hub().refresh().referees.get(name) if _NAME.match(name) else None
+    if referee is None or not pin_matches(referee.pin_hash, pin):
+        limiter.failed(client)
+        current_app.logger.warning("hub login refused for %r from %s", name, client)
+        return render_template("hub_login.html", error="Unknown referee or wrong PIN."), 401
+    limiter.succeeded(client)
+    session.clear()
+    session["hub_referee"] = name
+    current_app.logger.info("hub: referee %s logged in from %s", name, client)
+    return redirect(url_for("hub.overview_page"))
+
+
+@bp.post("/logout")
+def logout() -> BaseResponse:
+    session.clear()
+    return redirect(url_for("hub.standings_page"))
+
+
+# ---- reading API ---------------------------------------------------------------------------------------
+@bp.get("/api/overview")
+def api_overview() -> Response:
+    return jsonify(_overview())
+
+
+@bp.get("/api/standings")
+def api_standings() -> Response:
+    hub = _hub()
+    tournament = hub.refresh()
+    return jsonify({"event": tournament.name, "format": tournament.format, "standings": hub.standings()})
+
+
+@bp.get("/api/results")
+def api_results() -> Response:
+    return jsonify(exports.results_rows(_hub().refresh()))
+
+
+@bp.get("/api/stream")
+def api_stream() -> Response:
+    stream: ChangeStream = current_app.extensions["smartmat_hub_stream"]
+    try:
+        messages = stream.subscribe()
+    except TooManyStreams:
+        response = jsonify({"ok": False, "error": "too many live pages open; reload in a minute"})
+        response.status_code = 503
+        response.headers["Retry-After"] = "60"
+        return response
+    response = Response(messages, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+# ---- exports and games ---------------------------------------------------------------------------------
+def _download(text: str, mimetype: str, name: str) -> Response:
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/export/standings.csv")
+def export_standings_csv() -> Response:
+    return _download(exports.to_csv(_hub().standings()), "text/csv", "standings.csv")
+
+
+@bp.get("/export/results.csv")
+def export_results_csv() -> Response:
+    return _download(exports.to_csv(exports.results_rows(_hub().refresh())), "text/csv", "results.csv")
+
+
+@bp.get("/export/tournament.json")
+def export_json() -> Response:
+    hub = _hub()
+    return _download(exports.to_json(hub.refresh(), hub.standings()), "application/json", "tournament.json")
+
+
+@bp.get("/export/tournament.trf")
+def export_trf() -> Response:
+    try:
+        text = exports.to_trf(_hub().refresh())
+    except ValueError as exc:
+        abort(404, description=str(exc))
+    return _download(text, "text/plain", "tournament.trf")
+
+
+def _records(game: str) -> list[Record]:
+    records = _hub().game_log(game)
+    if not records:
+        abort(404, description=f"the hub holds no game {game!r}")
+    upto = request.args.get("upto", type=int)
+    return [r for r in records if upto is None or r.seq <= upto]
+
+
+@bp.get("/games/<game>/log.jsonl")
+def game_log(game: str) -> Response:
+    lines = "".join(record.to_line() + "\n" for record in _records(game))
+    return _download(lines, "application/x-ndjson", f"{game}.jsonl")
+
+
+@bp.get("/games/<game>/replay")
+def game_replay(game: str) -> Response | tuple[Response, int]:
+    records = _records(game)
+    try:
+        result = replay(records)
+    except SetupError as exc:
+        return jsonify({"ok": False, "error": f"this hub cannot replay game {game}: {exc}"}), 422
+    view = result.state.public_view()
+    view["seq"] = result.last_seq
+    view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]
+    return jsonify(view)
+
+
+# ---- changing the tournament (referees) ----------------------------------------------------------------
+def _act(action: str) -> Response | tuple[Response, int]:
+    referee = _referee()
+    if referee is None:
+        return jsonify({"ok": False, "error": "referee login required"}), 401
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return jsonify({"ok": False, "error": "send a JSON object"}), 400
+    hub = _hub()
+    by = f"referee:{referee}"
+    try:
+        if action == "sign-off":
+            record = hub.sign_off(by, str(body.get("table", "")), winner=body.get("winner"))
+        elif action == "correct":
+            changes = {k: body[k] for k in ("winner", "rooms_cleared", "gold") if k in body}
+            record = hub.correct(
+                by, body.get("round"), str(body.get("table", "")), body.get("reason"), **changes
+            )
+        else:
+            tournament = hub.refresh()
+            referee_record = tournament.referees.get(referee)
+            if referee_record is None or referee_record.role != "head":
+                return jsonify({"ok": False, "error": "only a head referee pairs a round"}), 403
+            tables = body.get("tables")
+            if not isinstance(tables, list) or not all(isinstance(t, str) for t in tables):
+                return jsonify({"ok": False, "error": "'tables' must be a list of table ids"}), 400
+            record = hub.pair_next_round(by, tables)
+    except TournamentError as exc:
+        current_app.logger.warning("hub: %s by %s refused: %s", action, referee, exc)
+        status = 403 if type(exc).__name__ == "NotAllowedError" else 409
+        return jsonify({"ok": False, "error": str(exc)}), status
+    except HubStoreError as exc:
+        current_app.logger.error("hub: %s by %s not stored: %s", action, referee, exc)
+        return jsonify({"ok": False, "error": f"not stored: {exc}"}), 503
+    return jsonify({"ok": True, "seq": record.seq, "record": record.to_json()})
+
+
+@bp.post("/api/sign-off")
+def api_sign_off() -> Response | tuple[Response, int]:
+    return _act("sign-off")
+
+
+@bp.post("/api/correct")
+def api_correct() -> Response | tuple[Response, int]:
+    return _act("correct")
+
+
+@bp.post("/api/pair")
+def api_pair() -> Response | tuple[Response, int]:
+    return _act("pair")

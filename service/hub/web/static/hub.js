@@ -1,0 +1,73 @@
+// Live pages: when the hub says something changed, re-read this page and swap its live part.
+(function () {
+  "use strict";
+  const live = document.getElementById("live");
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  let timer = null;
+
+  function refresh() {
+    timer = null;
+    fetch(window.location.pathname, { credentials: "same-origin" })
+      .then((r) => r.text())
+      .then((html) => {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+        if (fresh) {
+          live.innerHTML = fresh.innerHTML;
+          live.dataset.updated = String(Date.now());
+        }
+      })
+      .catch(() => {});
+  }
+
+  function soon() {
+    if (timer === null) timer = setTimeout(refresh, 200);
+  }
+
+  if (window.EventSource) {
+    const stream = new EventSource("/hub/api/stream");
+    stream.addEventListener("table", soon);
+    stream.addEventListener("tournament", soon);
+  }
+
+  function answer(text) {
+    const box = document.getElementById("answer");
+    if (box) box.textContent = text;
+  }
+
+  function post(path, body) {
+    return fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body),
+    })
+      .then((r) => r.json())
+      .then((reply) => {
+        answer(reply.ok ? "Done (record " + reply.seq + ")." : reply.error);
+        if (!reply.ok) window.alert(reply.error);
+        soon();
+        return reply;
+      });
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form.classList.contains("sign-off")) {
+      event.preventDefault();
+      const winner = form.querySelector("select[name=winner]");
+      post("/hub/api/sign-off", { table: form.dataset.table, winner: winner ? winner.value : null });
+    } else if (form.id === "correct") {
+      event.preventDefault();
+      const data = Object.fromEntries(new FormData(form));
+      const body = { round: Number(data.round), table: data.table, reason: data.reason };
+      if (data.winner) body.winner = data.winner;
+      if (data.rooms_cleared !== "") body.rooms_cleared = Number(data.rooms_cleared);
+      if (data.gold !== "") body.gold = Number(data.gold);
+      post("/hub/api/correct", body);
+    } else if (form.id === "pair") {
+      event.preventDefault();
+      const tables = new FormData(form).get("tables").split(",").map((t) => t.trim()).filter(Boolean);
+      post("/hub/api/pair", { tables: tables });
+    }
+  });
+})();
