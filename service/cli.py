@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "web_dashboard.cli",
     "service.enrolment.cli",
     "service.trackers.cli",
+    "service.hub.cli",
 )
 
 
