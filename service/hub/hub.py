@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.eventlog import InvalidRecordError, Record
-from service.gamelog.replay import SetupError, replay
+from service.gamelog.replay import replay
 from service.hub import campaign, swiss
 from service.hub.model import CAMPAIGN_3E, DRAW, Tournament, TournamentError, fold
 from service.hub.store import HubStore, TournamentRecord
@@ -238,7 +238,7 @@ class Hub:
         records = self.game_log(game)[: summary["final_seq"]]
         try:
             result = replay(records)
-        except SetupError as exc:
+        except ValueError as exc:  # SetupError, or a log this hub's rules cannot read
             state = (live.state if live and live.game == game else None) or {}
             if state.get("seq") != summary["final_seq"]:
                 raise TournamentError(
@@ -278,13 +278,13 @@ class Hub:
             live = self.tables.get(table)
             if live is None or live.game is None:
                 raise TournamentError(f"the hub has no game from table {table} yet")
-            summary = self.game_summary(live.game)
-            if not summary["complete"]:
-                progress = self.games[live.game]
+            progress = self.games[live.game]
+            if progress.contiguous < progress.head or progress.contiguous == 0:
                 raise TournamentError(
                     f"the hub holds records 1–{progress.contiguous} of {progress.head} of {table}'s game;"
                     " wait for the rest (is the table's link up?)"
                 )
+            summary = self.game_summary(live.game)
             if summary["outcome"] is None:
                 raise TournamentError(f"the game on {table} has not ended (phase {summary['phase']})")
             if any(r.game == live.game for r in tournament.results.values()):
