@@ -8,7 +8,7 @@ validates and cross-checks them like ``load_content`` does for Catacombs 3E.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -26,6 +26,7 @@ CASTLES_FILES = (
     FileKind("heroes.yaml", "heroes", "castles_hero"),
     FileKind("modes.yaml", "modes", "castles_mode"),
     FileKind("bosses.yaml", "bosses", "castles_boss"),
+    FileKind("warriors.yaml", "warriors", "castles_warrior", required=False),
 )
 CASTLES_RULESETS = ("catacombs-and-castles-2e", "catacombs-and-castles-1e")
 
@@ -40,6 +41,25 @@ class CastlesShot(Record):
     catacombs_3e: str | None = None  # how the shot carries over into a Catacombs 3E game
 
 
+@dataclass(frozen=True)
+class ChargedCardRecord:
+    """A Team Action or Boss Action card: its charge (None: not printed) and its shot sequences."""
+
+    name: str
+    charge: int | None = None
+    shot_sequences: ShotAlternatives = ()
+    reinforcement: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class CastlesWarrior(Record):
+    team: Team
+    health: int = 1
+    pieces: int = 1
+    shot_sequences: ShotAlternatives = ()
+    attributes: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class CastlesHero(Record):
     team: Team
@@ -47,6 +67,10 @@ class CastlesHero(Record):
     role: str | None = None  # second edition only
     shot_sequences: ShotAlternatives = ()  # empty: not stated in the manual
     ability: str | None = None
+    ability_charge: int | None = None  # None: not printed in the manual
+    ability_sequences: ShotAlternatives = ()
+    ability_horn_from: int | None = None  # the first shot after a Horn of Heroes icon
+    team_action: ChargedCardRecord | None = None
     attributes: tuple[str, ...] = ()
     quick_start: bool = False
 
@@ -82,6 +106,10 @@ class CastlesBoss(Record):
     hero: str | None = None  # the hero card of the same character, if any
     forms: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    armour_tokens: int = 0
+    form_change: str = "none"
+    form_sequences: Mapping[str, ShotAlternatives] = field(default_factory=dict)
+    boss_actions: tuple[ChargedCardRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,9 +120,16 @@ class CastlesContent:
     modes: Mapping[str, GameMode]
     bosses: Mapping[str, CastlesBoss]
     files: tuple[str, ...] = ()
+    warriors: Mapping[str, CastlesWarrior] = field(default_factory=dict)
 
     def all_records(self) -> tuple[Record, ...]:
-        groups: tuple[Mapping[str, Record], ...] = (self.shots, self.heroes, self.modes, self.bosses)
+        groups: tuple[Mapping[str, Record], ...] = (
+            self.shots,
+            self.heroes,
+            self.modes,
+            self.bosses,
+            self.warriors,
+        )
         return tuple(record for group in groups for record in group.values())
 
     def unverified(self) -> tuple[Record, ...]:
@@ -131,10 +166,22 @@ def _shot_sequences(raw: Any) -> ShotAlternatives:
                 shot=shot["shot"],
                 connector=shot.get("connector", "then") if position else None,
                 optional=shot.get("optional", False),
+                transfers=tuple(shot["transfers"]) if "transfers" in shot else None,
             )
             for position, shot in enumerate(sequence)
         )
         for sequence in raw or ()
+    )
+
+
+def _charged(raw: Any) -> ChargedCardRecord | None:
+    if raw is None:
+        return None
+    return ChargedCardRecord(
+        name=raw["name"],
+        charge=raw.get("charge"),
+        shot_sequences=_shot_sequences(raw.get("shot_sequences")),
+        reinforcement=raw.get("reinforcement", False),
     )
 
 
@@ -159,6 +206,10 @@ def _build(records: RulesetRecords) -> CastlesContent:
             role=raw.get("role"),
             shot_sequences=_shot_sequences(raw.get("shot_sequences")),
             ability=raw.get("ability"),
+            ability_charge=raw.get("ability_charge"),
+            ability_sequences=_shot_sequences(raw.get("ability_sequences")),
+            ability_horn_from=raw.get("ability_horn_from"),
+            team_action=_charged(raw.get("team_action")),
             attributes=tuple(raw.get("attributes", ())),
             quick_start=raw.get("quick_start", False),
         )
@@ -189,8 +240,25 @@ def _build(records: RulesetRecords) -> CastlesContent:
             hero=raw.get("hero"),
             forms=tuple(raw.get("forms", ())),
             rules=tuple(raw.get("rules", ())),
+            armour_tokens=raw.get("armour_tokens", 0),
+            form_change=raw.get("form_change", "none"),
+            form_sequences=MappingProxyType(
+                {form: _shot_sequences(seqs) for form, seqs in raw.get("form_sequences", {}).items()}
+            ),
+            boss_actions=tuple(c for c in (_charged(a) for a in raw.get("boss_actions", ())) if c),
         )
         for rid, raw in records.data("bosses")
+    }
+    warriors = {
+        rid: CastlesWarrior(
+            **marks(rid, raw),
+            team=raw["team"],
+            health=raw.get("health", 1),
+            pieces=raw.get("pieces", 1),
+            shot_sequences=_shot_sequences(raw.get("shot_sequences")),
+            attributes=tuple(raw.get("attributes", ())),
+        )
+        for rid, raw in records.data("warriors")
     }
     return CastlesContent(
         ruleset=records.ruleset,
@@ -199,6 +267,7 @@ def _build(records: RulesetRecords) -> CastlesContent:
         modes=MappingProxyType(modes),
         bosses=MappingProxyType(bosses),
         files=records.files,
+        warriors=MappingProxyType(warriors),
     )
 
 

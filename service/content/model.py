@@ -45,6 +45,7 @@ class ShotSpec:
     connector: Connector | None = None
     optional: bool = False
     summons: str | None = None  # monster id (or "liquid-antient") for summon shots
+    transfers: tuple[str, ...] | None = None  # Catacombs & Castles: the transfer icons printed beside it
     transforms_into: str | None = None
 
 

@@ -16,7 +16,6 @@ from service.rules.events import Event
 from service.rules.registry import rulesets
 from service.rules.ruleset import RuleSet
 from service.rules.settings import Settings
-from service.rules.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -27,16 +26,19 @@ class SetupError(ValueError):
 
 @dataclass
 class Replay:
-    rules: RuleSet
-    state: GameState
+    rules: RuleSet[Any, Any]
+    state: Any  # the rule set's own state: GameState (3E), CastlesState (Castles 2E)
     events: list[tuple[int, Event]] = field(default_factory=list)
     rejected: list[tuple[int, str]] = field(default_factory=list)  # (seq, why) for actions refused on replay
     applied: int = 0
     last_seq: int = 0
 
 
-def load_content(setup: dict[str, Any]) -> Content:
+def load_content(setup: dict[str, Any]) -> Any:
+    """The cards the setup's rule set plays with: shipped (with an organiser's overlay) or the 3E sample."""
     source = setup.get("content", "shipped")
+    if setup.get("ruleset") == "catacombs-and-castles-2e":
+        return _castles_content(setup)
     if source == "sample":
         from service.rules.sample_content import sample_content
 
@@ -56,7 +58,25 @@ def load_content(setup: dict[str, Any]) -> Content:
         raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
 
 
-def new_game_from_setup(setup: dict[str, Any], content: Content | None = None) -> tuple[RuleSet, GameState]:
+def _castles_content(setup: dict[str, Any]) -> Any:
+    from service.content import ContentError
+    from service.content.castles import load_castles_content
+    from service.gamelog.castles_adapter import castles_cards
+
+    if setup.get("content", "shipped") != "shipped":
+        raise SetupError(
+            f"setup 'content' must be 'shipped' for {setup['ruleset']}, got {setup['content']!r}"
+        )
+    overlay = setup.get("overlay")
+    if overlay is not None and not isinstance(overlay, str):
+        raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
+    try:
+        return castles_cards(load_castles_content(setup["ruleset"], overlay))
+    except ContentError as exc:
+        raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
+
+
+def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[RuleSet[Any, Any], Any]:
     name = setup.get("ruleset", "catacombs-3e")
     ruleset = rulesets().get(name) if isinstance(name, str) else None
     if ruleset is None:

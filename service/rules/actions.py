@@ -178,7 +178,64 @@ class SetCards(Action):
     reason: str = ""
 
 
-CORRECTIONS = (SetHealth, SetGold, SetStatus, SetCards)
+@dataclass(frozen=True, slots=True)
+class PerformCard(Action):
+    """Catacombs & Castles: perform a fully charged Ability, Team Action or Boss Action card instead of the
+    character's shot sequence; its Health Tokens are discarded.
+
+    ``card`` is ``"ability"``, ``"team_action"`` or a Boss Action card's id. ``helper`` is the friendly hero
+    who performs the shots after a Horn of Heroes icon; ``order`` the heroes of a Team Action in the order the
+    performing player chose (default: the performer, then the others as listed in the setup).
+    """
+
+    name: ClassVar[str] = "perform_card"
+    character: str
+    card: str
+    alternative: int | None = None
+    helper: str | None = None
+    order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeForm(Action):
+    """Catacombs & Castles: a boss that may change form at will (Xaugorth) changes before its shots."""
+
+    name: ClassVar[str] = "change_form"
+    character: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetPool(Action):
+    """A referee correction (Catacombs & Castles): the Health Tokens in a side's Health Pool."""
+
+    name: ClassVar[str] = "set_pool"
+    side: str
+    health: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetCharge(Action):
+    """A referee correction (Catacombs & Castles): the Health Tokens on one of a character's cards."""
+
+    name: ClassVar[str] = "set_charge"
+    character: str
+    card: str
+    tokens: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SetArmour(Action):
+    """A referee correction (Catacombs & Castles): Armour Tokens as uses left (2 full, 1 half)."""
+
+    name: ClassVar[str] = "set_armour"
+    character: str
+    armour: tuple[int, ...]
+    reason: str = ""
+
+
+CORRECTIONS = (SetHealth, SetGold, SetStatus, SetCards, SetPool, SetCharge, SetArmour)
 """The referee's corrections: allowed while a decision is pending and after the game is over."""
 
 
@@ -198,6 +255,11 @@ ACTION_TYPES: dict[str, type[Action]] = {
         SetGold,
         SetCards,
         SetStatus,
+        PerformCard,
+        ChangeForm,
+        SetPool,
+        SetCharge,
+        SetArmour,
     )
 }
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.rules.castles.ruleset import CastlesSecondEdition
 from service.rules.catacombs3e import Catacombs3E
 from service.rules.ruleset import RuleSet
 
 
 def rulesets() -> dict[str, type[RuleSet[Any, Any]]]:
-    """Catacombs 3E (the Catacombs & Castles and Catacombs 1E rule sets register here)."""
-    return {Catacombs3E.name: Catacombs3E}
+    """Catacombs 3E and Catacombs & Castles 2E (the 1E rule sets will register here)."""
+    return {Catacombs3E.name: Catacombs3E, CastlesSecondEdition.name: CastlesSecondEdition}

@@ -29,6 +29,7 @@ KINDS = (
     "castles_hero",
     "castles_mode",
     "castles_boss",
+    "castles_warrior",
 )
 
 

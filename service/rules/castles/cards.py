@@ -1,0 +1,139 @@
+"""The cards a Catacombs & Castles 2E game is played with, as the rules read them.
+
+``service.gamelog.castles_adapter`` builds them from the validated content
+(``content/catacombs-and-castles-2e``); tests build them by hand. Shot names are snake_case
+(``giant_fireball``), as in the rest of the rules core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+CASTLE = "castle"
+CATACOMB = "catacomb"
+TRANSFERS = ("power", "assist", "health", "void", "capture")
+ATTRIBUTES = (
+    "anchor",
+    "flying",
+    "bloodless",
+    "climber",
+    "construct",
+    "heat_resistant",
+    "stun_resistant",
+    "toughness",
+    "toxic",
+)
+
+
+@dataclass(frozen=True)
+class ShotRule:
+    """One shot of the manual's shot reference: its damage and the transfers it enables beside power."""
+
+    id: str
+    kind: str  # "character" | "ranged" | "special" | "shield"
+    damage: int
+    transfers: tuple[str, ...] = ("power",)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One shot icon of a printed sequence; ``connector`` joins it to the previous icon (None: the first)."""
+
+    shot: str
+    connector: str | None = None  # "then" | "elastic"
+    transfers: tuple[str, ...] | None = (
+        None  # the card's own transfer icons, when they differ from the shot's
+    )
+
+
+Sequence = tuple[Step, ...]
+Alternatives = tuple[Sequence, ...]  # joined by the Or connector
+
+
+@dataclass(frozen=True)
+class ChargedCard:
+    """An Ability, Team Action or Boss Action: performed once ``charge`` Health Tokens sit on it.
+
+    ``charge`` None: the number is not known (not printed in the manual, no overlay): the card takes no
+    tokens and cannot be performed. ``horn_from``: the index of the first step after a Horn of Heroes icon.
+    """
+
+    id: str
+    name: str
+    kind: str  # "ability" | "team_action" | "boss_action"
+    charge: int | None
+    sequences: Alternatives = ()
+    horn_from: int | None = None
+    reinforcement: bool = False  # Summon Reinforcements: also discards a Reinforcement Token
+
+
+@dataclass(frozen=True)
+class HeroRules:
+    id: str
+    name: str
+    team: str
+    role: str | None
+    sequences: Alternatives
+    ability: ChargedCard | None = None
+    team_action: ChargedCard | None = None
+    attributes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WarriorRules:
+    id: str
+    name: str
+    team: str
+    sequences: Alternatives
+    pieces: int = 1
+    health: int = 1
+    attributes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BossRules:
+    """A boss: its forms (each with Or-joined sequences), its starting Armour Tokens, its Boss Actions."""
+
+    id: str
+    name: str
+    team: str
+    forms: tuple[tuple[str, Alternatives], ...]
+    armour_tokens: int = 0
+    form_change: str = "none"  # "last_armour" (Sothemir) | "at_will" (Xaugorth) | "none"
+    attributes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CastlesCards:
+    shots: Mapping[str, ShotRule]
+    heroes: Mapping[str, HeroRules]
+    warriors: Mapping[str, WarriorRules] = field(default_factory=dict)
+    bosses: Mapping[str, BossRules] = field(default_factory=dict)
+    boss_actions: Mapping[str, tuple[ChargedCard, ...]] = field(default_factory=dict)  # by team
+    health_tokens: Mapping[str, int] = field(default_factory=dict)  # by mode, where the manual gives it
+    game_lengths: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # Boss vs Boss: health, reinf.
+
+    def shot(self, name: str) -> ShotRule:
+        try:
+            return self.shots[name]
+        except KeyError:
+            raise LookupError(f"no Catacombs & Castles shot {name!r}") from None
+
+    def hero(self, hero_id: str) -> HeroRules:
+        try:
+            return self.heroes[hero_id]
+        except KeyError:
+            raise LookupError(f"no hero {hero_id!r}; known: {sorted(self.heroes)}") from None
+
+    def warrior(self, warrior_id: str) -> WarriorRules:
+        try:
+            return self.warriors[warrior_id]
+        except KeyError:
+            raise LookupError(f"no warrior {warrior_id!r}; known: {sorted(self.warriors)}") from None
+
+    def boss(self, boss_id: str) -> BossRules:
+        try:
+            return self.bosses[boss_id]
+        except KeyError:
+            raise LookupError(f"no boss {boss_id!r}; known: {sorted(self.bosses)}") from None
