@@ -25,6 +25,9 @@ SPEED_GRID: tuple[float, ...] = tuple(
 )
 MIN_SENSORS_TO_PLACE = 3
 MIN_SENSORS_FOR_SPEED = 5  # four unknowns (x, y, t0, v): five sensors leave one degree of freedom to check
+# Where a sure reading says the contact happened (an anchor), (x, y) are known to a centimetre or so, and four
+# sensors leave two degrees of freedom: on a mat that carries sound poorly few contacts reach five piezos.
+MIN_SENSORS_ANCHORED = 4
 OUTLIER_Z = 4.0  # a sensor this many timing sigmas off the fit is a merged false trigger or another contact
 
 
@@ -38,8 +41,8 @@ class HeardEvent:
     sensors: int
     sigma_mm: float = 35.0  # location uncertainty (per axis)
     readings: tuple[tuple[int, float, float], ...] = ()  # (sensor id, arrival µs corrected, amplitude)
-    # Raw arrivals (sensor, µs after the first, no lag correction) when five or more piezos heard it: what
-    # the table keeps to refit its sound speed and lags (solve_joint).
+    # Raw arrivals (sensor, µs after the first, no lag correction) when four or more piezos heard it: what
+    # the table keeps to refit its sound speed and lags (solve_joint; four only with an anchor).
     raw: tuple[tuple[int, float], ...] = ()
 
 
@@ -257,7 +260,7 @@ def read_impacts(
         kept = {s for s, _ in timing}
         readings = tuple((s, t, a) for s, t, a in group if s in kept)
         raw_arrivals: tuple[tuple[int, float], ...] = ()
-        if len(timing) >= MIN_SENSORS_FOR_SPEED:
+        if len(timing) >= MIN_SENSORS_ANCHORED:
             raw = [(s, t + offsets_us.get(s, 0.0)) for s, t in timing]
             first = min(t for _, t in raw)
             raw_arrivals = tuple((s, round(t - first, 1)) for s, t in raw)
@@ -343,7 +346,8 @@ def solve_joint(
     usable = [
         e
         for e in kept_events
-        if len(e.arrivals) >= MIN_SENSORS_FOR_SPEED and all(s in positions for s, _ in e.arrivals)
+        if len(e.arrivals) >= (MIN_SENSORS_FOR_SPEED if e.anchor is None else MIN_SENSORS_ANCHORED)
+        and all(s in positions for s, _ in e.arrivals)
     ]
     if not usable:
         return None
@@ -361,7 +365,7 @@ def solve_joint(
         corrected = [(sid, t - offsets[index[sid]]) for sid, t in kept.arrivals]
         start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
         x, y, t0, rss = _fit(corrected, positions, 1 / slowness, start, bounds, 8, kept.anchor, sigma)
-        if rss <= (len(corrected) - 3) * (5 * sigma) ** 2:
+        if rss <= _degrees_of_freedom(kept) * (5 * sigma) ** 2:
             events.append((kept, [x, y, t0]))
     if not events:
         return None
@@ -440,7 +444,7 @@ def solve_joint(
         for sid, t in kept.arrivals:
             d = math.hypot(x - positions[sid][0], y - positions[sid][1])
             rss += (t - t0 - slowness * d - offsets[index[sid]]) ** 2
-        dof += len(kept.arrivals) - 3
+        dof += _degrees_of_freedom(kept)
     sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4)))
     first = _solve(schur, [1.0] + [0.0] * (n - 1)) if schur else None
     var_s = first[0] if first else 1.0
@@ -453,6 +457,11 @@ def solve_joint(
         dof,
         len(events),
     )
+
+
+def _degrees_of_freedom(kept: KeptEvent) -> int:
+    """Arrivals left over once the event's own unknowns are fitted: (x, y, t0), or t0 where anchored."""
+    return len(kept.arrivals) - (3 if kept.anchor is None else 1)
 
 
 def _coarse_start_xy(

@@ -4,7 +4,8 @@ Called after a shot is attributed, with that attribution only — never with gro
 does not have. Each piece of evidence is used where it is trustworthy on its own:
 
 * **Sound speed, timing offsets, jitter, piezo gains**: from the placement of well-heard events (five or more
-  piezos), which needs no reading of the shot at all.
+  piezos), which needs no reading of the shot at all, and of events heard by four where a sure reading says
+  where they happened.
 * **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of the chosen
   reading's best rollout that matched a heard event, and only when that reading was sure.
 * **Friction and bounce**: the shot's posterior over them, divided by the prior it was drawn from, so only
@@ -21,7 +22,14 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from .acoustics import MAX_JOINT_EVENTS, MIN_SENSORS_FOR_SPEED, SPEED_GRID, KeptEvent, solve_joint
+from .acoustics import (
+    MAX_JOINT_EVENTS,
+    MIN_SENSORS_ANCHORED,
+    MIN_SENSORS_FOR_SPEED,
+    SPEED_GRID,
+    KeptEvent,
+    solve_joint,
+)
 from .calibration import (
     Belief,
     SensorStats,
@@ -70,8 +78,11 @@ def learn_from_shot(
                 continue
             sigma = FLICK_ANCHOR_SIGMA_MM if contact.kind == "flick" else CONTACT_ANCHOR_SIGMA_MM
             anchors[id(event)] = (contact.x_mm, contact.y_mm, sigma)
+    # An event heard by four piezos is kept only where a sure reading anchored it (acoustics.py).
     new_events = tuple(
-        KeptEvent(e.raw, anchors.get(id(e))) for e in picture.events if len(e.raw) >= MIN_SENSORS_FOR_SPEED
+        KeptEvent(e.raw, anchors.get(id(e)))
+        for e in picture.events
+        if len(e.raw) >= MIN_SENSORS_FOR_SPEED or (len(e.raw) >= MIN_SENSORS_ANCHORED and id(e) in anchors)
     )
     kept = (cal.acoustic_events + new_events)[-MAX_JOINT_EVENTS:]
     speed_loglik, offsets, ss, dof = cal.speed_loglik, cal.offsets_us, cal.jitter_ss_us2, cal.jitter_dof

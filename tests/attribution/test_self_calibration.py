@@ -248,3 +248,32 @@ def test_a_fast_mat_with_lagging_piezos_is_untangled_by_fitting_everything_toget
     assert anchored.speed_mm_per_us == pytest.approx(0.99, rel=0.02)
     assert all(abs(dict(anchored.offsets_us)[s] - lags[s]) < 15 for s in lags)
     assert anchored.jitter_us == pytest.approx(25, abs=6)
+
+
+def test_a_quiet_mat_learns_its_sound_speed_from_contacts_four_piezos_heard_where_a_reading_placed_them() -> (
+    None
+):
+    # On a mat that carries sound poorly few contacts reach five piezos, and four arrivals alone cannot give
+    # (x, y, emission time) and the speed. Where a sure reading says where the contact was (an anchor), four
+    # arrivals leave two degrees of freedom, and such events teach the speed (acoustics.MIN_SENSORS_ANCHORED).
+    from service.attribution.acoustics import KeptEvent, solve_joint
+
+    rng = random.Random(5)
+    positions = {sid: (sx, sy) for sid, sx, sy in SENSORS}
+
+    def quiet_events(anchored: bool) -> list[KeptEvent]:
+        out = []
+        for _ in range(30):
+            x, y = rng.uniform(0, 860), rng.uniform(0, 610)
+            nearest = sorted(positions, key=lambda s: math.dist((x, y), positions[s]))[:4]
+            arrivals = [(s, math.dist((x, y), positions[s]) / 0.45 + rng.gauss(0, 25)) for s in nearest]
+            first = min(t for _, t in arrivals)
+            anchor = (x + rng.gauss(0, 8), y + rng.gauss(0, 8), 15.0) if anchored else None
+            out.append(KeptEvent(tuple((s, t - first) for s, t in arrivals), anchor))
+        return out
+
+    assert solve_joint(quiet_events(False), SENSORS, 860, 610, 60, 0.7, {}, 40) is None
+    anchored = solve_joint(quiet_events(True), SENSORS, 860, 610, 60, 0.7, {}, 40)
+    assert anchored is not None and anchored.events_used >= 25
+    assert anchored.speed_mm_per_us == pytest.approx(0.45, rel=0.05)
+    assert anchored.speed_log_sd < 0.05
