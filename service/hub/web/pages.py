@@ -28,7 +28,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from service.eventlog import Record
-from service.gamelog.replay import SetupError, replay
+from service.gamelog.replay import replay
 from service.hub import exports
 from service.hub.hub import Hub
 from service.hub.model import CAMPAIGN_3E, TournamentError
@@ -85,7 +85,22 @@ def _overview() -> dict[str, Any]:
 # ---- pages ---------------------------------------------------------------------------------------------
 @bp.get("/")
 def overview_page() -> str:
-    return render_template("hub_overview.html", data=_overview(), referee=_referee())
+    data = _overview()
+    referee = _referee()
+    record = _hub().tournament.referees.get(referee) if referee else None
+    if record is None:
+        sign_tables: set[str] = set()
+    elif record.role == "head":
+        sign_tables = {t["table"] for t in data["tables"]}
+    else:
+        sign_tables = set(record.tables)
+    return render_template(
+        "hub_overview.html",
+        data=data,
+        referee=referee,
+        referee_role=record.role if record else None,
+        sign_tables=sign_tables,
+    )
 
 
 @bp.get("/standings")
@@ -224,7 +239,7 @@ def game_replay(game: str) -> Response | tuple[Response, int]:
     records = _records(game)
     try:
         result = replay(records)
-    except SetupError as exc:
+    except ValueError as exc:  # SetupError, or records these rules cannot read
         return jsonify({"ok": False, "error": f"this hub cannot replay game {game}: {exc}"}), 422
     view = result.state.public_view()
     view["seq"] = result.last_seq

@@ -1,0 +1,68 @@
+"""The hub's pages in headless Chromium: the big screen updates by itself when a table changes, and a table
+referee signs off from a phone, after which the public standings change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.hub.web import create_hub_app, serve_hub
+from tests.helpers.browser import needs_chromium, phone
+from tests.hub.builders import PIN, finish_game, new_hub
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
+    tmp_path: Path,
+    chromium,
+    shots_dir: Path,
+) -> None:
+    hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo", "cy", "dee"))
+    hub.pair_next_round("organiser", ["t1", "t2"])  # ada v cy at t1, bo v dee at t2
+    hub.on_status("t1", "online")
+    hub.on_state(
+        "t1",
+        {
+            "ruleset": "catacombs-and-castles-2e",
+            "phase": "battle",
+            "outcome": None,
+            "seq": 1,
+            "turn": {"side": "ada"},
+        },
+    )
+    server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
+    try:
+        screen, screen_errors = phone(chromium, f"{server.url}/hub/standings")
+        live_t1 = screen.locator("ul.live-scores li[data-table=t1]")
+        assert "battle" in live_t1.inner_text()
+
+        # The table's game ends: the big screen shows it without a reload.
+        finish_game(hub, "t1", "g1", records=6)
+        screen.wait_for_function("document.querySelector('li[data-table=t1]').innerText.includes('finished')")
+        assert screen.locator("table.standings tbody tr").first.inner_text().split("\t")[2] == "0.0"
+
+        referee, referee_errors = phone(chromium, f"{server.url}/hub/login")
+        referee.fill("input[name=name]", "rita")
+        referee.fill("input[name=pin]", PIN)
+        referee.click("form.login button")
+        row = referee.locator("tr[data-table=t1]")
+        assert "ada v cy".lower() in row.inner_text().lower()
+        row.locator("select[name=winner]").select_option("cy")
+        row.locator("form.sign-off button").click()
+        referee.wait_for_function(
+            "document.querySelector('tr[data-table=t1]').innerText.includes('signed off')"
+        )
+
+        # The public standings follow the sign-off by themselves: Cy leads.
+        screen.wait_for_function(
+            "document.querySelector('table.standings tbody tr').innerText.includes('Cy')"
+        )
+        screen.screenshot(path=str(shots_dir / "hub-standings-phone.png"))
+        referee.screenshot(path=str(shots_dir / "hub-overview-phone.png"))
+        assert hub.tournament.results[(1, "t1")].winner == "cy"
+        assert screen_errors == [] and referee_errors == []
+    finally:
+        server.stop()
+        hub.store.close()
