@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_bridge.messages import Capabilities, Hello, ScanRequest
+from firmware_bridge.messages import Capabilities, Hello, Impact, ScanRequest
 from firmware_bridge.transport import DeviceUnavailable
 from service.attribution.geometry import PieceClass, load_mat, load_piece_classes
 from service.attribution.infer import Attribution, AttributionConfig, attribute
@@ -37,6 +37,8 @@ from service.bindings import SizeOf, resolve_bindings
 from service.eventlog.base import EventLog
 from service.eventlog.record import EventLogError
 from service.gamelog.replay import SetupError
+from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
+from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
@@ -106,6 +108,13 @@ class Daemon:
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
+        # The guided calibration (docs/setup.md): while it runs, the mat's impacts are taps, not shots.
+        self.calibration_desk = GuidedCalibrationDesk(
+            table,
+            self.options.calibration,
+            self.mat.wall_gap_mm,
+            self.options.attribution.evidence.amplitude_falloff_mm,
+        )
         self.segmenter: ShotSegmenter | None = None
         self.capabilities: Capabilities | None = None
         self.last_board: Scan | None = None
@@ -199,6 +208,8 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
+        if self.calibration_desk.tick(time.monotonic()):
+            self._publish_state()
         self._start_next_game_when_due()
         self._last_step = time.monotonic()
 
@@ -250,6 +261,8 @@ class Daemon:
         message = delivery.message
         if isinstance(message, Hello):
             self._on_hello(message.capabilities)
+        elif isinstance(message, Impact) and self.calibration_desk.active:
+            self.calibration_desk.on_impact(message, time.monotonic())  # a tap on a marked point
         elif self.segmenter is not None:
             self._on_sensing(self.segmenter.on_message(message, time.monotonic()))
         # Acknowledged only now: whatever this message caused is already in the event log.
@@ -261,6 +274,7 @@ class Daemon:
         # of the old boot can never be closed by the new boot's readings (PROTOCOL.md: boot_id).
         rebooted = not first and self.capabilities.boot_id != capabilities.boot_id
         self.capabilities = capabilities
+        self.calibration_desk.capabilities = capabilities
         if first or rebooted or self.segmenter is None or self.segmenter.grid != capabilities.grid:
             self.segmenter = ShotSegmenter(capabilities.grid, self.table.registry, self.table.calibration)
         log.info(
@@ -567,6 +581,13 @@ class Daemon:
         if name == "rescan":
             self._request_scan()
             return None
+        if name in CALIBRATION_COMMANDS:  # not the game's: nothing goes into the event log
+            try:
+                self.calibration_desk.command(name, args)
+            except CalibrationRefused as exc:
+                raise CommandRefused(str(exc)) from None
+            self._publish_state()
+            return None
         seq = None
         for kind, payload in records_for(name, args, self.session, self.table.registry):
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
@@ -651,6 +672,7 @@ class Daemon:
 
     def _publish_state(self) -> None:
         snapshot = self.session.snapshot()
+        snapshot["calibration"] = self.calibration_desk.view()
         self.publisher.publish_state(snapshot, self.session.seq)
 
     def _publish_events(self, events: list[dict[str, Any]], seq: int) -> None:

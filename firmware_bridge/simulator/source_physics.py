@@ -15,7 +15,7 @@ from firmware_bridge.messages import Capabilities, Impact, ReaderGrid, ScanDone,
 
 from .sensors import SensorModel
 from .source import SensorMessage
-from .world import ShotRecord, World
+from .world import Contact, ShotRecord, World
 
 
 class PhysicsSensorSource:
@@ -71,6 +71,13 @@ class PhysicsSensorSource:
             self.shots.append(record)
             self._rest_at_us = start_us + round(record.duration_s * 1e6)
             return record
+
+    def tap(self, x_mm: float, y_mm: float, impulse: float = 5000.0) -> None:
+        """A firm tap on the mat at (x, y) now (guided calibration); its impacts come out of later polls."""
+        with self._lock:
+            contact = Contact(0.0, x_mm, y_mm, "finger", "mat", "tap", impulse, 0.0)
+            for impact in self.sensors.impacts([contact], self._now_us, 0.01):
+                self._queue(impact.t_us, Impact(impact.sensor_id, max(0, impact.t_us), impact.amplitude))
 
     @contextmanager
     def hands(self) -> Iterator[World]:

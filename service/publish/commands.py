@@ -31,6 +31,11 @@ COMMANDS = (
     "play_card",
     "use_service",
     "new_game",
+    # The guided calibration of the mat (docs/setup.md); not game commands, nothing enters the log.
+    "calibrate_start",
+    "calibrate_skip",
+    "calibrate_finish",
+    "calibrate_cancel",
 )
 
 MAX_REQUEST_BYTES = 64 * 1024

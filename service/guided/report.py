@@ -1,0 +1,113 @@
+"""What the guided calibration found, kept beside the calibration file: when, how well, the mat confirmed.
+
+The calibration file itself (service/attribution/calibration.py) says what attribution believes; this small
+JSON file next to it (``<calibration>.guided.json``) says when a referee last calibrated the table and with
+what figures, so the console and the set-up health check can show the calibration's age.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from service.attribution.calibration import TableCalibration
+
+FORMAT = "smartmat-guided-calibration"
+STALE_AFTER_S = 7 * 24 * 3600  # a week: mats are rolled up, moved and warmed between events
+
+
+def report_path(calibration_path: Path | str) -> Path:
+    path = Path(calibration_path)
+    return path.with_name(f"{path.stem}.guided.json")
+
+
+def save_report(
+    calibration_path: Path | str, at: datetime, figures: dict[str, Any], mat: dict[str, Any]
+) -> Path:
+    """Write atomically (a power cut leaves the old report or the new one)."""
+    path = report_path(calibration_path)
+    body = {
+        "format": FORMAT,
+        "v": 1,
+        "at": at.astimezone(UTC).isoformat(),
+        "figures": figures,
+        "mat": mat,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            json.dump(body, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_report(calibration_path: Path | str) -> dict[str, Any] | None:
+    """The last guided calibration's report, or None (never calibrated, or the report is unreadable)."""
+    try:
+        data = json.loads(report_path(calibration_path).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("at"), str):
+        return None
+    return data
+
+
+def age_text(seconds: float) -> str:
+    if seconds < 120:
+        return "just now"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes ago"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} hours ago"
+    return f"{seconds / 86400:.0f} days ago"
+
+
+def calibration_status(
+    calibration: TableCalibration | None, report: dict[str, Any] | None, now: datetime
+) -> dict[str, Any]:
+    """The table's calibration as the console shows it: its source, shots, settled or not, and its age.
+
+    ``calibration`` None: the simulated mat's built-in constants; ``report``: :func:`load_report`'s."""
+    if calibration is None:
+        return {
+            "source": "built-in constants",
+            "ok": True,
+            "text": "the simulated mat's built-in constants (nothing to calibrate)",
+        }
+    status: dict[str, Any] = {
+        "source": calibration.source,
+        "shots": calibration.shots,
+        "settled": calibration.settled,
+        "unsettled_because": calibration.unsettled_reasons(),
+        "sound_speed_m_per_s": round(calibration.speed_mm_per_us * 1000),
+        "sound_speed_uncertainty": round(calibration.speed_log_sd, 4),
+    }
+    if report is None:
+        status.update(ok=False, guided_at=None, text="never calibrated with the guided routine")
+        return status
+    at = datetime.fromisoformat(report["at"])
+    age = max(0.0, (now - at).total_seconds())
+    figures = report.get("figures") or {}
+    good = bool(figures.get("good"))
+    status.update(
+        guided_at=report["at"],
+        age_s=round(age),
+        age_text=age_text(age),
+        figures=figures,
+        mat=report.get("mat"),
+        ok=good and age <= STALE_AFTER_S,
+        text=f"calibrated {age_text(age)}"
+        + ("" if good else ", with weak figures")
+        + (": calibrate again before play" if age > STALE_AFTER_S else ""),
+    )
+    return status
