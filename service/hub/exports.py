@@ -32,6 +32,7 @@ def results_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "gold": result.gold,
                 "outcome": result.outcome,
                 "game": result.game,
+                "game_start": result.game_start,
                 "final_seq": result.final_seq,
                 "game_log": f"/hub/games/{result.game}/log.jsonl?upto={result.final_seq}",
                 "signed_by": result.signed_by,

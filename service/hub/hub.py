@@ -287,11 +287,15 @@ class Hub:
             summary = self.game_summary(live.game)
             if summary["outcome"] is None:
                 raise TournamentError(f"the game on {table} has not ended (phase {summary['phase']})")
-            if any(r.game == live.game for r in tournament.results.values()):
+            # A table may play several games in one log (the referee's new_game): each starts at a setup.
+            setups = [r.seq for r in self.game_log(live.game)[: summary["final_seq"]] if r.kind == "setup"]
+            start = setups[-1] if setups else 1
+            if any(r.game == live.game and r.game_start == start for r in tournament.results.values()):
                 raise TournamentError(f"the game on {table} is already signed off")
             payload: dict[str, Any] = {
                 "table": table,
                 "game": live.game,
+                "game_start": start,
                 "final_seq": summary["final_seq"],
                 "outcome": summary["outcome"],
             }

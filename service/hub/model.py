@@ -8,7 +8,8 @@ Records (``kind`` and ``payload``):
 - ``withdraw``  ``{"entrant", "reason"}`` no longer paired
 - ``referee``   ``{"name", "role": "table"|"head", "tables": [...], "pin_hash"}`` a newer record replaces
 - ``round``     ``{"number", "matches": [{"table", "a", "b"}]}`` ``b`` null is a bye
-- ``signoff``   ``{"round", "table", "game", "final_seq", "winner"?, "rooms_cleared"?, "gold"?, "outcome"}``
+- ``signoff``   ``{"round", "table", "game", "game_start", "final_seq", "winner"? | "rooms_cleared"?/"gold"?,
+                "outcome"}``
                 by the table's referee: the result takes effect
 - ``correction`` ``{"round", "table", "winner"? | "rooms_cleared"?/"gold"?, "reason"}`` by a head referee
 """
@@ -83,6 +84,7 @@ class Result:
     signed_at: str
     signoff_seq: int
     outcome: str | None
+    game_start: int = 1  # the game's setup record: a log may hold several games
     winner: str | None = None  # an entrant id or DRAW (Swiss formats)
     rooms_cleared: int | None = None  # campaign
     gold: int | None = None  # campaign
@@ -242,8 +244,8 @@ def _check_signoff(t: Tournament, p: dict[str, Any], by: str) -> None:
             f"round {round_number} at {table} is already signed off; a head referee corrects it"
         )
     _text(p, "game", "sign-off")
-    if not isinstance(p.get("final_seq"), int):
-        raise TournamentError("sign-off: 'final_seq' must be the game log's last seq")
+    if not isinstance(p.get("final_seq"), int) or not isinstance(p.get("game_start", 1), int):
+        raise TournamentError("sign-off: 'final_seq' and 'game_start' must be seqs of the game's log")
     if t.format == CAMPAIGN_3E:
         party = next((e for e in t.entrants.values() if e.table == table), None)
         if party is None:
@@ -333,6 +335,7 @@ def _apply_signoff(t: Tournament, r: TournamentRecord) -> None:
         table=p["table"],
         game=p["game"],
         final_seq=p["final_seq"],
+        game_start=p.get("game_start", 1),
         signed_by=r.by,
         signed_at=r.at,
         signoff_seq=r.seq,

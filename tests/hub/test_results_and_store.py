@@ -127,3 +127,59 @@ def test_exports_csv_json_and_trf(tmp_path: Path) -> None:
     assert bo[91:99] == "   4 w ="
     eli = next(line for line in trf if line.startswith("001    5"))
     assert eli[91:99] == "0000 - U"
+
+
+def test_two_games_in_one_table_log_are_two_results(tmp_path: Path) -> None:
+    """A table that plays round 2 in the same log (the referee's new_game) gets a second result, not a
+    refusal; the first game's sign-off is not taken twice."""
+    hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo"))
+    hub.pair_next_round("organiser", ["t1"])
+    finish_game(hub, "t1", "log-1", records=4)
+    hub.sign_off("referee:rita", "t1", winner="ada")
+    hub.pair_next_round("organiser", ["t1"])
+    with pytest.raises(TournamentError, match="already signed off"):
+        hub.sign_off("referee:rita", "t1", winner="bo")  # still the first game's end on the table
+    stamp = "2026-11-25T11:00:00Z"
+    hub.on_log(
+        "t1", "log-1", {"v": 1, "seq": 5, "at": stamp, "by": "referee:x", "kind": "new_game", "payload": {}}
+    )
+    hub.on_log(
+        "t1",
+        "log-1",
+        {
+            "v": 1,
+            "seq": 6,
+            "at": stamp,
+            "by": "referee:x",
+            "kind": "setup",
+            "payload": {"ruleset": "catacombs-and-castles-2e"},
+        },
+    )
+    hub.on_log(
+        "t1", "log-1", {"v": 1, "seq": 7, "at": stamp, "by": "sensor", "kind": "action", "payload": {}}
+    )
+    hub.on_state(
+        "t1", {"ruleset": "catacombs-and-castles-2e", "phase": "game_over", "outcome": "x", "seq": 7}
+    )
+    second = hub.sign_off("referee:rita", "t1", winner="bo")
+    assert (second.payload["round"], second.payload["game_start"], second.payload["final_seq"]) == (2, 6, 7)
+    assert [r["points"] for r in hub.standings()] == [1.0, 1.0]
+
+
+def test_teams_are_entrants_with_their_members(tmp_path: Path) -> None:
+    """catacombs-and-castles-2e-manual.md: Team Mode (a team plays as one side)."""
+    hub = new_hub(tmp_path / "hub.sqlite", format_="castles-teams")
+    with pytest.raises(TournamentError, match="a team needs its 'members'"):
+        hub.submit("entrant", {"id": "owls", "name": "Owls"}, "organiser")
+    for team, members in (("owls", ["Ann", "Ben"]), ("foxes", ["Cat", "Dan"]), ("bats", ["Eve", "Fin"])):
+        hub.submit("entrant", {"id": team, "name": team.title(), "members": members}, "organiser")
+    hub.pair_next_round("organiser", ["t1"])
+    assert [(m.a, m.b) for m in hub.tournament.rounds[0]] == [("owls", "foxes"), ("bats", None)]
+    play_round(hub, {"t1": "foxes"})
+    assert [(r["entrant"], r["points"]) for r in hub.standings()] == [
+        ("foxes", 1.0),
+        ("bats", 1.0),
+        ("owls", 0.0),
+    ]
+    assert hub.tournament.entrants["owls"].members == ("Ann", "Ben")
+    assert "092 Team: Swiss-System" in exports.to_trf(hub.tournament)
