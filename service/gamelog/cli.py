@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe(view: dict[str, Any]) -> str:
+    if "sides" in view:
+        return describe_castles(view)
     lines = [f"{view['ruleset']} - phase {view['phase']}, round {view['round']} (log seq {view['seq']})"]
     room = view["room"]
     if room:
@@ -76,6 +78,42 @@ def describe(view: dict[str, Any]) -> str:
         lines.append(f"pending {p['id']} ({p['kind']}): {p['prompt']} [{options}]")
     if view["outcome"]:
         lines.append(f"outcome: the {view['outcome']} win")
+    for r in view["rejected"]:
+        lines.append(f"rejected seq {r['seq']}: {r['error']}")
+    return "\n".join(lines)
+
+
+def describe_castles(view: dict[str, Any]) -> str:
+    """Catacombs & Castles: the mode, each side's Health Pool, and each character's tokens and armour."""
+    head = f"{view['ruleset']} ({view['mode']}) - phase {view['phase']}, round {view['round']}"
+    lines = [f"{head} (log seq {view['seq']})"]
+    for side in view["sides"]:
+        extra = f", {side['reinforcements']} reinforcement(s)" if side["controls"] == "boss" else ""
+        lines.append(f"{side['id']}: {side['health']}/{side['starting_health']} Health Tokens{extra}")
+    if view["turn"]:
+        lines.append(
+            f"turn: {view['turn']['side']}"
+            + (f", {view['turn']['character']}" if view["turn"]["character"] else "")
+        )
+    if view["expected_shot"]:
+        shot = view["expected_shot"]
+        lines.append(f"expected shot: {shot['actor']} {shot['shot']} (piece {shot['piece']})")
+    for c in view["characters"]:
+        extras = [f"{card} {n}" for card, n in c["charges"].items() if n]
+        extras += [f"armour {a}" for a in c["armour"]]
+        if not c["on_mat"]:
+            extras.append("off the playmat")
+        if c["trapped"]:
+            extras.append("trapped")
+        if c["form"]:
+            extras.append(f"form {c['form']}")
+        lines.append(f"  {c['id']:<40} {' '.join(extras)}".rstrip())
+    if view["pending"]:
+        p = view["pending"]
+        options = ", ".join(f"{o['id']}={o['label']}" for o in p["options"])
+        lines.append(f"pending {p['id']} ({p['kind']}): {p['prompt']} [{options}]")
+    if view["outcome"]:
+        lines.append(f"outcome: {view['outcome']} wins")
     for r in view["rejected"]:
         lines.append(f"rejected seq {r['seq']}: {r['error']}")
     return "\n".join(lines)

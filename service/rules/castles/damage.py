@@ -201,7 +201,7 @@ def transfer_options(
     state: CastlesState, cards: CastlesCards, attacker: Fighter, target: Fighter, transfers: tuple[str, ...]
 ) -> tuple[Option, ...]:
     options: list[Option] = []
-    for card in cards_of(cards, attacker):
+    for card in cards_of(cards, attacker) if "power" in transfers else ():
         if charging_room(state, cards, attacker, card):
             options.append(Option(f"power:{card.id}", f"power transfer onto {attacker.name}'s {card.name}"))
     if "assist" in transfers and state.mode != "one-versus-one":  # One versus One Mode 5: assists ignored
@@ -242,7 +242,10 @@ def offer_transfer(
     tokens: int,
     transfers: tuple[str, ...],
 ) -> None:
-    if attacker.kind == "warrior":
+    if attacker.kind == "warrior" and "capture" in transfers:
+        # Armour Tokens: warriors "may assign them to a friendly hero or boss".
+        transfers = ("capture",)
+    elif attacker.kind == "warrior":
         # Warriors "cannot charge up hero Abilities, Team Action cards, or Boss Action cards".
         tx.emit(
             CE.TokensTransferred(

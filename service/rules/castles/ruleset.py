@@ -176,6 +176,8 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             if card.reinforcement:
                 if state.side(c.side).reinforcements < 1:
                     raise CardNotPlayableError("no Reinforcement Token is left", rule)
+                if all(w.on_mat for w in state.members(c.side, "warrior")):
+                    raise CardNotPlayableError("no warrior is left in reserve to summon", rule)
         if card.horn_from is not None and state.mode != "one-versus-one":
             helper = state.find(action.helper or "")
             if helper is None or helper.side != c.side or helper.kind != "hero" or helper.id == c.id:
@@ -304,7 +306,14 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         for i, step in enumerate(sequence):
             nxt = sequence[i + 1] if i + 1 < len(sequence) else None
             elastic = step.connector == "elastic" or (nxt is not None and nxt.connector == "elastic")
-            transfers = self._transfers(step.shot, step.transfers)
+            transfers = self._transfers(state, step.shot, step.transfers)
+            if step.shot == "runic_shift":
+                # Runic Shift: placed on a rune (no flick, no damage), then it may perform a melee shot.
+                planned.append(Planned("runic_shift", actor.id, actor.id, group, elastic, False, "", ()))
+                planned.append(
+                    Planned("melee", actor.id, actor.id, group, False, True, "runic_shift", ("power",))
+                )
+                continue
             if step.shot == "lightning":
                 # Lightning Shot: three flicks; the first two inflict no damage.
                 for n in range(3):
@@ -318,7 +327,9 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             planned.append(Planned("move_to_rune", actor.id, actor.id, group, False, False, "flying"))
         return tuple(planned)
 
-    def _transfers(self, shot: str, printed: tuple[str, ...] | None) -> tuple[str, ...]:
+    def _transfers(self, state: CastlesState, shot: str, printed: tuple[str, ...] | None) -> tuple[str, ...]:
+        if state.net_variant and shot in ("net", "web"):
+            return ("power",)  # Variant Rules for the Net and Web Shots: power transfer only
         if printed is not None:
             return printed
         rule = self.content.shots.get(shot)

@@ -237,6 +237,11 @@ def _boss_mode_side(
     all_raw: Sequence[Any],
 ) -> tuple[Side, list[Fighter]]:
     if "boss" not in raw:
+        if "health_tokens" not in raw:
+            # The hero team's pool also depends on the team's size; the table was lost with the diagram.
+            raise SetupRefused(
+                f"sides[{index}] (the hero team) must state health_tokens", cite2e("Boss Mode Rules")
+            )
         return _hero_side(cards, mode, raw, index, setup, all_raw)
     team = _team(raw, index)
     side_id = _side_id(raw, team, all_raw)

@@ -12,7 +12,7 @@ from service.rules.errors import CardNotPlayableError, IllegalActionError, NotYo
 from tests.rules.castles.table import TUTORIAL_TEAMS, Table, shipped_cards, team_game, with_attributes
 
 BOSS_SIDES = [
-    {"team": "castle", "heroes": ["larra", "kethyst", "delilah"]},
+    {"team": "castle", "heroes": ["larra", "kethyst", "delilah"], "health_tokens": 12},
     {
         "team": "catacomb",
         "boss": "xaugorth",
@@ -362,6 +362,59 @@ def test_net_variant_traps_a_damaged_enemy_until_the_piece_is_knocked_off() -> N
     g.declare("hero-kethyst")
     g.shot("hero-kethyst", "rush", knocked_off=("hero-formilus",))
     assert not g.state.character("hero-formilus").trapped
+
+
+def test_net_variant_nets_give_only_a_power_transfer() -> None:
+    """catacombs-and-castles-2e-manual.md: Variant Rules for the Net and Web Shots (Optional)"""
+    cards = shipped_cards()
+    heroes = dict(cards.heroes)
+    heroes["larra"] = replace(heroes["larra"], sequences=((_step("web"),),))
+    for variant, capture_offered in ((False, True), (True, False)):
+        g = Table(
+            {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS, "net_web_variant": variant},
+            replace(cards, heroes=heroes),
+        )
+        past_first_strike(g)
+        g.declare("hero-larra")
+        g.shot("hero-larra", "web", "hero-formilus")
+        assert g.pool("catacomb") == 10
+        options = {o.id for o in g.state.pending.options}
+        assert ("capture:hero-kethyst" in options) is capture_offered
+
+
+def test_runic_shift_places_the_character_then_it_may_melee() -> None:
+    """catacombs-and-castles-2e-manual.md: Special Shots (Runic Shift)"""
+    cards = shipped_cards()
+    heroes = dict(cards.heroes)
+    heroes["larra"] = replace(heroes["larra"], sequences=((_step("runic_shift"),),))
+    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    past_first_strike(g)
+    g.declare("hero-larra")
+    assert [p.shot for p in g.state.turn.queue] == ["runic_shift", "melee"]
+    g.shot("hero-larra", "runic_shift")
+    assert g.pool("catacomb") == 12
+    g.shot("hero-larra", "melee", "hero-cahreliss")
+    g.answer("power:larra-ability")
+    assert g.pool("catacomb") == 11
+
+
+def test_an_egg_that_hits_an_enemy_summons_a_warrior_who_acts_at_once() -> None:
+    """catacombs-and-castles-2e-manual.md: Ranged Shots (Egg); Warriors"""
+    cards = shipped_cards()
+    heroes = dict(cards.heroes)
+    heroes["larra"] = replace(heroes["larra"], sequences=((_step("egg"), _step("missile", "then")),))
+    sides = [{**TUTORIAL_TEAMS[0], "warriors": ["castle-warrior-a"]}, TUTORIAL_TEAMS[1]]
+    g = Table({"mode": "team", "first": "catacomb", "sides": sides}, replace(cards, heroes=heroes))
+    past_first_strike(g)
+    g.declare("hero-larra")
+    g.shot("hero-larra", "egg", "hero-formilus")
+    assert g.pool("catacomb") == 12  # the egg inflicts no damage
+    warrior = "warrior-castle-castle-warrior-a-1"
+    assert g.state.character(warrior).on_mat
+    assert [(p.shot, p.actor) for p in g.state.turn.queue] == [("melee", warrior), ("missile", "hero-larra")]
+    g.shot(warrior, "melee", "hero-cahreliss")
+    assert g.pool("catacomb") == 11  # a warrior's tokens are discarded: no decision
+    assert g.state.pending is None
 
 
 def boss_game(**extra: object) -> Table:
