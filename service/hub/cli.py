@@ -126,8 +126,12 @@ def register_cli(subparsers: Any) -> None:
     serve.set_defaults(func=_serve)
 
     ship = commands.add_parser("ship-log", help="on a table: publish its event log for the hub")
-    ship.add_argument("--table", required=True)
-    ship.add_argument("--log", type=Path, required=True, help="the table's event log file")
+    ship.add_argument("--table", help="the table id (or --table-file)")
+    ship.add_argument("--table-file", type=Path, help="the table's file, which names the table")
+    ship.add_argument("--log", type=Path, help="the table's event log file (or --data-dir)")
+    ship.add_argument(
+        "--data-dir", type=Path, help="the daemon's --data-dir: the log is <data-dir>/<table>.sqlite"
+    )
     ship.add_argument(
         "--broker", default=os.environ.get("SMARTMAT_LOGSHIP_MQTT_URL", "mqtt://127.0.0.1:1883")
     )
@@ -367,16 +371,29 @@ def _ship_log(args: argparse.Namespace) -> int:
     from service.hub.shipper import sqlite_log_shipper
     from service.publish.paho_transport import PahoTransport
 
+    table = args.table
+    if table is None and args.table_file is not None:
+        from service.table_config import TableConfigError, load_table
+
+        try:
+            table = load_table(args.table_file).table
+        except TableConfigError as exc:
+            return _fail(str(exc))
+    if table is None:
+        return _fail("name the table: --table ID or --table-file FILE")
+    log_path = args.log or (args.data_dir / f"{table}.sqlite" if args.data_dir else None)
+    if log_path is None:
+        return _fail("name the event log: --log FILE or --data-dir DIR")
     try:
-        transport = PahoTransport(args.broker, f"smartmat-logship-{args.table}", keepalive_s=15)
-        shipper = sqlite_log_shipper(args.table, args.log, transport)
+        transport = PahoTransport(args.broker, f"smartmat-logship-{table}", keepalive_s=15)
+        shipper = sqlite_log_shipper(table, log_path, transport)
     except (BrokerUrlError, TopicError) as exc:
         return _fail(str(exc))
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     shipper.start()
-    print(f"shipping {args.log} for table {args.table} to {transport.url}")
+    print(f"shipping {log_path} for table {table} to {transport.url}")
     try:
         stop.wait()
     finally:
