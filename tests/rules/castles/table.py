@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from service.content.castles import load_castles_content
@@ -21,6 +22,7 @@ TUTORIAL_TEAMS = [
 ]
 
 
+@cache
 def shipped_cards() -> CastlesCards:
     return castles_cards(load_castles_content("catacombs-and-castles-2e"))
 
