@@ -22,9 +22,16 @@ def _safe_next(target: str | None) -> str:
     return url_for("controller.turn")
 
 
+def _login_page(next_page: str, error: str | None, name: str = "") -> str:
+    # The name typed stays in its field after a wrong PIN; only the PIN is asked again.
+    return render_template(
+        "login.html", table=current_dashboard().table, next=next_page, error=error, name=name
+    )
+
+
 @bp.get("/login")
 def login() -> str:
-    return render_template("login.html", next=_safe_next(request.args.get("next")), error=None)
+    return _login_page(_safe_next(request.args.get("next")), None)
 
 
 @bp.post("/login")
@@ -38,24 +45,20 @@ def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str,
         seconds = math.ceil(wait)
         message = f"Too many wrong PINs. Try again in {seconds} s."
         return (
-            render_template("login.html", next=next_page, error=message),
+            _login_page(next_page, message, request.form.get("name", "")[:32]),
             429,
             {"Retry-After": str(seconds)},
         )
     name = request.form.get("name", "").strip().lower()
     pin = request.form.get("pin", "")
     if not _NAME.match(name):
-        return render_template(
-            "login.html", next=next_page, error="Name: lower-case letters, digits and '-', up to 32."
-        ), 400
+        return _login_page(next_page, "Name: lower-case letters, digits and '-', up to 32.", name[:32]), 400
     if dashboard.pin_hash is None:
-        return render_template(
-            "login.html", next=next_page, error="No referee PIN is set. Run: smartmat dashboard set-pin"
-        ), 503
+        return _login_page(next_page, "No referee PIN is set. Run: smartmat dashboard set-pin", name), 503
     if not pin_matches(dashboard.pin_hash, pin):
         dashboard.limiter.failed(client)
         current_app.logger.warning("wrong referee PIN from %s (name %s)", client, name)
-        return render_template("login.html", next=next_page, error="Wrong PIN."), 401
+        return _login_page(next_page, "Wrong PIN.", name), 401
     dashboard.limiter.succeeded(client)
     session.clear()  # a new session id on login: no fixation
     session["referee"] = name

@@ -29,6 +29,13 @@ def table_page(table: str) -> str:
     return render_template("spectator.html", table=table)
 
 
+@bp.get("/table/<table>/tv")
+def tv(table: str) -> str:
+    """Full-screen landscape view for a screen beside the table (or a streaming browser source)."""
+    _check_table(table)
+    return render_template("tv.html", table=table)
+
+
 @bp.get("/api/table/<table>/view")
 def view(table: str) -> Response:
     _check_table(table)

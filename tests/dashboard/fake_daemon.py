@@ -103,7 +103,18 @@ class FakeDaemon:
         self.state["pending"] = None
         self._expect(0)
         # The mat "sees" the flick at once; the reconstruction is unsure, so it waits for the referee.
-        self.publisher.publish_shot(doubtful_shot(), self.seq + 1)
+        shot_seq = self.seq + 1
+        self.publisher.publish_shot({**doubtful_shot(), "shot_seq": shot_seq}, shot_seq)
+        # As the daemon does: the snapshot says a shot waits for the referee (docs/state.md).
+        self.state["table"] = {
+            "pending_shot": {
+                "seq": shot_seq,
+                "character": "hero-xoric",
+                "shot": "melee",
+                "candidates": doubtful_shot()["candidates"],
+            },
+            "can_undo": True,
+        }
         return [
             {
                 "type": "chose",
@@ -121,13 +132,22 @@ class FakeDaemon:
             victim["health"] = max(0, victim["health"] - 1)
             victim["alive"] = victim["health"] > 0
             events.append(
-                {"type": "damage", "text": f"{shooter}'s melee hits the {victim['name']} (1 damage)"}
+                {
+                    "type": "damaged",
+                    "text": f"{shooter}'s melee hits the {victim['name']} (1 damage)",
+                    "character": target,
+                    "amount": 1,
+                    "health": victim["health"],
+                }
             )
         self.state["expected_shot"] = None
         self.state["turn"]["declared"]["shots"][0]["status"] = "done"
-        self.publisher.publish_shot(
-            {**shot, "resolved": True, "chosen": int(args["candidate"])}, self.seq + 1
-        )
+        waiting = (self.state.get("table") or {}).get("pending_shot")
+        if not waiting:
+            raise ValueError("no shot is waiting for the referee")
+        self.state["table"] = {"pending_shot": None, "can_undo": True}
+        resolved = {"resolved": True, "chosen": int(args["candidate"]), "resolved_seq": self.seq + 1}
+        self.publisher.publish_shot({**shot, "shot_seq": waiting["seq"], **resolved}, self.seq + 1)
         return events
 
     def _correct(self, args: dict[str, Any], actor: str) -> list[dict[str, Any]]:

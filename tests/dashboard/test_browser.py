@@ -55,7 +55,7 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
     expect = sync_api.expect
     spectator, spectator_errors = phone(chromium, dashboard.url)
     expect(spectator.locator("#room-name")).to_have_text("Room 1: The Barracks")
-    expect(spectator.locator("#turn-who")).to_have_text("heroes")
+    expect(spectator.locator("#turn-who")).to_have_text("the heroes")
     expect(spectator.locator("#monsters-left")).to_have_text("2")
     expect(spectator.locator("#board .piece")).to_have_count(4)
 
@@ -71,7 +71,7 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
     referee.screenshot(path=str(shots_dir / "turn-controller.png"))
     referee.click("#decision-options button[data-option='0']")
     expect(referee.locator("#expected-shot")).to_have_text(
-        "Next: Xoric the Barbarian — melee with hero-xoric"
+        "Next: Xoric the Barbarian — melee, flick its disc"
     )
     expect(spectator.locator("#feed li").first).to_have_text("Xoric the Barbarian chooses melee")
 
@@ -82,13 +82,16 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
     expect(referee.locator("#board polyline.candidate")).to_have_count(2)
     referee.screenshot(path=str(shots_dir / "referee-console.png"))
     referee.click("#candidates button[data-candidate='1']")
-    expect(referee.locator("#command-result")).to_contain_text("confirm_hits accepted")
+    expect(referee.locator("#shot-card .result")).to_have_text("✔ Hits confirmed")  # beside the readings
+    expect(referee.locator("#candidates li[data-state='chosen'] button")).to_have_attribute(
+        "data-candidate", "1"
+    )
     expect(spectator.locator("#feed li").first).to_have_text(
         "Xoric the Barbarian's melee hits the Zombie (1 damage)"
     )
     expect(spectator.locator("#monsters-left")).to_have_text("1")
     expect(spectator.locator("#last-shot")).to_have_text(
-        "Last shot: Xoric the Barbarian's melee hit Troll, Zombie (confirmed by the referee)"
+        "Last shot: Xoric the Barbarian's melee — −1 Troll, −1 Zombie (confirmed by the referee)"
     )
     expect(spectator.locator("li[data-character=troll] .hp")).to_have_text("2")
     spectator.screenshot(path=str(shots_dir / "spectator.png"))

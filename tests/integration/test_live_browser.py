@@ -7,6 +7,7 @@ shot is made doubtful on purpose (an auto-apply threshold above 1), so the refer
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,29 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     )
     referee.click("a[href='/referee/console']")
     expect(referee.locator("#candidates li").first).to_be_visible()
+    # The console never misleads: the waiting shot comes first, marked and alerted, with the reasons in
+    # words; every reading is "waiting" and can be tapped.
+    card = referee.locator("#shot-card")
+    expect(card).to_have_class(re.compile(r"\bwaiting\b"))
+    assert card.bounding_box()["y"] < referee.locator("#table-controls").bounding_box()["y"]
+    expect(referee.locator("body")).to_have_attribute("data-alerted", str(waiting))
+    expect(referee.locator("#shot-badge")).to_have_text("waiting")
+    expect(referee.locator("#shot-reasons li").first).to_be_visible()
+    expect(referee.locator("#candidates li").first).to_have_attribute("data-state", "waiting")
+    expect(referee.locator("#candidates li button").first).to_be_enabled()
     referee.screenshot(path=str(shots_dir / "referee-console.png"))
+    # Paused, nothing can be confirmed; one switch shows which state the game is in.
+    toggle = referee.locator("#pause-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_contain_text("Paused")
+    expect(referee.locator("#table-controls .result")).to_have_text("✔ Game paused")  # beside the switch
+    expect(spectator.locator("#paused")).to_be_visible()
+    expect(referee.locator("#candidates li button").first).to_be_disabled()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(spectator.locator("#paused")).to_be_hidden()
     candidates = live.state()["table"]["pending_shot"]["candidates"]
     matching = [i for i, c in enumerate(candidates) if set(c["direct_hits"]) == set(truth.direct_hits)]
     if matching:  # the referee saw the flick: the reading that matches the table
@@ -105,6 +128,10 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
         referee.fill("#manual-form input[name=reason]", "none of the readings matched")
         referee.click("#manual-form button")
     live.wait_until(lambda: not live.state()["table"]["pending_shot"], 20, "the shot to be settled")
+    # Settled: the reading chosen is marked, and nothing can be confirmed twice.
+    expect(referee.locator("#shot-badge")).not_to_have_text("waiting")
+    expect(referee.locator("#candidates li button:enabled")).to_have_count(0)
+    expect(referee.locator("#dismiss-shot")).to_be_hidden()
     resolved = [
         r for r in live.eventlog.records() if r.kind == "action" and r.payload["action"] == "resolve_shot"
     ]
@@ -119,7 +146,9 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     live.wait_until(lambda: live.state()["seq"] > before_undo, 20, "the undo")
     assert live.eventlog.records()[-1].kind == "undo"
     expect(spectator.locator("#feed li").first).to_contain_text("the orc was only pushed")
-    expect(spectator.locator("#last-shot")).to_contain_text("undone by the referee")
+    expect(spectator.locator("#last-shot")).to_contain_text("taken back by the referee")
+    expect(referee.locator("#shot-state")).to_have_text("Undone: the referee took this shot back.")
+    assert "(record" not in spectator.locator("#feed li").first.text_content()
     assert live.state()["expected_shot"]["index"] == expected["index"]  # the shot is to be played again
 
     # And Varesh's tracker was off: correct his health, with a reason.

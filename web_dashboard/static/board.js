@@ -1,10 +1,19 @@
-// The playmat as SVG: zones, obstacles, every piece where last seen (mm), side colours, health, status marks,
-// and the last shot's reconstructed path animated along its polyline.
+// The playmat as SVG: zones, obstacles, every piece where last seen (mm) with its initials and health, and the
+// last shot's reconstructed path with its start and end, replayed as a moving disc.
+//
+// Pieces are drawn at least MIN_DISC_PX across on any screen, so on a phone crowded discs would sit on top of
+// each other: they are nudged apart just enough to be told apart, each with a thin line back to where the mat
+// saw it. Every piece can be tapped for its character's details.
 "use strict";
 window.SmartmatBoard = (function () {
   const NS = "http://www.w3.org/2000/svg";
   const MARKS = { frozen: "❄", stunned: "✦", teleported: "⇄" };
+  const MIN_DISC_PX = 15;   // drawn radius on screen, at least
+  const TAP_PX = 22;        // tap target radius: 44 px across
+  const TEXT_PX = 14;       // initials and health numbers on screen
   let lastAnimatedShot = null;
+  let replayTimer = null;
+  let lastDraw = null;      // what was drawn last, for a replay or a details card
 
   function node(tag, attrs, text) {
     const n = document.createElementNS(NS, tag);
@@ -21,21 +30,54 @@ window.SmartmatBoard = (function () {
 
   // Mat coordinates have their origin at the lower-left corner with y growing up the mat (content/hardware/
   // mat.yaml); SVG's y grows downwards, so every y is flipped against the mat height.
-  let matHeight = 600;
+  let matHeight = 600, matWidth = 900;
   const fy = (y) => matHeight - y;
 
   function pathPoints(path) {
-    return (path || []).map((p) => Array.isArray(p) ? [p[1], fy(p[2])] : [p.x_mm, fy(p.y_mm)]);
+    return (path || []).map((p) => Array.isArray(p) ? [p[1], fy(p[2]), p[0]] : [p.x_mm, fy(p.y_mm), p.t_s || 0]);
   }
 
   function defaultMat() {
     try { return JSON.parse(document.body.dataset.mat || "{}"); } catch (err) { return {}; }
   }
 
+  // A hero by its own name ("Xoric the Barbarian" → "Xo"); a monster by its card and number ("Orc 2" → "O2",
+  // "Giant Rat 3" → "GR3", "Troll" → "Tr"): short enough for a disc, the full name is one tap away.
+  function initials(name, kind) {
+    const words = String(name || "?").split(/\s+/).filter((w) => w && !/^(the|of|and)$/i.test(w));
+    const number = words.filter((w) => /^\d+$/.test(w)).join("");
+    const letters = words.filter((w) => !/^\d+$/.test(w));
+    if (kind === "hero" || letters.length < 2) return (letters[0] || "?").slice(0, number ? 1 : 2) + number;
+    return letters.slice(0, 2).map((w) => w[0].toUpperCase()).join("") + number;
+  }
+
+  // Nudge drawn discs apart so none covers another (a few rounds of pairwise pushes; the mat rarely holds more
+  // than twenty pieces). Positions are in mat millimetres.
+  function spread(items, gap) {
+    for (let round = 0; round < 40; round++) {
+      let moved = false;
+      for (let i = 0; i < items.length; i++) {
+        for (let j = i + 1; j < items.length; j++) {
+          const a = items[i], b = items[j];
+          let dx = b.x - a.x, dy = b.y - a.y;
+          let d = Math.hypot(dx, dy);
+          const need = a.r + b.r + gap;
+          if (d >= need) continue;
+          if (d < 0.01) { dx = 1; dy = 0.5; d = Math.hypot(dx, dy); }
+          const push = (need - d) / 2;
+          a.x -= dx / d * push; a.y -= dy / d * push;
+          b.x += dx / d * push; b.y += dy / d * push;
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+  }
+
   function drawPath(svg, path, cls, animate) {
     const pts = pathPoints(path);
     if (pts.length < 2) return null;
-    const line = node("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: cls });
+    const line = node("polyline", { points: pts.map((p) => p[0] + "," + p[1]).join(" "), class: cls });
     svg.appendChild(line);
     if (animate && line.getTotalLength) {
       const length = line.getTotalLength();
@@ -48,14 +90,111 @@ window.SmartmatBoard = (function () {
     return line;
   }
 
-  // options: {animate, candidatePaths: [{path, cls}], highlight: Set of piece ids}
+  // Where the flicked disc started and where it came to rest, labelled in words (not by colour alone).
+  function drawEnds(svg, path, k) {
+    const pts = pathPoints(path);
+    if (pts.length < 2) return;
+    const [sx, sy] = pts[0], [ex, ey] = pts[pts.length - 1];
+    const text = TEXT_PX / k;
+    // Each word sits beyond its end of the path (away from the rest of the line), clear of the disc there.
+    const away = (x, y, fromX, fromY, by) => {
+      const dx = x - fromX, dy = y - fromY, d = Math.hypot(dx, dy) || 1;
+      return [x + dx / d * by, y + dy / d * by + text * 0.35];
+    };
+    const inside = ([x, y]) => [Math.min(Math.max(x, text * 1.6), matWidth - text * 1.6), Math.min(Math.max(y, text), matHeight - 4)];
+    const [lsx, lsy] = inside(away(sx, sy, pts[1][0], pts[1][1], 34 / k));
+    const [lex, ley] = inside(away(ex, ey, pts[pts.length - 2][0], pts[pts.length - 2][1], 46 / k));
+    svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
+    svg.appendChild(node("rect", { x: ex - 6 / k, y: ey - 6 / k, width: 12 / k, height: 12 / k, class: "path-end" }));
+    svg.appendChild(node("text", { x: lsx, y: lsy, class: "path-label", "font-size": text }, "start"));
+    svg.appendChild(node("text", { x: lex, y: ley, class: "path-label", "font-size": text }, "end"));
+  }
+
+  // The reconstructed shot replayed: a ghost of the flicked disc runs along the path at the shot's own pace
+  // (the path's times, stretched to at least 1.5 s so the eye can follow it). The board is redrawn whenever the
+  // mat is scanned, so the ghost is found again (or put back) on every frame.
+  function replay(svg) {
+    const d = lastDraw;
+    if (!d || !d.path || d.path.length < 2 || !svg) return false;
+    const pts = pathPoints(d.path);
+    const t0 = pts[0][2], t1 = pts[pts.length - 1][2];
+    const span = Math.max(t1 - t0, 0.001);
+    const duration = Math.min(Math.max(span * 1000, 1500), 5000);
+    if (replayTimer) cancelAnimationFrame(replayTimer);
+    const started = performance.now();
+    const ghostOf = () => svg.querySelector("circle.ghost") ||
+      svg.appendChild(node("circle", { r: d.ghostRadius, class: "ghost", cx: pts[0][0], cy: pts[0][1] }));
+    svg.classList.add("replaying");
+    function frame(now) {
+      const f = Math.min((now - started) / duration, 1);
+      const t = t0 + f * span;
+      let i = 1;
+      while (i < pts.length - 1 && pts[i][2] < t) i++;
+      const [ax, ay, at] = pts[i - 1], [bx, by, bt] = pts[i];
+      const u = bt > at ? Math.min(Math.max((t - at) / (bt - at), 0), 1) : 1;
+      const ghost = ghostOf();
+      ghost.setAttribute("cx", ax + (bx - ax) * u);
+      ghost.setAttribute("cy", ay + (by - ay) * u);
+      if (f < 1) { replayTimer = requestAnimationFrame(frame); return; }
+      replayTimer = null;
+      setTimeout(() => { svg.classList.remove("replaying"); const g = svg.querySelector("circle.ghost"); if (g) g.remove(); }, 800);
+    }
+    replayTimer = requestAnimationFrame(frame);
+    return true;
+  }
+
+  const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless" };
+  // "Hero", "The Overseer's monster", "The Overseer's lord", "Neutral piece": the side in words.
+  function sideWords(side, kind) {
+    const what = (kind || "piece").replace(/_/g, " ");
+    if (side === "heroes") return kind === "hero" ? "Hero" : `The heroes' ${what}`;
+    if (side === "overseer") return `The Overseer's ${what}`;
+    return `Neutral ${what}`;
+  }
+
+  // The details card for a tapped piece: name, side in words, health as a number, status, gold.
+  function showDetails(svg, pieceId) {
+    const d = lastDraw;
+    const card = svg.closest(".board-card");
+    if (!d || !card) return;
+    let box = card.querySelector(".piece-details");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "piece-details";
+      box.setAttribute("role", "dialog");
+      svg.insertAdjacentElement("afterend", box);  // right under the mat: the tapped disc stays in sight
+    }
+    while (box.firstChild) box.removeChild(box.firstChild);
+    const item = d.items.find((p) => p.piece === pieceId);
+    if (!item) { box.hidden = true; return; }
+    const ch = item.character || {};
+    const add = (tag, cls, text) => { const n = document.createElement(tag); n.className = cls; n.textContent = text; box.appendChild(n); return n; };
+    add("strong", "name", ch.name || "An uncharted disc");
+    add("div", "side", sideWords(item.side, ch.kind));
+    if (ch.health !== undefined) {
+      add("div", "hp", ch.alive === false ? "Destroyed" : `Health ${ch.health} of ${ch.max_health || ch.health}`);
+    }
+    const status = (ch.status || []).map((s) => STATUS_WORDS[s] || s);
+    if (status.length) add("div", "status", status.join(", "));
+    if (ch.gold) add("div", "gold", `${ch.gold} gold`);
+    if (d.referee) add("div", "muted disc", `disc ${item.piece}`);
+    const close = document.createElement("button");
+    close.type = "button"; close.className = "close"; close.textContent = "Close";
+    close.addEventListener("click", () => { box.hidden = true; });
+    box.appendChild(close);
+    box.dataset.piece = pieceId;
+    box.hidden = false;
+  }
+
+  // options: {animate, candidatePaths: [{path, cls}], highlight: Set of piece ids, referee: bool}
   function draw(svg, board, state, shot, options) {
     options = options || {};
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const mat = (board && board.mat) || defaultMat();
     const width = mat.width_mm || 860, height = mat.height_mm || 610;
-    matHeight = height;
+    matHeight = height; matWidth = width;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const k = (svg.clientWidth || svg.getBoundingClientRect().width || 390) / width;  // screen px per mm
     svg.appendChild(node("rect", { x: 0, y: 0, width, height, rx: 12, class: "mat" }));
     for (const zone of mat.zones || []) {
       const corners = (zone.polygon || []).map(([x, y]) => [x, fy(y)]);
@@ -71,36 +210,86 @@ window.SmartmatBoard = (function () {
     }
     if (!board) {
       svg.appendChild(node("text", { x: width / 2, y: height / 2, class: "empty" }, "waiting for the mat…"));
+      lastDraw = null;
       return;
     }
     const chars = byCharacter(state);
     const extra = options.candidatePaths || [];
     for (const c of extra) drawPath(svg, c.path, "path candidate " + (c.cls || ""), false);
     // The referee's choice when there was one, else the most likely reading.
-    const top = shot && shot.candidates && shot.candidates[Number.isInteger(shot.chosen) ? shot.chosen : 0];
+    const top = shot && !shot.set_aside && shot.candidates && shot.candidates[Number.isInteger(shot.chosen) ? shot.chosen : 0];
+    const flicked = shot && shot.declaration && shot.declaration.flicked;
+    let ghostRadius = 16;
     if (top && !extra.length) {
-      const key = JSON.stringify([shot.id, top.path && top.path.length]);
-      drawPath(svg, top.path, "path shot", options.animate && key !== lastAnimatedShot);
+      const key = JSON.stringify([shot.shot_seq, shot.seq, top.path && top.path.length]);
+      const fresh = key !== lastAnimatedShot;
+      drawPath(svg, top.path, "path shot reconstructed", options.animate && fresh);
       lastAnimatedShot = key;
     }
     const hits = new Set((top && top.direct_hits) || []);
     const highlight = options.highlight || new Set();
+    const items = [];
     for (const p of board.pieces || []) {
       if (p.on_mat === false) continue;
       const ch = chars[p.character || p.piece] || {};
-      const side = p.side || ch.side || "neutral";
+      const r = Math.max(p.radius_mm || 16, MIN_DISC_PX / k);
+      if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
+      items.push({ piece: p.piece, character: ch, side: p.side || ch.side || "neutral", r, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
+    }
+    spread(items, 2 / k);
+    for (const it of items) {  // and every disc whole on the mat
+      it.x = Math.min(Math.max(it.x, it.r), width - it.r);
+      it.y = Math.min(Math.max(it.y, it.r), height - it.r);
+    }
+    const text = TEXT_PX / k;
+    for (const it of items) {
+      const ch = it.character;
       const alive = ch.alive !== false;
-      const r = p.radius_mm || 16;
-      const g = node("g", { class: `piece side-${side}${alive ? "" : " dead"}${hits.has(p.piece) ? " hit" : ""}${highlight.has(p.piece) ? " highlight" : ""}`,
-        "data-piece": p.piece, transform: `translate(${p.x_mm},${fy(p.y_mm)})` });
-      g.appendChild(node("title", {}, `${ch.name || p.piece}${ch.health !== undefined ? ` — ${ch.health} health` : ""}`));
-      g.appendChild(node("circle", { r, class: "disc" }));
-      if (ch.health !== undefined) g.appendChild(node("text", { class: "hp", dy: "0.35em" }, ch.health));
+      if (Math.hypot(it.x - it.x0, it.y - it.y0) > 2 / k) {
+        // Nudged apart for the eye: a line and a dot show where the disc really is.
+        svg.appendChild(node("line", { x1: it.x0, y1: it.y0, x2: it.x, y2: it.y, class: "leader" }));
+        svg.appendChild(node("circle", { cx: it.x0, cy: it.y0, r: 2.5 / k, class: "leader-dot" }));
+      }
+      const cls = `piece side-${it.side}${alive ? "" : " dead"}${hits.has(it.piece) ? " hit" : ""}${highlight.has(it.piece) ? " highlight" : ""}`;
+      const label = `${ch.name || it.piece}${ch.health !== undefined ? `, ${ch.health} health` : ""}`;
+      const g = node("g", { class: cls, "data-piece": it.piece, transform: `translate(${it.x},${it.y})`,
+        tabindex: 0, role: "button", "aria-label": label });
+      g.appendChild(node("title", {}, label));
+      g.appendChild(node("circle", { r: Math.max(it.r, TAP_PX / k), class: "tap" }));
+      g.appendChild(node("circle", { r: it.r, class: "disc" }));
+      g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, ch.name ? initials(ch.name, ch.kind) : "·"));
+      if (ch.health !== undefined && alive) {
+        const bx = it.r * 0.85, by = -it.r * 0.85;
+        g.appendChild(node("circle", { cx: bx, cy: by, r: 9 / k, class: "hp-badge" }));
+        g.appendChild(node("text", { class: "hp", x: bx, y: by, dy: "0.35em", "font-size": 12 / k }, ch.health));
+      }
+      if (hits.has(it.piece)) g.appendChild(node("text", { class: "hit-mark", x: -it.r * 0.9, y: -it.r * 0.7, "font-size": text }, "✸"));
       const marks = (ch.status || []).map((s) => MARKS[s]).filter(Boolean).join("");
-      if (marks) g.appendChild(node("text", { class: "status-mark", x: r * 0.7, y: -r * 0.7 }, marks));
+      if (marks) g.appendChild(node("text", { class: "status-mark", x: it.r * 0.8, y: it.r * 1.1, "font-size": text }, marks));
+      g.addEventListener("click", () => showDetails(svg, it.piece));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showDetails(svg, it.piece); } });
       svg.appendChild(g);
+    }
+    if (top) drawEnds(svg, top.path, k);  // on top of the discs, so "start" and "end" stay readable
+    lastDraw = { path: top && !extra.length ? top.path : (top ? top.path : null), ghostRadius, items, referee: Boolean(options.referee) };
+    const card = svg.closest(".board-card");
+    const box = card && card.querySelector(".piece-details");
+    if (box && !box.hidden && box.dataset.piece) showDetails(svg, box.dataset.piece);  // keep it current
+    const note = card && card.querySelector(".path-note");
+    if (note) note.hidden = !top;
+    const again = card && card.querySelector(".replay-shot");
+    if (again) again.disabled = !(top && top.path && top.path.length > 1);
+    if (top && options.animate && lastAnimatedShot && svg.dataset.replayed !== lastAnimatedShot) {
+      svg.dataset.replayed = lastAnimatedShot;
+      replay(svg);
     }
   }
 
-  return { draw };
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const button of document.querySelectorAll(".replay-shot")) {
+      button.addEventListener("click", () => replay(button.closest(".board-card").querySelector("svg.board")));
+    }
+  });
+
+  return { draw, replay, initials };
 })();

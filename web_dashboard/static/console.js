@@ -1,8 +1,10 @@
 // Referee console: confirm or fix a doubtful shot, manual shot entry, corrections, undo, pause / resume, re-scan.
+// It never shows a control that cannot work: buttons are enabled only when the table would accept them.
 "use strict";
 (function () {
-  const S = window.Smartmat, R = window.SmartmatReferee;
+  const S = window.Smartmat, R = window.SmartmatReferee, W = window.SmartmatWords;
   const PATH_CLASSES = ["c0", "c1", "c2", "c3"];
+  let alertedFor = null;  // the waiting shot the referee was last alerted to
 
   function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
   function names(ids) { return (ids || []).map(S.characterName).join(", ") || "nothing"; }
@@ -12,31 +14,138 @@
     return args;
   }
 
-  S.onRender(function (t) {
+  // -- the shot ------------------------------------------------------------------------------------------------
+  function waitingShot(t) {
+    return (t.state && t.state.table && t.state.table.pending_shot) || null;
+  }
+
+  // Is this shot message the one the table waits on? (A shot message older than the waiting shot is not.)
+  function isWaiting(shot, waiting) {
+    return Boolean(shot && waiting && !shot.resolved && !shot.set_aside && !shot.undone &&
+      (shot.shot_seq === undefined || shot.shot_seq === waiting.seq));
+  }
+
+  // Each reading's state in words: waiting, chosen, set aside, undone, not chosen.
+  function readingState(shot, i, waiting) {
+    if (shot.undone) return i === (Number.isInteger(shot.chosen) ? shot.chosen : 0) ? "undone" : "not chosen";
+    if (shot.set_aside) return "set aside";
+    if (waiting) return "waiting";
+    if (shot.resolved) return shot.chosen === i ? "chosen" : (Number.isInteger(shot.chosen) ? "not chosen" : "entered by hand instead");
+    if (shot.auto_apply) return i === 0 ? "chosen (automatically)" : "not chosen";
+    return "waiting";
+  }
+
+  // Why a shot came to the referee, in words: the attribution's reasons, else what the numbers say.
+  function reasons(shot, waitingSummary) {
+    const list = [...((shot && shot.reasons) || [])].map(W.plain);
+    if (!shot && waitingSummary && !(waitingSummary.candidates || []).length) {
+      list.push("the mat could not read this shot (the flicked disc was not seen before it): enter it by hand below");
+    }
+    if (shot && !list.length) {
+      const top = (shot.candidates || [])[0];
+      const p = Math.round(((top && top.probability) || 0) * 100);
+      const threshold = shot.threshold !== undefined ? Math.round(shot.threshold * 1000) / 10 : null;
+      if (!top) list.push("no reading explains what the mat saw");
+      else if (threshold !== null && p < threshold) list.push(`the best reading is ${p} % sure; the table applies one by itself from ${threshold} %`);
+      else list.push("the table would not apply the best reading by itself");
+      const second = (shot.candidates || [])[1];
+      if (top && second && top.probability - second.probability < 0.2) list.push("two readings are close");
+    }
+    return list;
+  }
+
+  function alertReferee(waitingSeq) {
+    if (!waitingSeq || alertedFor === waitingSeq) return;
+    alertedFor = waitingSeq;
+    const card = document.getElementById("shot-card");
+    card.classList.remove("alerting"); void card.offsetWidth; card.classList.add("alerting");
+    if (navigator.vibrate) { try { navigator.vibrate([180, 90, 180]); } catch (err) { /* not allowed here */ } }
+    try {  // a short two-tone chime; browsers allow sound once the referee has tapped the page
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      const ctx = Ctx && new Ctx();
+      if (ctx && ctx.state !== "suspended") {
+        [660, 880].forEach((hz, i) => {
+          const osc = ctx.createOscillator(), gain = ctx.createGain();
+          osc.frequency.value = hz; gain.gain.value = 0.15;
+          osc.connect(gain); gain.connect(ctx.destination);
+          osc.start(ctx.currentTime + i * 0.18); osc.stop(ctx.currentTime + i * 0.18 + 0.15);
+        });
+      }
+    } catch (err) { /* no sound on this browser */ }
+    document.body.dataset.alerted = String(waitingSeq);
+  }
+
+  function renderShotCard(t) {
     const shot = t.shot;
-    const waiting = Boolean(t.state && t.state.table && t.state.table.pending_shot);
-    document.getElementById("dismiss-shot").hidden = !waiting;
+    const waitingSummary = waitingShot(t);
+    const waiting = isWaiting(shot, waitingSummary);
+    const paused = Boolean(t.state && t.state.paused);
+    const dismiss = document.getElementById("dismiss-shot");
+    dismiss.hidden = !waitingSummary;
+    dismiss.disabled = !waitingSummary;
     const list = document.getElementById("candidates");
     clear(list);
     const state = document.getElementById("shot-state");
-    if (shot) {
-      const d = shot.declaration || {};
-      document.getElementById("shot-title").textContent = `${S.characterName(d.flicked || "")} · ${d.shot || ""}`;
-      state.textContent = shot.set_aside ? "Set aside: flick again." : shot.auto_apply ? "Applied automatically (confident)."
-        : (shot.resolved ? "Confirmed." : "Doubtful — confirm the hits or fix them.");
-      state.className = shot.auto_apply || shot.resolved || shot.set_aside ? "muted" : "warn";
-      (shot.set_aside ? [] : shot.candidates || []).forEach((c, i) => {
-        const li = S.el("li", { class: "candidate " + PATH_CLASSES[i % 4] });
-        li.appendChild(S.el("span", { class: "prob" }, `${Math.round((c.probability || 0) * 100)}%`));
-        li.appendChild(S.el("span", { class: "hits" }, `hits ${names(c.hit_characters || c.direct_hits)}`));
-        if (c.pushed && c.pushed.length) li.appendChild(S.el("span", { class: "muted" }, ` · pushed ${names(c.pushed)}`));
-        const b = S.el("button", { class: "big confirm", type: "button", "data-candidate": i }, "This one");
-        b.addEventListener("click", () => R.send("confirm_hits", Object.assign(
-          { direct_hits: c.direct_hits || [], candidate: i }, shot.shot_seq !== undefined ? { shot: String(shot.shot_seq) } : {})));
-        li.appendChild(b);
-        list.appendChild(li);
-      });
+    const badge = document.getElementById("shot-badge");
+    const why = document.getElementById("shot-reasons");
+    clear(why);
+    if (waitingSummary) alertReferee(waitingSummary.seq);
+    document.getElementById("shot-card").classList.toggle("waiting", Boolean(waitingSummary));
+    if (!shot && !waitingSummary) {
+      state.textContent = "No shot yet."; state.className = "muted"; badge.hidden = true; why.hidden = true;
+      return;
     }
+    const d = (shot && shot.declaration) || {};
+    const shooter = d.character || (shot && shot.character) || (waitingSummary && waitingSummary.character) || d.flicked || "";
+    const shotName = (d.shot || (shot && shot.shot) || (waitingSummary && waitingSummary.shot) || "").replace(/_/g, " ");
+    document.getElementById("shot-title").textContent = `${S.characterName(shooter)} · ${shotName}`;
+    let word;
+    if (waitingSummary) word = paused ? "Waiting for you — the game is paused: resume to confirm." : "Waiting for you: pick the reading that matches the table.";
+    else if (shot.undone) word = "Undone: the referee took this shot back.";
+    else if (shot.set_aside) word = "Set aside: flick again.";
+    else if (shot.resolved) word = "Confirmed by the referee.";
+    else if (shot.auto_apply) word = "Applied automatically (the table was sure).";
+    else word = "Settled.";
+    state.textContent = word;
+    state.className = waitingSummary ? "warn" : "muted";
+    badge.hidden = false;
+    badge.textContent = waitingSummary ? "waiting" : shot.undone ? "undone" : shot.set_aside ? "set aside" : "settled";
+    badge.className = "state-badge " + badge.textContent.replace(" ", "-");
+    const because = waitingSummary || (shot && !shot.auto_apply) ? reasons(shot, waitingSummary) : [];
+    for (const r of because) why.appendChild(S.el("li", {}, r));
+    why.hidden = !because.length;
+    if (!shot) return;
+    (shot.candidates || []).forEach((c, i) => {
+      const label = readingState(shot, i, waiting);
+      const li = S.el("li", { class: `candidate ${PATH_CLASSES[i % 4]} state-${label.split(" ")[0]}`, "data-state": label });
+      li.appendChild(S.el("span", { class: "prob" }, `${Math.round((c.probability || 0) * 100)}%`));
+      const text = S.el("span", { class: "hits" }, `hits ${names(c.hit_characters || c.direct_hits)}`);
+      if (c.pushed && c.pushed.length) text.appendChild(S.el("span", { class: "muted" }, ` · pushed ${c.pushed.length}`));
+      li.appendChild(text);
+      li.appendChild(S.el("span", { class: "reading-state" }, label));
+      const b = S.el("button", { class: "big confirm", type: "button", "data-candidate": i }, "This one");
+      b.disabled = !waiting || paused;
+      b.addEventListener("click", () => R.send("confirm_hits", Object.assign(
+        { direct_hits: c.direct_hits || [], candidate: i }, shot.shot_seq !== undefined ? { shot: String(shot.shot_seq) } : {}), b));
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+
+  // -- the table's controls ----------------------------------------------------------------------------------
+  function renderTableControls(t) {
+    const s = t.state || {};
+    const toggle = document.getElementById("pause-toggle");
+    const paused = Boolean(s.paused);
+    toggle.setAttribute("aria-pressed", String(paused));
+    toggle.textContent = paused ? "▶ Paused — tap to resume" : "⏸ Pause the game";
+    toggle.classList.toggle("on", paused);
+    toggle.disabled = !s.phase || s.phase === "no_game";
+    const undo = document.getElementById("undo-button");
+    undo.disabled = !(s.table && s.table.can_undo);
+  }
+
+  function renderForms(t) {
     // Who can be corrected or chosen as flicked / hit.
     const chars = (t.state && t.state.characters) || [];
     for (const id of ["correct-target", "manual-flicked", "bind-character"]) {
@@ -58,22 +167,31 @@
       label.appendChild(document.createTextNode(" " + (c.name || c.id)));
       hits.appendChild(label);
     }
+  }
+
+  S.onRender(function (t) {
+    renderShotCard(t);
+    renderTableControls(t);
+    renderForms(t);
   });
 
   // Every candidate's reconstructed path over the mat, in its list colour.
   S.boardOptions = (t) => ({
-    candidatePaths: ((t.shot && t.shot.candidates) || []).slice(0, 4).map((c, i) => ({ path: c.path, cls: PATH_CLASSES[i] })),
+    referee: true,
+    candidatePaths: ((t.shot && !t.shot.set_aside && t.shot.candidates) || []).slice(0, 4).map((c, i) => ({ path: c.path, cls: PATH_CLASSES[i] })),
   });
 
   document.addEventListener("DOMContentLoaded", () => {
-    document.getElementById("pause").addEventListener("click", () => R.send("pause", {}));
-    document.getElementById("resume").addEventListener("click", () => R.send("resume", {}));
-    document.getElementById("rescan").addEventListener("click", () => R.send("rescan", {}));
-    document.getElementById("dismiss-shot").addEventListener("click", () => R.send("dismiss_shot", { reason: "set aside by the referee" }));
+    const toggle = document.getElementById("pause-toggle");
+    toggle.addEventListener("click", () => R.send(toggle.getAttribute("aria-pressed") === "true" ? "resume" : "pause", {}, toggle));
+    const rescan = document.getElementById("rescan");
+    rescan.addEventListener("click", () => R.send("rescan", {}, rescan));
+    const dismiss = document.getElementById("dismiss-shot");
+    dismiss.addEventListener("click", () => R.send("dismiss_shot", { reason: "set aside by the referee" }, dismiss));
     document.getElementById("undo-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const args = formArgs(e.target);
-      R.send("undo", { count: Number(args.count || 1), reason: args.reason || "" });
+      R.send("undo", { count: Number(args.count || 1), reason: args.reason || "" }, e.submitter || e.target);
     });
     document.getElementById("correct-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -81,17 +199,17 @@
       const args = a.field === "card"
         ? { target: a.target, field: "card", card: a.card, change: a.change, reason: a.reason }
         : { target: a.target, field: a.field, value: Number(a.value), reason: a.reason };
-      R.send("correct", args);
+      R.send("correct", args, e.submitter || e.target);
     });
     document.getElementById("bind-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      R.send("bind", formArgs(e.target));
+      R.send("bind", formArgs(e.target), e.submitter || e.target);
     });
     document.getElementById("manual-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const form = e.target;
       const hits = [...form.querySelectorAll("input[name=direct_hits]:checked")].map((i) => i.value);
-      R.send("manual_shot", { flicked: form.flicked.value, shot: form.shot.value, direct_hits: hits, reason: form.reason.value });
+      R.send("manual_shot", { flicked: form.flicked.value, shot: form.shot.value, direct_hits: hits, reason: form.reason.value }, e.submitter || form);
     });
   });
 })();

@@ -1,7 +1,7 @@
 // Turn controller: whose turn, legal actions as big buttons, the expected next shot, progress, decisions.
 "use strict";
 (function () {
-  const S = window.Smartmat, R = window.SmartmatReferee;
+  const S = window.Smartmat, R = window.SmartmatReferee, W = window.SmartmatWords;
   const CONNECTOR = { then: "then", or: "or", elastic: "any order" };
 
   function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
@@ -28,14 +28,14 @@
         `${s.pending.character ? S.characterName(s.pending.character) + ": " : ""}${s.pending.prompt || s.pending.kind}`;
       for (const o of s.pending.options || []) {
         const b = S.el("button", { class: "big choice", type: "button", "data-option": o.id }, o.label || o.id);
-        b.addEventListener("click", () => R.send("answer", { decision: s.pending.id, option: o.id }));
+        b.addEventListener("click", () => R.send("answer", { decision: s.pending.id, option: o.id }, b));
         options.appendChild(b);
       }
     }
     // Expected next shot and shot-by-shot progress of the declared action.
     const exp = s.expected_shot;
     document.getElementById("expected-shot").textContent = exp
-      ? `Next: ${S.characterName(exp.character)} — ${exp.shot} with ${exp.piece}`
+      ? `Next: ${S.characterName(exp.character)} — ${exp.shot.replace(/_/g, " ")}, ${flickWhat(exp)}`
       : (s.pending ? "Waiting for the decision above." : "No shot expected.");
     const progress = document.getElementById("shot-progress");
     clear(progress);
@@ -48,14 +48,15 @@
       const joint = i > 0 && shot.connector ? `${CONNECTOR[shot.connector] || shot.connector} ` : "";
       progress.appendChild(S.el("li", { class: "step " + state }, `${joint}${shot.shot} · ${state}`));
     }
-    document.getElementById("skip-shot").disabled = !exp;
+    document.getElementById("skip-shot").disabled = !exp || Boolean(s.paused);
+    document.getElementById("end-turn").disabled = !(s.turn && s.turn.character) || Boolean(s.paused) || Boolean(s.pending);
     // Legal actions: the snapshot's list when the rules give one, else "declare" for each character of the
     // acting side that may still act (heroes act in any order; an Or card then asks which alternative).
     const actions = document.getElementById("actions");
     clear(actions);
     const turn = s.turn || {};
     const busy = Boolean(s.pending) || Boolean(s.paused) || Boolean(exp);
-    document.getElementById("actions-for").textContent = turn.character ? `for ${S.characterName(turn.character)}` : (turn.side ? `for the ${turn.side}` : "");
+    document.getElementById("actions-for").textContent = turn.character ? `for ${S.characterName(turn.character)}` : (turn.side ? `for ${W.side(turn.side)}` : "");
     let buttons = [];
     if (Array.isArray(s.actions)) {
       buttons = s.actions.map((a) => ({ key: a.id, label: a.label || a.id, shots: a.shots,
@@ -70,23 +71,41 @@
       b.appendChild(S.el("span", { class: "label" }, a.label));
       if (a.shots && a.shots.length) b.appendChild(S.el("span", { class: "shots" }, shotLine(a.shots)));
       b.disabled = busy;
-      b.addEventListener("click", () => R.send("declare", a.args));
+      b.addEventListener("click", () => R.send("declare", a.args, b));
       actions.appendChild(b);
     }
-    // Between battles the referee moves the party on: the next Room card, then the battle once pieces are down.
-    if (!s.pending && !s.outcome && ["setup", "resolution", "special_room"].includes(s.phase)) {
-      const flow = s.phase === "setup" && s.room
-        ? { command: "start_battle", label: "Pieces placed: start the battle" }
-        : { command: "enter_room", label: "Flip the next Room card" };
-      const b = S.el("button", { class: "big action", type: "button", "data-action": flow.command });
+    // Between battles the referee moves the party on: the next Room card, then the battle once pieces are down;
+    // after the last room, out of the catacomb (the game ends); after the end, the next game.
+    const flow = nextStep(s);
+    if (flow) {
+      const b = S.el("button", { class: "big action" + (flow.command === "new_game" ? " next-game" : ""), type: "button", "data-action": flow.command });
       b.appendChild(S.el("span", { class: "label" }, flow.label));
+      if (flow.hint) b.appendChild(S.el("span", { class: "shots" }, flow.hint));
       b.disabled = Boolean(s.paused);
-      b.addEventListener("click", () => R.send(flow.command, {}));
+      b.addEventListener("click", () => R.send(flow.command, {}, b));
       actions.appendChild(b);
       buttons.push(flow);
     }
     if (!buttons.length) actions.appendChild(S.el("p", { class: "muted" }, "No actions to declare right now."));
   });
+
+  function nextStep(s) {
+    if (s.result || s.outcome || s.phase === "game_over") {
+      return { command: "new_game", label: "Start the next game", hint: "same heroes and rooms; this game's result stays in the log" };
+    }
+    if (s.pending || !["setup", "resolution", "special_room"].includes(s.phase)) return null;
+    if (s.phase === "setup" && s.room) return { command: "start_battle", label: "Pieces placed: start the battle" };
+    const left = s.table && s.table.rooms_left;
+    if (left === 0) return { command: "enter_room", label: "Leave the catacomb: end the game", hint: "no Room cards are left" };
+    return { command: "enter_room", label: "Flip the next Room card", hint: left ? `${left} left` : "" };
+  }
+
+  // What to flick, in words: the character's own disc, or a ranged piece put down for the shot.
+  function flickWhat(exp) {
+    if (exp.ranged) return "with a ranged piece";
+    if (exp.piece && exp.piece !== exp.character) return `flick ${S.characterName(exp.piece)}'s disc`;
+    return "flick its disc";
+  }
 
   function currentCharacter() {
     const s = S.table.state || {};
@@ -101,7 +120,8 @@
   };
 
   document.addEventListener("DOMContentLoaded", () => {
-    document.getElementById("skip-shot").addEventListener("click", () => R.send("skip_shot", currentCharacter()));
-    document.getElementById("end-turn").addEventListener("click", () => R.send("end_turn", currentCharacter()));
+    const skip = document.getElementById("skip-shot"), end = document.getElementById("end-turn");
+    skip.addEventListener("click", () => R.send("skip_shot", currentCharacter(), skip));
+    end.addEventListener("click", () => R.send("end_turn", currentCharacter(), end));
   });
 })();

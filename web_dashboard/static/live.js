@@ -68,7 +68,17 @@ window.Smartmat = (function () {
       table.events = []; table.seenIds = new Set(); table.shot = null;
       render("hello");
     });
-    source.addEventListener("snapshot", (e) => { table.state = JSON.parse(e.data); render("snapshot"); });
+    source.addEventListener("snapshot", (e) => {
+      const next = JSON.parse(e.data);
+      const game = (s) => (s && s.table && s.table.game) || null;
+      if (table.state && game(next) !== null && game(table.state) !== null && game(next) !== game(table.state)) {
+        // The table moved on to its next game: the last game's shot and story are no longer this game's.
+        table.shot = null;
+        table.events = table.events.filter((ev) => ev.type === "game_started" || ev.type === "game_closed");
+      }
+      table.state = next;
+      render("snapshot");
+    });
     source.addEventListener("board", (e) => { table.board = JSON.parse(e.data); render("board"); });
     source.addEventListener("shot", (e) => { table.shot = JSON.parse(e.data); render("shot"); });
     source.addEventListener("character", (e) => {
@@ -87,24 +97,35 @@ window.Smartmat = (function () {
     });
   }
 
-  // Shared by every page: room, round, whose turn, pause, outcome.
+  // Shared by every page: room, round, whose turn, what the table waits for, pause, the result.
   function renderSummary(t) {
     const s = t.state;
+    const W = window.SmartmatWords;
     const set = (id, text) => { const n = document.getElementById(id); if (n) n.textContent = text; };
     if (!s) return;
     const room = s.room || {};
-    set("room-name", room.name ? `Room ${Number(room.index || 0) + 1}: ${room.name}` : (s.phase || ""));
+    const where = s.phase === "no_game" ? "Between games" : (s.room ? "" : "Before the first room");
+    set("room-name", room.name ? `Room ${Number(room.index || 0) + 1}: ${room.name}` : where);
     set("round", s.round ? `round ${s.round}` : "");
-    set("phase", s.phase ? `· ${s.phase.replace("_", " ")}` : "");
+    set("phase", s.phase === "battle" ? "· battle" : "");
     const turn = s.turn || {};
-    set("turn-who", turn.character ? characterName(turn.character) : (turn.side || "—"));
+    set("turn-who", turn.character ? characterName(turn.character) : (turn.side ? W.side(turn.side) : "—"));
+    const turnLine = document.querySelector(".summary .turn");
+    if (turnLine) turnLine.hidden = !s.turn;  // only a battle has turns
+    set("moment", W.moment(s));
     const paused = document.getElementById("paused");
     if (paused) paused.hidden = !s.paused;
     const outcome = document.getElementById("outcome");
     if (outcome) {
-      outcome.hidden = !s.outcome;
-      outcome.textContent = s.outcome ? (s.outcome.text || JSON.stringify(s.outcome)) : "";
+      const r = s.result || (s.outcome ? { headline: s.outcome === "heroes" ? "The heroes win" : "The Overseer wins" } : null);
+      outcome.hidden = !r;
+      outcome.className = "outcome" + (r ? " winner-" + (r.winner || s.outcome) : "");
+      set("result-headline", r ? (r.winner === "heroes" ? "★ " : "☠ ") + r.headline : "");
+      set("result-summary", r ? (r.summary || "") : "");
+      set("result-gold", r && r.gold !== undefined ? String(r.gold) : "–");
+      set("result-rooms", r && r.rooms_cleared !== undefined ? `${r.rooms_cleared} of ${r.rooms_total}` : "–");
     }
+    document.body.classList.toggle("game-over", Boolean(s.result || s.outcome));
   }
 
   function renderBoard(t) {
@@ -112,7 +133,29 @@ window.Smartmat = (function () {
     if (svg && window.SmartmatBoard) window.SmartmatBoard.draw(svg, t.board, t.state, t.shot, api.boardOptions(t));
   }
 
+  // Bright rooms: a light, high-contrast theme the phone remembers (the dark one suits a dim convention hall).
+  function setUpTheme() {
+    const toggle = document.getElementById("theme-toggle");
+    let saved = null;
+    try { saved = localStorage.getItem("smartmat-theme"); } catch (err) { /* private mode */ }
+    const apply = (theme) => {
+      document.documentElement.dataset.theme = theme;
+      if (toggle) {
+        toggle.setAttribute("aria-pressed", String(theme === "light"));
+        toggle.textContent = theme === "light" ? "☾" : "☀";
+      }
+    };
+    apply(saved || (window.matchMedia && matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+    if (toggle) toggle.addEventListener("click", () => {
+      const next = document.documentElement.dataset.theme === "light" ? "dark" : "light";
+      try { localStorage.setItem("smartmat-theme", next); } catch (err) { /* not kept */ }
+      apply(next);
+      render("theme");
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    setUpTheme();
     renderers.push(renderSummary, renderBoard);
     if (body.dataset.eventsUrl && document.querySelector(".summary")) connect();
   });

@@ -1,25 +1,52 @@
-// Commands from the referee pages: POST /api/command with the session's CSRF token; show the daemon's answer.
+// Commands from the referee pages: POST /api/command with the session's CSRF token. The daemon's answer is
+// shown beside the control that sent it, in words; the rule a refusal cites and the log's record number are
+// kept in a "rule" detail and in the command log.
 "use strict";
 window.SmartmatReferee = (function () {
   const body = document.body;
   const log = [];
 
-  function show(result) {
-    const out = document.getElementById("command-result");
+  // The answer's place: the card holding the control that sent it (a status line of its own), else the page's.
+  function resultLine(origin) {
+    const card = origin && origin.closest ? origin.closest(".card") : null;
+    if (!card) return document.getElementById("command-result");
+    let line = card.querySelector(":scope > .result");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "result";
+      line.setAttribute("role", "status");
+      card.appendChild(line);
+    }
+    return line;
+  }
+
+  function show(result, out) {
+    const W = window.SmartmatWords, S = window.Smartmat;
+    const refusal = W.split(result.error || "");
     if (out) {
-      out.textContent = result.ok ? `✔ ${result.command} accepted${result.seq !== null && result.seq !== undefined ? ` (log #${result.seq})` : ""}`
-        : `✘ ${result.command || "command"}: ${result.error}`;
+      while (out.firstChild) out.removeChild(out.firstChild);
+      out.appendChild(document.createTextNode(result.ok ? `✔ ${W.done(result.command)}` : `✘ Not done: ${refusal.text}`));
+      if (!result.ok && refusal.rules.length) {
+        const rule = S.el("details", { class: "rule" });
+        rule.appendChild(S.el("summary", {}, "rule"));
+        rule.appendChild(S.el("span", {}, refusal.rules.join("; ")));
+        out.appendChild(rule);
+      }
       out.className = "result " + (result.ok ? "ok" : "refused");
+      out.dataset.command = result.command || "";
     }
     const list = document.getElementById("command-log");
     if (list) {
-      list.insertBefore(window.Smartmat.el("li", { class: result.ok ? "ok" : "refused" },
-        `${result.command || "?"} ${JSON.stringify(result.args || {})} → ${result.ok ? "ok" : result.error}`), list.firstChild);
+      const record = result.ok && result.seq !== null && result.seq !== undefined ? ` · log record ${result.seq}` : "";
+      list.insertBefore(S.el("li", { class: result.ok ? "ok" : "refused" },
+        `${result.command || "?"} ${JSON.stringify(result.args || {})} → ${result.ok ? "ok" + record : result.error}`), list.firstChild);
     }
   }
 
-  async function send(command, args) {
+  async function send(command, args, origin) {
     let result;
+    const out = resultLine(origin);  // found now: the page may redraw the control before the answer comes
+    if (origin && origin.disabled !== undefined) origin.disabled = true;  // one tap, one command
     try {
       const response = await fetch(body.dataset.commandUrl, {
         method: "POST", credentials: "same-origin",
@@ -30,10 +57,14 @@ window.SmartmatReferee = (function () {
       if (response.status === 401) { window.location.href = "/login?next=" + encodeURIComponent(location.pathname); return result; }
     } catch (err) {
       result = { ok: false, error: "no connection to the dashboard" };
+    } finally {
+      if (origin && origin.disabled !== undefined) origin.disabled = false;
+      window.Smartmat.render("command");  // let the page decide again what may be tapped
     }
     result.command = result.command || command;
+    result.args = result.args || args;
     log.push(result);
-    show(result);
+    show(result, out);
     return result;
   }
 

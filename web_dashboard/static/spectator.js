@@ -1,19 +1,21 @@
-// Spectator page: party, monsters left, gold, and the running feed in words.
+// Spectator page (and the TV view): party, monsters left, gold, the last shot and the running story, in words.
 "use strict";
 (function () {
-  const S = window.Smartmat;
+  const S = window.Smartmat, W = window.SmartmatWords;
 
   function person(c) {
-    const li = S.el("li", { class: `person side-${c.side}${c.alive === false ? " dead" : ""}`, "data-character": c.id });
+    const dead = c.alive === false;
+    const li = S.el("li", { class: `person side-${c.side}${dead ? " dead" : ""}`, "data-character": c.id });
     li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
     const status = (c.status || []).join(", ");
     if (status) li.appendChild(S.el("span", { class: "tag" }, status));
-    const bar = S.el("span", { class: "health" });
+    const bar = S.el("span", { class: "health", "aria-hidden": "true" });
     const max = Math.max(c.max_health || c.health || 1, c.health || 0);
     for (let i = 0; i < max; i++) bar.appendChild(S.el("i", { class: i < c.health ? "full" : "empty" }));
     li.appendChild(bar);
-    li.appendChild(S.el("strong", { class: "hp" }, c.alive === false ? "✝" : c.health));
-    if (c.gold) li.appendChild(S.el("span", { class: "gold" }, `${c.gold}g`));
+    // Health is a number (and a word when gone), never only a coloured bar.
+    li.appendChild(S.el("strong", { class: "hp", title: dead ? "destroyed" : `${c.health} of ${max} health` }, dead ? "✝" : c.health));
+    if (c.gold) li.appendChild(S.el("span", { class: "gold" }, `${c.gold} gold`));
     return li;
   }
 
@@ -22,21 +24,40 @@
     for (const item of items) list.appendChild(item);
   }
 
-  // "Last shot: Xoric the Barbarian's melee hit Troll, Zombie" — the reading the referee chose, else the best.
-  function renderLastShot(shot) {
+  function characterOfDisc(t, disc) {
+    const list = (t.state && t.state.characters) || [];
+    return list.find((c) => c.piece === disc || c.id === disc);
+  }
+
+  // "Last shot: Xoric the Barbarian's melee — −1 Orc 2, Orc 2 destroyed"; a rush on a monster "Orc 2: no damage
+  // from a rush"; a teammate bumped "Elani was pushed — no damage to allies".
+  function renderLastShot(t) {
+    const shot = t.shot;
     const line = document.getElementById("last-shot");
     const candidates = (shot && shot.candidates) || [];
     if (!candidates.length) { line.hidden = true; return; }
-    const pick = candidates[Number.isInteger(shot.chosen) ? shot.chosen : 0];
+    const pick = W.chosenReading(shot);
     const d = shot.declaration || {};
-    const shooter = d.character || d.flicked;
-    const who = shooter ? `${S.characterName(shooter)}'s ${d.shot || "shot"}` : "The last shot";
-    const chosen = shot.confirmed_hits && !Number.isInteger(shot.chosen) ? shot.confirmed_hits
-      : (pick.hit_characters || pick.direct_hits || []);
-    const hits = chosen.map(S.characterName);
-    const sureness = shot.undone ? " (undone by the referee)" : shot.set_aside ? " (set aside by the referee)" : shot.resolved ? " (confirmed by the referee)"
-      : (shot.auto_apply ? "" : ` (${Math.round((pick.probability || 0) * 100)}% sure, waiting for the referee)`);
-    line.textContent = `Last shot: ${who} ${hits.length ? "hit " + hits.join(", ") : "hit nothing"}${sureness}`;
+    const shooterId = d.character || shot.character || d.flicked;
+    const shooter = S.characterName(shooterId);
+    const who = shooterId ? `${shooter}'s ${(d.shot || shot.shot || "shot").replace(/_/g, " ")}` : "The last shot";
+    let what;
+    if (shot.undone) what = "taken back by the referee";
+    else if (shot.set_aside) what = "set aside by the referee: flick again";
+    else if (!shot.resolved && !shot.auto_apply) what = "the referee is checking it";
+    else {
+      const phrases = W.shotStory(shot, t.events, S.characterName);
+      const side = (characterOfDisc(t, shooterId) || {}).side;
+      for (const disc of pick.pushed || []) {
+        const c = characterOfDisc(t, disc);
+        if (c && c.side === side && c.id !== shooterId) phrases.push(`${c.name} was pushed — no damage to allies`);
+      }
+      const hits = shot.confirmed_hits || pick.hit_characters || pick.direct_hits || [];
+      // Without the rules' events for this shot (a page opened later), say at least whom it hit.
+      what = phrases.length ? phrases.join(", ") : (hits.length ? "hit " + hits.map(S.characterName).join(", ") : "no hit");
+      if (shot.resolved && !shot.auto_apply) what += " (confirmed by the referee)";
+    }
+    line.textContent = `Last shot: ${who} — ${what.trim()}`;
     line.hidden = false;
   }
 
@@ -49,12 +70,12 @@
       document.getElementById("monsters-left").textContent = monsters.length;
       document.getElementById("party-gold").textContent = (t.state.gold && t.state.gold.party) || 0;
     }
-    renderLastShot(t.shot);
+    renderLastShot(t);
     const feed = document.getElementById("feed");
     const shown = feed.childElementCount;
     if (reason === "hello" || shown > t.events.length) fill(feed, []);
     for (const ev of t.events.slice(feed.childElementCount)) {
-      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, ev.text || ev.type), feed.firstChild);
+      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, W.plain(ev.text) || ev.type), feed.firstChild);
     }
   });
 })();

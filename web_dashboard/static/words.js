@@ -1,0 +1,93 @@
+// Words for people: what the table says to spectators and players, in the game's own terms. Rule citations,
+// record numbers and ids are kept apart for the referee's detail view.
+"use strict";
+window.SmartmatWords = (function () {
+  // "(catacombs-3e-reference.txt: Battle Phase: Taking Damage)", "(RULINGS.md 5)": the rules cite the section
+  // that decided; people read the decision, the referee may open the rule.
+  const CITATION = /\s*\(((?:[\w-]+\.(?:txt|md))(?::[^()]*|\s+\d+)?)\)/g;
+
+  function split(text) {
+    const rules = [];
+    const plain = String(text || "").replace(CITATION, (_, rule) => { rules.push(rule); return ""; });
+    return { text: plain.trim(), rules };
+  }
+
+  const plain = (text) => split(text).text;
+
+  const SIDES = { heroes: "the heroes", overseer: "the Overseer", neutral: "nobody" };
+  const side = (s) => SIDES[s] || s || "—";
+
+  // What the table waits for now, in words: "Room cleared — collect gold", "Next: flip a Room card".
+  function moment(state) {
+    const s = state || {};
+    const t = s.table || {};
+    const left = t.rooms_left;
+    const nextRoom = left === 0 ? "Next: leave the catacomb (no Room cards left)" : "Next: flip a Room card";
+    if (s.result || s.phase === "game_over") return "Game over";
+    if (s.paused || t.paused) return "Paused by the referee";
+    if (t.pending_shot) return "The referee is checking the last shot";
+    if (s.pending) return "Waiting for a choice";
+    switch (s.phase) {
+      case "no_game": return "Waiting for the next game";
+      case "setup": return s.room ? "Put the pieces on the mat" : "Next: flip the first Room card";
+      case "battle": {
+        const exp = s.expected_shot;
+        if (exp) return `Next shot: ${exp.shot.replace(/_/g, " ")}`;
+        return s.turn && s.turn.character ? "Declaring an action" : `Waiting for ${side(s.turn && s.turn.side)} to declare`;
+      }
+      case "resolution": return `Room cleared — collect gold · ${nextRoom}`;
+      case "special_room": return `${(s.room && s.room.name) || "A special room"} · ${nextRoom}`;
+      default: return s.phase ? s.phase.replace(/_/g, " ") : "";
+    }
+  }
+
+  // The shot's consequences as short phrases, from the rules' own events of the record that resolved it:
+  // "−1 Orc 2", "Orc 2 destroyed", "Elani: no friendly fire"; a hit the rules left without any effect is
+  // named too ("Orc 2: no damage from a rush"), so a hit never seems to have been forgotten.
+  function shotStory(shot, events, nameOf) {
+    if (!shot) return [];
+    const seq = shot.resolved_seq !== undefined ? shot.resolved_seq
+      : (shot.auto_apply && shot.shot_seq !== undefined ? shot.shot_seq + 1 : null);
+    if (seq === null || shot.undone || shot.set_aside) return [];
+    const mine = events.filter((e) => String(e.id || "").split(".")[0] === String(seq));
+    const phrases = [];
+    const named = new Set();
+    for (const e of mine) {
+      const who = e.character ? nameOf(e.character) : "";
+      if (e.character) named.add(e.character);
+      if (e.type === "damaged") phrases.push(`−${e.amount} ${who}`);
+      else if (e.type === "destroyed") phrases.push(`${who} destroyed`);
+      else if (e.type === "hero_died") phrases.push(`${who} dies`);
+      else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.text)}`);
+      else if (e.type === "healed") phrases.push(`+${e.amount} ${who}`);
+      else if (e.type === "gold_changed") phrases.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
+      else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.text));
+    }
+    const pick = chosenReading(shot);
+    const shotName = (shot.declaration && shot.declaration.shot) || shot.shot || "shot";
+    const hits = shot.confirmed_hits || (pick && (pick.hit_characters || pick.direct_hits)) || [];
+    for (const id of hits) {
+      if (!named.has(id)) phrases.push(`${nameOf(id)}: no damage from ${article(shotName)} ${shotName.replace(/_/g, " ")}`);
+    }
+    return phrases;
+  }
+
+  function article(word) { return /^[aeiou]/i.test(word) ? "an" : "a"; }
+
+  function chosenReading(shot) {
+    const list = (shot && shot.candidates) || [];
+    return list[Number.isInteger(shot.chosen) ? shot.chosen : 0];
+  }
+
+  // A command's answer for the referee: what happened, never the log's record number.
+  const DONE = {
+    declare: "Declared", answer: "Answered", skip_shot: "Shot skipped", end_turn: "Turn ended",
+    confirm_hits: "Hits confirmed", manual_shot: "Shot recorded", correct: "Corrected", undo: "Taken back",
+    pause: "Game paused", resume: "Game resumed", rescan: "The mat is scanning", enter_room: "Room card flipped",
+    start_battle: "Battle started", dismiss_shot: "Shot set aside", bind: "Disc changed", new_game: "New game started",
+    use_service: "Done", play_card: "Card played",
+  };
+  const done = (command) => DONE[command] || "Done";
+
+  return { split, plain, side, moment, shotStory, chosenReading, done };
+})();
