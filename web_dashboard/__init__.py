@@ -88,9 +88,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         closers=closers,
     )
 
-    from web_dashboard import auth, command_api, console, controller, spectator
+    from web_dashboard import auth, command_api, console, controller, setup_console, spectator
 
-    for module in (spectator, auth, controller, console, command_api):
+    for module in (spectator, auth, controller, console, command_api, setup_console):
         app.register_blueprint(module.bp)
 
     app.before_request(check_csrf)

@@ -196,6 +196,16 @@ def _use_service(args: dict[str, Any]) -> dict[str, Any]:
     return service
 
 
+def _calibrate_start(args: dict[str, Any]) -> dict[str, Any]:
+    return {"rounds": _int(args, "rounds", 1, 4)} if "rounds" in args else {}
+
+
+def _calibrate_finish(args: dict[str, Any]) -> dict[str, Any]:
+    if args.get("mat_confirmed") is not True:
+        raise CommandError("'mat_confirmed' must be true: confirm the playmat's walls, gaps and obstacles")
+    return {"mat_confirmed": True}
+
+
 CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "enter_room": _no_args,
     "start_battle": _no_args,
@@ -214,6 +224,11 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "resume": _no_args,
     "rescan": _no_args,
     "new_game": _dismiss,  # an optional reason (required by the table while the game is still in play)
+    # The guided calibration (docs/setup.md); the daemon answers, nothing enters the game's log.
+    "calibrate_start": _calibrate_start,
+    "calibrate_skip": _no_args,
+    "calibrate_finish": _calibrate_finish,
+    "calibrate_cancel": _no_args,
 }
 
 
@@ -239,6 +254,10 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "resume": (),
         "rescan": (),
         "new_game": ("reason",),
+        "calibrate_start": ("rounds",),
+        "calibrate_skip": (),
+        "calibrate_finish": ("mat_confirmed",),
+        "calibrate_cancel": (),
     }.items()
 }
 

@@ -29,6 +29,7 @@ from service.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
+from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
 from service.table_config import load_table
 
@@ -40,7 +41,9 @@ HIDDEN_GAINS = {1: 1.3, 6: 0.75}
 
 
 class CalibratingTable:
-    def __init__(self, tmp_path: Path) -> None:
+    """The daemon on the simulated mat's pty with a calibration file; MQTT on a fake or a real broker."""
+
+    def __init__(self, tmp_path: Path, broker_url: str | None = None) -> None:
         config = dataclasses.replace(
             REFERENCE, piezo=dataclasses.replace(REFERENCE.piezo, wave_speed_mm_per_us=HIDDEN_SPEED)
         )
@@ -52,10 +55,13 @@ class CalibratingTable:
         table = load_table()
         self.table = dataclasses.replace(table, game=dataclasses.replace(table.game, content="sample"))
         self.broker = FakeBroker()
+        transport: Any = (
+            PahoTransport(broker_url, "smartmat-daemon-demo")
+            if broker_url
+            else FakeMqttClient(self.broker, "daemon")
+        )
         self.publisher = TablePublisher(
-            self.table.table,
-            FakeMqttClient(self.broker, "daemon"),
-            handler=lambda c: self.daemon.on_command(c),
+            self.table.table, transport, handler=lambda c: self.daemon.on_command(c)
         )
         keeper = CalibrationKeeper(self.calibration_file, self.table.table)
         self.daemon = Daemon(

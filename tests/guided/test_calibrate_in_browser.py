@@ -1,0 +1,85 @@
+"""Headless Chromium walks the guided calibration in the referee's set-up page, against the simulated mat.
+
+The daemon runs on the simulated mat's pseudo-terminal and a private Mosquitto; the dashboard is served for
+real. The referee starts the routine, the simulated mat is tapped on each point the page asks for, and the
+page ends on the calibration's figures and age.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.guided.test_calibrate_at_the_table import CalibratingTable
+from tests.helpers.broker import (
+    MosquittoBroker,
+    mosquitto_broker,  # noqa: F401  (the fixture)
+)
+from tests.helpers.browser import chromium, log_in, needs_chromium, phone, shots_dir  # noqa: F401
+from web_dashboard.security import hash_pin
+from web_dashboard.server import DashboardServer, serve_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
+sync_api = pytest.importorskip("playwright.sync_api")
+PIN = "owl-bear-42"
+
+
+@pytest.fixture
+def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[CalibratingTable]:  # noqa: F811
+    running = CalibratingTable(tmp_path, broker_url=mosquitto_broker.url())
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def dashboard(table: CalibratingTable, mosquitto_broker: MosquittoBroker) -> Iterator[DashboardServer]:  # noqa: F811
+    server = serve_dashboard(
+        {"TABLE": "demo", "PORT": 0, "MQTT_URL": mosquitto_broker.url(), "REFEREE_PIN_HASH": hash_pin(PIN)}
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_referee_calibrates_the_mat_from_the_set_up_page(
+    chromium,  # noqa: F811
+    dashboard: DashboardServer,
+    table: CalibratingTable,
+    shots_dir: Path,  # noqa: F811
+) -> None:  # type: ignore[no-untyped-def]
+    expect = sync_api.expect
+    page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/calibrate")
+    log_in(page, PIN)
+    expect(page.locator("#cal-status")).to_have_text("never calibrated with the guided routine")
+    page.select_option("#cal-rounds", "1")
+    page.click("#cal-start")
+    expect(page.locator("#cal-point")).to_have_text("1")
+    expect(page.locator("#cal-mat circle")).to_have_count(9)
+    expect(page.locator("#cal-mat circle.current")).to_have_attribute("data-point", "1")
+    for done in range(1, 10):
+        routine = table.daemon.calibration_desk.routine
+        assert routine is not None and routine.current is not None
+        point = routine.current
+        expect(page.locator("#cal-point")).to_have_text(str(point.number))
+        table.source.tap(point.x_mm, point.y_mm)  # the referee taps the point the page shows
+        expect(page.locator("#cal-progress")).to_have_text(f"{done} of 9 taps (round 1 of 1)")
+    expect(page.locator("#cal-last-tap")).to_have_text("Last tap, point 9: heard by 8 piezos")
+    expect(page.locator("#cal-mat-text")).to_have_text("Walls: closed wall system; fixed obstacles: 0.")
+    page.click("#cal-finish")  # not yet confirmed: the dashboard says what is missing
+    expect(page.locator("#setup-result")).to_contain_text("confirm the playmat's walls, gaps and obstacles")
+    page.check("#cal-mat-confirmed")
+    page.click("#cal-finish")
+    expect(page.locator("#setup-result")).to_have_text("✔ calibrate_finish accepted")
+    expect(page.locator("#cal-status")).to_have_text("calibrated just now")
+    expect(page.locator("#cal-figures dd[data-figure='Source']")).to_have_text("guided")
+    expect(page.locator("#cal-figures dd[data-figure='Taps heard']")).to_have_text("9 of 9")
+    expect(page.locator("#cal-start-card")).to_be_visible()
+    page.screenshot(path=str(shots_dir / "referee-calibrate.png"))
+    assert table.calibration_file.exists()
+    # The browser logs the one refused request (the unconfirmed finish) and nothing else.
+    assert errors == ["Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"]

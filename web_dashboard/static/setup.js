@@ -1,0 +1,101 @@
+// The referee's set-up pages: the guided calibration. Reads the table's state (its "calibration" block)
+// from the dashboard's view, sends the calibrate_* commands with the session's CSRF token.
+"use strict";
+(function () {
+  const body = document.body;
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+
+  async function send(command, args) {
+    let result;
+    try {
+      const response = await fetch(body.dataset.commandUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": body.dataset.csrf },
+        body: JSON.stringify({ command, args: args || {} }),
+      });
+      result = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+    } catch (err) {
+      result = { ok: false, error: "no connection to the dashboard" };
+    }
+    const out = $("setup-result");
+    out.textContent = result.ok ? `✔ ${command} accepted` : `✘ ${command}: ${result.error}`;
+    out.className = "result " + (result.ok ? "ok" : "refused");
+    refresh();
+    return result;
+  }
+
+  function figures(list, data) {
+    list.textContent = "";
+    const rows = [
+      ["Source", data.source],
+      ["Shots learnt from", data.shots],
+      ["Sound speed", data.sound_speed_m_per_s !== undefined ? `${data.sound_speed_m_per_s} m/s ± ${(100 * data.sound_speed_uncertainty).toFixed(1)} %` : undefined],
+      ["Settled", data.settled === undefined ? undefined : (data.settled ? "yes" : `no: ${(data.unsettled_because || []).join("; ")}`)],
+      ["Calibrated", data.age_text],
+      ["Timing jitter", data.figures ? `${data.figures.timing_jitter_us} µs` : undefined],
+      ["Taps heard", data.figures ? `${data.figures.taps_heard} of ${data.figures.taps}` : undefined],
+    ];
+    for (const [name, value] of rows) {
+      if (value === undefined || value === null) continue;
+      const dt = document.createElement("dt"); dt.textContent = name;
+      const dd = document.createElement("dd"); dd.textContent = String(value);
+      dd.dataset.figure = name;
+      list.append(dt, dd);
+    }
+  }
+
+  function drawMat(svg, view, mat) {
+    const width = (mat && mat.width_mm) || 860, height = (mat && mat.height_mm) || 610;
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.textContent = "";
+    for (const point of view.points || []) {
+      const done = point.number < (view.point ? view.point.number : 99) && view.round === view.rounds;
+      const circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("cx", point.x_mm); circle.setAttribute("cy", point.y_mm); circle.setAttribute("r", 30);
+      circle.setAttribute("class", view.point && point.number === view.point.number ? "current" : (done ? "done" : ""));
+      circle.dataset.point = point.number;
+      const label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", point.x_mm); label.setAttribute("y", point.y_mm); label.textContent = point.number;
+      svg.append(circle, label);
+    }
+  }
+
+  function render(state) {
+    const view = state && state.calibration;
+    if (!view) { $("cal-status").textContent = "The table has not said how it is calibrated yet."; return; }
+    const status = view.status || {};
+    $("cal-status").textContent = status.text || "";
+    $("cal-status").className = status.ok ? "ok" : "warn";
+    figures($("cal-figures"), status);
+    const advice = $("cal-advice"); advice.textContent = "";
+    const outcome = view.outcome;
+    for (const line of ((outcome && outcome.figures && outcome.figures.advice) || [])) {
+      const li = document.createElement("li"); li.textContent = line; advice.append(li);
+    }
+    $("cal-start-card").classList.toggle("hidden", !!view.active);
+    $("cal-run-card").classList.toggle("hidden", !view.active);
+    if (view.active) {
+      $("cal-point").textContent = view.point ? String(view.point.number) : "– all done";
+      $("cal-progress").textContent = `${view.taps_done} of ${view.taps_total} taps (round ${view.round} of ${view.rounds})`;
+      $("cal-last-tap").textContent = view.last_tap ? `Last tap, point ${view.last_tap.point}: heard by ${view.last_tap.sensors} piezos` : "";
+      const walls = view.mat && view.mat.walls;
+      $("cal-mat-text").textContent = `Walls: ${typeof walls === "string" ? walls : `${walls.length} stretches as in the table file`}; fixed obstacles: ${view.mat ? view.mat.obstacles : 0}.`;
+      drawMat($("cal-mat"), view, JSON.parse(body.dataset.mat || "{}"));
+    }
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(body.dataset.viewUrl, { credentials: "same-origin" });
+      if (response.ok) render((await response.json()).state);
+    } catch (err) { /* the next poll tries again */ }
+  }
+
+  $("cal-start").addEventListener("click", () => send("calibrate_start", { rounds: Number($("cal-rounds").value) }));
+  $("cal-skip").addEventListener("click", () => send("calibrate_skip"));
+  $("cal-cancel").addEventListener("click", () => send("calibrate_cancel"));
+  $("cal-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-mat-confirmed").checked }));
+  refresh();
+  setInterval(refresh, 700);
+})();
