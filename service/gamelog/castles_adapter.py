@@ -86,4 +86,12 @@ def castles_cards(content: CastlesContent) -> CastlesCards:
     for mode in content.modes.values():
         for length in mode.game_lengths:
             lengths[length.id] = (length.health_tokens, length.reinforcement_tokens or 0)
-    return CastlesCards(shots, heroes, warriors, bosses, boss_actions, health, lengths)
+    return CastlesCards(
+        heroes=heroes,
+        shots=shots,
+        warriors=warriors,
+        bosses=bosses,
+        boss_actions=boss_actions,
+        health_tokens=health,
+        game_lengths=lengths,
+    )

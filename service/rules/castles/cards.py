@@ -104,10 +104,46 @@ class BossRules:
     attributes: tuple[str, ...] = ()
 
 
+def _reference(*rows: tuple[str, str, int, tuple[str, ...]]) -> Mapping[str, ShotRule]:
+    return {name: ShotRule(name, kind, damage, transfers) for name, kind, damage, transfers in rows}
+
+
+SHOT_REFERENCE = _reference(
+    # catacombs-and-castles-2e-manual.md: Character Shots, Ranged Shots, Special Shots, Shield Shots. The
+    # shipped content (shots.yaml) states the same; this is the default for cards built by hand.
+    ("rush", "character", 0, ()),
+    ("melee", "character", 1, ("power",)),
+    ("critical_melee", "character", 2, ("power", "void")),
+    ("leech", "character", 1, ("power", "health")),
+    ("target_melee", "character", 1, ("power",)),
+    ("temporal_shift", "character", 1, ("power", "assist")),
+    ("missile", "ranged", 1, ("power",)),
+    ("fireball", "ranged", 1, ("power", "void")),
+    ("giant_fireball", "ranged", 2, ("power", "void")),
+    ("ice_boulder", "ranged", 1, ("power", "assist")),
+    ("net", "ranged", 1, ("power", "capture")),
+    ("web", "ranged", 2, ("power", "capture")),
+    ("hook", "ranged", 0, ()),
+    ("lightning", "ranged", 1, ("power",)),
+    ("longbow", "ranged", 1, ("power", "assist")),
+    ("shuriken", "ranged", 1, ("power", "assist")),
+    ("target", "ranged", 1, ("power",)),
+    ("vortex", "ranged", 1, ("power", "void")),
+    ("egg", "ranged", 0, ()),
+    ("grapple", "ranged", 1, ("power", "void")),
+    ("move_to_rune", "special", 0, ()),
+    ("open_portal", "special", 0, ()),
+    ("runic_shift", "special", 1, ("power",)),
+    ("shield", "shield", 0, ()),
+)
+
+
 @dataclass(frozen=True)
 class CastlesCards:
-    shots: Mapping[str, ShotRule]
+    """The cards of one game. ``shots`` defaults to the manual's shot reference (``SHOT_REFERENCE``)."""
+
     heroes: Mapping[str, HeroRules]
+    shots: Mapping[str, ShotRule] = field(default_factory=lambda: dict(SHOT_REFERENCE))
     warriors: Mapping[str, WarriorRules] = field(default_factory=dict)
     bosses: Mapping[str, BossRules] = field(default_factory=dict)
     boss_actions: Mapping[str, tuple[ChargedCard, ...]] = field(default_factory=dict)  # by team

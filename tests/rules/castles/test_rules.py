@@ -547,3 +547,15 @@ def test_sothemir_starts_with_three_armour_tokens_and_changes_form_with_the_last
     g.answer("block")
     assert g.state.character("boss-sothemir").armour == ()
     assert g.state.character("boss-sothemir").form == "alternate"
+
+
+def test_the_shipped_shot_table_agrees_with_the_manuals_shot_reference() -> None:
+    """catacombs-and-castles-2e-manual.md: Reference (Character Shots, Special Shots, Ranged Shots)"""
+    from service.rules.castles.cards import SHOT_REFERENCE
+
+    shipped = shipped_cards().shots
+    assert set(shipped) == set(SHOT_REFERENCE)
+    for name, rule in SHOT_REFERENCE.items():
+        assert (shipped[name].kind, shipped[name].damage) == (rule.kind, rule.damage), name
+        if rule.damage:
+            assert shipped[name].transfers == rule.transfers, name
