@@ -1,6 +1,7 @@
 """The hub's SQLite file: the tournament's records and every game's log, both append-only.
 
-Like the table's event log (WAL, ``synchronous=FULL``), a record is durable when ``append`` returns, and
+Like the table's event log (WAL, ``synchronous=FULL``), a tournament record is durable when ``append``
+returns, and
 nothing is ever changed or deleted: triggers refuse UPDATE and DELETE, so a correction is a new record and
 the tournament is always the fold of its records. A game record is stored under ``(game, seq)`` once; a
 copy that arrives again (a resend after a cut link) is recognised and ignored, never counted twice.
@@ -74,6 +75,13 @@ class HubStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.executescript(_SCHEMA)
+            # Game records go through a connection of their own that does not fsync each one: the table
+            # holds the authoritative log, and a record lost to a power cut is a gap the hub asks for again
+            # (docs/tournaments.md). Any later tournament record's fsync makes them durable too (one WAL).
+            self._games_lock = threading.Lock()
+            self._games_db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._games_db.execute("PRAGMA synchronous=NORMAL")
+            self._games_db.execute("PRAGMA busy_timeout=5000")
         except sqlite3.Error as exc:
             raise HubStoreError(f"cannot open the hub's file {self.path}: {exc}") from exc
 
@@ -104,9 +112,9 @@ class HubStore:
     def add_game_record(self, game: str, table: str, record: dict[str, Any]) -> bool:
         """Store one game record; False when the hub already held it (a resend)."""
         text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        with self._lock:
+        with self._games_lock:
             try:
-                cursor = self._db.execute(
+                cursor = self._games_db.execute(
                     "INSERT OR IGNORE INTO game_records (game, table_id, seq, record, received_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (game, table, int(record["seq"]), text, utc_now()),
@@ -132,5 +140,7 @@ class HubStore:
         return [(game, table, count, top) for game, table, count, top, _ in rows]
 
     def close(self) -> None:
+        with self._games_lock:
+            self._games_db.close()
         with self._lock:
             self._db.close()
