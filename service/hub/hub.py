@@ -303,6 +303,17 @@ class Hub:
                 done = sum(1 for (_, t) in tournament.results if t == table)
                 payload.update(round=done + 1, rooms_cleared=summary["rooms_cleared"], gold=summary["gold"])
             else:
+                # A Castles table whose setup names each side by its entrant's id says who won; the referee
+                # then only confirms. Otherwise (or for a draw at time) the referee names the winner.
+                match = tournament.match_at(tournament.current_round(), table)
+                outcome = summary["outcome"]
+                if match is not None and outcome in (match.a, match.b):
+                    if winner not in (None, "", outcome):
+                        raise TournamentError(
+                            f"the game's log says {outcome} won at {table}; sign that off, and a head referee"
+                            " corrects it if the log is wrong"
+                        )
+                    winner = outcome
                 payload.update(round=tournament.current_round(), winner=winner or "")
             return self.submit("signoff", payload, by)
 

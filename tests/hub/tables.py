@@ -52,10 +52,10 @@ class CastlesTable(SimulatedTable):
     RULESET = "catacombs-and-castles-2e"
 
     def start_game(self, first: str, second: str) -> None:
+        # At a tournament each side is named by its entrant's id, so the game's outcome names the winner.
+        sides = [{"id": first, "team": "castle"}, {"id": second, "team": "catacomb"}]
         self.log.append(
-            "setup",
-            {"ruleset": self.RULESET, "mode": "one-versus-one", "players": [first, second]},
-            "referee:table",
+            "setup", {"ruleset": self.RULESET, "mode": "one_versus_one", "sides": sides}, "referee:table"
         )
         self.publish_state({"ruleset": self.RULESET, "phase": "battle", "outcome": None})
 
