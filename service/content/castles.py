@@ -273,10 +273,28 @@ def _build(records: RulesetRecords) -> CastlesContent:
 
 def _cross_check(content: CastlesContent, records: RulesetRecords, problems: list[Problem]) -> None:
     check = Checker(records.records, problems)
-    for hid, hero in content.heroes.items():
-        for i, sequence in enumerate(hero.shot_sequences):
+
+    def shots(key: str, rid: str, path: list[str | int], alternatives: ShotAlternatives) -> None:
+        for i, sequence in enumerate(alternatives):
             for j, spec in enumerate(sequence):
-                check.ref("heroes", hid, ["shot_sequences", i, j, "shot"], spec.shot, content.shots, "shot")
+                check.ref(key, rid, [*path, i, j, "shot"], spec.shot, content.shots, "shot")
+
+    for hid, hero in content.heroes.items():
+        shots("heroes", hid, ["shot_sequences"], hero.shot_sequences)
+        shots("heroes", hid, ["ability_sequences"], hero.ability_sequences)
+        if hero.team_action is not None:
+            shots("heroes", hid, ["team_action", "shot_sequences"], hero.team_action.shot_sequences)
+    for wid, warrior in content.warriors.items():
+        shots("warriors", wid, ["shot_sequences"], warrior.shot_sequences)
+    for bid, boss in content.bosses.items():
+        for form, alternatives in boss.form_sequences.items():
+            if form not in boss.forms:
+                check.fail(
+                    "bosses", bid, ["form_sequences", form], f"{form!r} is not one of its forms {boss.forms}"
+                )
+            shots("bosses", bid, ["form_sequences", form], alternatives)
+        for k, action in enumerate(boss.boss_actions):
+            shots("bosses", bid, ["boss_actions", k, "shot_sequences"], action.shot_sequences)
     for bid, boss in content.bosses.items():
         check.ref("bosses", bid, ["hero"], boss.hero, content.heroes, "hero")
         same_character = content.heroes.get(boss.hero) if boss.hero else None

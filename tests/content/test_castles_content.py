@@ -71,3 +71,42 @@ def test_the_rule_set_loaders_are_not_interchangeable() -> None:
         load_content("catacombs-and-castles-2e")
     with pytest.raises(ContentError, match="not a Catacombs & Castles rule set"):
         load_castles_content("catacombs-3e")
+
+
+def test_an_overlay_gives_the_printed_cards_for_the_2e_stand_ins(tmp_path: Path) -> None:
+    (tmp_path / "heroes.yaml").write_text(
+        "heroes:\n  larra:\n    ability_charge: 2\n    ability_sequences: [[{shot: longbow}, {shot: rush}]]\n"
+    )
+    (tmp_path / "warriors.yaml").write_text(
+        "warriors:\n  castle-warrior-a:\n    shot_sequences: [[{shot: missile}]]\n    pieces: 3\n"
+    )
+    content = load_castles_content("catacombs-and-castles-2e", overlay=tmp_path)
+    assert content.heroes["larra"].ability_charge == 2
+    assert [s.shot for s in content.heroes["larra"].ability_sequences[0]] == ["longbow", "rush"]
+    assert content.warriors["castle-warrior-a"].pieces == 3
+    assert content.heroes["larra"].name == "Larra the Huntress"  # the rest of the record stays
+
+
+def test_a_warrior_of_no_team_is_refused_naming_file_and_key(tmp_path: Path) -> None:
+    (tmp_path / "warriors.yaml").write_text("warriors:\n  castle-warrior-a:\n    team: dragons\n")
+    with pytest.raises(ContentError) as refused:
+        load_castles_content("catacombs-and-castles-2e", overlay=tmp_path)
+    assert "castle-warrior-a.team" in str(refused.value)
+    assert "warriors.yaml" in str(refused.value)
+
+
+def test_an_unknown_shot_on_a_warrior_or_a_boss_form_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "warriors.yaml").write_text(
+        "warriors:\n  castle-warrior-b:\n    shot_sequences: [[{shot: claw}]]\n"
+    )
+    (tmp_path / "bosses.yaml").write_text(
+        "bosses:\n  xaugorth:\n    form_sequences:\n      winged: [[{shot: rush}]]\n"
+    )
+    with pytest.raises(ContentError) as caught:
+        load_castles_content("catacombs-and-castles-2e", overlay=tmp_path)
+    problems = [str(p) for p in caught.value.problems]
+    assert (
+        f"{tmp_path / 'warriors.yaml'}: castle-warrior-b.shot_sequences[0][0].shot: unknown shot 'claw'"
+        in problems
+    )
+    assert any("xaugorth.form_sequences.winged" in p and "not one of its forms" in p for p in problems)

@@ -334,6 +334,15 @@ def _check_balance(
                 else "Boss vs Boss: each player controls one boss",
                 cite2e("Boss Mode Rules" if mode == "boss" else "Boss vs Boss Mode Overview"),
             )
+        if mode == "boss-versus-boss" and sides[0].team == sides[1].team:
+            # Boss vs Boss Mode Overview: the players choose their warriors in turn from one set of cards.
+            cards_of = [{c.card for c in characters if c.side == s.id and c.kind == "warrior"} for s in sides]
+            shared = sorted(cards_of[0] & cards_of[1])
+            if shared:
+                raise SetupRefused(
+                    f"both players chose {', '.join(shared)}: each Warrior card goes to one player",
+                    cite2e("Boss vs Boss Mode Overview"),
+                )
         if mode == "boss":
             hero_side = next(s for s in sides if s.controls == "heroes")
             if len(heroes[hero_side.id]) not in (2, 3, 4):

@@ -173,7 +173,7 @@ class CastlesState:
         head = self.turn.queue[0]
         return {
             "character": head.actor,
-            "piece": head.piece if head.piece == head.actor else head.piece,
+            "piece": head.piece,
             "shot": head.shot,
             "index": 0,
             "actor": head.actor,

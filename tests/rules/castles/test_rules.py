@@ -500,6 +500,12 @@ def test_boss_versus_boss_game_lengths_and_same_team_draft() -> None:
             "warriors": ["castle-warrior-a", "catacomb-warrior-b", "castle-warrior-c"],
         },
     ]
+    doubled = [
+        sides[0],
+        {**sides[1], "warriors": ["catacomb-warrior-a", "catacomb-warrior-b", "castle-warrior-c"]},
+    ]
+    with pytest.raises(SetupRefused, match="each Warrior card goes to one player"):
+        Table({"mode": "boss-versus-boss", "sides": doubled})
     for length, health, reinforcements in (("short", 8, 2), ("average", 16, 3), ("long", 24, 4)):
         g = Table({"mode": "boss-versus-boss", "game_length": length, "first": "catacomb-1", "sides": sides})
         assert [(s.id, s.health, s.reinforcements) for s in g.state.sides] == [
