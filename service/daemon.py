@@ -108,6 +108,8 @@ class Daemon:
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
+        self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
+        self._unknown_published: frozenset[bytes] = frozenset()
         # The guided calibration (docs/setup.md): while it runs, the mat's impacts are taps, not shots.
         self.calibration_desk = GuidedCalibrationDesk(
             table,
@@ -299,6 +301,8 @@ class Daemon:
             elif isinstance(event, BoardUpdated):
                 self.last_board = event.scan
                 self._publish_board()
+                if self.table.registry.unknown_uids != self._unknown_published:
+                    self._publish_state()  # a tag no disc carries appeared: the referee may swap it in
             elif isinstance(event, MotionStarted):
                 log.debug("motion on the mat at device time %d", event.t_us)
             elif isinstance(event, ShotObserved):
@@ -607,6 +611,8 @@ class Daemon:
         pending = self.session.pending_shot
         waiting = pending is not None and not pending.get("auto")  # a doubtful shot, with the referee
         events = self.session.apply(record)
+        if kind == "swap_tag":
+            self._apply_tag_swaps()
         if waiting and self.session.pending_shot is None and self.last_shot is not None and kind == "action":
             # The referee settled the doubtful shot: pages showing it learn it is done, and what was chosen.
             hits = sorted(payload.get("direct_hits", []))
@@ -658,6 +664,16 @@ class Daemon:
         self.session.check("setup", payload)
         return self._record("setup", payload, "daemon")
 
+    def _apply_tag_swaps(self) -> None:
+        """The table's registry follows the log's swap_tag records (the segmenter reads the same registry)."""
+        for piece, uid in self.session.tag_swaps.items():
+            try:
+                if self.table.registry.entry(piece).uid.hex() != uid:
+                    self.table.registry.reassign(piece, bytes.fromhex(uid))
+                    log.warning("disc %s now carries tag %s (a swap_tag record)", piece, uid)
+            except (KeyError, ValueError) as exc:
+                log.error("cannot give disc %s tag %s: %s", piece, uid, exc)
+
     def _bind(self, state: Any, chosen: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
         return resolve_bindings(state, self.table.registry, chosen, previous, self.size_of)
 
@@ -673,6 +689,9 @@ class Daemon:
     def _publish_state(self) -> None:
         snapshot = self.session.snapshot()
         snapshot["calibration"] = self.calibration_desk.view()
+        # Tags seen on the mat that no disc carries: what the referee picks from when a disc was swapped.
+        self._unknown_published = self.table.registry.unknown_uids
+        snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 
     def _publish_events(self, events: list[dict[str, Any]], seq: int) -> None:

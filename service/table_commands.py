@@ -6,6 +6,7 @@ applies it, and answers the command (docs/mqtt.md lists every command and its ar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,11 +44,13 @@ ARGUMENTS: Mapping[str, frozenset[str]] = {
         "pause": ("reason",),
         "resume": ("reason",),
         "bind": ("character", "piece"),
+        "swap_tag": ("piece", "uid", "reason"),
         "new_game": ("reason",),
         "skip_shot": ("character",),
         "end_turn": ("character",),
         "enter_room": ("playmat",),
         "start_battle": (),
+        "draw": ("deck", "cards"),
         "use_service": ("service", "target", "item", "payment"),
         "play_card": ("character", "card", "alternative", "rush_first", "kind"),
     }.items()
@@ -315,7 +318,34 @@ def _bind(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     return [("bind", {"character": character, "piece": piece})]
 
 
+def _swap_tag(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    """A disc swapped mid-game for one with another tag: refused, naming the UID, if the tag is taken."""
+    piece, uid = str(args.get("piece", "")), str(args.get("uid", "")).lower()
+    if not re.fullmatch(r"(?:[0-9a-f]{2}){4,10}", uid):
+        raise CommandRefused(f"tag {uid!r} is not an NFC UID (4 to 10 bytes of hex)")
+    try:
+        old = registry.entry(piece).uid.hex()
+    except KeyError:
+        raise CommandRefused(f"disc {piece!r} is not registered at this table") from None
+    owner = registry.find(bytes.fromhex(uid))
+    if owner is not None:
+        same = owner.piece == piece
+        raise CommandRefused(f"tag {uid} is {'already' if same else 'registered for'} {owner.piece}")
+    if session.state is None:
+        raise CommandRefused("no game at this table yet")
+    return [("swap_tag", {"piece": piece, "old_uid": old, "new_uid": uid, "reason": _reason(args)})]
+
+
+def _draw(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    """The card(s) the table drew from one deck; the rules check them against what can still be in it."""
+    cards = args.get("cards")
+    if not isinstance(cards, list) or not cards or not all(isinstance(c, str | int) for c in cards):
+        raise CommandRefused(f"draw: 'cards' must list the cards drawn, in order, got {cards!r}")
+    return [("action", {"action": "draw_cards", "deck": args.get("deck"), "cards": [str(c) for c in cards]})]
+
+
 _HANDLERS: Mapping[str, Any] = {
+    "draw": _draw,
     "declare": _declare,
     "answer": _answer,
     "confirm_hits": _confirm_hits,
@@ -326,6 +356,7 @@ _HANDLERS: Mapping[str, Any] = {
     "pause": _pause("pause"),
     "resume": _pause("resume"),
     "bind": _bind,
+    "swap_tag": _swap_tag,
     "new_game": _new_game,
     **{name: _turn_action(name) for name in NEEDS_TURN},
     **{name: _pass_through(name) for name in PASS_THROUGH},

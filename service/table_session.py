@@ -10,7 +10,9 @@ which the rules never see:
 - ``dismiss`` the referee sets a waiting shot aside (a bumped table);
 - ``pause`` / ``resume``;
 - ``bind``    which physical disc stands for which character;
-- ``new_game`` the table moves on to another game: the next record is its ``setup``.
+- ``new_game`` the table moves on to another game: the next record is its ``setup``;
+- ``swap_tag`` a disc swapped mid-game for one with another NFC tag (a spare, a tag that died): from this
+              record on, that piece is the new tag.
 
 No I/O, no clock: the daemon appends a record to the log first and then hands it to :meth:`apply`.
 """
@@ -29,7 +31,7 @@ from service.rules.actions import Action, MalformedActionError
 log = logging.getLogger(__name__)
 
 RULES_KINDS = ("setup", "action", "undo", "correction")
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game")
+TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game", "swap_tag")
 
 
 class LogRecord(Protocol):
@@ -60,6 +62,7 @@ class TableSession:
     bindings: dict[str, str] = field(default_factory=dict)  # character id -> piece id (referee's choices)
     binder: Binder | None = None
     discs: dict[str, str] = field(default_factory=dict)  # character id -> the disc standing for it now
+    tag_swaps: dict[str, str] = field(default_factory=dict)  # piece id -> the tag (hex UID) it carries now
     games: int = 0  # setups applied in this log: the first game is 1
 
     @classmethod
@@ -235,6 +238,20 @@ class TableSession:
                 del self.bindings[other]
         self.bindings[character] = piece
         return [{"type": "bound", "text": f"Disc {piece} now stands for {character}."}]
+
+    def _apply_swap_tag(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        piece, new, old = (str(payload.get(k, "")) for k in ("piece", "new_uid", "old_uid"))
+        if not piece or not new:
+            raise SessionError(f"record {record.seq}: swap_tag needs a piece and its new tag")
+        self.tag_swaps[piece] = new
+        reason = payload.get("reason") or "no reason given"
+        return [
+            {
+                "type": "tag_swapped",
+                "text": f"Disc {piece} now carries tag {new} (was {old or 'unknown'}): {reason}.",
+                "piece": piece,
+            }
+        ]
 
     # -- views ----------------------------------------------------------------------------------------
     def undoable(self) -> int:

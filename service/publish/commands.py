@@ -30,7 +30,9 @@ COMMANDS = (
     "bind",
     "play_card",
     "use_service",
+    "draw",
     "new_game",
+    "swap_tag",
     # The guided calibration of the mat (docs/setup.md); not game commands, nothing enters the log.
     "calibrate_start",
     "calibrate_skip",
