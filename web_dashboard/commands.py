@@ -196,6 +196,15 @@ def _use_service(args: dict[str, Any]) -> dict[str, Any]:
     return service
 
 
+def _draw(args: dict[str, Any]) -> dict[str, Any]:
+    """The cards the table drew from one deck (physical decks): Room, Monster, Item or Hero card ids, Poison
+    values, Tavern bag pieces."""
+    cards = args.get("cards")
+    if not isinstance(cards, list) or not cards or len(cards) > 16:
+        raise CommandError(f"'cards' must list the 1 to 16 cards drawn, in order, got {cards!r}")
+    return {"deck": _token(args, "deck"), "cards": [_token({"card": c}, "card") for c in cards]}
+
+
 def _calibrate_start(args: dict[str, Any]) -> dict[str, Any]:
     return {"rounds": _int(args, "rounds", 1, 4)} if "rounds" in args else {}
 
@@ -212,6 +221,7 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "dismiss_shot": _dismiss,
     "bind": _bind,
     "use_service": _use_service,
+    "draw": _draw,
     "declare": _declare,
     "answer": _answer,
     "skip_shot": _optional_character,
@@ -242,6 +252,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "dismiss_shot": ("reason",),
         "bind": ("character", "piece"),
         "use_service": ("service", "target", "item"),
+        "draw": ("deck", "cards"),
         "declare": ("character", "alternative", "action"),
         "answer": ("decision", "option"),
         "skip_shot": ("character",),

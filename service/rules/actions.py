@@ -127,6 +127,21 @@ class UseService(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawCards(Action):
+    """The cards the table drew from one deck, in order, named by the referee (physical decks).
+
+    ``deck`` is ``rooms``, ``monster_metre``, ``poison``, ``items``, ``tavern`` or ``allies``; ``cards`` are
+    Room / Monster / Item / Hero card ids, Poison card values (``"3"``) or Tavern bag pieces (``orc``,
+    ``fire-spirit``, ``centaur``, ``hero``). The next draws from that deck take them; allowed at any time,
+    also while a decision is pending (a Monster Metre card drawn at random).
+    """
+
+    name: ClassVar[str] = "draw_cards"
+    deck: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SetHealth(Action):
     """A referee correction: set a character's health (the Overseer is the final arbiter)."""
 
@@ -251,6 +266,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         EndTurn,
         Decide,
         UseService,
+        DrawCards,
         SetHealth,
         SetGold,
         SetCards,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence as Seq
 
 from service.rules import actions as A
-from service.rules import card_play, modifiers, pieces3e, rng, special_rooms
+from service.rules import card_play, modifiers, pieces3e, rng, special_rooms, table_draws
 from service.rules import events as E
 from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
 from service.rules.catacombs_flow import CatacombsFlow
@@ -169,6 +169,12 @@ class Catacombs3E(CatacombsFlow):
             tx.state = evolve(tx.state, outcome=HEROES, phase="game_over", turn=None, pending=None)
             tx.emit(E.GameOver("The heroes have come through the last room: they win", HEROES))
             return
+        # The Room card the table flipped (physical decks), or the next of the dealt deck.
+        ahead = tx.state.room_deck[index:]
+        flipped = table_draws.take(tx, "rooms", self.rooms_that_can_come_next(tx.state), ahead[0])
+        rest = list(ahead)
+        rest.remove(flipped)
+        tx.state = evolve(tx.state, room_deck=(*tx.state.room_deck[:index], flipped, *rest))
         room = self.content.room(tx.state.room_deck[index])
         special_rooms.close_market(tx)
         tx.state = evolve(tx.state, free_cure_used=False)
@@ -215,6 +221,30 @@ class Catacombs3E(CatacombsFlow):
             tx.state = evolve(tx.state, phase="special_room")
             if room.kind == "merchant":
                 special_rooms.open_market(tx)
+
+    def rooms_that_can_come_next(self, state: GameState) -> list[str]:
+        """The Room cards still face down; the Lair comes last (Addendum: Alternate Room Card Layouts)."""
+        ahead = list(state.room_deck[state.room_index + 1 :])
+        others = [r for r in ahead if self.content.room(r).kind != "lair"]
+        return others or ahead
+
+    def _check_draw_cards(self, state: GameState, action: A.DrawCards) -> None:
+        table_draws.check_draw(self, state, action)
+
+    def _do_draw_cards(self, tx: Tx, action: A.DrawCards) -> None:
+        queue = (*table_draws.queued(tx.state, action.deck), *action.cards)
+        tx.state = table_draws.with_queue(tx.state, action.deck, queue)
+
+    def check(self, state: GameState, action: A.Action) -> None:
+        if isinstance(action, A.DrawCards):  # the table's draw is told whenever it happens
+            if state.outcome is not None:
+                raise WrongPhaseError("the game is over", cite("Game Phases: Winning the Game"))
+            self._check_draw_cards(state, action)
+            return
+        super().check(state, action)
+        if (self.settings.physical_decks or state.table_draws) and not isinstance(action, A.DrawCards):
+            # A physical table's draw must be named before the action that draws: try it (nothing is kept).
+            self.perform(state, action)
 
     def return_dead_heroes(self, tx: Tx) -> None:
         """Hero Death (basic): back in the Setup Phase of the next room with half health (RULINGS.md 3)."""
@@ -421,9 +451,15 @@ class Catacombs3E(CatacombsFlow):
         the Crypt Spider was placed): "discard the Monster card and draw another one"."""
         deck = self.metre_deck(tx.state, level)
         while True:
-            state, index = rng.below(tx.state.rng, len(deck))
-            tx.state = evolve(tx.state, rng=state)
-            card = deck.pop(index)
+
+            def seeded() -> str:
+                state, index = rng.below(tx.state.rng, len(deck))
+                tx.state = evolve(tx.state, rng=state)
+                return deck[index].id
+
+            drawn = table_draws.take(tx, "monster_metre", [m.id for m in deck], seeded, f" (level {level})")
+            card = next(m for m in deck if m.id == drawn)
+            deck.remove(card)
             holder = self.piece_in_use_by(tx.state, card)
             if holder is None and self.pieces_available(tx.state, card) > 0:
                 return card.id

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from service.rules import events as E
-from service.rules import rng
+from service.rules import rng, table_draws
 from service.rules.cards import UnknownCardError
 from service.rules.evolve import evolve
 from service.rules.shots import SINGLE_TARGET_MODIFIERS, Shot
@@ -130,9 +130,17 @@ def poison(tx: Tx, hero: Character, cards: int) -> None:
     hero = tx.char(hero.id)
     if not hero.alive:
         return
-    deck = tx.state.poison_deck
-    drawn = deck[:cards]
-    tx.state = evolve(tx.state, poison_deck=deck[cards:])
+    taken: list[int] = []
+    for _ in range(cards):
+        deck = tx.state.poison_deck
+        if not deck:
+            break
+        # The card the table drew (physical decks) or the top of the seeded deck.
+        value = int(table_draws.take(tx, "poison", [str(v) for v in deck], str(deck[0])))
+        index = deck.index(value)
+        tx.state = evolve(tx.state, poison_deck=deck[:index] + deck[index + 1 :])
+        taken.append(value)
+    drawn = tuple(taken)
     hero = evolve(hero, poison=(*hero.poison, *drawn))
     tx.update(hero)
     tx.emit(

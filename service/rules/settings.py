@@ -24,3 +24,6 @@ class Settings:
     merchant_peek_cost: int = 1
     # RULINGS.md 6: "Sleep for a night" at the Amaranth Inn is one payment for the whole party.
     inn_sleep_cost: int = 8
+    # Physical decks: the referee names every card the table draws (draw_cards); false = the engine's seeded
+    # draw (the digital deck).
+    physical_decks: bool = False

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from service.rules import actions as A
-from service.rules import card_play, rng
+from service.rules import card_play, rng, table_draws
 from service.rules import events as E
 from service.rules.cards import UnknownCardError
 from service.rules.errors import (
@@ -243,9 +243,13 @@ def recruit_ally(rules: RuleSet, tx: Tx, hero: Character) -> None:
     """Amaranth Inn: draw an unused Hero Portrait at random; that hero joins as an ally (Advanced Concepts:
     Allies: health four, one Ability card fewer (minimum one), no Items)."""
     pool = unused_heroes(rules, tx.state)
-    state, index = rng.below(tx.state.rng, len(pool))
-    tx.state = evolve(tx.state, rng=state)
-    card = rules.content.hero(pool[index])
+
+    def seeded() -> str:
+        state, index = rng.below(tx.state.rng, len(pool))
+        tx.state = evolve(tx.state, rng=state)
+        return pool[index]
+
+    card = rules.content.hero(table_draws.take(tx, "allies", pool, seeded))
     ally = Character(
         id="ally-" + rules.hero_character_id(card.name).removeprefix("hero-"),
         name=card.name,
@@ -377,7 +381,18 @@ def _cellar(rules: RuleSet, tx: Tx) -> None:
 def open_market(tx: Tx) -> None:
     """Izchak: shuffle the Item deck and reveal six cards."""
     state, deck = rng.shuffled(tx.state.rng, tx.state.item_deck)
-    tx.state = evolve(tx.state, rng=state, item_deck=deck[MARKET_SIZE:], market=deck[:MARKET_SIZE])
+    tx.state = evolve(tx.state, rng=state, item_deck=deck)
+    for _ in range(min(MARKET_SIZE, len(deck))):
+        draw_item(tx, " for Izchak's six cards")
+
+
+def draw_item(tx: Tx, what: str = "") -> str:
+    """One card from the Item deck: the one the table drew, or the top of the seeded deck."""
+    deck = tx.state.item_deck
+    card = table_draws.take(tx, "items", deck, deck[0], what)
+    index = deck.index(card)
+    tx.state = evolve(tx.state, item_deck=deck[:index] + deck[index + 1 :], market=(*tx.state.market, card))
+    return card
 
 
 def close_market(tx: Tx) -> None:
@@ -388,8 +403,7 @@ def close_market(tx: Tx) -> None:
 
 def merchant_peek(tx: Tx) -> None:
     # RULINGS.md 7: the price of seeing the next card is a setting (1 gold by the rulebook).
-    card, rest = tx.state.item_deck[0], tx.state.item_deck[1:]
-    tx.state = evolve(tx.state, item_deck=rest, market=(*tx.state.market, card))
+    card = draw_item(tx, " for Izchak's next card")
     tx.emit(E.ItemGained(f"Izchak reveals {card}", "", (card,)))
 
 
@@ -430,7 +444,12 @@ def tavern_bet(tx: Tx, hero: Character) -> None:
     """Alewife Tavern: draw three pieces from the bag, consult the reward table top to bottom."""
     state, bag = rng.shuffled(tx.state.rng, TAVERN_BAG)
     tx.state = evolve(tx.state, rng=state)
-    drawn = bag[:3]
+    left, taken = list(bag), []
+    for _ in range(3):
+        piece = table_draws.take(tx, "tavern", left, left[0])
+        left.remove(piece)
+        taken.append(piece)
+    drawn = tuple(taken)
     level = tavern_level(drawn)
     tx.emit(E.TavernDraw(f"{hero.name} draws {', '.join(drawn)} from the bag", hero.id, drawn))
     if level is None:
@@ -485,12 +504,12 @@ def decide_tavern_reward(rules: RuleSet, tx: Tx, pending: Pending, option: str) 
     elif option == "blind_item":
         # "Blindly draw 1 Item card (player must take first item they can use)".
         pile = list(tx.state.item_deck)
-        for item in pile:
-            if card_play.usable_by(rules, hero, rules.content.card("item", item)) is None:
-                pile.remove(item)
-                tx.state = evolve(tx.state, item_deck=tuple(pile))
-                _give_item(rules, tx, hero, item)
-                break
+        usable = [i for i in pile if card_play.usable_by(rules, hero, rules.content.card("item", i)) is None]
+        if usable:
+            item = table_draws.take(tx, "items", usable, usable[0], " (the first the hero can use)")
+            pile.remove(item)
+            tx.state = evolve(tx.state, item_deck=tuple(pile))
+            _give_item(rules, tx, hero, item)
     elif option == "gain_health":
         tx.heal(hero, 1)
     elif option == "cure_one_poison" and hero.poison:

@@ -176,6 +176,8 @@ class GameState:
     monster_supply: tuple[tuple[str, int], ...] = ()
     shields: tuple[str, ...] = ()  # owners whose shield piece stands on the playmat (Shield Shots)
     shield_raised: tuple[str, ...] = ()  # performed a shield shot in the sequence still under way
+    # Cards the referee named as drawn, per deck, not yet used by a draw (service/rules/table_draws.py).
+    table_draws: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     # -- lookups -------------------------------------------------------------------------------------
     def character(self, character_id: str) -> Character:
