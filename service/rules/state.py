@@ -308,6 +308,8 @@ class GameState:
             },
             "outcome": self.outcome,
             "monster_pool": self.monster_pool(),
+            "decks": "physical" if self.settings.physical_decks else "digital",
+            "cards_named": {deck: list(cards) for deck, cards in self.table_draws},  # not yet drawn
             "shields": list(self.shields),
             "antients": [
                 {
