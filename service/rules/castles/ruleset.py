@@ -178,6 +178,10 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
                     raise CardNotPlayableError("no Reinforcement Token is left", rule)
                 if all(w.on_mat for w in state.members(c.side, "warrior")):
                     raise CardNotPlayableError("no warrior is left in reserve to summon", rule)
+                if len(card.sequences) > 1 and action.alternative is None:
+                    raise NoSuchAlternativeError(
+                        f"{card.name}: name the alternative to perform ('alternative')", rule
+                    )
         if card.horn_from is not None and state.mode != "one-versus-one":
             helper = state.find(action.helper or "")
             if helper is None or helper.side != c.side or helper.kind != "hero" or helper.id == c.id:
