@@ -99,7 +99,7 @@ def describe_castles(view: dict[str, Any]) -> str:
         shot = view["expected_shot"]
         lines.append(f"expected shot: {shot['actor']} {shot['shot']} (piece {shot['piece']})")
     for c in view["characters"]:
-        extras = [f"{card} {n}" for card, n in c["charges"].items() if n]
+        extras = [f"{card} {n}" for card, n in c["cards"].items() if n]
         extras += [f"armour {a}" for a in c["armour"]]
         if not c["on_mat"]:
             extras.append("off the playmat")

@@ -222,14 +222,17 @@ class CastlesState:
                 }
                 for s in self.sides
             ],
-            "characters": [_character_view(c) for c in self.characters],
+            "characters": [_character_view(c, self.side(c.side)) for c in self.characters],
             "gold": None,
             "pending": pending,
             "outcome": self.outcome,
         }
 
 
-def _character_view(c: Fighter) -> dict[str, Any]:
+def _character_view(c: Fighter, side: Side) -> dict[str, Any]:
+    """A hero's or boss's ``health`` is its side's Health Pool (what the LED tracker beside its cards shows);
+    a warrior's is its own single point. ``charges`` counts the tokens on its cards, ``cards`` by card."""
+    own = c.kind == "warrior"
     return {
         "id": c.id,
         "name": c.name,
@@ -239,10 +242,12 @@ def _character_view(c: Fighter) -> dict[str, Any]:
         "role": c.role,
         "on_mat": c.on_mat,
         "alive": c.on_mat,
-        "health": c.health,
-        "max_health": 1 if c.kind == "warrior" else None,
+        "health": (c.health if c.on_mat else 0) if own else side.health,
+        "max_health": 1 if own else side.starting_health,
+        "pool": None if own else side.id,
         "armour": ["full" if uses == FULL_ARMOUR else "half" for uses in c.armour],
-        "charges": dict(c.charges),
+        "charges": sum(n for _, n in c.charges),
+        "cards": dict(c.charges),
         "form": c.form,
         "trapped": c.trapped,
         "attributes": list(c.attributes),
