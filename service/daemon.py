@@ -36,7 +36,7 @@ from service.attribution.trace import (
 from service.bindings import SizeOf, resolve_bindings
 from service.eventlog.base import EventLog
 from service.eventlog.record import EventLogError
-from service.gamelog.replay import SetupError
+from service.gamelog.replay import SetupError, new_game_from_setup
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
 from service.publish.commands import Command, CommandResult
@@ -50,9 +50,12 @@ from service.sensing.segmenter import (
     ShotObserved,
     ShotSegmenter,
 )
+from service.sensing.tags import TableConfigError
+from service.setup_game import SetupRefused, setup_payload
 from service.table_commands import CommandRefused, records_for
 from service.table_config import TableConfig
 from service.table_session import SessionError, TableSession
+from service.trackers.config import TrackerConfig, load_trackers
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +113,8 @@ class Daemon:
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
         self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
         self._unknown_published: frozenset[bytes] = frozenset()
+        self._link_published: bool | None = None
+        self.trackers = _table_trackers(table)
         # The guided calibration (docs/setup.md): while it runs, the mat's impacts are taps, not shots.
         self.calibration_desk = GuidedCalibrationDesk(
             table,
@@ -210,8 +215,8 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
-        if self.calibration_desk.tick(time.monotonic()):
-            self._publish_state()
+        if self.calibration_desk.tick(time.monotonic()) or self._serial_link_up() != self._link_published:
+            self._publish_state()  # a tap was taken, or the mat's link came or went (the set-up health check)
         self._start_next_game_when_due()
         self._last_step = time.monotonic()
 
@@ -235,6 +240,9 @@ class Daemon:
     def has_input(self) -> bool:
         """Whether an input is waiting to be handled (tests step the daemon until none is)."""
         return self._held is not None or not self.inbox.empty()
+
+    def _serial_link_up(self) -> bool:
+        return bool(getattr(self.connection, "is_up", True))
 
     def health(self) -> Health:
         """Callable from any thread. A connection that cannot tell whether it is up (a test double) counts
@@ -585,6 +593,8 @@ class Daemon:
         if name == "rescan":
             self._request_scan()
             return None
+        if name == "setup_game":
+            return self._setup_game(args, actor)
         if name in CALIBRATION_COMMANDS:  # not the game's: nothing goes into the event log
             try:
                 self.calibration_desk.command(name, args)
@@ -664,6 +674,18 @@ class Daemon:
         self.session.check("setup", payload)
         return self._record("setup", payload, "daemon")
 
+    def _setup_game(self, args: dict[str, Any], actor: str) -> int:
+        """The set-up wizard's game: checked by the rules first, then the old game closed, the new begun."""
+        try:
+            payload = setup_payload(args, self.table, self.session.games)
+        except SetupRefused as exc:
+            raise CommandRefused(str(exc)) from None
+        new_game_from_setup(dict(payload))  # a SetupError names what is wrong before anything is logged
+        if self.session.state is not None:
+            self._checked("new_game", {"reason": "the set-up wizard starts a new game"}, actor)
+            self.last_shot = None
+        return self._checked("setup", payload, actor)
+
     def _apply_tag_swaps(self) -> None:
         """The table's registry follows the log's swap_tag records (the segmenter reads the same registry)."""
         for piece, uid in self.session.tag_swaps.items():
@@ -691,6 +713,11 @@ class Daemon:
         snapshot["calibration"] = self.calibration_desk.view()
         # Tags seen on the mat that no disc carries: what the referee picks from when a disc was swapped.
         self._unknown_published = self.table.registry.unknown_uids
+        self._link_published = self._serial_link_up()
+        snapshot["health"] = {"serial_link": self._link_published, "mqtt": self.publisher.connected}
+        snapshot["trackers"] = [
+            {"id": t.id, "kind": t.kind, "character": t.character, "topic": t.topic} for t in self.trackers
+        ]
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 
@@ -727,6 +754,15 @@ class Daemon:
             "connected": caps is not None,
         }
         self.publisher.publish_board(board, self.session.seq)
+
+
+def _table_trackers(table: TableConfig) -> tuple[TrackerConfig, ...]:
+    """The table file's LED trackers, for the set-up wizard; a broken list is logged, never fatal here."""
+    try:
+        return load_trackers(table.path)
+    except TableConfigError as exc:
+        log.error("the table's trackers cannot be read: %s", exc)
+        return ()
 
 
 def _nearest(piece: SeenPiece, others: list[SeenPiece]) -> SeenPiece | None:

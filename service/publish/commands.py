@@ -33,6 +33,7 @@ COMMANDS = (
     "draw",
     "new_game",
     "swap_tag",
+    "setup_game",
     # The guided calibration of the mat (docs/setup.md); not game commands, nothing enters the log.
     "calibrate_start",
     "calibrate_skip",
