@@ -53,9 +53,13 @@ window.SmartmatBoard = (function () {
 
   // Nudge drawn discs apart so none covers another (a few rounds of pairwise pushes; the mat rarely holds more
   // than twenty pieces). Positions are in mat millimetres.
-  function spread(items, gap) {
-    for (let round = 0; round < 40; round++) {
+  function spread(items, gap, width, height) {
+    for (let round = 0; round < 60; round++) {
       let moved = false;
+      for (const it of items) {  // every disc whole on the mat: a corner pushes back
+        it.x = Math.min(Math.max(it.x, it.r), width - it.r);
+        it.y = Math.min(Math.max(it.y, it.r), height - it.r);
+      }
       for (let i = 0; i < items.length; i++) {
         for (let j = i + 1; j < items.length; j++) {
           const a = items[i], b = items[j];
@@ -236,11 +240,7 @@ window.SmartmatBoard = (function () {
       if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
       items.push({ piece: p.piece, character: ch, side: p.side || ch.side || "neutral", r, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
     }
-    spread(items, 2 / k);
-    for (const it of items) {  // and every disc whole on the mat
-      it.x = Math.min(Math.max(it.x, it.r), width - it.r);
-      it.y = Math.min(Math.max(it.y, it.r), height - it.r);
-    }
+    spread(items, 2 / k, width, height);
     const text = TEXT_PX / k;
     for (const it of items) {
       const ch = it.character;

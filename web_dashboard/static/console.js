@@ -76,8 +76,11 @@
   }
 
   function renderShotCard(t) {
-    const shot = t.shot;
     const waitingSummary = waitingShot(t);
+    // A shot message about an earlier shot is not the one waiting (the mat may have sent none for a shot it
+    // could not read): then the card shows the waiting shot from the snapshot alone.
+    const shot = t.shot && !(waitingSummary && t.shot.shot_seq !== undefined && t.shot.shot_seq !== waitingSummary.seq)
+      ? t.shot : null;
     const waiting = isWaiting(shot, waitingSummary);
     const paused = Boolean(t.state && t.state.paused);
     const dismiss = document.getElementById("dismiss-shot");
@@ -143,6 +146,10 @@
     toggle.disabled = !s.phase || s.phase === "no_game";
     const undo = document.getElementById("undo-button");
     undo.disabled = !(s.table && s.table.can_undo);
+    // A shot entered by hand stands for the shot the table expects; with none expected it cannot work.
+    const manual = document.getElementById("manual-button");
+    manual.disabled = !s.expected_shot || paused;
+    document.getElementById("manual-when").hidden = !manual.disabled;
   }
 
   function renderForms(t) {
