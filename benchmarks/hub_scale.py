@@ -9,10 +9,11 @@ For each table count (the baseline, 1 table, first; then ``--tables``, 64 by def
 - the hub: this process, with its MQTT feed, its SQLite file and its web server; an SSE client reads the
   overview's live stream (``/hub/api/stream``) as a browser would.
 
-Two phases: a *burst* (every table appends ``--burst`` records as fast as it can; hub ingest is records
-stored per second until the hub holds every one) and a *paced* phase (every table publishes one event
-every ``--interval`` seconds for ``--seconds``; the latency is from the table publishing its state to that
-state's row arriving on the hub's live stream, p50 and p99). Also the hub process's resident memory (RSS)
+Two phases: a *burst* (every table's log holds ``--burst`` records before its shipper starts, as after a
+cut link; hub ingest is records stored per second, from the shippers' start until the hub holds every one)
+and a *paced* phase (every table publishes one event every ``--interval`` seconds for ``--seconds``; the
+latency is from the table publishing its state to that state's row arriving on the hub's live stream, p50
+and p99). Also the hub process's resident memory (RSS)
 before the hub starts and at the end. Every figure is printed beside the one-table baseline of the same
 run. Bounded: at most 128 tables, 60 s per phase; nothing leaves the loopback address.
 
@@ -133,10 +134,20 @@ def tables_process(
     from service.hub.shipper import sqlite_log_shipper
 
     tables = {}
-    for table, port in ports.items():
+    logs = {}
+    for table in ports:
+        # The burst is written before the shippers start, as a table's log stands after a cut link: the
+        # figure is how fast the hub takes it in, not how fast a table fsyncs its own records.
         path = Path(root) / f"{table}.sqlite"
         log = SqliteEventLog(path)
         log.append("setup", {"ruleset": "bench", "table": table}, "referee:bench")
+        for number in range(burst):
+            log.append("action", {"action": "bench", "n": number}, "sensor")
+        logs[table] = (path, log)
+    results.put(("ready", {t: log.last_seq() for t, (_, log) in logs.items()}))
+    go.wait()
+    for table, port in ports.items():
+        path, log = logs[table]
         shipper = sqlite_log_shipper(
             table, path, PahoTransport(f"mqtt://{LOGSHIP_USER}:{logship_pw}@127.0.0.1:{port}", f"ls-{table}")
         )
@@ -147,13 +158,6 @@ def tables_process(
         daemon.loop_start()
         daemon.publish(f"smartmat/{table}/status", "online", qos=1, retain=True)
         tables[table] = (log, shipper, daemon)
-    results.put(("ready", None))
-    go.wait()
-    # Burst: records as fast as the table's log takes them.
-    for log, _, _ in tables.values():
-        for number in range(burst):
-            log.append("action", {"action": "bench", "n": number}, "sensor")
-    results.put(("burst-written", {t: log.last_seq() for t, (log, _, _) in tables.items()}))
     go.wait()
     # Paced: every table, one event per interval, its state published with the time it left.
     sent: list[tuple[str, int, int]] = []
@@ -243,20 +247,14 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
     reader.connected.wait(10)
     try:
         child.start()
-        assert results.get(timeout=120)[0] == "ready"
-        deadline = time.monotonic() + 60
-        while sum(1 for t in tables if hub.table_view(t)["log_held"] >= 1) < count:
-            if time.monotonic() > deadline:
-                raise RuntimeError("not every table reached the hub within 60 s")
-            time.sleep(0.05)
+        kind, written = results.get(timeout=300)
+        expected = sum(written.values())
         held_before = hub.ingested
         go.wait()
         started = time.monotonic()
-        kind, written = results.get(timeout=120)
-        expected = sum(written.values())
         while sum(hub.table_view(t)["log_held"] for t in tables) < expected:
-            if time.monotonic() - started > 60:
-                raise RuntimeError("the burst did not reach the hub within 60 s")
+            if time.monotonic() - started > 120:
+                raise RuntimeError("the burst did not reach the hub within 120 s")
             time.sleep(0.01)
         burst_s = time.monotonic() - started
         ingest = (hub.ingested - held_before) / burst_s

@@ -32,7 +32,7 @@ from service.hub.hub import Hub
 from service.hub.model import FORMATS, TournamentError
 from service.hub.store import HubStore, HubStoreError
 from service.publish.broker_url import BrokerUrlError
-from service.publish.topics import TopicError
+from service.publish.topics import TopicError, check_id
 
 log = logging.getLogger(__name__)
 DEFAULT_DB = os.environ.get("SMARTMAT_HUB_DB", "hub.sqlite")
@@ -117,6 +117,13 @@ def register_cli(subparsers: Any) -> None:
     replay.add_argument("--upto", type=int, help="stop at this record (a result's final_seq)")
     replay.add_argument("--jsonl", action="store_true", help="print the game log instead of its state")
     replay.set_defaults(func=_replay)
+
+    imported_log = with_db(
+        commands.add_parser("import-log", help="add a table's exported game log to the hub")
+    )
+    imported_log.add_argument("--table", required=True)
+    imported_log.add_argument("log", type=Path, help="JSON Lines, from `smartmat eventlog export`")
+    imported_log.set_defaults(func=_import_log)
 
     serve = with_db(commands.add_parser("serve", help="run the hub: follow every table, serve the pages"))
     serve.add_argument("--broker", default=os.environ.get("SMARTMAT_HUB_MQTT_URL", "mqtt://127.0.0.1:1883"))
@@ -336,7 +343,33 @@ def _replay(args: argparse.Namespace) -> int:
         return _fail(f"game {args.game}: {exc} (--jsonl prints its log)")
     view = result.state.public_view()
     view["seq"] = result.last_seq
+    view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]
     print(describe(view))
+    return 0
+
+
+def _import_log(args: argparse.Namespace) -> int:
+    """For a log the table replaced before the hub held all of it: the hub stores what it lacks."""
+    from service.eventlog import EventLogError, read_jsonl
+    from service.hub.shipper import game_id
+
+    try:
+        check_id(args.table, "table id")
+        records = read_jsonl(args.log)
+    except (OSError, EventLogError, TopicError) as exc:
+        return _fail(f"{args.log}: {exc}")
+    if not records:
+        return _fail(f"{args.log} holds no records")
+    try:
+        hub = _open(args)
+        game = game_id(records[0])
+        held = {game_id_ for game_id_, table, *_ in hub.store.games() if table != args.table}
+        if game in held:
+            return _fail(f"game {game} belongs to another table at the hub")
+        added = sum(hub.store.add_game_record(game, args.table, r.to_json()) for r in records)
+    except HubStoreError as exc:
+        return _fail(str(exc))
+    print(f"game {game} of table {args.table}: {added} record(s) added, {len(records) - added} already held")
     return 0
 
 

@@ -132,15 +132,9 @@ class Hub:
         return requests
 
     def on_state(self, table: str, state: dict[str, Any]) -> None:
+        # MQTT keeps one publisher's messages in order, through the bridge's queue too: the newest wins.
         with self._lock:
             live = self._table(table)
-            old_seq = (live.state or {}).get("seq")
-            new_seq = state.get("seq")
-            # A queued older snapshot after a newer one (a resend) must not move the table back.
-            if isinstance(old_seq, int) and isinstance(new_seq, int) and new_seq < old_seq and live.game:
-                progress = self.games.get(live.game)
-                if progress and progress.head >= old_seq:
-                    return
             live.state, live.heard_at = state, self._clock()
         self._notify("table", self.table_view(table))
 
@@ -161,7 +155,10 @@ class Hub:
             return []
         with self._lock:
             live = self._table(table)
+            new_game = game not in self.games
             progress = self.games.setdefault(game, GameProgress(table))
+            if new_game and record.seq == 1:
+                live.game = game  # a table that starts a new log starts with its first record
             if progress.table != table:
                 log.error(
                     "game %s is table %s's, but %s sent a record of it: ignored", game, progress.table, table
@@ -169,8 +166,8 @@ class Hub:
                 return []
             if self.store.add_game_record(game, table, record.to_json()):
                 self.ingested += 1
-            if live.game is None or record.seq == 1 or game == live.game:
-                live.game = game
+            if live.game is None:
+                live.game = game  # until the table's log/head says which game is current
             live.heard_at = self._clock()
             if record.seq > progress.contiguous:
                 progress.above.add(record.seq)
@@ -183,6 +180,9 @@ class Hub:
     def _maybe_request(self, game: str, progress: GameProgress) -> list[tuple[str, str | None, int]]:
         if progress.contiguous >= progress.head:
             return []
+        live = self.tables.get(progress.table)
+        if live is not None and live.game not in (None, game):
+            return []  # a log the table has since replaced: it can no longer send it (docs/tournaments.md)
         now = self._clock()
         if now - progress.last_request < REQUEST_INTERVAL_S:
             return []

@@ -142,9 +142,8 @@ class LogShipper:
         for game, after in requests:
             if after >= 0 and (game is None or game == self._game):
                 self._publish_records(self._log.records(after_seq=after))
-            elif after >= 0:
-                # The hub asks about an older game this table no longer holds: tell it what there is.
-                self._publish_records(self._log.records(after_seq=0))
+            # A request about a log this table no longer holds is answered by the head alone (below): it
+            # tells the hub which game is current.
         new = self._log.records(after_seq=self._shipped)
         if new:
             self._publish_records(new)
