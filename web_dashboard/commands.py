@@ -205,6 +205,23 @@ def _draw(args: dict[str, Any]) -> dict[str, Any]:
     return {"deck": _token(args, "deck"), "cards": [_token({"card": c}, "card") for c in cards]}
 
 
+def _setup_game(args: dict[str, Any]) -> dict[str, Any]:
+    heroes = _ids(args, "heroes")
+    if not 1 <= len(heroes) <= 4:
+        raise CommandError(f"'heroes' must list 1 to 4 heroes, got {len(heroes)}")
+    game: dict[str, Any] = {"heroes": heroes, "lord": _identifier(args, "lord")}
+    if args.get("rooms"):
+        game["rooms"] = _ids(args, "rooms")
+    return game
+
+
+def _swap_tag(args: dict[str, Any]) -> dict[str, Any]:
+    uid = args.get("uid")
+    if not isinstance(uid, str) or not re.fullmatch(r"(?:[0-9a-fA-F]{2}){4,10}", uid):
+        raise CommandError(f"'uid' must be an NFC tag's UID, 4 to 10 bytes of hex, got {uid!r}")
+    return {"piece": _identifier(args, "piece"), "uid": uid.lower(), "reason": _reason(args, required=True)}
+
+
 def _calibrate_start(args: dict[str, Any]) -> dict[str, Any]:
     return {"rounds": _int(args, "rounds", 1, 4)} if "rounds" in args else {}
 
@@ -236,6 +253,8 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "new_game": _dismiss,  # an optional reason (required by the table while the game is still in play)
     # The guided calibration (docs/setup.md); the daemon answers, nothing enters the game's log.
     "calibrate_start": _calibrate_start,
+    "setup_game": _setup_game,
+    "swap_tag": _swap_tag,
     "calibrate_skip": _no_args,
     "calibrate_finish": _calibrate_finish,
     "calibrate_cancel": _no_args,
@@ -266,6 +285,8 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "rescan": (),
         "new_game": ("reason",),
         "calibrate_start": ("rounds",),
+        "setup_game": ("heroes", "lord", "rooms"),
+        "swap_tag": ("piece", "uid", "reason"),
         "calibrate_skip": (),
         "calibrate_finish": ("mat_confirmed",),
         "calibrate_cancel": (),

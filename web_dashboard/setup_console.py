@@ -1,13 +1,14 @@
-"""The referee's set-up pages: the guided calibration of the mat (docs/setup.md, "Calibrating the mat").
+"""The referee's set-up pages (docs/setup.md): the set-up wizard and the guided calibration of the mat.
 
-Kept apart from the console (its own blueprint, templates and script): the pages read the table's state
-(its ``calibration`` block) from the dashboard's view and send the ``calibrate_*`` commands.
+Kept apart from the console (its own blueprint, templates and scripts): the pages read the table's state from
+the dashboard's view and send the ``setup_game``, ``rescan`` and ``calibrate_*`` commands.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
+from service.content import load_content
 from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
 
@@ -18,3 +19,28 @@ bp = Blueprint("setup_console", __name__, url_prefix="/referee/setup")
 @referee_required
 def calibrate() -> str:
     return render_template("setup_calibrate.html", table=current_dashboard().table)
+
+
+@bp.get("/")
+@referee_required
+def wizard() -> str:
+    return render_template("setup_wizard.html", table=current_dashboard().table)
+
+
+@bp.get("/choices.json")
+@referee_required
+def choices() -> Response:
+    """The heroes, Catacomb Lords and rooms the wizard offers, from the shipped cards of a rule set."""
+    ruleset = request.args.get("ruleset", "catacombs-3e")
+    try:
+        content = load_content(ruleset)
+    except (ValueError, OSError) as exc:  # ContentError is a ValueError
+        abort(404, description=f"no cards for rule set {ruleset!r}: {exc}")
+    return jsonify(
+        {
+            "ruleset": ruleset,
+            "heroes": [{"id": k, "name": v.name} for k, v in sorted(content.heroes.items())],
+            "lords": [{"id": k, "name": v.name} for k, v in sorted(content.lords.items())],
+            "rooms": [{"id": k, "name": v.name} for k, v in sorted(content.rooms.items())],
+        }
+    )

@@ -43,7 +43,7 @@ HIDDEN_GAINS = {1: 1.3, 6: 0.75}
 class CalibratingTable:
     """The daemon on the simulated mat's pty with a calibration file; MQTT on a fake or a real broker."""
 
-    def __init__(self, tmp_path: Path, broker_url: str | None = None) -> None:
+    def __init__(self, tmp_path: Path, broker_url: str | None = None, table_file: Path | None = None) -> None:
         config = dataclasses.replace(
             REFERENCE, piezo=dataclasses.replace(REFERENCE.piezo, wave_speed_mm_per_us=HIDDEN_SPEED)
         )
@@ -52,7 +52,7 @@ class CalibratingTable:
         self.mat = EmulatedMat(self.source, port_dir=tmp_path / "by-id").start()
         self.connection = SerialConnection(str(self.mat.path))
         self.calibration_file = tmp_path / "table-1.calibration.json"
-        table = load_table()
+        table = load_table(table_file)
         self.table = dataclasses.replace(table, game=dataclasses.replace(table.game, content="sample"))
         self.broker = FakeBroker()
         transport: Any = (

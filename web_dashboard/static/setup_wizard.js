@@ -1,0 +1,129 @@
+// The set-up wizard: pick the game, place the pieces (the mat confirms each), the trackers, the health check.
+// Reads the table's view; sends setup_game and rescan with the session's CSRF token.
+"use strict";
+(function () {
+  const body = document.body;
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+
+  async function send(command, args) {
+    let result;
+    try {
+      const response = await fetch(body.dataset.commandUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": body.dataset.csrf },
+        body: JSON.stringify({ command, args: args || {} }),
+      });
+      result = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+    } catch (err) {
+      result = { ok: false, error: "no connection to the dashboard" };
+    }
+    const out = $("setup-result");
+    out.textContent = result.ok ? `✔ ${command} accepted` : `✘ ${command}: ${result.error}`;
+    out.className = "result " + (result.ok ? "ok" : "refused");
+    refresh();
+    return result;
+  }
+
+  function item(list, ok, text, data) {
+    const li = document.createElement("li");
+    li.dataset.ok = String(ok);
+    for (const [k, v] of Object.entries(data || {})) li.dataset[k] = v;
+    li.textContent = text;
+    list.append(li);
+  }
+
+  function tick(container, name, entry) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox"; box.name = name; box.value = entry.id;
+    label.append(box, " " + entry.name);
+    container.append(label);
+  }
+
+  async function loadChoices() {
+    const response = await fetch(body.dataset.choicesUrl, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const choices = await response.json();
+    $("wiz-ruleset").textContent = choices.ruleset;
+    choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
+    choices.rooms.forEach((r) => tick($("wiz-rooms"), "room", r));
+    for (const lord of choices.lords) {
+      const option = document.createElement("option"); option.value = lord.id; option.textContent = lord.name;
+      $("wiz-lord").append(option);
+    }
+  }
+
+  function picked(name) {
+    return Array.from(document.querySelectorAll(`input[name=${name}]:checked`)).map((b) => b.value);
+  }
+
+  function drawMat(svg, board) {
+    const mat = (board && board.mat) || JSON.parse(body.dataset.mat || "{}");
+    svg.setAttribute("viewBox", `0 0 ${mat.width_mm || 860} ${mat.height_mm || 610}`);
+    svg.textContent = "";
+    for (const piece of (board && board.pieces) || []) {
+      const circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("cx", piece.x_mm); circle.setAttribute("cy", piece.y_mm);
+      circle.setAttribute("r", piece.radius_mm || 15); circle.setAttribute("class", "seen");
+      circle.dataset.piece = piece.piece;
+      const label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", piece.x_mm); label.setAttribute("y", piece.y_mm - (piece.radius_mm || 15) - 12);
+      label.setAttribute("class", "piece"); label.textContent = piece.piece;
+      svg.append(circle, label);
+    }
+  }
+
+  function render(view) {
+    const state = view.state || {};
+    const board = view.board || {};
+    const characters = state.characters || [];
+    const heroes = characters.filter((c) => c.kind === "hero").map((c) => c.name);
+    $("wiz-current").textContent = state.phase === "no_game" || !state.phase ? "no game yet"
+      : `game ${(state.table && state.table.game) || 1}: ${heroes.join(", ")}`;
+
+    const seen = new Set(((board.pieces) || []).map((p) => p.piece));
+    const pieces = $("wiz-pieces"); pieces.textContent = "";
+    const wanted = characters.filter((c) => c.piece && c.on_mat !== false);
+    for (const c of wanted) {
+      item(pieces, seen.has(c.piece), `${c.name} (disc ${c.piece}): ${seen.has(c.piece) ? "seen on the mat" : "not seen yet"}`, { piece: c.piece });
+    }
+    if (!wanted.length) item(pieces, false, "no pieces to place yet: start a game first");
+    drawMat($("wiz-mat"), board);
+
+    const trackers = $("wiz-trackers"); trackers.textContent = "";
+    for (const t of state.trackers || []) {
+      item(trackers, !!t.character, `${t.id} (${t.kind}${t.topic ? `, ${t.topic}` : ""}): ${t.character ? `beside ${t.character}` : "not assigned"}`, { tracker: t.id });
+    }
+    if (!(state.trackers || []).length) item(trackers, false, "no LED trackers in the table file");
+
+    const health = $("wiz-health"); health.textContent = "";
+    const link = !!(state.health && state.health.serial_link);
+    const online = view.status === "online";
+    const assigned = (state.trackers || []).filter((t) => t.character).length;
+    const calibration = (state.calibration && state.calibration.status) || {};
+    const checks = [
+      ["serial", link, link ? "Mat: connected over its serial link" : "Mat: no serial link (is the USB cable in?)"],
+      ["broker", online, online ? "Broker: the table is online" : "Broker: the table is not online"],
+      ["trackers", (state.trackers || []).length > 0 && assigned === (state.trackers || []).length,
+        `Trackers: ${assigned} of ${(state.trackers || []).length} assigned`],
+      ["calibration", !!calibration.ok, `Calibration: ${calibration.text || "unknown"}`],
+    ];
+    for (const [name, ok, text] of checks) item(health, ok, text, { check: name });
+    const failing = checks.filter((c) => !c[1]).length;
+    $("wiz-verdict").textContent = failing ? `${failing} check(s) need attention before play.` : "Everything is ready: let the game begin.";
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(body.dataset.viewUrl, { credentials: "same-origin" });
+      if (response.ok) render(await response.json());
+    } catch (err) { /* the next poll tries again */ }
+  }
+
+  $("wiz-start").addEventListener("click", () => send("setup_game", { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") }));
+  $("wiz-rescan").addEventListener("click", () => send("rescan"));
+  loadChoices();
+  refresh();
+  setInterval(refresh, 700);
+})();
