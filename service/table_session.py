@@ -349,17 +349,23 @@ _UNDONE_WORDS = {
 }
 
 
-def _rooms_left(state: GameState | None) -> int | None:
-    """Room cards still face down: players see the deck's height, not its cards."""
-    if state is None:
+def _rooms_left(state: Any) -> int | None:
+    """Room cards still face down (the deck's height, not its cards); None for a game without rooms."""
+    deck = getattr(state, "room_deck", None)
+    if state is None or deck is None:
         return None
-    return max(0, len(state.room_deck) - state.room_index - 1)
+    return max(0, len(deck) - state.room_index - 1)
 
 
-def game_result(state: GameState | None) -> dict[str, Any] | None:
-    """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence."""
-    if state is None or state.outcome is None:
+def game_result(state: Any) -> dict[str, Any] | None:
+    """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
+
+    Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
+    (Catacombs & Castles) is won by a side, named by its team."""
+    if state is None or getattr(state, "outcome", None) is None:
         return None
+    if getattr(state, "room_deck", None) is None:
+        return _side_result(state)
     entered = state.room_index + 1
     # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
     # room they entered is behind them. A defeat happens inside a room the party did not clear.
@@ -384,6 +390,24 @@ def game_result(state: GameState | None) -> dict[str, Any] | None:
         "rooms_cleared": cleared,
         "rooms_total": len(state.room_deck),
         "heroes_standing": alive,
+    }
+
+
+def _side_result(state: Any) -> dict[str, Any]:
+    winner = str(state.outcome)
+    side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
+    team = getattr(side, "team", None) or winner
+    name = f"the {team} side" if team in ("castle", "catacomb") else team
+    rounds = getattr(state, "round", None)
+    summary = f"{name[0].upper()}{name[1:]} wins" + (f" in round {rounds}." if rounds else ".")
+    return {
+        "winner": winner,
+        "headline": f"{name[0].upper()}{name[1:]} wins",
+        "summary": summary,
+        "gold": None,
+        "rooms_cleared": None,
+        "rooms_total": None,
+        "heroes_standing": [],
     }
 
 

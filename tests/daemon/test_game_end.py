@@ -107,3 +107,21 @@ def test_smartmat_run_loops_the_demo_but_leaves_a_real_table_to_its_referee() ->
     assert _next_game_after(None, demo=False) is None
     assert _next_game_after(5.0, demo=False) == 5.0
     assert _next_game_after(0.0, demo=True) is None
+
+
+def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
+    """A rule set without Room cards (Catacombs & Castles) still gets a result for people."""
+    from types import SimpleNamespace
+
+    from service.table_session import _rooms_left, game_result
+
+    castle = SimpleNamespace(id="side-a", team="castle")
+    catacomb = SimpleNamespace(id="side-b", team="catacomb")
+    state = SimpleNamespace(outcome=None, round=4, sides=(castle, catacomb))
+    assert game_result(state) is None and _rooms_left(state) is None
+    state.outcome = "side-b"
+    result = game_result(state)
+    assert result is not None
+    assert (result["winner"], result["headline"]) == ("side-b", "The catacomb side wins")
+    assert result["summary"] == "The catacomb side wins in round 4."
+    assert result["gold"] is None and result["rooms_cleared"] is None
