@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from service.gamelog.positions import position_setup
 from service.gamelog.records import LogFormatError, read_log
 from service.gamelog.replay import SetupError, replay
 
@@ -21,12 +22,24 @@ def register_cli(subparsers: Any) -> None:
         action="store_true",
         help="print the full game state in its canonical one-line form (GameState.from_json)",
     )
+    output.add_argument(
+        "--position",
+        action="store_true",
+        help="print the position as a setup record that starts a new log from it (docs/positions.md)",
+    )
+    parser.add_argument("--at", type=int, metavar="SEQ", help="stop after record SEQ")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = replay(read_log(args.log))
+        records = read_log(args.log)
+        if args.at is not None:
+            records = [r for r in records if r.seq <= args.at]
+        if args.position:
+            print(json.dumps(position_setup(records), indent=2, sort_keys=True))
+            return 0
+        result = replay(records)
     except OSError as exc:
         print(f"smartmat replay: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -52,8 +52,11 @@ def load_content(setup: dict[str, Any]) -> Any:
     overlay = setup.get("overlay")
     if overlay is not None and not isinstance(overlay, str):
         raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
+    expansions = setup.get("expansions", [])
+    if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
+        raise SetupError(f"setup 'expansions' must list expansion names (soloth), got {expansions!r}")
     try:
-        return rules_content(load_shipped(setup.get("ruleset", "catacombs-3e"), overlay))
+        return rules_content(load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions)))
     except ContentError as exc:  # a log naming an overlay that is gone or broken on this machine
         raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence as Seq
+from typing import Any
 
 from service.rules import actions as A
-from service.rules import card_play, modifiers, pieces3e, rng, special_rooms, table_draws
+from service.rules import card_play, modifiers, pieces3e, position, rng, special_rooms, table_draws
 from service.rules import events as E
 from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
 from service.rules.catacombs_flow import CatacombsFlow
@@ -111,8 +112,14 @@ class Catacombs3E(CatacombsFlow):
             item_deck=item_deck,
             rng=state,
             settings=self.settings,
-            monster_supply=tuple((m.id, m.pieces) for m in self.content.monsters() if not m.antient),
+            monster_supply=tuple(sorted((m.id, m.pieces) for m in self.content.monsters() if not m.antient)),
         )
+
+    def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
+        """A setup record with a ``position`` starts from it (docs/positions.md); otherwise a new game."""
+        if "position" in setup:
+            return position.load_position(self, setup["position"])
+        return super().new_game_from_setup(setup)
 
     def check_starting_items(self, hero: Character) -> None:
         """Item Cards: Usage Restrictions hold for the Items a hero starts with too (Hero Player Boards)."""

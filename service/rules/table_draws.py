@@ -47,7 +47,7 @@ def queued(state: GameState, deck: str) -> tuple[str, ...]:
 
 def with_queue(state: GameState, deck: str, cards: tuple[str, ...]) -> GameState:
     others = tuple((d, q) for d, q in state.table_draws if d != deck)
-    return evolve(state, table_draws=(*others, (deck, cards)) if cards else others)
+    return evolve(state, table_draws=tuple(sorted((*others, (deck, cards)) if cards else others)))
 
 
 def take(tx: Tx, deck: str, possible: Sequence[str], seeded: str | Callable[[], str], what: str = "") -> str:

@@ -1,0 +1,140 @@
+"""Positions (docs/positions.md): export at any record, start a log from one, and refuse what cannot occur."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.gamelog.positions import position_setup
+from service.gamelog.records import Record, read_log
+from service.gamelog.replay import SetupError, replay
+from service.gamelog.writer import LogWriter
+from service.rules import actions as A
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = sorted(p for p in (ROOT / "examples" / "logs").glob("*.jsonl") if not p.name.startswith("castles"))
+
+
+def restarted(setup: dict[str, Any], actions: list[dict[str, Any]] = ()) -> list[Record]:  # type: ignore[assignment]
+    log = LogWriter()
+    log.setup(setup)
+    for payload in actions:
+        seq = len(log.records) + 1
+        log.records.append(Record(seq=seq, at=log.at, by="referee", kind="action", payload=payload))
+    return log.records
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_every_record_of_an_example_log_exports_a_position_that_loads_back_as_it_was(path: Path) -> None:
+    """docs/positions.md: "Loading an exported position gives back the very same state"."""
+    records = read_log(path)
+    for k in range(1, len(records) + 1):
+        original = replay(records[:k]).state
+        setup = json.loads(json.dumps(position_setup(records[:k])))  # through its JSON text
+        assert replay(restarted(setup)).state.to_json() == original.to_json(), f"{path.name} at seq {k}"
+
+
+def test_a_game_resumed_from_a_mid_game_position_ends_as_the_original_log() -> None:
+    """docs/positions.md: a dispute or a hand-set table starts a log from a position and plays on."""
+    records = read_log(ROOT / "examples" / "logs" / "whole-game.jsonl")
+    final = replay(records).state
+    for k in (2, len(records) // 3, len(records) // 2, len(records) - 3):
+        later = [r.payload for r in records if r.seq > k and r.kind == "action"]
+        resumed = replay(restarted(position_setup(records, at=k), later))
+        assert resumed.rejected == []
+        assert resumed.state.to_json() == final.to_json(), f"resumed at seq {k}"
+
+
+def rulebook_poison_example() -> dict[str, Any]:
+    """catacombs-3e-reference.txt: Advanced Concepts: Poison Cards, the example: the Sewer Rat hits Varesh
+    (8 starting health) with its poison melee; he already holds three Poison cards totalling five."""
+    heroes = [
+        {"id": "hero-xoric", "card": "xoric", "kind": "hero"},
+        {"id": "hero-varesh", "card": "varesh", "kind": "hero", "poison": [1, 1, 3]},
+        {"id": "hero-roosan", "card": "roosan", "kind": "hero"},
+        {"id": "hero-elani", "card": "elani", "kind": "hero"},
+    ]
+    return {
+        "ruleset": "catacombs-3e",
+        "content": "sample",
+        "settings": {"physical_decks": True},
+        "position": {
+            "lord": "hmotha-the-lich-lord",
+            "room_deck": ["rat-nest", "the-barracks"],
+            "room_index": 0,
+            "phase": "battle",
+            "round": 1,
+            "side": "overseer",
+            "treasury": 92,
+            "poison_deck": [1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3],
+            "characters": [*heroes, {"id": "monster-sewer-rat-1", "card": "sewer-rat", "kind": "monster"}],
+        },
+    }
+
+
+def test_the_rulebooks_poison_example_played_from_a_hand_written_position() -> None:
+    """catacombs-3e-reference.txt: Advanced Concepts: Poison Cards ("The Wizard loses one point of health ...
+    draws one Poison card. The Poison card has a value of "3" ... the total amount of poison equals his total
+    starting health of eight. The Wizard dies and the Poison cards are ... shuffled back")."""
+    actions = [
+        A.action_to_json(a)
+        for a in (
+            A.DeclareAction("monster-sewer-rat-1"),
+            A.DrawCards("poison", ("3",)),
+            A.ResolveShot("monster-sewer-rat-1", "melee", direct_hits=("hero-varesh",)),
+        )
+    ]
+    result = replay(restarted(rulebook_poison_example(), actions))
+    assert result.rejected == []
+    varesh = result.state.character("hero-varesh")
+    assert (varesh.alive, varesh.poison) == (False, ())
+    assert sorted(result.state.poison_deck) == [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3]
+    texts = [e.text for _, e in result.events]
+    assert "The table draws 3 from the poison deck" in texts
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda p: p.update(colour="red"), "position: unknown key(s) ['colour']"),
+        (lambda p: p.pop("lord"), "position.lord is missing"),
+        (lambda p: p["characters"][1].update(health=0), "characters[1].health: hero-varesh is alive with no"),
+        (
+            lambda p: p["characters"][1].update(poison=[3, 3, 3, 3, 3, 3]),
+            "position.poison_deck: Poison cards",
+        ),
+        (lambda p: p["characters"].pop(0), "a game has four different heroes"),
+        (lambda p: p["characters"][4].update(card="dragon"), "characters[4].card: there is no monster card"),
+        (lambda p: p["characters"][4].update(health="two"), "characters[4].health: expected an integer"),
+        (lambda p: p.update(room_index=5), "position.room_index: 5 is not a card"),
+        (lambda p: p.update(treasury=200), "position.treasury"),
+        (lambda p: p.update(acted=["hero-nobody"]), "position.acted: no character 'hero-nobody'"),
+        (lambda p: p["characters"][4].update(status=["sleepy"]), "unknown status 'sleepy'"),
+    ],
+)
+def test_a_position_that_cannot_occur_is_refused_naming_the_key(change: Any, named: str) -> None:
+    """docs/positions.md ("A position that cannot occur is refused ... naming the key that is wrong")."""
+    setup = rulebook_poison_example()
+    change(setup["position"])
+    with pytest.raises(SetupError) as refused:
+        replay(restarted(setup))
+    assert named in str(refused.value)
+
+
+def test_smartmat_replay_prints_the_position_at_a_record(tmp_path: Path) -> None:
+    """docs/positions.md: ``smartmat replay LOG --position --at SEQ``."""
+    log = ROOT / "examples" / "logs" / "barracks-cleared.jsonl"
+    out = subprocess.run(
+        [sys.executable, "-m", "service.cli", "replay", str(log), "--position", "--at", "3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    setup = json.loads(out.stdout)
+    assert replay(restarted(setup)).state.to_json() == replay(read_log(log)[:3]).state.to_json()
