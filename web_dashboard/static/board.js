@@ -148,11 +148,20 @@ window.SmartmatBoard = (function () {
   }
 
   const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless" };
+  // How a side is drawn. Catacombs' sides are heroes and the Overseer; a rule set whose snapshot lists its own
+  // `sides` (Catacombs & Castles) has its first side drawn like the heroes and its second like the Overseer.
+  function looks(side, state) {
+    if (["heroes", "overseer", "neutral"].includes(side)) return side;
+    const index = ((state && state.sides) || []).findIndex((s) => s.id === side);
+    return index === 0 ? "heroes" : index === 1 ? "overseer" : "neutral";
+  }
+
   // "Hero", "The Overseer's monster", "The Overseer's lord", "Neutral piece": the side in words.
   function sideWords(side, kind) {
     const what = (kind || "piece").replace(/_/g, " ");
     if (side === "heroes") return kind === "hero" ? "Hero" : `The heroes' ${what}`;
     if (side === "overseer") return `The Overseer's ${what}`;
+    if (side && side !== "neutral") return `${side.replace(/-/g, " ")}: ${what}`;
     return `Neutral ${what}`;
   }
 
@@ -238,7 +247,8 @@ window.SmartmatBoard = (function () {
       const ch = chars[p.character || p.piece] || {};
       const r = Math.max(p.radius_mm || 16, MIN_DISC_PX / k);
       if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
-      items.push({ piece: p.piece, character: ch, side: p.side || ch.side || "neutral", r, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
+      const side = ch.side || p.side || "neutral";
+      items.push({ piece: p.piece, character: ch, side, look: looks(side, state), r, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
     }
     spread(items, 2 / k, width, height);
     const text = TEXT_PX / k;
@@ -250,7 +260,7 @@ window.SmartmatBoard = (function () {
         svg.appendChild(node("line", { x1: it.x0, y1: it.y0, x2: it.x, y2: it.y, class: "leader" }));
         svg.appendChild(node("circle", { cx: it.x0, cy: it.y0, r: 2.5 / k, class: "leader-dot" }));
       }
-      const cls = `piece side-${it.side}${alive ? "" : " dead"}${hits.has(it.piece) ? " hit" : ""}${highlight.has(it.piece) ? " highlight" : ""}`;
+      const cls = `piece side-${it.look}${alive ? "" : " dead"}${hits.has(it.piece) ? " hit" : ""}${highlight.has(it.piece) ? " highlight" : ""}`;
       const label = `${ch.name || it.piece}${ch.health !== undefined ? `, ${ch.health} health` : ""}`;
       const g = node("g", { class: cls, "data-piece": it.piece, transform: `translate(${it.x},${it.y})`,
         tabindex: 0, role: "button", "aria-label": label });

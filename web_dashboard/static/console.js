@@ -5,6 +5,12 @@
   const S = window.Smartmat, R = window.SmartmatReferee, W = window.SmartmatWords;
   const PATH_CLASSES = ["c0", "c1", "c2", "c3"];
   let alertedFor = null;  // the waiting shot the referee was last alerted to
+  let audio = null;       // one sound context, opened by the referee's first tap (browsers require one)
+  document.addEventListener("pointerdown", () => {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Ctx) { try { audio = new Ctx(); } catch (err) { audio = null; } }
+    if (audio && audio.state === "suspended") audio.resume();
+  }, { passive: true });
 
   function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
   function names(ids) { return (ids || []).map(S.characterName).join(", ") || "nothing"; }
@@ -61,9 +67,8 @@
     card.classList.remove("alerting"); void card.offsetWidth; card.classList.add("alerting");
     if (navigator.vibrate) { try { navigator.vibrate([180, 90, 180]); } catch (err) { /* not allowed here */ } }
     try {  // a short two-tone chime; browsers allow sound once the referee has tapped the page
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      const ctx = Ctx && new Ctx();
-      if (ctx && ctx.state !== "suspended") {
+      const ctx = audio;
+      if (ctx && ctx.state === "running") {
         [660, 880].forEach((hz, i) => {
           const osc = ctx.createOscillator(), gain = ctx.createGain();
           osc.frequency.value = hz; gain.gain.value = 0.15;
