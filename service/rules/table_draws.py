@@ -38,7 +38,12 @@ class CardNotInDeckError(IllegalActionError):
 
 
 class CardNotNamedError(IllegalActionError):
-    """A physical table's draw that the referee has not named yet."""
+    """A physical table's draw that the referee has not named yet: ``deck`` and the cards it could be."""
+
+    def __init__(self, message: str, rule: str, deck: str = "", possible: Sequence[str] = ()) -> None:
+        super().__init__(message, rule)
+        self.deck = deck
+        self.possible = tuple(sorted(set(possible)))
 
 
 def queued(state: GameState, deck: str) -> tuple[str, ...]:
@@ -69,6 +74,8 @@ def take(tx: Tx, deck: str, possible: Sequence[str], seeded: str | Callable[[], 
             f"name the card the table drew from the {deck} deck{what} first (draw_cards, deck {deck!r}); "
             f"it may be one of {sorted(set(possible))}",
             DECK_RULES[deck],
+            deck,
+            possible,
         )
     card = seeded if isinstance(seeded, str) else seeded()
     tx.emit(E.CardDrawn(f"The digital {deck} deck gives {card}", deck, card, False))

@@ -76,3 +76,29 @@ def test_a_named_monster_metre_card_is_placed_and_both_kinds_of_deck_replay_iden
         assert result.rejected == []
         assert {c.card for c in result.state.room_monsters} == {"centaur"}
         assert result.state.table_draws == ()
+
+
+def test_the_tavern_bag_and_the_inns_portrait_are_the_ones_the_table_drew() -> None:
+    """catacombs-3e-reference.txt: Room Cards: Alewife Tavern (three pieces drawn from the bag); Amaranth Inn
+    (a Hero Portrait drawn for the ally); Advanced Concepts: Allies."""
+    table = Table(["alewife-tavern", "amaranth-inn", "the-barracks"], settings=PHYSICAL)
+    table.do(A.DrawCards("rooms", ("alewife-tavern",)))
+    table.do(A.EnterRoom())
+    table.edit("hero-xoric", gold=10)
+    with pytest.raises(CardNotNamedError, match="tavern deck"):
+        table.do(A.UseService("bet", target="hero-xoric"))
+    with pytest.raises(CardNotInDeckError):
+        table.do(A.DrawCards("tavern", ("orc", "orc", "orc", "orc", "orc")))  # the bag holds four Orcs
+    table.do(A.DrawCards("tavern", ("orc", "fire-spirit", "hero")))
+    table.do(A.UseService("bet", target="hero-xoric"))
+    draw = next(e for e in table.last if e.type == "tavern_draw")
+    assert draw.drawn == ("orc", "fire-spirit", "hero")  # type: ignore[attr-defined]
+    table = Table(["amaranth-inn", "the-barracks"], settings=PHYSICAL)
+    table.do(A.DrawCards("rooms", ("amaranth-inn",)))
+    table.do(A.EnterRoom())
+    table.edit("hero-xoric", gold=10)
+    with pytest.raises(CardNotInDeckError):
+        table.do(A.DrawCards("allies", ("xoric",)))  # Xoric is playing: his portrait is not in the pile
+    table.do(A.DrawCards("allies", ("marorg",)))
+    table.do(A.UseService("meal", target="hero-xoric"))
+    assert table.state.character("ally-marorg").owner == "hero-xoric"
