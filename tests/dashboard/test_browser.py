@@ -184,3 +184,47 @@ def test_discs_crowded_into_a_corner_are_drawn_apart_and_each_can_be_tapped(
     spectator.click("#board .piece[data-piece='troll']")
     expect(spectator.locator(".piece-details .name")).to_have_text("Troll")
     assert errors == []
+
+
+def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(
+    chromium,
+    dashboard: DashboardServer,
+    table: Table,  # type: ignore[no-untyped-def]
+) -> None:
+    """catacombs-3e-reference.txt: Battle Phase: Taking Damage (no friendly fire; a rush does no damage,
+    RULINGS.md 4): what the rules decided, as a spectator reads it."""
+    spectator, errors = phone(chromium, dashboard.url)
+    sync_api.expect(spectator.locator("#room-name")).to_have_text("Room 1: The Barracks")
+    story = spectator.evaluate(
+        """() => {
+      const W = window.SmartmatWords, names = { "orc-2": "Orc 2", "hero-elani": "Elani" };
+      const nameOf = (id) => names[id] || id;
+      const rush = { declaration: { shot: "rush" }, auto_apply: true, shot_seq: 40,
+                     candidates: [{ direct_hits: ["dungeon-2"], hit_characters: ["orc-2"] }] };
+      const melee = { declaration: { shot: "melee" }, resolved: true, chosen: 0, resolved_seq: 51,
+                      candidates: [{ hit_characters: ["orc-2", "hero-elani"] }] };
+      const events = [
+        { id: "51", type: "damaged", character: "orc-2", amount: 1, text: "Orc 2 loses 1 health" },
+        { id: "51.1", type: "destroyed", character: "orc-2", text: "Orc 2 is removed until the next room" },
+        { id: "51.2", type: "hit_ignored", character: "hero-elani", reason: "no friendly fire",
+          text: "Xoric hits Elani: no effect, no friendly fire " +
+                "(catacombs-3e-reference.txt: Battle Phase: Taking Damage)" },
+      ];
+      return {
+        rush: W.shotStory(rush, events, nameOf),
+        melee: W.shotStory(melee, events, nameOf),
+        plain: W.plain(events[2].text),
+        refusal: W.split("Xoric has already acted (catacombs-3e-reference.txt: Battle Phase: Turn Order)"),
+        undone: W.shotStory({ ...melee, undone: true }, events, nameOf),
+      };
+    }"""
+    )
+    assert story["rush"] == ["Orc 2: no damage from a rush"]
+    assert story["melee"] == ["−1 Orc 2", "Orc 2 destroyed", "Elani: no friendly fire"]
+    assert story["plain"] == "Xoric hits Elani: no effect, no friendly fire"
+    assert story["refusal"] == {
+        "text": "Xoric has already acted",
+        "rules": ["catacombs-3e-reference.txt: Battle Phase: Turn Order"],
+    }
+    assert story["undone"] == []  # a shot taken back did nothing
+    assert errors == []
