@@ -191,8 +191,8 @@ def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(
     dashboard: DashboardServer,
     table: Table,  # type: ignore[no-untyped-def]
 ) -> None:
-    """catacombs-3e-reference.txt: Battle Phase: Taking Damage (no friendly fire; a rush does no damage,
-    RULINGS.md 4): what the rules decided, as a spectator reads it."""
+    """catacombs-3e-reference.txt: Battle Phase: Taking Damage (no friendly fire) and Character Shots (a rush
+    does no damage): what the rules decided, as a spectator reads it."""
     spectator, errors = phone(chromium, dashboard.url)
     sync_api.expect(spectator.locator("#room-name")).to_have_text("Room 1: The Barracks")
     story = spectator.evaluate(
