@@ -5,6 +5,7 @@ table that runs all day (docs/dashboard.md, "The end of a game").
 from __future__ import annotations
 
 from service.gamelog.replay import replay
+from service.table_session import TableSession
 from tests.daemon.table_harness import FakeTable
 
 SHORT_DEMO = ("althea-the-healer",)  # one special room: the shortest whole game there is
@@ -50,8 +51,10 @@ def test_the_referee_starts_the_next_game_in_the_same_log() -> None:
         assert kinds[-2:] == ["new_game", "setup"]
         setups = [r.payload for r in table.eventlog.records() if r.kind == "setup"]
         assert setups[1]["seed"] == setups[0]["seed"] + 1  # each game draws its own dice
-        # The log's replay is the newest game, as the table shows it.
+        # The log's replay is the newest game, as the table shows it (after a restart too).
         assert replay(table.eventlog.records()).state.outcome is None
+        restarted = TableSession.replay(table.eventlog.records(), binder=table.daemon._bind)
+        assert restarted.snapshot() == table.daemon.session.snapshot()
         assert table.send("enter_room")["ok"] and table.state["room"]["id"] == "althea-the-healer"
         # Undo cannot reach back into the game before.
         assert table.send("undo", reason="wrong card")["ok"]
