@@ -10,6 +10,8 @@ from typing import Any
 from service.gamelog.positions import position_setup
 from service.gamelog.records import LogFormatError, read_log
 from service.gamelog.replay import SetupError, replay
+from service.rules.position import referee_view
+from service.rules.state import GameState
 
 
 def register_cli(subparsers: Any) -> None:
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print(result.state.to_json())
         return 0
     view = result.state.public_view()
+    if isinstance(result.state, GameState):
+        view["referee"] = referee_view(result.state)  # the decks and the turn, for audits (docs/positions.md)
     view["seq"] = result.last_seq
     view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]
     if args.json:
@@ -85,6 +89,12 @@ def describe(view: dict[str, Any]) -> str:
             extras.append("items: " + ", ".join(c["items"]))
         lines.append(f"  {c['id']:<28} {state:<6} {' '.join(extras)}".rstrip())
     lines.append(f"gold: party {view['gold']['party']}, treasury {view['gold']['treasury']}")
+    if view.get("monster_pool"):
+        pool = ", ".join(f"{card} {n}" for card, n in sorted(view["monster_pool"].items()) if n)
+        lines.append(f"monster pool: {pool or 'empty'}")
+    for c in view["characters"]:
+        if c.get("discs"):
+            lines.append(f"  discs on {c['id']}'s board: {', '.join(c['discs'])}")
     if view["pending"]:
         p = view["pending"]
         options = ", ".join(f"{o['id']}={o['label']}" for o in p["options"])

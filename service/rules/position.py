@@ -47,6 +47,25 @@ def position_of(state: GameState) -> dict[str, Any]:
     return body
 
 
+def referee_view(state: GameState) -> dict[str, Any]:
+    """What decides the game that spectators are not shown: the decks as they stand (their order matters
+    only for seeded decks), the shots still to come this turn, Monster Metre icons to resolve, named draws."""
+    turn = state.turn
+    return {
+        "rooms_ahead": list(state.room_deck[state.room_index + 1 :]),
+        "poison_deck": list(state.poison_deck),
+        "item_deck": list(state.item_deck),
+        "shots_to_come": []
+        if turn is None
+        else [{"shot": p.shot.label, "by": p.actor or turn.character, "piece": p.piece} for p in turn.queue],
+        "monster_metre_queue": list(state.monster_metre_queue),
+        "held_discs": {hero: list(discs) for hero, discs in state.held_discs().items()},
+        "shields": list(state.shields),
+        "cards_named": {deck: list(cards) for deck, cards in state.table_draws},
+        "decks": "physical" if state.settings.physical_decks else "digital",
+    }
+
+
 # == import ========================================================================================
 def load_position(rules: Catacombs3E, doc: Any) -> GameState:
     if not isinstance(doc, dict):

@@ -138,3 +138,32 @@ def test_smartmat_replay_prints_the_position_at_a_record(tmp_path: Path) -> None
     )
     setup = json.loads(out.stdout)
     assert replay(restarted(setup)).state.to_json() == replay(read_log(log)[:3]).state.to_json()
+
+
+def test_replay_json_shows_the_discs_the_pool_the_poison_values_and_the_decks() -> None:
+    """catacombs-3e-reference.txt: The Resolution Phase (discs held until then); Advanced Concepts: Poison
+    Cards; docs/state.md and docs/positions.md (what replay --json shows)."""
+    actions = [
+        A.action_to_json(a)
+        for a in (
+            A.DeclareAction("monster-sewer-rat-1"),
+            A.DrawCards("poison", ("2",)),
+            A.ResolveShot("monster-sewer-rat-1", "melee", direct_hits=("hero-xoric",)),
+        )
+    ]
+    records = restarted(rulebook_poison_example(), actions)
+    out = subprocess.run(
+        [sys.executable, "-m", "service.cli", "replay", "/dev/stdin", "--json"],
+        input="".join(r.to_line() + "\n" for r in records),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    view = json.loads(out.stdout)
+    xoric = next(c for c in view["characters"] if c["id"] == "hero-xoric")
+    assert xoric["poison"] == [2] and xoric["health"] == 8
+    assert view["monster_pool"]["sewer-rat"] == 3
+    assert view["referee"]["decks"] == "physical"
+    assert sorted(view["referee"]["poison_deck"]) == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    assert view["referee"]["rooms_ahead"] == ["the-barracks"]
