@@ -270,8 +270,8 @@ window.SmartmatBoard = (function () {
       g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, ch.name ? initials(ch.name, ch.kind) : "·"));
       if (ch.health !== undefined && alive) {
         const bx = it.r * 0.85, by = -it.r * 0.85;
-        g.appendChild(node("circle", { cx: bx, cy: by, r: 9 / k, class: "hp-badge" }));
-        g.appendChild(node("text", { class: "hp", x: bx, y: by, dy: "0.35em", "font-size": 12 / k }, ch.health));
+        g.appendChild(node("circle", { cx: bx, cy: by, r: 11 / k, class: "hp-badge" }));
+        g.appendChild(node("text", { class: "hp", x: bx, y: by, dy: "0.35em", "font-size": 14 / k }, ch.health));
       }
       if (hits.has(it.piece)) g.appendChild(node("text", { class: "hit-mark", x: -it.r * 0.9, y: -it.r * 0.7, "font-size": text }, "✸"));
       const marks = (ch.status || []).map((s) => MARKS[s]).filter(Boolean).join("");
