@@ -1,5 +1,5 @@
-"""The position suite (tests/data/positions/): perft-style files, each a position with the actions that must be
-legal and illegal there, a play, and the expected outcome. Each file names the rule it exercises."""
+"""The position suite (tests/data/positions/): perft-style files, each a position with the actions that must
+be legal and illegal there, a play, and the expected outcome. Each file names the rule it exercises."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Writes the expected end state of every Catacombs 3E example game log (``expected/<log>.json``).
 
-Run from the repository root after an intended change of the rules: ``python examples/logs/expected/write.py``.
+After an intended change of the rules, from the repository root: ``python examples/logs/expected/write.py``.
 ``tests/gamelog/test_example_end_states.py`` replays each log and compares; a difference is a change of the
 rules' behaviour that must be looked at (and the file rewritten only when it is right).
 """
