@@ -17,9 +17,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from firmware_bridge.messages import Capabilities, Hello, Impact, ScanRequest
+from firmware_bridge.messages import Capabilities, Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.transport import DeviceUnavailable
 from service.attribution.geometry import PieceClass, load_mat, load_piece_classes
 from service.attribution.infer import Attribution, AttributionConfig, attribute
@@ -34,6 +35,8 @@ from service.attribution.trace import (
     trace_to_json,
 )
 from service.bindings import SizeOf, resolve_bindings
+from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
+from service.enrolment.desk import EnrolmentDesk, EnrolmentRefused
 from service.eventlog.base import EventLog
 from service.eventlog.record import EventLogError
 from service.gamelog.replay import SetupError, new_game_from_setup
@@ -88,6 +91,8 @@ class DaemonOptions:
     # A demo table that runs all day: once a game is over and this many seconds have passed with its result
     # on show, the daemon starts the next game itself. None: the referee starts it (the new_game command).
     next_game_after_s: float | None = None
+    # Where discs enrolled from the set-up page are written (<set>.yaml); None: enrolment there is refused.
+    sets_dir: Path | None = None
 
 
 class Daemon:
@@ -114,6 +119,8 @@ class Daemon:
         self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
         self._unknown_published: frozenset[bytes] = frozenset()
         self._link_published: bool | None = None
+        # Enrolling discs from the set-up page (docs/setup.md): scans go to it as well as to the segmenter.
+        self.enrolment_desk = EnrolmentDesk(table.registry, self.options.sets_dir)
         self.trackers = _table_trackers(table)
         # The guided calibration (docs/setup.md): while it runs, the mat's impacts are taps, not shots.
         self.calibration_desk = GuidedCalibrationDesk(
@@ -215,6 +222,8 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
+        if self.enrolment_desk.wants_scan(time.monotonic()):
+            self._request_scan()
         if self.calibration_desk.tick(time.monotonic()) or self._serial_link_up() != self._link_published:
             self._publish_state()  # a tap was taken, or the mat's link came or went (the set-up health check)
         self._start_next_game_when_due()
@@ -274,6 +283,8 @@ class Daemon:
         elif isinstance(message, Impact) and self.calibration_desk.active:
             self.calibration_desk.on_impact(message, time.monotonic())  # a tap on a marked point
         elif self.segmenter is not None:
+            if isinstance(message, TagSeen | ScanDone) and self.enrolment_desk.on_message(message):
+                self._publish_state()  # a scan while discs are being enrolled
             self._on_sensing(self.segmenter.on_message(message, time.monotonic()))
         # Acknowledged only now: whatever this message caused is already in the event log.
         self.connection.acknowledge(delivery)
@@ -285,6 +296,7 @@ class Daemon:
         rebooted = not first and self.capabilities.boot_id != capabilities.boot_id
         self.capabilities = capabilities
         self.calibration_desk.capabilities = capabilities
+        self.enrolment_desk.capabilities = capabilities
         if first or rebooted or self.segmenter is None or self.segmenter.grid != capabilities.grid:
             self.segmenter = ShotSegmenter(capabilities.grid, self.table.registry, self.table.calibration)
         log.info(
@@ -595,6 +607,13 @@ class Daemon:
             return None
         if name == "setup_game":
             return self._setup_game(args, actor)
+        if name in ENROLMENT_COMMANDS:  # not the game's either: the set file is the record
+            try:
+                self.enrolment_desk.command(name, args)
+            except EnrolmentRefused as exc:
+                raise CommandRefused(str(exc)) from None
+            self._publish_state()
+            return None
         if name in CALIBRATION_COMMANDS:  # not the game's: nothing goes into the event log
             try:
                 self.calibration_desk.command(name, args)
@@ -711,6 +730,7 @@ class Daemon:
     def _publish_state(self) -> None:
         snapshot = self.session.snapshot()
         snapshot["calibration"] = self.calibration_desk.view()
+        snapshot["enrolment"] = self.enrolment_desk.view()
         # Tags seen on the mat that no disc carries: what the referee picks from when a disc was swapped.
         self._unknown_published = self.table.registry.unknown_uids
         self._link_published = self._serial_link_up()

@@ -158,6 +158,7 @@ def run_table(args: argparse.Namespace) -> int:
             calibration_path = args.data_dir / f"{table.table}.calibration.json"
         if calibration_path is not None:
             options.calibration = CalibrationKeeper(calibration_path, table.table)
+        options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
         daemon = Daemon(

@@ -222,6 +222,13 @@ def _swap_tag(args: dict[str, Any]) -> dict[str, Any]:
     return {"piece": _identifier(args, "piece"), "uid": uid.lower(), "reason": _reason(args, required=True)}
 
 
+def _enrol_start(args: dict[str, Any]) -> dict[str, Any]:
+    start: dict[str, Any] = {"set": _identifier(args, "set")}
+    if args.get("pieces"):
+        start["pieces"] = _ids(args, "pieces")
+    return start
+
+
 def _calibrate_start(args: dict[str, Any]) -> dict[str, Any]:
     return {"rounds": _int(args, "rounds", 1, 4)} if "rounds" in args else {}
 
@@ -254,6 +261,10 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     # The guided calibration (docs/setup.md); the daemon answers, nothing enters the game's log.
     "calibrate_start": _calibrate_start,
     "setup_game": _setup_game,
+    "enrol_start": _enrol_start,
+    "enrol_forget": lambda args: {"piece": _identifier(args, "piece")},
+    "enrol_finish": _no_args,
+    "enrol_cancel": _no_args,
     "swap_tag": _swap_tag,
     "calibrate_skip": _no_args,
     "calibrate_finish": _calibrate_finish,
@@ -286,6 +297,10 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "new_game": ("reason",),
         "calibrate_start": ("rounds",),
         "setup_game": ("heroes", "lord", "rooms"),
+        "enrol_start": ("set", "pieces"),
+        "enrol_forget": ("piece",),
+        "enrol_finish": (),
+        "enrol_cancel": (),
         "swap_tag": ("piece", "uid", "reason"),
         "calibrate_skip": (),
         "calibrate_finish": ("mat_confirmed",),

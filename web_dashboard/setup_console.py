@@ -1,7 +1,9 @@
-"""The referee's set-up pages (docs/setup.md): the set-up wizard and the guided calibration of the mat.
+"""The referee's set-up pages (docs/setup.md): the set-up wizard, enrolling discs and the guided
+calibration of the mat.
 
 Kept apart from the console (its own blueprint, templates and scripts): the pages read the table's state from
-the dashboard's view and send the ``setup_game``, ``rescan`` and ``calibrate_*`` commands.
+the dashboard's view and send the ``setup_game``, ``rescan``, ``enrol_*`` and ``calibrate_*``
+commands.
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ def calibrate() -> str:
 @referee_required
 def wizard() -> str:
     return render_template("setup_wizard.html", table=current_dashboard().table)
+
+
+@bp.get("/enrol")
+@referee_required
+def enrol() -> str:
+    return render_template("setup_enrol.html", table=current_dashboard().table)
 
 
 @bp.get("/choices.json")

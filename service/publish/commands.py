@@ -34,6 +34,10 @@ COMMANDS = (
     "new_game",
     "swap_tag",
     "setup_game",
+    "enrol_start",
+    "enrol_forget",
+    "enrol_finish",
+    "enrol_cancel",
     # The guided calibration of the mat (docs/setup.md); not game commands, nothing enters the log.
     "calibrate_start",
     "calibrate_skip",

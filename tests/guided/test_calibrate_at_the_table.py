@@ -70,7 +70,7 @@ class CalibratingTable:
             MemoryEventLog(),
             self.publisher,
             size_of=lambda card: None,
-            options=DaemonOptions(calibration=keeper),
+            options=DaemonOptions(calibration=keeper, sets_dir=tmp_path / "sets"),
         )
         self.referee = FakeMqttClient(self.broker, "referee")
         self.referee.start(lambda: None, lambda message: None)

@@ -1,0 +1,71 @@
+// Enrolling discs from the referee's set-up page: reads the table's state ("enrolment"), sends enrol_*.
+"use strict";
+(function () {
+  const body = document.body;
+  const $ = (id) => document.getElementById(id);
+  const PROBLEMS = new Set(["already_on_mat", "duplicate_tag", "several_tags", "unknown_tag", "not_saved"]);
+
+  async function send(command, args) {
+    let result;
+    try {
+      const response = await fetch(body.dataset.commandUrl, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": body.dataset.csrf },
+        body: JSON.stringify({ command, args: args || {} }),
+      });
+      result = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+    } catch (err) {
+      result = { ok: false, error: "no connection to the dashboard" };
+    }
+    const out = $("setup-result");
+    out.textContent = result.ok ? `✔ ${command} accepted` : `✘ ${command}: ${result.error}`;
+    out.className = "result " + (result.ok ? "ok" : "refused");
+    refresh();
+    return result;
+  }
+
+  function render(state) {
+    const view = (state && state.enrolment) || { active: false };
+    $("enrol-start-card").classList.toggle("hidden", !!view.active);
+    $("enrol-run-card").classList.toggle("hidden", !view.active);
+    $("enrol-finished").textContent = view.finished ? view.finished.text : "";
+    if (!view.active) return;
+    $("enrol-next").textContent = view.next_piece ? `Put the disc of ${view.next_piece} on the mat` : "Every disc of the set has its tag";
+    $("enrol-progress").textContent = `${view.enrolled.length} of ${view.total} discs enrolled in set ${view.set}`;
+    const notices = $("enrol-notices"); notices.textContent = "";
+    for (const notice of view.notices.slice().reverse()) {
+      const li = document.createElement("li");
+      li.dataset.ok = String(!PROBLEMS.has(notice.kind));
+      li.dataset.kind = notice.kind;
+      li.textContent = notice.text;
+      notices.append(li);
+    }
+    const done = $("enrol-done"); done.textContent = "";
+    for (const entry of view.enrolled) {
+      const li = document.createElement("li");
+      li.dataset.ok = "true"; li.dataset.piece = entry.piece;
+      li.textContent = `${entry.piece}: tag ${entry.uid} `;
+      const undo = document.createElement("button");
+      undo.type = "button"; undo.className = "linkbutton"; undo.textContent = "take back";
+      undo.addEventListener("click", () => send("enrol_forget", { piece: entry.piece }));
+      li.append(undo);
+      done.append(li);
+    }
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch(body.dataset.viewUrl, { credentials: "same-origin" });
+      if (response.ok) render((await response.json()).state);
+    } catch (err) { /* the next poll tries again */ }
+  }
+
+  $("enrol-start").addEventListener("click", () => {
+    const pieces = $("enrol-pieces").value.split(",").map((p) => p.trim()).filter(Boolean);
+    send("enrol_start", pieces.length ? { set: $("enrol-set").value.trim(), pieces } : { set: $("enrol-set").value.trim() });
+  });
+  $("enrol-finish").addEventListener("click", () => send("enrol_finish"));
+  $("enrol-cancel").addEventListener("click", () => send("enrol_cancel"));
+  refresh();
+  setInterval(refresh, 500);
+})();
