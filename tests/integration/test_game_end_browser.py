@@ -79,7 +79,7 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     tv = tv_context.new_page()
     tv_errors: list[str] = []
     tv.on("pageerror", lambda exc: tv_errors.append(str(exc)))
-    tv.goto(f"{url}table/{table_id}/tv")
+    tv.goto(f"{url}table/{table_id}/tv?theme=dark")  # as a streaming browser source would open it
 
     # The login page names its table, is not waiting on a connection, and keeps the name after a wrong PIN.
     expect(referee.locator(".brand")).to_have_text(f"smartmat · {table_id}")
@@ -189,8 +189,19 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     spectator.screenshot(path=str(shots_dir / "game-over.png"))
     tv.screenshot(path=str(shots_dir / "tv.png"))
     # The TV view: the mat fills the left of a landscape screen, the story on the right.
+    expect(tv.locator("html")).to_have_attribute("data-theme", "dark")
     mat_box = tv.locator(".tv-mat svg.board").bounding_box()
     assert mat_box["width"] > 700 and mat_box["y"] < 100
+
+    # A bright room: the light theme is one tap away, and the phone keeps it.
+    theme = spectator.locator("#theme-toggle")
+    before = spectator.evaluate("() => document.documentElement.dataset.theme")
+    theme.click()
+    after = spectator.evaluate("() => document.documentElement.dataset.theme")
+    assert {before, after} == {"light", "dark"}
+    spectator.reload()
+    expect(spectator.locator("html")).to_have_attribute("data-theme", after)
+    expect(spectator.locator("#result-headline")).to_contain_text("The heroes win")
 
     # Touch targets and text sizes on the phones, checked on the pages as drawn.
     assert spectator.evaluate(TOUCH_AND_TEXT) == []

@@ -16,6 +16,7 @@ from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.browser import log_in, needs_chromium, phone
 from tests.integration.live_table import LiveTable, quick_table
+from tests.integration.test_game_end_browser import TOUCH_AND_TEXT
 from web_dashboard.security import hash_pin
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, pytest.mark.slow, needs_chromium]
@@ -105,6 +106,7 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     expect(referee.locator("#candidates li").first).to_have_attribute("data-state", "waiting")
     expect(referee.locator("#candidates li button").first).to_be_enabled()
     referee.screenshot(path=str(shots_dir / "referee-console.png"))
+    assert referee.evaluate(TOUCH_AND_TEXT) == []  # 44 px targets and 16 px text on the console too
     # Paused, nothing can be confirmed; one switch shows which state the game is in.
     toggle = referee.locator("#pause-toggle")
     expect(toggle).to_have_attribute("aria-pressed", "false")

@@ -145,7 +145,10 @@ window.Smartmat = (function () {
         toggle.textContent = theme === "light" ? "☾" : "☀";
       }
     };
-    apply(saved || (window.matchMedia && matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+    // ?theme=dark or ?theme=light in the address wins: a streaming browser source has no one to tap it.
+    const asked = new URLSearchParams(location.search).get("theme");
+    const wanted = asked === "light" || asked === "dark" ? asked : saved;
+    apply(wanted || (window.matchMedia && matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
     if (toggle) toggle.addEventListener("click", () => {
       const next = document.documentElement.dataset.theme === "light" ? "dark" : "light";
       try { localStorage.setItem("smartmat-theme", next); } catch (err) { /* not kept */ }
