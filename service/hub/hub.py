@@ -65,6 +65,12 @@ class TableLive:
             "log_head": progress.head if progress else 0,
             "rooms_cleared": campaign.rooms_cleared(state),
             "party_gold": campaign.party_gold(state),
+            # Catacombs & Castles: each side's Health Pool, the live score of a match.
+            "sides": [
+                {"id": side.get("id"), "health": side.get("health")}
+                for side in state.get("sides") or []
+                if isinstance(side, dict)
+            ],
         }
 
 

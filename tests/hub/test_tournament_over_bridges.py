@@ -4,6 +4,8 @@ a cut link and a hub restart lose nothing and count nothing twice."""
 
 from __future__ import annotations
 
+import csv
+import io
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 from werkzeug.security import generate_password_hash
 
+from service.hub import exports
 from service.hub.feed import HubFeed
 from service.hub.hub import Hub
 from service.hub.model import NotAllowedError, TournamentError
@@ -147,6 +150,20 @@ def test_a_swiss_round_on_bridged_tables_with_a_cut_link_and_a_hub_restart(tmp_p
         result = hub.tournament.results[(1, "t3")]
         assert result.winner == "fay" and result.signed_by == "referee:tom"
         assert result.corrections[0].by == "referee:hana" and "reviewed" in result.corrections[0].reason
+
+        # The exports say the same: three signed results with their logs, the TRF's round-1 column.
+        results = list(csv.DictReader(io.StringIO(exports.to_csv(exports.results_rows(hub.tournament)))))
+        assert [(r["table"], r["winner"], r["signed_by"]) for r in results] == [
+            ("t1", "ada", "referee:rita"),
+            ("t2", "eli", "referee:rita"),
+            ("t3", "fay", "referee:tom"),
+        ]
+        assert results[2]["corrected_by"] == "referee:hana"
+        assert results[0]["game_log"] == f"/hub/games/{tables['t1'].shipper.game}/log.jsonl?upto=36"
+        trf = exports.to_trf(hub.tournament).split("\r\n")
+        ada = next(line for line in trf if line.startswith("001    1"))
+        gus = next(line for line in trf if line.startswith("001    7"))
+        assert (ada[80:84], ada[91:99]) == (" 1.0", "   4 w 1") and gus[91:99] == "0000 - U"
 
         round_2 = hub.pair_next_round("organiser", TABLES).payload["matches"]
         pairs = [{m["a"], m["b"]} for m in round_2]

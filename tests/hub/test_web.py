@@ -110,3 +110,28 @@ def test_the_table_referee_signs_off_and_the_head_referee_corrects(client, hub) 
 def test_a_rule_set_the_hub_cannot_replay_is_said_so(client) -> None:
     answer = client.get("/hub/games/g1/replay")
     assert answer.status_code == 422 and "cannot replay" in answer.get_json()["error"]
+
+
+def test_the_overview_flags_a_doubtful_shot_and_shows_a_matchs_health_pools(client, hub) -> None:
+    hub.on_status("t2", "online")
+    hub.on_state(
+        "t2",
+        {
+            "ruleset": "catacombs-and-castles-2e",
+            "phase": "battle",
+            "outcome": None,
+            "seq": 9,
+            "turn": {"side": "bo"},
+            "sides": [{"id": "bo", "health": 7}, {"id": "dee", "health": 4}],
+            "table": {"pending_shot": {"shot_seq": 9}},
+        },
+    )
+    t2 = next(t for t in client.get("/hub/api/overview").get_json()["tables"] if t["table"] == "t2")
+    assert t2["doubtful_shot"] and t2["sides"] == [{"id": "bo", "health": 7}, {"id": "dee", "health": 4}]
+    assert "doubtful shot waiting" in client.get("/hub/").get_data(as_text=True)
+    assert "health Bo 7, Dee 4" in " ".join(client.get("/hub/standings").get_data(as_text=True).split())
+    hub.on_bridge("t2", "0")
+    assert not next(t for t in client.get("/hub/api/overview").get_json()["tables"] if t["table"] == "t2")[
+        "online"
+    ]
+    assert "link down" in client.get("/hub/").get_data(as_text=True)
