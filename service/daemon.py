@@ -39,6 +39,7 @@ from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentDesk, EnrolmentRefused
 from service.eventlog.base import EventLog
 from service.eventlog.record import EventLogError
+from service.gamelog.context import game_context
 from service.gamelog.replay import SetupError, new_game_from_setup
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
@@ -690,6 +691,7 @@ class Daemon:
             "seed": game.seed + self.session.games,
             "content": game.content,
         }
+        payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
         self.session.check("setup", payload)
         return self._record("setup", payload, "daemon")
 
@@ -699,6 +701,7 @@ class Daemon:
             payload = setup_payload(args, self.table, self.session.games)
         except SetupRefused as exc:
             raise CommandRefused(str(exc)) from None
+        payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
         new_game_from_setup(dict(payload))  # a SetupError names what is wrong before anything is logged
         if self.session.state is not None:
             self._checked("new_game", {"reason": "the set-up wizard starts a new game"}, actor)

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         view["referee"] = referee_view(result.state)  # the decks and the turn, for audits (docs/positions.md)
     view["seq"] = result.last_seq
     view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]
+    view["context_differences"] = result.context_differences
     if args.json:
         print(json.dumps(view, indent=2, sort_keys=True))
     else:
@@ -101,6 +102,8 @@ def describe(view: dict[str, Any]) -> str:
         lines.append(f"pending {p['id']} ({p['kind']}): {p['prompt']} [{options}]")
     if view["outcome"]:
         lines.append(f"outcome: the {view['outcome']} win")
+    for difference in view.get("context_differences", ()):
+        lines.append(f"warning: {difference}")
     for r in view["rejected"]:
         lines.append(f"rejected seq {r['seq']}: {r['error']}")
     return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from service.gamelog.context import game_context
 from service.gamelog.records import Record
 from service.gamelog.replay import SetupError, fold, replay
 from service.rules.codec import encode
@@ -25,5 +26,6 @@ def position_setup(records: Sequence[Record], at: int | None = None) -> dict[str
     setup, _ = fold(kept)
     out = {key: setup[key] for key in CONTEXT_KEYS if setup.get(key) is not None}
     out["settings"] = encode(result.rules.settings)
+    out["context"] = game_context(out)
     out["position"] = position_of(result.state)
     return out

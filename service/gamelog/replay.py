@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.gamelog.context import context_differences
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
 from service.rules import actions as A
 from service.rules.cards import Content
@@ -32,6 +33,9 @@ class Replay:
     rejected: list[tuple[int, str]] = field(default_factory=list)  # (seq, why) for actions refused on replay
     applied: int = 0
     last_seq: int = 0
+    # How this machine differs from the software, rule set and cards the log was played with (its setup's
+    # context): a dispute replayed with other cards may not be the game that was played.
+    context_differences: list[str] = field(default_factory=list)
 
 
 def load_content(setup: dict[str, Any]) -> Any:
@@ -179,6 +183,10 @@ def replay(records: Iterable[Record], content: Content | None = None) -> Replay:
     setup, effective = fold(records)
     rules, state = new_game_from_setup(setup, content)
     result = Replay(rules, state, last_seq=records[-1].seq if records else 0)
+    if content is None:
+        result.context_differences = context_differences(setup)
+        for difference in result.context_differences:
+            log.warning("the log's context differs from this machine: %s", difference)
     for seq, payload in effective:
         try:
             action = A.action_from_json(payload)
