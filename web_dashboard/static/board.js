@@ -107,7 +107,10 @@ window.SmartmatBoard = (function () {
     };
     const inside = ([x, y]) => [Math.min(Math.max(x, text * 1.6), matWidth - text * 1.6), Math.min(Math.max(y, text), matHeight - 4)];
     const [lsx, lsy] = inside(away(sx, sy, pts[1][0], pts[1][1], 34 / k));
-    const [lex, ley] = inside(away(ex, ey, pts[pts.length - 2][0], pts[pts.length - 2][1], 46 / k));
+    // The disc that stopped at the end carries its health badge up on its right: "end" goes below it, on the
+    // side the path did not come from.
+    const fromLeft = pts[pts.length - 2][0] <= ex;
+    const [lex, ley] = inside([ex + (fromLeft ? 14 : -14) / k, ey + 34 / k]);
     svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
     svg.appendChild(node("rect", { x: ex - 6 / k, y: ey - 6 / k, width: 12 / k, height: 12 / k, class: "path-end" }));
     svg.appendChild(node("text", { x: lsx, y: lsy, class: "path-label", "font-size": text }, "start"));
@@ -269,7 +272,9 @@ window.SmartmatBoard = (function () {
       g.appendChild(node("circle", { r: it.r, class: "disc" }));
       g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, ch.name ? initials(ch.name, ch.kind) : "·"));
       if (ch.health !== undefined && alive) {
-        const bx = it.r * 0.85, by = -it.r * 0.85;
+        // Beside the disc, clear of its initials; on the left when the mat's right edge is too close.
+        const room = it.x + it.r + 18 / k <= width;
+        const bx = (room ? 1 : -1) * (it.r + 6 / k), by = -it.r * 0.55;
         g.appendChild(node("circle", { cx: bx, cy: by, r: 11 / k, class: "hp-badge" }));
         g.appendChild(node("text", { class: "hp", x: bx, y: by, dy: "0.35em", "font-size": 14 / k }, ch.health));
       }
