@@ -213,6 +213,12 @@
         : { target: a.target, field: a.field, value: Number(a.value), reason: a.reason };
       R.send("correct", args, e.submitter || e.target);
     });
+    document.getElementById("draw-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const form = e.target;
+      const cards = form.cards.value.split(",").map((c) => c.trim()).filter((c) => c);
+      R.send("draw", { deck: form.deck.value, cards }, e.submitter || form);
+    });
     document.getElementById("bind-form").addEventListener("submit", (e) => {
       e.preventDefault();
       R.send("bind", formArgs(e.target), e.submitter || e.target);
