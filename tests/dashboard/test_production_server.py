@@ -237,6 +237,8 @@ def test_over_plain_http_the_referee_pages_send_to_https_and_a_posted_pin_is_ref
 
     response, page = request(connection, "GET", "/")  # spectators may stay on plain HTTP, read-only
     assert response.status == 200 and 'data-events-url="/table/t1/events"' in page
+    response, page = request(connection, "GET", "/table/t1/tv")  # and so may the screen beside the table
+    assert response.status == 200 and 'class="tv-mat"' in page
     phone = Phone(plain_http(tls.spectator_url))
     phone.wait_for("event: hello")
     feed.event("damage", "seen over plain HTTP", seq=2)

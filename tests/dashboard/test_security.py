@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from tests.dashboard.conftest import PIN, Clock, Referee, csrf_of
 from web_dashboard.fake_feed import FakeCommandChannel
 
-SPECTATOR_PAGES = ["/", "/table/t1", "/api/table/t1/view", "/qr.svg"]
+SPECTATOR_PAGES = ["/", "/table/t1", "/table/t1/tv", "/api/table/t1/view", "/qr.svg"]
 
 
 def test_a_spectator_reads_everything_without_logging_in(client: FlaskClient) -> None:
@@ -21,6 +21,7 @@ def test_a_spectator_reads_everything_without_logging_in(client: FlaskClient) ->
     view = client.get("/api/table/t1/view").get_json()
     assert view["state"]["room"]["name"] == "The Barracks"
     assert client.get("/table/other").status_code == 404
+    assert client.get("/table/other/tv").status_code == 404
 
 
 @pytest.mark.parametrize("page", SPECTATOR_PAGES + ["/table/t1/events"])
