@@ -29,3 +29,9 @@ def test_a_draw_without_its_cards_is_refused_before_anything_is_sent(
 def test_the_console_has_the_card_drawn_form(referee: Referee) -> None:
     page = referee.client.get("/referee/console").get_data(as_text=True)
     assert 'id="draw-form"' in page and 'value="monster_metre"' in page
+
+
+def test_the_turn_controller_has_the_card_drawn_form_for_physical_decks(referee: Referee) -> None:
+    """The form is shown when the snapshot says ``"decks": "physical"`` (docs/state.md)."""
+    page = referee.client.get("/referee/turn").get_data(as_text=True)
+    assert 'id="draw-card" hidden' in page and 'id="draw-form"' in page

@@ -17,6 +17,8 @@
 
   S.onRender(function (t) {
     const s = t.state || {};
+    // A table with physical decks: the referee names each card the table draws.
+    document.getElementById("draw-card").hidden = s.decks !== "physical";
     // Pending decision of the rules engine, with its legal options.
     const card = document.getElementById("decision-card");
     const options = document.getElementById("decision-options");
@@ -123,5 +125,11 @@
     const skip = document.getElementById("skip-shot"), end = document.getElementById("end-turn");
     skip.addEventListener("click", () => R.send("skip_shot", currentCharacter(), skip));
     end.addEventListener("click", () => R.send("end_turn", currentCharacter(), end));
+    document.getElementById("draw-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const form = e.target;
+      const cards = form.cards.value.split(",").map((c) => c.trim()).filter((c) => c);
+      R.send("draw", { deck: form.deck.value, cards }, e.submitter || form);
+    });
   });
 })();
