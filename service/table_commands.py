@@ -26,7 +26,7 @@ class CommandRefused(ValueError):
     """A command that cannot be carried out; the message goes back on ``cmd/response``."""
 
 
-_SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "reason")
+_SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "teleported", "swapped", "reason")
 
 # Every argument each command takes (docs/mqtt.md). Anything else is refused: a misspelt "cuont" must not
 # quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits names the shot the page showed (its
@@ -123,6 +123,12 @@ def _resolve(
         if not isinstance(args["target"], str):
             raise CommandRefused(f"target must be one character or disc id, got {args['target']!r}")
         action["target"] = _characters(session, {"target": [args["target"]]}, "target")[0]
+    if args.get("teleported") is not None:  # a teleport shot that sends another character away
+        if not isinstance(args["teleported"], str):
+            raise CommandRefused(f"teleported must be one character or disc id, got {args['teleported']!r}")
+        action["teleported"] = _characters(session, {"teleported": [args["teleported"]]}, "teleported")[0]
+    if args.get("swapped"):  # the two friendly pieces an open portal switches
+        action["swapped"] = _characters(session, args, "swapped", registry)
     return action
 
 

@@ -35,3 +35,20 @@ def test_a_card_that_cannot_be_in_the_deck_is_refused_and_nothing_is_logged(tabl
     answer = table.send("draw", deck="rooms", cards="the-barracks")
     assert not answer["ok"] and "'cards' must list" in answer["error"]
     assert table.eventlog.last_seq() == before
+
+
+def test_a_shot_entered_by_hand_carries_who_is_teleported_and_what_a_portal_switches() -> None:
+    """catacombs-3e-reference.txt: Advanced Shots: Teleport Shots; Advanced Shots: Open Portal (the fields
+    reach the rules, which refuse them on a melee)."""
+    table = FakeTable()
+    try:
+        assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
+        assert table.send("declare", character="hero-xoric")["ok"]
+        before = table.eventlog.last_seq()
+        answer = table.send("manual_shot", character="hero-xoric", shot="melee", teleported="monster-orc-1")
+        assert not answer["ok"] and "only a teleport shot teleports a character" in answer["error"]
+        answer = table.send("manual_shot", character="hero-xoric", shot="melee", swapped=["hero-varesh"])
+        assert not answer["ok"] and "only an open portal switches pieces" in answer["error"]
+        assert table.eventlog.last_seq() == before
+    finally:
+        table.close()
