@@ -122,8 +122,8 @@ window.Smartmat = (function () {
       outcome.className = "outcome" + (r ? " winner-" + (r.winner || s.outcome) : "");
       set("result-headline", r ? (r.winner === "heroes" ? "★ " : "☠ ") + r.headline : "");
       set("result-summary", r ? (r.summary || "") : "");
-      set("result-gold", r && r.gold !== undefined ? String(r.gold) : "–");
-      set("result-rooms", r && r.rooms_cleared !== undefined ? `${r.rooms_cleared} of ${r.rooms_total}` : "–");
+      set("result-gold", r && r.gold != null ? String(r.gold) : "–");  // a game without gold or rooms: a dash
+      set("result-rooms", r && r.rooms_cleared != null ? `${r.rooms_cleared} of ${r.rooms_total}` : "–");
     }
     document.body.classList.toggle("game-over", Boolean(s.result || s.outcome));
   }
