@@ -608,6 +608,8 @@ class Daemon:
             return None
         if name == "setup_game":
             return self._setup_game(args, actor)
+        if name == "assign_tracker":
+            return self._assign_tracker(args, actor)
         if name in ENROLMENT_COMMANDS:  # not the game's either: the set file is the record
             try:
                 self.enrolment_desk.command(name, args)
@@ -708,6 +710,27 @@ class Daemon:
             self.last_shot = None
         return self._checked("setup", payload, actor)
 
+    def _assign_tracker(self, args: dict[str, Any], actor: str) -> int:
+        """The set-up wizard puts an LED tracker beside a character's board (or switches it off: null)."""
+        unknown = sorted(set(args) - {"tracker", "character"})
+        if unknown:
+            raise CommandRefused(f"assign_tracker does not take {', '.join(map(repr, unknown))}")
+        tracker, character = args.get("tracker"), args.get("character")
+        if tracker not in {t.id for t in self.trackers}:
+            known = ", ".join(t.id for t in self.trackers) or "none in the table file"
+            raise CommandRefused(f"no tracker {tracker!r} at this table (trackers: {known})")
+        if character is not None and (
+            self.session.state is None or self.session.state.find(str(character)) is None
+        ):
+            raise CommandRefused(f"no character {character!r} in this game")
+        return self._checked("assign_tracker", {"tracker": tracker, "character": character}, actor)
+
+    def tracker_assignments(self) -> dict[str, str | None]:
+        """Tracker id -> the character it stands beside: the table file's, then the referee's choices."""
+        chosen = {t.id: t.character for t in self.trackers}
+        chosen.update({k: v for k, v in self.session.tracker_assignments.items() if k in chosen})
+        return chosen
+
     def _apply_tag_swaps(self) -> None:
         """The table's registry follows the log's swap_tag records (the segmenter reads the same registry)."""
         for piece, uid in self.session.tag_swaps.items():
@@ -738,9 +761,13 @@ class Daemon:
         self._unknown_published = self.table.registry.unknown_uids
         self._link_published = self._serial_link_up()
         snapshot["health"] = {"serial_link": self._link_published, "mqtt": self.publisher.connected}
+        beside = self.tracker_assignments()
         snapshot["trackers"] = [
-            {"id": t.id, "kind": t.kind, "character": t.character, "topic": t.topic} for t in self.trackers
+            {"id": t.id, "kind": t.kind, "character": beside[t.id], "topic": t.topic} for t in self.trackers
         ]
+        for character in snapshot.get("characters", []) if self.trackers else ():
+            # The WLED bridge follows this: each tracker shows the character that lists it.
+            character["trackers"] = sorted(t for t, c in beside.items() if c == character["id"])
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 

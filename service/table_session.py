@@ -12,7 +12,8 @@ which the rules never see:
 - ``bind``    which physical disc stands for which character;
 - ``new_game`` the table moves on to another game: the next record is its ``setup``;
 - ``swap_tag`` a disc swapped mid-game for one with another NFC tag (a spare, a tag that died): from this
-              record on, that piece is the new tag.
+              record on, that piece is the new tag;
+- ``assign_tracker`` which character an LED tracker stands beside (the set-up wizard; None: nobody).
 
 No I/O, no clock: the daemon appends a record to the log first and then hands it to :meth:`apply`.
 """
@@ -31,7 +32,7 @@ from service.rules.actions import Action, MalformedActionError
 log = logging.getLogger(__name__)
 
 RULES_KINDS = ("setup", "action", "undo", "correction")
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game", "swap_tag")
+TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game", "swap_tag", "assign_tracker")
 
 
 class LogRecord(Protocol):
@@ -63,6 +64,7 @@ class TableSession:
     binder: Binder | None = None
     discs: dict[str, str] = field(default_factory=dict)  # character id -> the disc standing for it now
     tag_swaps: dict[str, str] = field(default_factory=dict)  # piece id -> the tag (hex UID) it carries now
+    tracker_assignments: dict[str, str | None] = field(default_factory=dict)  # tracker id -> character id
     games: int = 0  # setups applied in this log: the first game is 1
 
     @classmethod
@@ -238,6 +240,16 @@ class TableSession:
                 del self.bindings[other]
         self.bindings[character] = piece
         return [{"type": "bound", "text": f"Disc {piece} now stands for {character}."}]
+
+    def _apply_assign_tracker(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        tracker, character = str(payload.get("tracker", "")), payload.get("character")
+        if not tracker or not (character is None or isinstance(character, str)):
+            raise SessionError(f"record {record.seq}: assign_tracker needs a tracker and a character or null")
+        self.tracker_assignments[tracker] = character
+        text = (
+            f"Tracker {tracker} now stands beside {character}." if character else f"Tracker {tracker} is off."
+        )
+        return [{"type": "tracker_assigned", "text": text, "tracker": tracker}]
 
     def _apply_swap_tag(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         piece, new, old = (str(payload.get(k, "")) for k in ("piece", "new_uid", "old_uid"))
@@ -428,6 +440,4 @@ def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
         "character": pending.get("character"),
         "shot": pending.get("shot"),
         "candidates": pending.get("candidates", []),
-        # Why the referee has it, in words, when the mat could not read the shot at all (docs/state.md).
-        "unreadable": pending.get("unreadable"),
     }

@@ -222,6 +222,14 @@ def _swap_tag(args: dict[str, Any]) -> dict[str, Any]:
     return {"piece": _identifier(args, "piece"), "uid": uid.lower(), "reason": _reason(args, required=True)}
 
 
+def _assign_tracker(args: dict[str, Any]) -> dict[str, Any]:
+    character = args.get("character")
+    return {
+        "tracker": _identifier(args, "tracker"),
+        "character": _identifier(args, "character") if character not in (None, "") else None,
+    }
+
+
 def _enrol_start(args: dict[str, Any]) -> dict[str, Any]:
     start: dict[str, Any] = {"set": _identifier(args, "set")}
     if args.get("pieces"):
@@ -262,6 +270,7 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "calibrate_start": _calibrate_start,
     "setup_game": _setup_game,
     "enrol_start": _enrol_start,
+    "assign_tracker": _assign_tracker,
     "enrol_forget": lambda args: {"piece": _identifier(args, "piece")},
     "enrol_finish": _no_args,
     "enrol_cancel": _no_args,
@@ -298,6 +307,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "calibrate_start": ("rounds",),
         "setup_game": ("heroes", "lord", "rooms"),
         "enrol_start": ("set", "pieces"),
+        "assign_tracker": ("tracker", "character"),
         "enrol_forget": ("piece",),
         "enrol_finish": (),
         "enrol_cancel": (),

@@ -34,6 +34,7 @@ COMMANDS = (
     "new_game",
     "swap_tag",
     "setup_game",
+    "assign_tracker",
     "enrol_start",
     "enrol_forget",
     "enrol_finish",

@@ -49,9 +49,17 @@ class WledBridge:
         self.transport.flush(2.0)
         self.transport.stop()
 
+    def character_for(self, tracker: TrackerConfig) -> dict[str, Any] | None:
+        """The character a tracker shows: the one whose payload lists it (the set-up wizard's choice, which
+        the daemon publishes); when no payload lists trackers at all, the table file's ``character``."""
+        listing = [c for c in self._characters.values() if c is not None and "trackers" in c]
+        if listing:
+            return next((c for c in listing if tracker.id in (c.get("trackers") or ())), None)
+        return self._characters.get(tracker.character) if tracker.character else None
+
     def payload_for(self, tracker: TrackerConfig) -> bytes:
         """What the device should hold now (all off until its character is known)."""
-        character = self._characters.get(tracker.character) if tracker.character else None
+        character = self.character_for(tracker)
         return json.dumps(wled_state(character, tracker.layout), separators=(",", ":")).encode()
 
     def _on_connect(self) -> None:

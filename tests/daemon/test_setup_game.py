@@ -54,3 +54,12 @@ def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable
         "setup_game does not take 'seed' (it takes heroes, lord, rooms)"
     )
     assert table.eventlog.last_seq() == before
+
+
+def test_a_tracker_the_table_file_does_not_list_cannot_be_assigned(table: FakeTable) -> None:
+    before = table.eventlog.last_seq()
+    assert table.send("assign_tracker", tracker="board-9", character="hero-xoric")["error"] == (
+        "no tracker 'board-9' at this table (trackers: none in the table file)"
+    )
+    assert table.eventlog.last_seq() == before
+    assert "trackers" not in table.character("hero-xoric")  # a table without trackers publishes as before

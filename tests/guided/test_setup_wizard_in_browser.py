@@ -1,7 +1,8 @@
 """Headless Chromium walks the set-up wizard on the simulated mat: the game, the pieces, the health check.
 
 The daemon runs on the simulated mat's pseudo-terminal and a private Mosquitto, with a table file that lists
-one WLED tracker and a calibration made an hour ago; the dashboard is served for real.
+one WLED tracker (fed by the bridge, watched by a WLED-shaped client) and a calibration made an hour ago; the
+dashboard is served for real.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import yaml
 from service.attribution.calibration import save_calibration, wide_priors
 from service.attribution.geometry import load_piece_classes
 from service.guided.report import save_report
+from service.trackers.bridge import WledBridge
+from service.trackers.config import load_trackers
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
     MosquittoBroker,
     mosquitto_broker,  # noqa: F401  (the fixture)
 )
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone, shots_dir  # noqa: F401
+from tests.helpers.mqtt_probe import MqttProbe
 from web_dashboard.security import hash_pin
 from web_dashboard.server import DashboardServer, serve_dashboard
 
@@ -65,9 +69,12 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     chromium,  # noqa: F811
     dashboard: DashboardServer,
     table: CalibratingTable,
+    mosquitto_broker: MosquittoBroker,  # noqa: F811
     shots_dir: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect
+    table_file = tmp_path / "demo.yaml"
     page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
     log_in(page, PIN)
 
@@ -96,9 +103,20 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     )
 
     # 3. The trackers, and 4. the health check.
-    expect(page.locator("#wiz-trackers li[data-tracker=board-1]")).to_have_text(
-        "board-1 (wled, wled/board-1): beside hero-xoric"
-    )
+    board_1 = page.locator("#wiz-trackers li[data-tracker=board-1] span")
+    expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-xoric ")
+    # The tracker goes to Elani's board instead: the WLED device beside it shows her 7 health, not Xoric's 9.
+    bridge = WledBridge.connect_to("demo", load_trackers(table_file), mosquitto_broker.url())
+    try:
+        with MqttProbe(mosquitto_broker.host, mosquitto_broker.port) as device:
+            device.subscribe("wled/board-1/api")
+            device.wait_for(lambda seen: any(b'"i":[0,9,"00C800"' in s.payload for s in seen))
+            page.select_option("#wiz-trackers li[data-tracker=board-1] select", "hero-elani")
+            page.click("#wiz-trackers li[data-tracker=board-1] button")
+            expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-elani ")
+            device.wait_for(lambda seen: b'"i":[0,7,"00C800",7,12,"000000"]' in seen[-1].payload)
+    finally:
+        bridge.stop()
     expect(page.locator("#wiz-health li")).to_have_text(
         [
             "Mat: connected over its serial link",

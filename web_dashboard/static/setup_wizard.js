@@ -91,11 +91,34 @@
     if (!wanted.length) item(pieces, false, "no pieces to place yet: start a game first");
     drawMat($("wiz-mat"), board);
 
-    const trackers = $("wiz-trackers"); trackers.textContent = "";
-    for (const t of state.trackers || []) {
-      item(trackers, !!t.character, `${t.id} (${t.kind}${t.topic ? `, ${t.topic}` : ""}): ${t.character ? `beside ${t.character}` : "not assigned"}`, { tracker: t.id });
+    const trackers = $("wiz-trackers");
+    const wantedList = (state.trackers || []).map((t) => t.id + "=" + (t.character || "")).join(",")
+      + "|" + characters.map((c) => c.id).join(",");
+    if (trackers.dataset.drawn !== wantedList) {  // redrawn only when something changed: a select stays open
+      trackers.dataset.drawn = wantedList;
+      trackers.textContent = "";
+      for (const t of state.trackers || []) {
+        const li = document.createElement("li");
+        li.dataset.ok = String(!!t.character); li.dataset.tracker = t.id; li.dataset.character = t.character || "";
+        const text = document.createElement("span");
+        text.textContent = `${t.id} (${t.kind}${t.topic ? `, ${t.topic}` : ""}): ${t.character ? `beside ${t.character}` : "not assigned"} `;
+        const select = document.createElement("select");
+        select.setAttribute("aria-label", `who ${t.id} stands beside`);
+        const none = document.createElement("option"); none.value = ""; none.textContent = "nobody";
+        select.append(none);
+        for (const c of characters) {
+          const option = document.createElement("option"); option.value = c.id; option.textContent = c.name;
+          if (c.id === t.character) option.selected = true;
+          select.append(option);
+        }
+        const button = document.createElement("button");
+        button.type = "button"; button.className = "secondary"; button.textContent = "Assign";
+        button.addEventListener("click", () => send("assign_tracker", { tracker: t.id, character: select.value || null }));
+        li.append(text, select, button);
+        trackers.append(li);
+      }
     }
-    if (!(state.trackers || []).length) item(trackers, false, "no LED trackers in the table file");
+    if (!(state.trackers || []).length && !trackers.children.length) item(trackers, false, "no LED trackers in the table file");
 
     const health = $("wiz-health"); health.textContent = "";
     const link = !!(state.health && state.health.serial_link);

@@ -30,7 +30,6 @@ KINDS = (
     "castles_mode",
     "castles_boss",
     "castles_warrior",
-    "castles_ability",
 )
 
 
