@@ -440,4 +440,6 @@ def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
         "character": pending.get("character"),
         "shot": pending.get("shot"),
         "candidates": pending.get("candidates", []),
+        # Why the referee has it, in words, when the mat could not read the shot at all (docs/state.md).
+        "unreadable": pending.get("unreadable"),
     }

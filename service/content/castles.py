@@ -27,6 +27,7 @@ CASTLES_FILES = (
     FileKind("modes.yaml", "modes", "castles_mode"),
     FileKind("bosses.yaml", "bosses", "castles_boss"),
     FileKind("warriors.yaml", "warriors", "castles_warrior", required=False),
+    FileKind("abilities.yaml", "abilities", "castles_ability", required=False),  # the first edition's
 )
 CASTLES_RULESETS = ("catacombs-and-castles-2e", "catacombs-and-castles-1e")
 
@@ -52,6 +53,18 @@ class ChargedCardRecord:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CastlesAbility(Record):
+    """A first-edition Ability card: ``charge`` 0 is free, None not known; ``team_icon`` a Team or Horn icon
+    before the step ``team_from``."""
+
+    team: Team
+    charge: int | None = None
+    shot_sequences: ShotAlternatives = ()
+    team_icon: Literal["team", "horn"] | None = None
+    team_from: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
 class CastlesWarrior(Record):
     team: Team
     health: int = 1
@@ -73,6 +86,7 @@ class CastlesHero(Record):
     team_action: ChargedCardRecord | None = None
     attributes: tuple[str, ...] = ()
     quick_start: bool = False
+    abilities: tuple[str, ...] = ()  # first edition: the two Ability cards its Rules card recommends
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ class CastlesBoss(Record):
     form_change: str = "none"
     form_sequences: Mapping[str, ShotAlternatives] = field(default_factory=dict)
     boss_actions: tuple[ChargedCardRecord, ...] = ()
+    health_tokens: int | None = None  # first edition: printed on the Lord's Rules card
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,7 @@ class CastlesContent:
     bosses: Mapping[str, CastlesBoss]
     files: tuple[str, ...] = ()
     warriors: Mapping[str, CastlesWarrior] = field(default_factory=dict)
+    abilities: Mapping[str, CastlesAbility] = field(default_factory=dict)
 
     def all_records(self) -> tuple[Record, ...]:
         groups: tuple[Mapping[str, Record], ...] = (
@@ -129,6 +145,7 @@ class CastlesContent:
             self.modes,
             self.bosses,
             self.warriors,
+            self.abilities,
         )
         return tuple(record for group in groups for record in group.values())
 
@@ -212,6 +229,7 @@ def _build(records: RulesetRecords) -> CastlesContent:
             team_action=_charged(raw.get("team_action")),
             attributes=tuple(raw.get("attributes", ())),
             quick_start=raw.get("quick_start", False),
+            abilities=tuple(raw.get("abilities", ())),
         )
         for rid, raw in records.data("heroes")
     }
@@ -246,6 +264,7 @@ def _build(records: RulesetRecords) -> CastlesContent:
                 {form: _shot_sequences(seqs) for form, seqs in raw.get("form_sequences", {}).items()}
             ),
             boss_actions=tuple(c for c in (_charged(a) for a in raw.get("boss_actions", ())) if c),
+            health_tokens=raw.get("health_tokens"),
         )
         for rid, raw in records.data("bosses")
     }
@@ -260,7 +279,19 @@ def _build(records: RulesetRecords) -> CastlesContent:
         )
         for rid, raw in records.data("warriors")
     }
+    abilities = {
+        rid: CastlesAbility(
+            **marks(rid, raw),
+            team=raw["team"],
+            charge=raw.get("charge"),
+            shot_sequences=_shot_sequences(raw.get("shot_sequences")),
+            team_icon=raw.get("team_icon"),
+            team_from=raw.get("team_from", 0),
+        )
+        for rid, raw in records.data("abilities")
+    }
     return CastlesContent(
+        abilities=MappingProxyType(abilities),
         ruleset=records.ruleset,
         shots=MappingProxyType(shots),
         heroes=MappingProxyType(heroes),
@@ -286,6 +317,19 @@ def _cross_check(content: CastlesContent, records: RulesetRecords, problems: lis
             shots("heroes", hid, ["team_action", "shot_sequences"], hero.team_action.shot_sequences)
     for wid, warrior in content.warriors.items():
         shots("warriors", wid, ["shot_sequences"], warrior.shot_sequences)
+    for aid, ability in content.abilities.items():
+        shots("abilities", aid, ["shot_sequences"], ability.shot_sequences)
+        shortest = min((len(s) for s in ability.shot_sequences), default=0)
+        if ability.team_icon is not None and ability.team_from >= max(shortest, 1):
+            check.fail("abilities", aid, ["team_from"], f"{ability.team_from} leaves no shot after the icon")
+    for hid, hero in content.heroes.items():
+        for k, card in enumerate(hero.abilities):
+            check.ref("heroes", hid, ["abilities", k], card, content.abilities, "ability")
+            found = content.abilities.get(card)
+            if found is not None and found.team != hero.team:
+                check.fail(
+                    "heroes", hid, ["abilities", k], f"{card!r} is not a Team {hero.team.title()} card"
+                )
     for bid, boss in content.bosses.items():
         for form, alternatives in boss.form_sequences.items():
             if form not in boss.forms:

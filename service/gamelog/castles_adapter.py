@@ -62,6 +62,12 @@ def castles_cards(content: CastlesContent) -> CastlesCards:
         team_action = _card(
             f"{hid}-team-action", "team_action", h.team_action or ChargedCardRecord(name="Team Action")
         )
+        if content.abilities:
+            # First edition: two Ability cards per hero, chosen at setup from the team's (ability_cards).
+            heroes[hid] = HeroRules(
+                hid, h.name, h.team, None, _alternatives(h.shot_sequences), abilities=h.abilities
+            )
+            continue
         heroes[hid] = HeroRules(
             hid, h.name, h.team, h.role, _alternatives(h.shot_sequences), ability, team_action, h.attributes
         )
@@ -86,7 +92,22 @@ def castles_cards(content: CastlesContent) -> CastlesCards:
     for mode in content.modes.values():
         for length in mode.game_lengths:
             lengths[length.id] = (length.health_tokens, length.reinforcement_tokens or 0)
+    ability_cards = {
+        aid: ChargedCard(
+            aid,
+            a.name,
+            "ability",
+            a.charge,
+            _alternatives(a.shot_sequences),
+            horn_from=a.team_from if a.team_icon == "horn" else None,
+            team_from=a.team_from if a.team_icon == "team" else None,
+            team=a.team,
+        )
+        for aid, a in content.abilities.items()
+    }
     return CastlesCards(
+        ability_cards=ability_cards,
+        boss_health={bid: b.health_tokens for bid, b in content.bosses.items() if b.health_tokens},
         heroes=heroes,
         shots=shots,
         warriors=warriors,

@@ -41,7 +41,7 @@ class Replay:
 def load_content(setup: dict[str, Any]) -> Any:
     """The cards the setup's rule set plays with: shipped (with an organiser's overlay) or the 3E sample."""
     source = setup.get("content", "shipped")
-    if setup.get("ruleset") == "catacombs-and-castles-2e":
+    if setup.get("ruleset") in ("catacombs-and-castles-2e", "catacombs-and-castles-1e"):
         return _castles_content(setup)
     if source == "sample":
         from service.rules.sample_content import sample_content

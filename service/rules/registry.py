@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.rules.castles.first_edition import CastlesFirstEdition
 from service.rules.castles.ruleset import CastlesSecondEdition
 from service.rules.catacombs3e import Catacombs3E
 from service.rules.ruleset import RuleSet
 
 
 def rulesets() -> dict[str, type[RuleSet[Any, Any]]]:
-    """Catacombs 3E and Catacombs & Castles 2E (the 1E rule sets will register here)."""
-    return {Catacombs3E.name: Catacombs3E, CastlesSecondEdition.name: CastlesSecondEdition}
+    """Catacombs 3E, Catacombs & Castles 2E and 1E."""
+    return {
+        Catacombs3E.name: Catacombs3E,
+        CastlesSecondEdition.name: CastlesSecondEdition,
+        CastlesFirstEdition.name: CastlesFirstEdition,
+    }

@@ -77,9 +77,8 @@ def take(tx: Tx, deck: str, possible: Sequence[str], seeded: str | Callable[[], 
             deck,
             possible,
         )
-    card = seeded if isinstance(seeded, str) else seeded()
-    tx.emit(E.CardDrawn(f"The digital {deck} deck gives {card}", deck, card, False))
-    return card
+    # The seeded draw says nothing of its own: the events of what it brings (the Poison card, the Room) do.
+    return seeded if isinstance(seeded, str) else seeded()
 
 
 def check_draw(rules: Catacombs3E, state: GameState, action: DrawCards) -> None:

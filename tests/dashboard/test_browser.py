@@ -228,3 +228,34 @@ def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(
     }
     assert story["undone"] == []  # a shot taken back did nothing
     assert errors == []
+
+
+def test_a_side_that_wins_a_game_without_rooms_is_shown_from_the_snapshot(
+    chromium,
+    dashboard: DashboardServer,
+    table: Table,  # type: ignore[no-untyped-def]
+) -> None:
+    """The page draws the result the rule set publishes: a Castles side wins with no gold and no rooms."""
+    expect = sync_api.expect
+    spectator, errors = phone(chromium, dashboard.url)
+    expect(spectator.locator("#outcome")).to_be_hidden()
+    state = {
+        **table.daemon.state,
+        "phase": "game_over",
+        "turn": None,
+        "outcome": "side-b",
+        "result": {
+            "winner": "side-b",
+            "headline": "The catacomb side wins",
+            "summary": "The catacomb side wins in round 4.",
+            "gold": None,
+            "rooms_cleared": None,
+            "rooms_total": None,
+        },
+    }
+    table.daemon.publisher.publish_state(state, table.daemon.seq + 1)
+    expect(spectator.locator("#result-headline")).to_have_text("★ The catacomb side wins")
+    expect(spectator.locator("#result-rooms")).to_have_text("–")
+    expect(spectator.locator("#result-gold")).to_have_text("–")
+    expect(spectator.locator("#moment")).to_have_text("Game over")
+    assert errors == []

@@ -45,7 +45,7 @@
   function reasons(shot, waitingSummary) {
     const list = [...((shot && shot.reasons) || [])].map(W.plain);
     if (!shot && waitingSummary && !(waitingSummary.candidates || []).length) {
-      list.push("the mat could not read this shot (the flicked disc was not seen before it): enter it by hand below");
+      list.push(`${waitingSummary.unreadable || "the mat could not read this shot"}: enter it by hand below`);
     }
     if (shot && !list.length) {
       const top = (shot.candidates || [])[0];

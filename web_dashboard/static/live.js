@@ -120,10 +120,10 @@ window.Smartmat = (function () {
       const r = s.result || (s.outcome ? { headline: s.outcome === "heroes" ? "The heroes win" : "The Overseer wins" } : null);
       outcome.hidden = !r;
       outcome.className = "outcome" + (r ? " winner-" + (r.winner || s.outcome) : "");
-      set("result-headline", r ? (r.winner === "heroes" ? "★ " : "☠ ") + r.headline : "");
+      set("result-headline", r ? ((r.winner || s.outcome) === "overseer" ? "☠ " : "★ ") + r.headline : "");
       set("result-summary", r ? (r.summary || "") : "");
-      set("result-gold", r && r.gold !== undefined ? String(r.gold) : "–");
-      set("result-rooms", r && r.rooms_cleared !== undefined ? `${r.rooms_cleared} of ${r.rooms_total}` : "–");
+      set("result-gold", r && r.gold != null ? String(r.gold) : "–");  // a game without gold or rooms: a dash
+      set("result-rooms", r && r.rooms_cleared != null ? `${r.rooms_cleared} of ${r.rooms_total}` : "–");
     }
     document.body.classList.toggle("game-over", Boolean(s.result || s.outcome));
   }

@@ -30,6 +30,7 @@ KINDS = (
     "castles_mode",
     "castles_boss",
     "castles_warrior",
+    "castles_ability",
 )
 
 

@@ -66,6 +66,8 @@ class ChargedCard:
     sequences: Alternatives = ()
     horn_from: int | None = None
     reinforcement: bool = False  # Summon Reinforcements: also discards a Reinforcement Token
+    team_from: int | None = None  # 1E: the index of the first step after a Team icon (all heroes perform)
+    team: str | None = None  # 1E: the team whose Ability cards it is among
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class HeroRules:
     ability: ChargedCard | None = None
     team_action: ChargedCard | None = None
     attributes: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()  # 1E: the two Ability cards its Rules card recommends
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,9 @@ class CastlesCards:
     boss_actions: Mapping[str, tuple[ChargedCard, ...]] = field(default_factory=dict)  # by team
     health_tokens: Mapping[str, int] = field(default_factory=dict)  # by mode, where the manual gives it
     game_lengths: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # Boss vs Boss: health, reinf.
+    # 1E: every Ability card by id; a hero holds the two chosen at setup (its ``charges`` name them).
+    ability_cards: Mapping[str, ChargedCard] = field(default_factory=dict)
+    boss_health: Mapping[str, int] = field(default_factory=dict)  # 1E: a Lord's Health Tokens, by boss id
 
     def shot(self, name: str) -> ShotRule:
         try:
@@ -167,6 +173,12 @@ class CastlesCards:
             return self.warriors[warrior_id]
         except KeyError:
             raise LookupError(f"no warrior {warrior_id!r}; known: {sorted(self.warriors)}") from None
+
+    def ability_card(self, card_id: str) -> ChargedCard:
+        try:
+            return self.ability_cards[card_id]
+        except KeyError:
+            raise LookupError(f"no Ability card {card_id!r}; known: {sorted(self.ability_cards)}") from None
 
     def boss(self, boss_id: str) -> BossRules:
         try:

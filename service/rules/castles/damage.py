@@ -8,6 +8,8 @@ Hits wait in the turn (``CastlesTurn.hits``) so an Armour Token or transfer deci
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from service.rules import events as E
 from service.rules.castles import events as CE
 from service.rules.castles.cards import CastlesCards, ChargedCard
@@ -42,9 +44,18 @@ def damage_amount(target: Fighter, shot: str, base: int) -> int:
 
 
 def queue_hits(
-    tx: CastlesTx, cards: CastlesCards, planned: Planned, targets: tuple[str, ...], transfers: tuple[str, ...]
+    tx: CastlesTx,
+    cards: CastlesCards,
+    planned: Planned,
+    targets: tuple[str, ...],
+    transfers: tuple[str, ...],
+    *,
+    chain_rule: bool = True,
+    after: Mapping[str, tuple[tuple[Planned, ...], str]] | None = None,
 ) -> None:
-    """The damage ``planned`` does to each enemy it hit directly, after the First Strike and Chain Rules."""
+    """The damage ``planned`` does to each enemy it hit directly, after the First Strike and Chain Rules.
+
+    ``after`` (1E) holds, per target, the shots and effect that follow once its damage is taken."""
     turn = tx.state.turn
     assert turn is not None
     attacker = tx.char(planned.actor)
@@ -63,7 +74,7 @@ def queue_hits(
                 )
             )
             continue
-        if target_id == last:
+        if chain_rule and target_id == last:
             # The Chain Rule: "the same target cannot be damaged consecutively during the same shot sequence".
             tx.emit(
                 E.HitIgnored(
@@ -81,7 +92,8 @@ def queue_hits(
                     E.HitIgnored(f"{target.name} is heat resistant", target.id, attacker.id, "heat resistant")
                 )
             continue
-        hits.append(Hit(attacker.id, target.id, amount, planned.shot, transfers))
+        then, effect = (after or {}).get(target_id, ((), ""))
+        hits.append(Hit(attacker.id, target.id, amount, planned.shot, transfers, then=then, effect=effect))
         last = target_id
     turn = tx.state.turn
     assert turn is not None
@@ -147,6 +159,7 @@ def inflict(tx: CastlesTx, cards: CastlesCards, hit: Hit) -> None:
     taken = tx.lose_tokens(target.side, hit.amount, target.id, attacker.id)
     if tx.over:
         return
+    follow_up(tx, hit)
     if target.has("toxic") and hit.shot in CHARACTER_SHOTS:
         # Toxic: the attacker suffers one point of damage (defensive properties are ignored).
         if attacker.kind == "warrior":
@@ -165,6 +178,17 @@ def inflict(tx: CastlesTx, cards: CastlesCards, hit: Hit) -> None:
     after_damage(tx, target)
 
 
+def follow_up(tx: CastlesTx, hit: Hit) -> None:
+    """1E: the effects a shot has once its damage is taken (an Armour Token would have nullified them)."""
+    target = tx.char(hit.target)
+    if hit.effect == "trap":
+        tx.update(evolve(target, trapped=True))
+        tx.emit(CE.TrapChanged(f"{target.name} is trapped under the {hit.shot} piece", target.id, True))
+    elif hit.effect == "return":
+        tx.emit(CE.ReturnedToStart(f"{target.name} returns to its Start Zone", target.id, hit.attacker))
+    tx.insert_next(*hit.then)
+
+
 def after_damage(tx: CastlesTx, target: Fighter) -> None:
     """Climber (an escaping rush) and construct (a hook shot): "after resolving damage", optional shots."""
     added = []
@@ -177,15 +201,22 @@ def after_damage(tx: CastlesTx, target: Fighter) -> None:
 
 def charging_room(state: CastlesState, cards: CastlesCards, c: Fighter, card: ChargedCard) -> int:
     """Tokens ``card`` can still take: none while it is being performed, none when its charge is unknown."""
+    if not state.charging:
+        return 0  # 1E Ability Cards in Boss Mode: "they do not need to be charged up"
+    turn = state.turn
+    if turn is not None and turn.initiator_uncharged and turn.character == c.id:
+        return 0  # 1E Team Actions: the initiator "cannot be charged up by any Health Tokens captured"
     if card.charge is None:
         return UNKNOWN_CHARGE_ROOM  # the charge is not printed: the card collects tokens, never full
-    turn = state.turn
     if turn is not None and turn.source == card.id and turn.character == c.id:
         return 0  # "An Ability or Team Action card cannot be charged while it is use."
     return max(0, card.charge - c.tokens_on(card.id))
 
 
 def cards_of(cards: CastlesCards, c: Fighter) -> tuple[ChargedCard, ...]:
+    if c.kind == "hero" and cards.ability_cards:
+        # 1E: the two Ability cards chosen at setup (a Boss Mode card once played is out of the game).
+        return tuple(cards.ability_cards[k] for k, _ in c.charges if k in cards.ability_cards)
     if c.kind == "hero":
         hero = cards.heroes.get(c.card)
         if hero is None:

@@ -80,3 +80,12 @@ class TrapChanged(Event):
     type: ClassVar[str] = "trap_changed"
     character: str
     trapped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnedToStart(Event):
+    """1E Temporal Shift: a damaged opponent goes back to its Start Zone."""
+
+    type: ClassVar[str] = "returned_to_start"
+    character: str
+    by: str

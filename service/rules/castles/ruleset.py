@@ -45,6 +45,8 @@ SHOWN_ONLY = {"fireball": ("void",), "temporal_shift": ("assist",)}
 
 class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
     name = "catacombs-and-castles-2e"
+    tx_type: type[CastlesTx] = CastlesTx
+    target_shots: tuple[str, ...] = TARGET_SHOTS
 
     # == the base's contract ======================================================================
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> CastlesState:
@@ -52,7 +54,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         return new_game(self.content, setup, self.name, roles_exception=bool(setup.get("quick_start", False)))
 
     def perform(self, state: CastlesState, action: A.Action) -> tuple[CastlesState, list[E.Event]]:
-        tx = CastlesTx(state)
+        tx = self.tx_type(state)
         getattr(self, f"_do_{action.name}")(tx, action)
         return tx.state, tx.events
 
@@ -214,7 +216,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         if planned is None:
             expected = " or ".join(f"{p.shot} ({p.actor})" for p in turn.candidates())
             raise UnexpectedShotError(f"expected {expected or 'no shot'}, not {action.shot}", SEQUENCES)
-        if planned.shot in TARGET_SHOTS:
+        if planned.shot in self.target_shots:
             target = action.target or planned.target
             rule = cite2e("Ranged Shots" if planned.shot == "target" else "Character Shots")
             if target is None:
@@ -468,7 +470,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
     ) -> tuple[str, ...]:
         """What a shot does beyond damage; returns the enemies it may damage (Ranged / Character Shots)."""
         shot, actor = planned.shot, planned.actor
-        if shot in TARGET_SHOTS:
+        if shot in self.target_shots:
             target = action.target or planned.target
             if target in enemies:
                 return (target,) if target else ()

@@ -74,6 +74,7 @@ class Planned:
     added: str = ""  # why the rules added it ("vortex", "grapple", "shuriken", "retry", "climber", ...)
     transfers: tuple[str, ...] | None = None  # the card's own transfer icons
     target: str | None = None  # a target shot's retry keeps its declared target
+    alt: int = -1  # 1E Team icon: which of the card's Or-alternatives this shot belongs to (-1: none)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,9 @@ class Hit:
     shot: str
     transfers: tuple[str, ...]
     armour_asked: bool = False
+    # 1E: what the shot does once the damage is taken (an Armour Token nullifies it with the damage)
+    then: tuple[Planned, ...] = ()
+    effect: str = ""  # "trap" (net / web) | "return" (temporal shift)
 
 
 @dataclass(frozen=True)
@@ -96,12 +100,20 @@ class CastlesTurn:
     queue: tuple[Planned, ...]
     last_damaged: tuple[tuple[int, str], ...] = ()  # per group: the target damaged last (the Chain Rule)
     hits: tuple[Hit, ...] = ()
+    initiator_uncharged: bool = False  # 1E Team Actions: the initiator's cards take no tokens this turn
 
     def candidates(self) -> tuple[Planned, ...]:
-        """The next shot, or under an Elastic connector any shot of the same sequence; added shots first."""
+        """The next shot, or under an Elastic connector any shot of the same sequence; added shots first.
+        With Or-alternatives still open in a group (1E Team icon), the first shot of each alternative."""
         if not self.queue:
             return ()
         head = self.queue[0]
+        if head.alt >= 0 and not head.added:
+            firsts: dict[int, Planned] = {}
+            for p in self.queue:
+                if p.group == head.group and p.alt >= 0 and not p.added:
+                    firsts.setdefault(p.alt, p)
+            return tuple(firsts.values())
         if not head.elastic or head.added:
             return (head,)
         return tuple(p for p in self.queue if p.group == head.group and p.elastic and not p.added)
@@ -132,6 +144,9 @@ class CastlesState:
     net_variant: bool = False
     rules_variant: str = "A"
     rng: int = 0
+    charging: bool = True  # 1E Boss Mode: Ability cards are not charged (captured tokens are discarded)
+    placed: tuple[str, ...] = ()  # 1E Egg Shot: warriors placed this turn, who may not act in it
+    reinforcing: tuple[str, ...] = ()  # 1E Reinforcements: new warriors, who act before the others
 
     # -- lookups ------------------------------------------------------------------------------------
     def find(self, character_id: str) -> Fighter | None:

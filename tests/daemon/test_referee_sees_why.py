@@ -1,0 +1,34 @@
+"""The referee is told in words why a shot came to them, even when the mat could not read it at all."""
+
+from __future__ import annotations
+
+from tests.daemon.table_harness import FakeTable
+
+
+def test_a_shot_the_mat_could_not_read_says_why_in_the_snapshot() -> None:
+    table = FakeTable()
+    try:
+        assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
+        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        expected = table.state["expected_shot"]
+        why = "the mat did not see the flicked disc before the shot"
+        # What the daemon records when the pre-shot scan missed the flicked disc (service/daemon.py, _trace).
+        table.daemon._record(
+            "shot",
+            {
+                "character": expected["character"],
+                "shot": expected["shot"],
+                "auto": False,
+                "unreadable": why,
+                "candidates": [],
+            },
+            "sensor",
+        )
+        waiting = table.state["table"]["pending_shot"]
+        assert waiting["unreadable"] == why and waiting["candidates"] == []
+        assert (
+            "The mat could not read that shot (the mat did not see the flicked disc"
+            in table.event_texts()[-1]
+        )
+    finally:
+        table.close()
