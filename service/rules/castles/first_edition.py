@@ -96,8 +96,13 @@ class CastlesFirstEdition(CastlesSecondEdition):
             raise CharacterCannotActError(
                 f"{c.name} was placed this turn and may not act in it", cite1e("Shot Reference")
             )
-        if state.reinforcing and c.id not in state.reinforcing:
-            raise NotYourTurnError(f"the new warriors {list(state.reinforcing)} act first", REINFORCEMENTS)
+        waiting = [
+            w
+            for w in state.reinforcing
+            if state.character(w).on_mat and not state.character(w).trapped and w not in state.acted
+        ]
+        if waiting and c.id not in waiting:
+            raise NotYourTurnError(f"the new warriors {waiting} act first", REINFORCEMENTS)
         bonus_warrior = c.kind == "warrior" and state.mode not in BOSS_MODES
         if bonus_warrior and state.warrior_bonus != c.side:
             raise NotYourTurnError(
@@ -172,6 +177,12 @@ class CastlesFirstEdition(CastlesSecondEdition):
             raise CardNotPlayableError("no warrior is left to place", REINFORCEMENTS)
 
     # == application ==============================================================================
+    def _turn_begins(self, tx: CastlesTx, c: Fighter) -> None:
+        placed = tx.state.placed
+        if placed and tx.char(placed[0]).side != c.side:
+            tx.state = evolve(tx.state, placed=())  # the egg's turn is over: its warrior may act from now on
+        super()._turn_begins(tx, c)
+
     def participants(self, state: CastlesState, c: Fighter, card: ChargedCard) -> tuple[Fighter, ...]:
         """Team Actions: the Team icon's sequence is performed by every hero, the Horn's by the teammates;
         a hero under a net or web cannot take part (it may not take an action)."""
@@ -261,7 +272,8 @@ class CastlesFirstEdition(CastlesSecondEdition):
         assert turn is not None
         planned = self._planned_for(turn, action)
         assert planned is not None
-        queue = [p for p in turn.queue if p != planned]
+        queue = list(turn.queue)
+        queue.remove(planned)  # the first of equal shots only (a sequence may repeat a shot)
         if planned.alt >= 0:
             # The hero chose this alternative of the Team icon's sequence: its others are dropped.
             queue = [p for p in queue if p.group != planned.group or p.alt in (-1, planned.alt)]

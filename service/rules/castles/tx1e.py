@@ -53,11 +53,6 @@ class FirstEditionTx(CastlesTx):
         if side_id == self.state.first_side:
             self.state = evolve(self.state, round=self.state.round + 1)
 
-    def to_side(self, side_id: str) -> None:
-        if side_id != self.state.side_to_move:
-            self.state = evolve(self.state, placed=())
-        super().to_side(side_id)
-
     def new_round(self, starting: str) -> None:
-        self.state = evolve(self.state, placed=())
+        self.state = evolve(self.state, placed=(), reinforcing=())
         super().new_round(starting)
