@@ -1,4 +1,4 @@
-"""Catacombs & Castles 1E rules one by one, each played as at a table (catacombs-and-castles-1e-manual.txt)."""
+"""Catacombs & Castles 1E rules one by one, each played as at a table (the 1E manual)."""
 
 from __future__ import annotations
 
@@ -427,7 +427,7 @@ def test_the_castle_lord_changes_form_when_he_discards_his_armour_token() -> Non
 
 
 def test_the_catacomb_lord_changes_form_at_will() -> None:
-    """catacombs-and-castles-1e-manual.txt: Boss Mode (The Castle Lord: the Catacomb Lord changes back and forth)"""
+    """catacombs-and-castles-1e-manual.txt: Boss Mode (The Castle Lord)"""
     t = Table1E(
         {
             "mode": "boss",
