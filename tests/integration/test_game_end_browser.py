@@ -218,6 +218,12 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     expect(spectator.locator("#feed li").first).to_have_text("A new game begins.")
     expect(referee.locator("button[data-action=enter_room]")).to_contain_text("Flip the next Room card")
     assert live.state()["table"]["game"] == 2
+    # A phone that opens the page now reads the new game's story, not the old one's.
+    latecomer, latecomer_errors = phone(chromium, url)
+    expect(latecomer.locator("#feed li").first).to_have_text("A new game begins.")
+    told = latecomer.locator("#feed li").all_text_contents()
+    assert not [t for t in told if "they win" in t or "Orc" in t], told
+    assert latecomer_errors == []
     assert [r.kind for r in live.eventlog.records()][-2:] == ["new_game", "setup"]
     assert spectator_errors == [] and referee_errors == [] and tv_errors == []
     tv_context.close()

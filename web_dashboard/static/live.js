@@ -34,6 +34,8 @@ window.Smartmat = (function () {
   function addEvent(id, event) {
     if (id && table.seenIds.has(id)) return false;
     if (id) table.seenIds.add(id);
+    // A new game's first event closes the story of the game before it (a page opened later gets both).
+    if (event.type === "game_started") table.events = table.events.filter((e) => e.type === "game_closed" || e.type === "game_abandoned");
     table.events.push(Object.assign({ id: id }, event));
     if (table.events.length > 200) table.events.splice(0, table.events.length - 200);
     return true;
