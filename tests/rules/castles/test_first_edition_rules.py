@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from service.content.castles import load_castles_content
+from service.gamelog.castles_adapter import castles_cards
 from service.rules import actions as A
 from service.rules.castles import events as CE
 from service.rules.castles.cards import ChargedCard, Step
@@ -450,3 +453,26 @@ def test_the_heroes_win_when_the_lords_pool_is_empty() -> None:
     t.shot("hero-hakoru", "melee", "boss-sothemir")
     t.answer("take")
     assert t.state.outcome == "catacomb" and t.state.phase == "game_over"
+
+
+# == content ======================================================================================
+def test_an_organisers_overlay_supplies_a_cards_printed_charge(tmp_path: Path) -> None:
+    """catacombs-and-castles-1e-manual.txt: Team Mode Setup (Ability Cards: the charge printed on the card)"""
+    shipped = load_castles_content("catacombs-and-castles-1e")
+    assert "charge" in shipped.abilities["castle-loose-arrows"].unverified_fields
+    (tmp_path / "abilities.yaml").write_text(
+        "abilities:\n  castle-loose-arrows:\n    charge: 3\n    unverified_fields: {}\n", encoding="utf-8"
+    )
+    cards = castles_cards(load_castles_content("catacombs-and-castles-1e", overlay=tmp_path))
+    assert cards.ability_card("castle-loose-arrows").charge == 3
+    t = Table1E(
+        {
+            "mode": "team",
+            "sides": [{**SAM, "heroes": ["randsarr", "larra"]}, {**JEN, "heroes": ["hakoru", "formilus"]}],
+        },
+        cards,
+    )
+    t.do(A.SetCharge("hero-randsarr", "castle-loose-arrows", 2))
+    hakoru_rushes(t)
+    with pytest.raises(CardNotPlayableError, match="2 of the 3"):
+        t.card("hero-randsarr", "castle-loose-arrows")
