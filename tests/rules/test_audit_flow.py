@@ -1209,7 +1209,8 @@ def test_a_game_log_replays_to_the_very_state_of_the_table() -> None:
 def test_smartmat_replay_json_prints_the_public_state_with_the_last_seq(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """docs/game-log.md (``--json`` prints the public state plus ``seq`` and ``rejected``); docs/state.md."""
+    """docs/game-log.md (``--json`` prints the public state plus ``seq`` and ``rejected``, and the
+    ``referee`` block and ``context_differences``: docs/positions.md); docs/state.md."""
     table = play_rat_nest_and_althea()
     table.log.action(A.UseService("resurrect", target="hero-elani"))  # she lives: refused on replay
     path = tmp_path / "game.jsonl"
@@ -1217,7 +1218,9 @@ def test_smartmat_replay_json_prints_the_public_state_with_the_last_seq(
     assert main(["replay", str(path), "--json"]) == 0
     view = json.loads(capsys.readouterr().out)
     expected = json.loads(json.dumps(table.state.public_view()))
-    assert {k: v for k, v in view.items() if k not in ("seq", "rejected")} == expected
+    added = ("seq", "rejected", "referee", "context_differences")
+    assert {k: v for k, v in view.items() if k not in added} == expected
+    assert view["context_differences"] == [] and view["referee"]["decks"] == "digital"
     last = len(table.log.records)
     assert view["seq"] == last
     assert [r["seq"] for r in view["rejected"]] == [last]
