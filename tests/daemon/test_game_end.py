@@ -128,3 +128,25 @@ def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
     assert (result["winner"], result["headline"]) == ("side-b", "The catacomb side wins")
     assert result["summary"] == "The catacomb side wins in round 4."
     assert result["gold"] is None and result["rooms_cleared"] is None
+
+
+def test_a_defeat_counts_only_the_rooms_the_party_got_through() -> None:
+    """catacombs-3e-reference.txt: Game Phases (the Overseer wins when no hero can act): the room the party
+    fell in was not cleared."""
+    from service.rules.evolve import evolve
+    from service.table_session import game_result
+
+    table = FakeTable(rooms=("the-barracks", "althea-the-healer"))
+    try:
+        assert table.send("enter_room")["ok"]
+        state = table.daemon.session.state
+        assert state is not None
+        fallen = evolve(state, outcome="overseer", phase="game_over")
+        result = game_result(fallen)
+        assert result is not None
+        assert (result["winner"], result["headline"]) == ("overseer", "The Overseer wins")
+        assert (result["rooms_cleared"], result["rooms_total"]) == (0, 2)
+        fell = f"The party fell in {state.room_name} after clearing 0 rooms, with 0 gold."
+        assert result["summary"] == fell
+    finally:
+        table.close()
