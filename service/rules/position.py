@@ -42,6 +42,11 @@ def position_of(state: GameState) -> dict[str, Any]:
     for key in DERIVED:
         body.pop(key, None)
     body["format"] = FORMAT
+    if state.settings.physical_decks:
+        # The table's own cards: which are left is known, their order is not (every draw is named).
+        body["deck_order"] = "unknown"
+        body["poison_deck"] = sorted(state.poison_deck)
+        body["item_deck"] = sorted(state.item_deck)
     body["monster_supply"] = dict(state.monster_supply)
     body["table_draws"] = {deck: list(cards) for deck, cards in state.table_draws}
     return body
@@ -75,7 +80,7 @@ def load_position(rules: Catacombs3E, doc: Any) -> GameState:
     blank = GameState(rules.name, "setup", (), (), "", "", 0, (), 1)
     template = encode(blank)
     assert isinstance(template, dict)
-    unknown = sorted(set(doc) - set(template) - {"format"} - set(DERIVED))
+    unknown = sorted(set(doc) - set(template) - {"format", "deck_order"} - set(DERIVED))
     if unknown:
         raise PositionError(
             f"position: unknown key(s) {unknown}; known: {sorted(set(template) - set(DERIVED))}"
@@ -83,7 +88,9 @@ def load_position(rules: Catacombs3E, doc: Any) -> GameState:
     for key in ("lord", "room_deck", "characters"):
         if key not in doc:
             raise PositionError(f"position.{key} is missing")
-    raw = {k: v for k, v in doc.items() if k != "format"}
+    if doc.get("deck_order", "known") not in ("known", "unknown"):
+        raise PositionError(f"position.deck_order: 'known' or 'unknown', got {doc.get('deck_order')!r}")
+    raw = {k: v for k, v in doc.items() if k not in ("format", "deck_order")}
     lord = _card(rules, "lord", raw["lord"], "position.lord")
     if not isinstance(raw["characters"], list):
         raise PositionError("position.characters: expected a list of characters")

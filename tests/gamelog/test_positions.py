@@ -167,3 +167,22 @@ def test_replay_json_shows_the_discs_the_pool_the_poison_values_and_the_decks() 
     assert view["referee"]["decks"] == "physical"
     assert sorted(view["referee"]["poison_deck"]) == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
     assert view["referee"]["rooms_ahead"] == ["the-barracks"]
+
+
+def test_a_physical_tables_position_lists_what_is_left_in_its_decks_in_no_order() -> None:
+    """docs/positions.md ("deck order, or unknown when the decks are physical"); catacombs-3e-reference.txt:
+    Advanced Concepts: Poison Cards (the table's own deck)."""
+    actions = [
+        A.action_to_json(a)
+        for a in (
+            A.DeclareAction("monster-sewer-rat-1"),
+            A.DrawCards("poison", ("2",)),
+            A.ResolveShot("monster-sewer-rat-1", "melee", direct_hits=("hero-xoric",)),
+        )
+    ]
+    records = restarted(rulebook_poison_example(), actions)
+    setup = position_setup(records)
+    assert setup["position"]["deck_order"] == "unknown"
+    assert setup["position"]["poison_deck"] == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    resumed = replay(restarted(setup)).state
+    assert resumed.public_view() == replay(records).state.public_view()
