@@ -19,17 +19,50 @@ import hashlib
 import json
 import logging
 import os
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from service.eventlog import EventLog, Record, SqliteEventLog
+from service.eventlog import Record
+from service.eventlog.base import StoredRow
 from service.hub.topics import LOG, LOG_HEAD, LOG_REQUEST, table_topic
 from service.publish.topics import check_id
 from service.publish.transport import InboundMessage, MqttTransport
 
 log = logging.getLogger(__name__)
+
+
+class LogReader(Protocol):
+    def records(self, after_seq: int = 0) -> list[Record]: ...
+
+    def close(self) -> None: ...
+
+
+class ReadOnlyLog:
+    """The table's event log opened read-only: the shipper can never write to it, nor race the daemon
+    creating a new one (it waits until the daemon's schema is there)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        self._db.execute("PRAGMA busy_timeout=5000")
+        ready = self._db.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+        ).fetchone()[0]
+        if not ready:
+            self._db.close()
+            raise FileNotFoundError(f"the event log {self.path} is still being created")
+
+    def records(self, after_seq: int = 0) -> list[Record]:
+        cursor = self._db.execute(
+            "SELECT seq, at, by, kind, payload FROM events WHERE seq > ? ORDER BY seq", (after_seq,)
+        )
+        return [StoredRow(*row).to_record() for row in cursor]
+
+    def close(self) -> None:
+        self._db.close()
 
 
 def game_id(first: Record) -> str:
@@ -41,7 +74,7 @@ class LogShipper:
     def __init__(
         self,
         table: str,
-        open_log: Callable[[], EventLog],
+        open_log: Callable[[], LogReader],
         transport: MqttTransport,
         poll_s: float = 0.2,
         identity: Callable[[], object] | None = None,
@@ -53,7 +86,7 @@ class LogShipper:
         self._identity = identity or (lambda: None)
         self._transport = transport
         self._poll_s = poll_s
-        self._log: EventLog | None = None
+        self._log: LogReader | None = None
         self._log_identity: object = None
         self._game: str | None = None
         self._shipped = 0
@@ -171,10 +204,10 @@ def sqlite_log_shipper(table: str, path: Path, transport: MqttTransport, poll_s:
             return None
         return (stat.st_dev, stat.st_ino)
 
-    def open_existing() -> EventLog:
+    def open_existing() -> ReadOnlyLog:
         # Never create the table's log: a shipper started before the daemon waits for the file.
         if not Path(path).exists():
             raise FileNotFoundError(f"no event log at {path} yet")
-        return SqliteEventLog(path)
+        return ReadOnlyLog(path)
 
     return LogShipper(table, open_existing, transport, poll_s=poll_s, identity=identity)

@@ -5,8 +5,18 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   let timer = null;
 
+  function busy() {
+    // A referee choosing a winner or typing must not have the form redrawn under their fingers.
+    const active = document.activeElement;
+    return active && live.contains(active) && active.matches("input, select, textarea");
+  }
+
   function refresh() {
     timer = null;
+    if (busy()) {
+      timer = setTimeout(refresh, 1000);
+      return;
+    }
     fetch(window.location.pathname, { credentials: "same-origin" })
       .then((r) => r.text())
       .then((html) => {
@@ -23,8 +33,10 @@
     if (timer === null) timer = setTimeout(refresh, 200);
   }
 
-  if (window.EventSource) {
+  if (live.dataset.live === "yes" && window.EventSource) {
     const stream = new EventSource("/hub/api/stream");
+    // Whatever changed between this page being drawn and the stream (re)connecting is read again.
+    stream.addEventListener("open", soon);
     stream.addEventListener("table", soon);
     stream.addEventListener("tournament", soon);
   }
@@ -43,6 +55,7 @@
     })
       .then((r) => r.json())
       .then((reply) => {
+        if (document.activeElement) document.activeElement.blur();
         answer(reply.ok ? "Done (record " + reply.seq + ")." : reply.error);
         if (!reply.ok) window.alert(reply.error);
         soon();
