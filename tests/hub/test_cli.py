@@ -66,3 +66,79 @@ def test_a_replaced_log_is_imported_and_replays_from_the_hub(
     game = Hub(HubStore(db)).store.games()[0][0]
     assert smartmat("replay", "--db", db, game) == 0
     assert "special_room" in capsys.readouterr().out
+
+
+@pytest.mark.broker
+def test_serve_and_ship_log_run_as_commands_and_stop_on_ctrl_c(tmp_path: Path) -> None:
+    """The two long-running commands, as systemd starts them: a table's log reaches the hub's page."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from tests.hub.network import start_network
+
+    network = start_network(tmp_path, ["t1"])
+    log = SqliteEventLog(tmp_path / "t1.sqlite")
+    log.append("setup", {"ruleset": "catacombs-3e"}, "referee:anna")
+    log.append("action", {"action": "x"}, "sensor")
+    smartmat_cmd = [sys.executable, "-m", "service.cli", "hub"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    ship = subprocess.Popen(
+        [
+            *smartmat_cmd,
+            "ship-log",
+            "--table",
+            "t1",
+            "--data-dir",
+            str(tmp_path),
+            "--broker",
+            network.logship_url("t1"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    serve = subprocess.Popen(
+        [
+            *smartmat_cmd,
+            "serve",
+            "--db",
+            str(tmp_path / "hub.sqlite"),
+            "--broker",
+            network.hub_url(),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+    try:
+        url = None
+        while url is None:
+            line = serve.stdout.readline()
+            assert line, "smartmat hub serve exited"
+            if line.startswith("hub: overview "):
+                url = line.split()[2].removesuffix("/hub/")
+        deadline = time.monotonic() + 20
+        while True:
+            tables = json.loads(urllib.request.urlopen(f"{url}/hub/api/overview").read())["tables"]
+            if tables and tables[0]["log_held"] == 2:
+                break
+            assert time.monotonic() < deadline, tables
+            time.sleep(0.1)
+        for process in (serve, ship):
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=20) == 0
+    finally:
+        for process in (serve, ship):
+            if process.poll() is None:
+                process.kill()
+        log.close()
+        network.stop()
