@@ -338,6 +338,10 @@ def _opening_table(opening: str) -> Any:
     return FakeTable(eventlog=eventlog)
 
 
+# What the daemon adds to the published state beside the game (docs/state.md): the set-up pages' views.
+DAEMON_VIEWS = ("calibration", "enrolment", "unknown_tags", "health", "trackers")
+
+
 def _published_state(table: Any) -> dict[str, Any]:
     return table.state  # type: ignore[no-any-return]
 
@@ -387,7 +391,8 @@ def check_commands(example: tuple[str, list[bytes]]) -> None:
                 live = table.daemon.session.snapshot()
                 replayed = TableSession.replay(table.eventlog.records(), binder=table.daemon._bind).snapshot()
                 assert replayed == live, "the live game differs from the replay of its log"
-                assert _published_state(table) == json.loads(json.dumps(live)), "published state is stale"
+                published = {k: v for k, v in _published_state(table).items() if k not in DAEMON_VIEWS}
+                assert published == json.loads(json.dumps(live)), "published state is stale"
         finally:
             table.close()
     assert not errors.records, [r.getMessage() for r in errors.records]
