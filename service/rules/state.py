@@ -270,6 +270,8 @@ class GameState:
                 "declared": self.turn.label if self.turn else None,
                 "stage": self.turn.stage if self.turn else None,
                 "acted": list(self.acted),
+                # The declared sequence's shots still to come (what the table will see next, in order).
+                "to_come": [p.shot.label for p in self.turn.queue] if self.turn else [],
             }
         else:
             turn = None
