@@ -324,8 +324,9 @@ class Hub:
             return self.submit("signoff", payload, by)
 
     def correct(
-        self, by: str, round_number: int, table: str, reason: str, **changes: Any
+        self, by: str, round_number: Any, table: str, reason: Any, **changes: Any
     ) -> TournamentRecord:
+        """A head referee's correction; the model checks every argument (they may come from a form)."""
         return self.submit(
             "correction", {"round": round_number, "table": table, "reason": reason, **changes}, by
         )

@@ -350,7 +350,7 @@ def _apply_correction(t: Tournament, r: TournamentRecord) -> None:
     p = r.payload
     key = (p["round"], p["table"])
     result = t.results[key]
-    changes = {k: p[k] for k in ("winner", "rooms_cleared", "gold") if k in p}
+    changes: dict[str, Any] = {k: p[k] for k in ("winner", "rooms_cleared", "gold") if k in p}
     correction = Correction(r.seq, r.by, r.at, p["reason"], changes)
     t.results[key] = replace(result, **changes, corrections=result.corrections + (correction,))
 

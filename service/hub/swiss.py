@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from service.hub.model import DRAW, Match, Tournament, TournamentError
 
@@ -124,7 +124,12 @@ def pair_next_round(tournament: Tournament, tables: list[str]) -> list[Match]:
 
 
 def _match(
-    ranked: list, points: dict, position: dict, met: dict, had_bye: set, allow_rematch: bool
+    ranked: list[Standing],
+    points: dict[str, Fraction],
+    position: dict[str, int],
+    met: dict[str, set[str]],
+    had_bye: set[str],
+    allow_rematch: bool,
 ) -> tuple[list[tuple[str, str]], str | None] | None:
     graph = nx.Graph()
     ids = [s.entrant for s in ranked]

@@ -51,8 +51,10 @@ class HubServer:
     url: str
     _server: Any
     _thread: threading.Thread
+    _stream: ChangeStream
 
     def stop(self) -> None:
+        self._stream.close()  # end the live streams first, so the worker threads can finish
         self._server.stop()
         self._thread.join(timeout=10)
 
@@ -64,15 +66,8 @@ def serve_hub(app: Flask, host: str = "0.0.0.0", port: int = 8090, threads: int 
     )
     server.prepare()
     bound_port = server.bind_addr[1]
-    original_stop = server.stop
-
-    def stop() -> None:
-        stream.close()  # end the streams first so the worker threads can finish
-        original_stop()
-
-    server.stop = stop
     thread = threading.Thread(target=server.serve, name="hub-http", daemon=True)
     thread.start()
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     log.info("hub pages at http://%s:%d/hub/", shown, bound_port)
-    return HubServer(f"http://{shown}:{bound_port}", server, thread)
+    return HubServer(f"http://{shown}:{bound_port}", server, thread, stream)
