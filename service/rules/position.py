@@ -285,11 +285,11 @@ def check_position(rules: Catacombs3E, state: GameState) -> None:
         no("poison_deck", f"Poison cards {sorted(extra.elements())} are more than the Poison deck holds")
     items = Counter(rules.content.item_deck())
     seen = Counter(state.item_deck) + Counter(state.market)
-    extra = seen - items
-    if extra:
+    unknown_items = seen - items
+    if unknown_items:
         no(
             "item_deck",
-            f"Item cards {sorted(extra.elements())} are not in the Item deck (or too many copies)",
+            f"Item cards {sorted(unknown_items.elements())} are not in the Item deck (or too many copies)",
         )
     for card, pieces in state.monster_supply:
         if state.pieces_out_of_pool(card) > pieces:
