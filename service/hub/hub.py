@@ -19,7 +19,8 @@ from service.eventlog import InvalidRecordError, Record
 from service.gamelog.replay import replay
 from service.hub import campaign, swiss
 from service.hub.model import CAMPAIGN_3E, DRAW, Tournament, TournamentError, fold
-from service.hub.store import HubStore, TournamentRecord
+from service.hub.records import TournamentRecord
+from service.hub.store import HubStore
 
 log = logging.getLogger(__name__)
 REQUEST_INTERVAL_S = 2.0  # at most one catch-up request per game this often: a burst is one gap

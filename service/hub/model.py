@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.hub.store import TournamentRecord
+from service.hub.records import TournamentRecord
 
 CASTLES_1V1 = "castles-1v1"
 CASTLES_TEAMS = "castles-teams"

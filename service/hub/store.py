@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from service.hub.records import TournamentRecord
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -47,18 +48,6 @@ CREATE TRIGGER IF NOT EXISTS game_records_no_delete BEFORE DELETE ON game_record
 
 class HubStoreError(Exception):
     """The hub's file cannot be opened or written."""
-
-
-@dataclass(frozen=True)
-class TournamentRecord:
-    seq: int
-    at: str
-    by: str
-    kind: str
-    payload: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "at": self.at, "by": self.by, "kind": self.kind, "payload": self.payload}
 
 
 def utc_now() -> str:
