@@ -4,20 +4,23 @@ Heroes and Catacomb Lords have discs of their own; monster discs are shared by f
 handed out as monsters enter a room. The rule here is the one a table follows by hand: a character keeps its
 disc while it is alive; a new monster takes the first free disc of its family and size; the referee can move a
 character to another disc (a ``bind`` record) and that choice wins.
+
+Catacombs & Castles follows the same rule with its own pieces: heroes and bosses have discs of their own, and
+a warrior entering the playmat takes the first free warrior disc of its team (the table file's ``family``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
-from service.rules import GameState
-from service.sensing.tags import TagRegistry
+from service.sensing.tags import RegisteredPiece, TagRegistry
 
 SizeOf = Callable[[str], str | None]  # monster card id -> piece class ("monster-medium"), if known
 
 
 def resolve_bindings(
-    state: GameState,
+    state: Any,
     registry: TagRegistry,
     chosen: Mapping[str, str],
     previous: Mapping[str, str],
@@ -35,12 +38,16 @@ def resolve_bindings(
                 result[character.id] = piece
                 taken.add(piece)
                 break
+    castles = str(getattr(state, "ruleset", "")).startswith("catacombs-and-castles")
     for character in on_mat:
         if character.id in result:
             continue
-        piece = _free_disc(
-            character.id, character.kind, character.family, character.card, registry, taken, size_of
-        )
+        if castles:
+            piece = _free_castles_disc(character, state.side(character.side).team, registry, taken)
+        else:
+            piece = _free_disc(
+                character.id, character.kind, character.family, character.card, registry, taken, size_of
+            )
         if piece is not None:
             result[character.id] = piece
             taken.add(piece)
@@ -72,3 +79,21 @@ def _free_disc(
     exact = [entry for entry in same_family if entry.piece_class == wanted]
     pick = exact or same_family
     return pick[0].piece if pick else None
+
+
+CASTLES_SHARED = {"warrior": "castles-warrior", "boss": "castles-boss"}
+
+
+def _free_castles_disc(character: Any, team: str, registry: TagRegistry, taken: set[str]) -> str | None:
+    """A Castles character's own disc (its id), else, for warriors and bosses, a free disc of its kind and
+    team (a Castle Warrior is a white piece, a Catacomb Warrior a black one: the manual's Components)."""
+    free: list[RegisteredPiece] = [entry for entry in registry.pieces if entry.piece not in taken]
+    own = [entry for entry in free if entry.piece == character.id]
+    if own:
+        return own[0].piece
+    wanted = CASTLES_SHARED.get(character.kind)
+    if wanted is None:
+        return None
+    fits = [entry for entry in free if entry.piece_class == wanted and entry.family in (team, None)]
+    fits.sort(key=lambda entry: entry.family != team)  # the team's colour first, an uncoloured spare after
+    return fits[0].piece if fits else None

@@ -22,7 +22,7 @@ from typing import Any
 
 from firmware_bridge.messages import Capabilities, Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.transport import DeviceUnavailable
-from service.attribution.geometry import PieceClass, load_mat, load_piece_classes
+from service.attribution.geometry import PieceClass, is_ranged_class, load_mat, piece_classes_for
 from service.attribution.infer import Attribution, AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
 from service.attribution.trace import (
@@ -58,6 +58,7 @@ from service.sensing.tags import TableConfigError
 from service.setup_game import SetupRefused, setup_payload
 from service.table_commands import CommandRefused, records_for
 from service.table_config import TableConfig
+from service.table_games import table_game
 from service.table_session import SessionError, TableSession
 from service.trackers.config import TrackerConfig, load_trackers
 
@@ -112,7 +113,7 @@ class Daemon:
         self.publisher = publisher
         self.options = options or DaemonOptions()
         self.size_of = size_of
-        self.piece_classes: dict[str, PieceClass] = load_piece_classes()
+        self.piece_classes: dict[str, PieceClass] = piece_classes_for(table.ruleset)
         self.mat = load_mat()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
@@ -342,8 +343,7 @@ class Daemon:
     # == shots ========================================================================================
     def _on_shot(self, shot: ShotObserved) -> None:
         self.shots_seen += 1
-        state = self.session.state
-        expected = state.expected_shot() if state else None
+        expected = self.session.expected_shot()
         if expected is None or self.session.paused or self.session.pending_shot is not None:
             why = (
                 "the game is paused"
@@ -354,6 +354,11 @@ class Daemon:
             )
             # Not a game event (nothing is logged, so nothing is published): people move discs between shots.
             log.info("movement on the mat ignored: %s", why)
+            return
+        if expected.get("placed"):
+            # A special shot places the piece by hand (Move To Rune, Open Portal): there is no flick to read;
+            # the referee enters it (manual_shot) or the player skips it.
+            log.info("%s is placed by hand, not flicked: movement taken as the placement", expected["shot"])
             return
         if not shot.impacts and not self._flicked_piece_moved(shot, expected):
             # Hands on the mat (a disc put back on the edge, a monster picked up), not the expected flick.
@@ -464,7 +469,7 @@ class Daemon:
             shadow = False
             if character and self.session.state:
                 found = self.session.state.find(character)
-                shadow = bool(found and found.shadow)
+                shadow = bool(found and getattr(found, "shadow", False))  # Castles has no Shadow Realm
             specs.append(
                 PieceSpec(
                     piece,
@@ -508,6 +513,8 @@ class Daemon:
         return ((before.x_mm - after.x_mm) ** 2 + (before.y_mm - after.y_mm) ** 2) ** 0.5 > 10.0
 
     def _flicked_piece(self, pre: Scan, expected: Mapping[str, Any], shooter_piece: str | None) -> str | None:
+        if expected.get("shield"):
+            return self._shield_piece(pre, expected)
         if not expected.get("ranged"):
             piece = self.bindings.get(expected["piece"])
             return piece if piece and pre.by_piece().get(piece) else None
@@ -520,7 +527,7 @@ class Daemon:
         best: tuple[float, str] | None = None
         for piece in where.values():
             entry = self.table.registry.entry(piece.piece)
-            if entry.piece_class != "ranged":
+            if not is_ranged_class(entry.piece_class):
                 continue
             gap = (
                 ((piece.x_mm - sx) ** 2 + (piece.y_mm - sy) ** 2) ** 0.5
@@ -533,6 +540,17 @@ class Daemon:
             if gap <= reach and (best is None or gap < best[0]):
                 best = (gap, piece.piece)
         return best[1] if best else None
+
+    def _shield_piece(self, pre: Scan, expected: Mapping[str, Any]) -> str | None:
+        """Catacombs & Castles Shield Shots: the team's shield piece is flicked from where it lies (or from
+        beside the character): the shield disc of the shooter's team seen on the mat, else any shield."""
+        shields = [
+            self.table.registry.entry(p.piece)
+            for p in pre.pieces
+            if self.table.registry.entry(p.piece).piece_class == "castles-shield"
+        ]
+        shields.sort(key=lambda entry: entry.family != expected.get("team"))
+        return shields[0].piece if shields else None
 
     def _radius(self, piece: str) -> float:
         cls = self.piece_classes.get(self.table.registry.entry(piece).piece_class)
@@ -683,16 +701,9 @@ class Daemon:
         return seq
 
     def _start_game_from_config(self) -> int:
-        game = self.table.game
-        payload = {
-            "ruleset": self.table.ruleset,
-            "heroes": list(game.heroes),
-            "lord": game.lord,
-            "rooms": list(game.rooms or ()),
-            # Each game of the log draws its own dice: the table's seed, then the next, and so on.
-            "seed": game.seed + self.session.games,
-            "content": game.content,
-        }
+        # The table file's game, as its rule set sets one up (service/table_games.py); each game of the log
+        # draws its own dice: the table's seed, then the next, and so on.
+        payload = table_game(self.table.ruleset).setup_payload(self.table, self.session.games)
         payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
         self.session.check("setup", payload)
         return self._record("setup", payload, "daemon")

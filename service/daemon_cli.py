@@ -29,6 +29,17 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument(
         "--table", default=os.environ.get("SMARTMAT_TABLE_FILE"), help="table file (default: demo)"
     )
+    run.add_argument(
+        "--ruleset",
+        help="the game: catacombs-3e or catacombs-and-castles-2e; without --table, the shipped demo table of "
+        "that game (default: the table file's)",
+    )
+    run.add_argument(
+        "--mode",
+        choices=("team", "one-versus-one", "boss", "boss-versus-boss"),
+        help="Catacombs & Castles: the mode played, one of the table file's game.modes (default: its "
+        "game.mode)",
+    )
     run.add_argument("--serial", default=os.environ.get("SMARTMAT_SERIAL"), help="the mat's serial port path")
     run.add_argument("--broker", default=DEFAULT_BROKER, help="MQTT URL mqtt://user:pass@host:port")
     run.add_argument(
@@ -122,9 +133,8 @@ def run_table(args: argparse.Namespace) -> int:
     from service.publish.paho_transport import PahoTransport
     from service.publish.publisher import TablePublisher
     from service.systemd_notify import ServiceWatch, SystemdNotifier
-    from service.table_config import load_table
 
-    table = load_table(args.table)
+    table = _chosen_table(args)
     args.data_dir.mkdir(parents=True, exist_ok=True)
     # systemd (Type=notify): STATUS= lines, READY=1 once the log is replayed and the table serves, WATCHDOG=1
     # while the mat and the broker are connected. Outside systemd the notifier does nothing.
@@ -188,6 +198,25 @@ def run_table(args: argparse.Namespace) -> int:
         notifier.stopping(f"table {table.table}: stopping")
         print("smartmat: stopping", flush=True)
     return 0
+
+
+def _chosen_table(args: argparse.Namespace) -> Any:
+    """The table file, or the shipped demo table of --ruleset, with --mode picked; a wrong choice is an
+    error naming what is wrong before anything starts."""
+    from service.sensing.tags import TableConfigError
+    from service.table_config import SHIPPED_FOR_RULESET, load_table, with_game
+
+    path = args.table
+    if path is None and args.ruleset is not None:
+        path = SHIPPED_FOR_RULESET.get(args.ruleset)
+        if path is None:
+            raise SystemExit(
+                f"smartmat: no table plays {args.ruleset!r}; known: {', '.join(sorted(SHIPPED_FOR_RULESET))}"
+            )
+    try:
+        return with_game(load_table(path), getattr(args, "ruleset", None), getattr(args, "mode", None))
+    except TableConfigError as exc:
+        raise SystemExit(f"smartmat: {exc}") from None
 
 
 def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
@@ -280,6 +309,9 @@ def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: E
 def _size_of(ruleset: str) -> Any:
     """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
     from service.content import load_content as load_cards
+
+    if ruleset.startswith("catacombs-and-castles"):
+        return lambda card: None  # no monsters: warriors take their team's discs (service/bindings.py)
 
     try:
         monsters = load_cards(ruleset).monsters

@@ -133,6 +133,8 @@ def _resolve(
 
 
 def _declare(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
+    if args.get("action") and session.rules is not None and session.rules.name.startswith("catacombs-and-"):
+        return [("action", _castles_card(args))]
     if args.get("action"):  # a Spell, Item or Ability card instead of the Rules card
         card = {"action": "play_card", "character": args.get("character"), "card": args["action"]}
         if args.get("alternative") is not None:
@@ -144,6 +146,28 @@ def _declare(args: dict[str, Any], session: TableSession, registry: TagRegistry)
             {"action": "declare", **{k: v for k, v in args.items() if k in ("character", "alternative")}},
         )
     ]
+
+
+def _castles_card(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Catacombs & Castles: ``declare {character, action}`` performs a charged card instead of the shot
+    sequence. ``action`` is an entry id of the snapshot's ``actions`` (``<character>:<card>:<alternative>``),
+    or a card (``ability``, ``team_action``, a Boss Action card's id) with ``alternative``; ``change_form``
+    changes a boss's form (catacombs-and-castles-2e-manual.md: Castle and Catacomb Bosses)."""
+    character, action = args.get("character"), args.get("action")
+    if not isinstance(action, str):
+        raise CommandRefused(f"action must name a card or an entry of the actions list, got {action!r}")
+    if action == "change_form":
+        return {"action": "change_form", "character": character}
+    card, alternative = action, args.get("alternative")
+    if ":" in action:
+        parts = action.rsplit(":", 2)
+        if len(parts) != 3 or parts[0] != character or not parts[2].isdigit():
+            raise CommandRefused(f"action {action!r} is not an entry of {character}'s actions")
+        card, alternative = parts[1], int(parts[2])
+    body = {"action": "perform_card", "character": character, "card": card}
+    if alternative is not None:
+        body["alternative"] = alternative
+    return body
 
 
 def _turn_action(name: str) -> Any:

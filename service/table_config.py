@@ -6,6 +6,7 @@ Errors name the file and the key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,10 @@ class GameSetup:
     seed: int
     rooms: tuple[str, ...] | None = None  # a fixed room deck (None: the rules' random layout)
     content: str = "shipped"  # "shipped" (content/, with the overlay) or "sample" (the small test set)
+    # Catacombs & Castles: the mode played (team, one-versus-one, boss, boss-versus-boss) and, for each mode
+    # the table can play, its setup fields (sides, first, game_length, ...: docs/game-log.md).
+    mode: str | None = None
+    modes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,19 @@ def load_table(path: Path | str | None = None) -> TableConfig:
     except (TypeError, ValueError) as exc:
         raise TableConfigError(f"{where}: calibration: {exc}") from None
     game = _require(data, "game", where, dict)
-    heroes = _require(game, "heroes", f"{where}: game", list)
-    rooms = game.get("rooms")
-    setup = GameSetup(
-        heroes=tuple(str(h) for h in heroes),
-        lord=str(_require(game, "lord", f"{where}: game", str)),
-        seed=int(_require(game, "seed", f"{where}: game", int)),
-        rooms=tuple(str(r) for r in rooms) if rooms else None,
-        content=str(game.get("content", "shipped")),
-    )
+    ruleset = str(data.get("ruleset", "catacombs-3e"))
+    if ruleset.startswith("catacombs-and-castles"):
+        setup = _castles_game(game, f"{where}: game")
+    else:
+        heroes = _require(game, "heroes", f"{where}: game", list)
+        rooms = game.get("rooms")
+        setup = GameSetup(
+            heroes=tuple(str(h) for h in heroes),
+            lord=str(_require(game, "lord", f"{where}: game", str)),
+            seed=int(_require(game, "seed", f"{where}: game", int)),
+            rooms=tuple(str(r) for r in rooms) if rooms else None,
+            content=str(game.get("content", "shipped")),
+        )
     mat = data.get("mat") or {}
     if not isinstance(mat, dict):
         raise TableConfigError(f"{where}: mat: expected a mapping with walls and/or obstacles")
@@ -99,12 +108,59 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         obstacles=obstacles,
         path=path,
         table=table,
-        ruleset=str(data.get("ruleset", "catacombs-3e")),
+        ruleset=ruleset,
         sensors=str(data.get("sensors", "reference")),
         calibration=calibration,
         game=setup,
         registry=_registry(data, path),
     )
+
+
+def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
+    """A Catacombs & Castles table's games: ``modes`` maps each mode to its setup, ``mode`` picks one."""
+    modes = _require(game, "modes", where, dict)
+    for name, fields in modes.items():
+        if not isinstance(fields, dict):
+            raise TableConfigError(f"{where}.modes.{name}: expected the mode's setup (sides, first, ...)")
+        reserved = sorted({"ruleset", "mode", "seed"} & set(fields))
+        if reserved:
+            raise TableConfigError(f"{where}.modes.{name}: {', '.join(reserved)} are set by the table itself")
+    mode = str(game.get("mode", "team"))
+    if mode not in modes:
+        raise TableConfigError(f"{where}.mode: {mode!r} is not one of the modes listed ({sorted(modes)})")
+    return GameSetup(
+        heroes=(),
+        lord="",
+        seed=int(_require(game, "seed", where, int)),
+        mode=mode,
+        modes={str(name): dict(fields) for name, fields in modes.items()},
+    )
+
+
+def with_game(table: TableConfig, ruleset: str | None = None, mode: str | None = None) -> TableConfig:
+    """The table with another mode picked (``smartmat run --mode``); a rule set other than the file's is
+    refused by name, since its discs and games are the file's."""
+    from dataclasses import replace
+
+    if ruleset is not None and ruleset != table.ruleset:
+        raise TableConfigError(
+            f"{table.path}: this table plays {table.ruleset}, not {ruleset} "
+            f"(give a table file for {ruleset}, or leave --table out to use the shipped one)"
+        )
+    if mode is None:
+        return table
+    if not table.game.modes:
+        raise TableConfigError(
+            f"{table.path}: --mode is for Catacombs & Castles tables; {table.ruleset} has none"
+        )
+    if mode not in table.game.modes:
+        raise TableConfigError(
+            f"{table.path}: game.modes has no {mode!r} game (it has {', '.join(sorted(table.game.modes))})"
+        )
+    return replace(table, game=replace(table.game, mode=mode))
+
+
+SHIPPED_FOR_RULESET = {"catacombs-3e": "demo", "catacombs-and-castles-2e": "castles-demo"}
 
 
 def _registry(data: dict[str, Any], path: Path) -> TagRegistry:

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
 from service.rules import GameState, IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
+from service.table_games import table_game
 
 log = logging.getLogger(__name__)
 
@@ -266,6 +267,13 @@ class TableSession:
         ]
 
     # -- views ----------------------------------------------------------------------------------------
+    def expected_shot(self) -> dict[str, Any] | None:
+        """The shot the mat waits for, with what the table needs to read it (the rule set's table adapter
+        adds, for Catacombs & Castles, whether a ranged or shield piece is flicked, or nothing at all)."""
+        if self.rules is None or self.state is None:
+            return None
+        return table_game(self.rules.name).expected_shot(self.rules, self.state)
+
     def undoable(self) -> int:
         """How many actions are in effect now, i.e. how many undo records in a row would apply."""
         return len(self._effective()) if self.state is not None else 0
@@ -277,6 +285,8 @@ class TableSession:
         for character in view.get("characters", []):
             character["piece"] = self.discs.get(character["id"])
         view["paused"] = self.paused
+        if view.get("expected_shot"):
+            view["expected_shot"] = self.expected_shot()
         if view.get("expected_shot"):
             # The disc to flick, for the board's highlight (a ranged piece is whichever one is put down).
             view["expected_shot"]["disc"] = self.discs.get(view["expected_shot"]["piece"])
@@ -296,6 +306,9 @@ class TableSession:
         if self.rules is None or self.state is None or self.paused or self.pending_shot is not None:
             return []
         state = self.state
+        offered_by_game = table_game(self.rules.name).actions(self.rules, state)
+        if offered_by_game is not None:
+            return offered_by_game
         if state.phase != "battle" or state.turn is not None or state.pending is not None:
             return []
         actions = []

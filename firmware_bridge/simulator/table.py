@@ -28,7 +28,7 @@ from firmware_bridge.simulator.players import SimulatedPlayer
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import ShotRecord, World
-from service.attribution.geometry import load_mat, load_piece_classes, load_sensor_config
+from service.attribution.geometry import is_ranged_class, load_mat, load_sensor_config, piece_classes_for
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.table_config import TableConfig
@@ -65,7 +65,7 @@ class SimulatedTable:
         self.actor = actor
         self.play = play
         self.mat = load_mat()
-        self.classes = load_piece_classes()
+        self.classes = piece_classes_for(table.ruleset)
         self.world = World(self.mat, seed=seed)
         self.sensors = SensorModel(load_sensor_config(table.sensors), self.mat, seed=seed + 1)
         self.source = PhysicsSensorSource(
@@ -245,6 +245,9 @@ class SimulatedTable:
             self._flick(state, expected)
             return
         turn = state.get("turn") or {}
+        if turn.get("character") is None and state.get("sides"):
+            self._declare_castles(state)
+            return
         if turn.get("character") is None:
             actor = self._next_actor(state)
             if actor is not None:
@@ -253,6 +256,20 @@ class SimulatedTable:
                 self.say(
                     "declare", character=actor["id"], alternative=offered[0]["alternative"] if offered else 0
                 )
+
+    def _declare_castles(self, state: dict[str, Any]) -> None:
+        """Catacombs & Castles: a player of the side to move picks from what the table offers, performing a
+        fully charged card when there is one (players like to spend their tokens) and otherwise a shot
+        sequence, as the turn controller sends it."""
+        offered = list(state.get("actions") or ())
+        if not offered:
+            return
+        cards = [a for a in offered if "card" in a]
+        choice = cards[0] if cards else self.rng.choice(offered)
+        if "card" in choice:
+            self.say("declare", character=choice["character"], action=choice["id"])
+        else:
+            self.say("declare", character=choice["character"], alternative=choice["alternative"])
 
     def _next_actor(self, state: dict[str, Any]) -> dict[str, Any] | None:
         turn = state.get("turn") or {}
@@ -271,7 +288,7 @@ class SimulatedTable:
             piece = character.get("piece")
             if not piece or not character.get("on_mat") or piece in self.world.pieces:
                 continue
-            zone = HERO_ZONE_Y if character["side"] == "heroes" else MONSTER_ZONE_Y
+            zone = HERO_ZONE_Y if character["side"] == _near_side(state) else MONSTER_ZONE_Y
             self._put_down(piece, character["side"], zone)
             placed = True
         return placed
@@ -305,6 +322,11 @@ class SimulatedTable:
         if shooter is None or expected.get("suppressed"):
             self.say("skip_shot")
             return
+        if expected.get("placed"):
+            # A special shot (Move To Rune, Open Portal): the piece is placed, not flicked; the referee enters
+            # it with no hits (a simulated player leaves its piece where it is).
+            self.say("manual_shot", direct_hits=[])
+            return
         enemies = [
             c["piece"]
             for c in state["characters"]
@@ -318,14 +340,19 @@ class SimulatedTable:
         if not own_piece or own_piece not in self.world.pieces:
             self.say("skip_shot")
             return
-        if expected.get("ranged"):
-            ranged = self._free_ranged_piece()
+        shield = self._shield_on_mat(expected)
+        if shield is not None:
+            # Shield Shots: a shield piece already on the playmat is flicked from where it lies.
+            plan = self.player.plan_character_shot(self.world, shield, enemies)
+        elif expected.get("ranged") or expected.get("shield"):
+            ranged = self._free_ranged_piece(expected)
             if ranged is None:
                 self.say("skip_shot")
                 return
+            ranged_class = self.classes[self.table.registry.entry(ranged).piece_class]
             with self.source._lock:
                 plan = self.player.plan_ranged_shot(
-                    self.world, own_piece, ranged, self.classes["ranged"], enemies, side=shooter["side"]
+                    self.world, own_piece, ranged, ranged_class, enemies, side=shooter["side"]
                 )
             time.sleep(self.pace.scan_period_s * 2.2)  # let the board see the piece put down before the flick
         else:
@@ -344,9 +371,24 @@ class SimulatedTable:
             log.warning("the daemon did not resolve flick %d in time; skipping the shot", self.flicks)
             self.say("skip_shot")
 
-    def _free_ranged_piece(self) -> str | None:
+    def _shield_on_mat(self, expected: dict[str, Any]) -> str | None:
+        if not expected.get("shield"):
+            return None
         for entry in self.table.registry.pieces:
-            if entry.piece_class == "ranged" and entry.piece not in self.world.pieces:
+            if entry.piece_class == "castles-shield" and entry.family == expected.get("team"):
+                return entry.piece if entry.piece in self.world.pieces else None
+        return None
+
+    def _free_ranged_piece(self, expected: dict[str, Any]) -> str | None:
+        """A ranged piece of the shot's size (3E: any), or for a Castles shield shot the team's shield."""
+        wanted = expected.get("ranged_class")
+        for entry in self.table.registry.pieces:
+            if entry.piece in self.world.pieces:
+                continue
+            if expected.get("shield"):
+                if entry.piece_class == "castles-shield" and entry.family in (expected.get("team"), None):
+                    return entry.piece
+            elif is_ranged_class(entry.piece_class) and (wanted is None or entry.piece_class == wanted):
                 return entry.piece
         return None
 
@@ -375,12 +417,14 @@ class SimulatedTable:
         touched = False
         for piece in list(self.world.pieces):
             entry = self.table.registry.entry(piece)
+            # A ranged piece is removed once flicked; a shield piece stays on the playmat (Ranged Shots).
+            thrown = is_ranged_class(entry.piece_class) or entry.piece_class == "castles-shield"
             spent = (
-                entry.piece_class == "ranged"
+                is_ranged_class(entry.piece_class)
                 and self.last_shot is not None
                 and piece == self.last_shot.flicked
             )
-            if (entry.piece_class != "ranged" and piece not in in_play) or spent:
+            if (not thrown and piece not in in_play) or spent:
                 self.world.remove(piece)  # a destroyed monster or a spent missile is picked up
                 touched = True
         if self.last_shot is not None:
@@ -401,3 +445,10 @@ class SimulatedTable:
                     f"{self.table.path}: disc {entry.piece} has uid {entry.uid.hex()}, but the simulated mat "
                     f"tags it {tag_uid(entry.piece).hex()}; simulate only tables generated for it"
                 )
+
+
+def _near_side(state: dict[str, Any]) -> str:
+    """The side whose pieces start along the near edge: the heroes (Catacombs), else the first side listed
+    (Catacombs & Castles: each team behind its own Start Zone line, on opposite sides of the playmat)."""
+    sides = state.get("sides") or ()
+    return str(sides[0]["id"]) if sides else "heroes"

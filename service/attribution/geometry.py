@@ -225,6 +225,24 @@ def load_sensor_config(name_or_path: str | Path = "reference") -> SensorConfig:
     )
 
 
+RANGED_CLASS_PREFIXES = ("ranged", "castles-ranged-")  # pieces put down beside a shooter and flicked
+
+
+def is_ranged_class(piece_class: str) -> bool:
+    """Whether discs of this class are ranged pieces (a 3E missile, a Castles fireball piece, ...)."""
+    return piece_class == "ranged" or piece_class.startswith(RANGED_CLASS_PREFIXES[1])
+
+
+def piece_classes_for(ruleset: str) -> dict[str, PieceClass]:
+    """The piece classes a table of this rule set may use: the Catacombs 3E classes (obstacles, and every
+    box's common sizes), plus the rule set's own ``content/<ruleset>/pieces.yaml`` when it has one."""
+    classes = load_piece_classes()
+    own = CONTENT_DIR / ruleset / "pieces.yaml"
+    if ruleset != "catacombs-3e" and own.exists():
+        classes.update(load_piece_classes(own))
+    return classes
+
+
 def load_piece_classes(path: Path | None = None) -> dict[str, PieceClass]:
     path = path or CONTENT_DIR / "catacombs-3e" / "pieces.yaml"
     data = _read_yaml(path)

@@ -20,17 +20,22 @@ from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table
+from service.table_config import TableConfig, load_table
 
 SAMPLE_SIZES = {"orc": "monster-medium", "troll": "monster-large", "pit-viper": "monster-extra-small"}
 
 
 class FakeTable:
     def __init__(
-        self, rooms: tuple[str, ...] = ("the-barracks",), eventlog: MemoryEventLog | None = None
+        self,
+        rooms: tuple[str, ...] = ("the-barracks",),
+        eventlog: MemoryEventLog | None = None,
+        table: TableConfig | None = None,  # another table file's game (default: the 3E demo, sample cards)
     ) -> None:
-        table = load_table()
-        self.table = replace(table, game=replace(table.game, rooms=rooms, content="sample", seed=11))
+        if table is None:
+            table = load_table()
+            table = replace(table, game=replace(table.game, rooms=rooms, content="sample", seed=11))
+        self.table = table
         self.broker = FakeBroker()
         self.connection = FakeConnection()
         self.eventlog = eventlog or MemoryEventLog()

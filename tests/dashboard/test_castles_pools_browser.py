@@ -1,0 +1,117 @@
+"""A phone watching a Catacombs & Castles 2E game: the Health Pools, Armour Tokens and card charges drawn from
+the published snapshot, in headless Chromium. The snapshot is the table session's own (a real game's log
+folded), published through the real publisher on a private Mosquitto.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.eventlog.memory import MemoryEventLog
+from service.publish.paho_transport import PahoTransport
+from service.publish.publisher import TablePublisher
+from service.table_config import load_table, with_game
+from service.table_games import table_game
+from service.table_session import TableSession
+from tests.helpers.broker import start_mosquitto
+from tests.helpers.browser import needs_chromium, phone
+from web_dashboard.server import serve_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@dataclass
+class CastlesTable:
+    """A Boss Mode game's log, folded by the table session and published as the daemon publishes it."""
+
+    log: MemoryEventLog
+    session: TableSession
+    publisher: TablePublisher
+
+    def play(self, kind: str, payload: dict[str, Any]) -> None:
+        seq = self.log.append(kind, payload, "referee:anna")
+        self.session.apply(self.log.records(after_seq=seq - 1)[0])
+        self.publisher.publish_state(self.session.snapshot(), self.session.seq)
+
+    def turn(self, character: str, hits: list[str]) -> None:
+        """The character performs its shot sequence; its last shot hits ``hits``; captured tokens go onto
+        its first card."""
+        self.play("action", {"action": "declare", "character": character, "alternative": 0})
+        while (expected := self.session.expected_shot()) is not None:
+            last = len(self.session.state.turn.queue if self.session.state.turn else ()) == 1
+            shot = {"action": "resolve_shot", "character": expected["character"], "shot": expected["shot"]}
+            self.play("action", {**shot, "direct_hits": hits if last else []})
+        pending = self.session.snapshot()["pending"]
+        if pending and pending["kind"] == "transfer":
+            self.play(
+                "action",
+                {"action": "decide", "decision": pending["id"], "option": pending["options"][0]["id"]},
+            )
+
+
+@pytest.fixture
+def castles(tmp_path: Path) -> Iterator[tuple[CastlesTable, str]]:
+    broker = start_mosquitto(tmp_path / "broker")
+    table_file = with_game(load_table("castles-demo"), mode="boss")
+    setup = {**table_game(table_file.ruleset).setup_payload(table_file, 0), "first": "catacomb"}
+    publisher = TablePublisher("castles-demo", PahoTransport(broker.url(), client_id="castles-daemon"))
+    publisher.start()
+    table = CastlesTable(MemoryEventLog(), TableSession(), publisher)
+    dashboard = serve_dashboard(
+        {"TABLE": "castles-demo", "PORT": 0, "MQTT_URL": broker.url(), "MQTT_REFEREE_URL": broker.url()}
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not publisher.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        table.play("setup", setup)
+        yield table, dashboard.url
+    finally:
+        dashboard.stop()
+        publisher.stop()
+        broker.stop()
+
+
+def test_a_phone_shows_both_pools_the_boss_armour_and_a_charged_card(chromium, castles, shots_dir) -> None:  # type: ignore[no-untyped-def]
+    """catacombs-and-castles-2e-manual.md: Boss Mode Rules (the boss player's Health and Reinforcement
+    Tokens); Health and Transfer Types (a captured token charges the attacker's card)."""
+    table, url = castles
+    expect = sync_api.expect
+    page, errors = phone(chromium, url)
+    pools = page.locator("#pools")
+    expect(pools).to_be_visible()
+    expect(page.locator("#pools-mode")).to_have_text("Boss Mode")
+    expect(page.locator(".pool[data-side=castle] .pool-health")).to_have_text("12 / 12")
+    expect(page.locator(".pool[data-side=catacomb] .pool-health")).to_have_text("14 / 14")
+    expect(page.locator(".pool[data-side=catacomb] .pool-line")).to_contain_text("2 Reinforcement Tokens")
+    expect(page.locator("#monsters")).to_be_hidden()  # the Catacombs lists say nothing here
+
+    # The boss player's side goes first (the First Strike Rule: it inflicts nothing on its first turn): the
+    # boss, then each warrior on the playmat. Then Larra's missile hits the boss: the boss player's pool loses
+    # a token and Larra banks it on a card.
+    table.turn("boss-xaugorth", [])
+    for warrior in ("a", "b", "c"):
+        table.turn(f"warrior-catacomb-catacomb-warrior-{warrior}-1", [])
+    table.turn("hero-larra", ["boss-xaugorth"])
+    expect(page.locator(".pool[data-side=catacomb] .pool-health")).to_have_text("13 / 14")
+    larra = next(c for c in table.session.snapshot()["characters"] if c["id"] == "hero-larra")
+    assert larra["charges"] == 1
+    expect(page.locator("[data-character=hero-larra] .charges")).to_contain_text(": 1 token")
+    expect(page.locator("[data-character=boss-xaugorth] .charges")).to_contain_text("boss (starting form)")
+
+    # The referee hands Delilah a full and a half Armour Token (a correction): words and icons, not colour.
+    correction = {"action": "set_armour", "character": "hero-delilah", "armour": [2, 1], "reason": "dropped"}
+    table.play("correction", {"action": correction, "reason": "dropped"})
+    expect(page.locator("[data-character=hero-delilah] .charges")).to_contain_text(
+        "⛨ full armour · ◐ half armour"
+    )
+    page.screenshot(path=str(shots_dir / "castles-pools.png"))
+    assert not errors, errors

@@ -1,0 +1,70 @@
+// Catacombs & Castles: the sides' Health Pools, Reinforcement Tokens, Armour Tokens and card charges, from the
+// snapshot's `sides` and characters (docs/state.md). A game without pools (Catacombs) leaves the card hidden.
+"use strict";
+(function () {
+  const S = window.Smartmat;
+  const MODES = { team: "Team Mode", "one-versus-one": "One versus One", boss: "Boss Mode", "boss-versus-boss": "Boss vs Boss" };
+
+  function words(id) {
+    return String(id).replace(/-/g, " ");
+  }
+
+  function tokens(n, max, cls) {
+    const bar = S.el("span", { class: "health " + cls, "aria-hidden": "true" });
+    for (let i = 0; i < Math.max(max, n); i++) bar.appendChild(S.el("i", { class: i < n ? "full" : "empty" }));
+    return bar;
+  }
+
+  // One fighter: armour as words and shields (full / half), each card's tokens as a number, never colour alone.
+  function fighter(c) {
+    const li = S.el("li", { class: `person fighter side-${c.side}${c.on_mat === false ? " dead" : ""}`, "data-character": c.id });
+    li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
+    if (c.kind === "warrior") {
+      li.appendChild(S.el("strong", { class: "hp", title: c.on_mat ? "on the playmat" : "in reserve or removed" }, c.on_mat ? "1" : "–"));
+    }
+    const notes = [];
+    if (c.kind !== "hero") notes.push(c.kind + (c.form ? ` (${c.form} form)` : ""));
+    for (const a of c.armour || []) notes.push(a === "full" ? "⛨ full armour" : "◐ half armour");
+    for (const [card, n] of Object.entries(c.cards || {})) notes.push(`${words(card)}: ${n} token${n === 1 ? "" : "s"}`);
+    if (c.trapped) notes.push("trapped");
+    if (notes.length) li.appendChild(S.el("span", { class: "tag charges" }, notes.join(" · ")));
+    return li;
+  }
+
+  function side(s, characters, turn) {
+    const box = S.el("div", { class: `pool side-${s.id}`, "data-side": s.id });
+    const title = S.el("h3", {}, `${s.team === "castle" ? "Team Castle" : s.team === "catacomb" ? "Team Catacomb" : s.id}`);
+    if (turn && turn.side === s.id) title.appendChild(S.el("span", { class: "badge good" }, "to act"));
+    box.appendChild(title);
+    const line = S.el("p", { class: "pool-line" });
+    line.appendChild(S.el("strong", { class: "pool-health", title: `${s.health} of ${s.starting_health} Health Tokens` }, `${s.health} / ${s.starting_health}`));
+    line.appendChild(S.el("span", { class: "muted" }, " Health Tokens"));
+    if (s.reinforcements) line.appendChild(S.el("span", { class: "muted" }, ` · ${s.reinforcements} Reinforcement Token${s.reinforcements === 1 ? "" : "s"}`));
+    box.appendChild(line);
+    box.appendChild(tokens(s.health, s.starting_health, "pool-bar"));
+    const list = S.el("ul", { class: "people" });
+    for (const c of characters.filter((x) => x.side === s.id)) list.appendChild(fighter(c));
+    box.appendChild(list);
+    return box;
+  }
+
+  S.onRender(function (t, reason) {
+    if (!t.state || reason === "event") return;
+    const card = document.getElementById("pools");
+    if (!card) return;
+    const sides = t.state.sides;
+    const pooled = Array.isArray(sides) && sides.length > 0;
+    card.hidden = !pooled;
+    // The Catacombs lists (party, monsters) say nothing of a game played with pools.
+    for (const id of ["heroes", "monsters"]) {
+      const list = document.getElementById(id);
+      const section = list && list.closest("section");
+      if (section) section.hidden = pooled;
+    }
+    if (!pooled) return;
+    document.getElementById("pools-mode").textContent = MODES[t.state.mode] || t.state.mode || "";
+    const box = document.getElementById("pool-sides");
+    while (box.firstChild) box.removeChild(box.firstChild);
+    for (const s of sides) box.appendChild(side(s, t.state.characters || [], t.state.turn));
+  });
+})();
