@@ -44,29 +44,43 @@ def test_a_physical_table_plays_a_whole_game_with_the_referee_naming_every_draw(
     log.setup(setup)
     dice = random.Random(21)
     named: set[str] = set()
-    for _ in range(1500):
-        if t.state.phase == "game_over" or t.state.room_index == len(ROOMS) - 1 and t.state.phase != "setup":
-            break
-        # Choose as a person would (the same choices a digital table offers), then play it at the table.
-        digital = evolve(t.state, settings=DIGITAL)
-        t_digital = Table(ROOMS, seed=21)
-        t_digital.state = digital
-        action = random_action(t_digital, dice)
+
+    def play(action: A.Action) -> None:
+        """The table does it; when the rules need a card nobody named, the referee names the one drawn."""
         while True:
             try:
                 t.do(action)
             except CardNotNamedError as missing:
-                card = dice.choice(missing.possible)
+                draw = A.DrawCards(missing.deck, (dice.choice(missing.possible),))
                 named.add(missing.deck)
-                draw = A.DrawCards(missing.deck, (card,))
                 t.do(draw)
                 log.action(draw)
                 continue
             log.action(action)
+            return
+
+    visited: set[str] = set()
+    for _ in range(4000):
+        if t.state.phase == "game_over":
             break
+        room = t.state.room_id or ""
+        if (
+            t.state.phase == "special_room"
+            and room in ("amaranth-inn", "alewife-tavern")
+            and room not in visited
+        ):
+            # The party recruits an ally at the Inn and bets at the Tavern: the portrait and the bag's pieces.
+            visited.add(room)
+            play(A.SetGold("hero-xoric", 12, "the party's purse"))
+            play(A.UseService("meal" if room == "amaranth-inn" else "bet", target="hero-xoric"))
+            continue
+        # Choose as a person would (the choices a digital table offers), then play it at the table.
+        chooser = Table(ROOMS, seed=21)
+        chooser.state = evolve(t.state, settings=DIGITAL)
+        play(random_action(chooser, dice))
         check_invariants(t.state)
-    assert t.state.room_index == len(ROOMS) - 1 or t.state.phase == "game_over"
-    assert {"rooms", "poison", "items"} <= named
+    assert t.state.phase == "game_over" and t.state.room_index == len(ROOMS) - 1
+    assert {"rooms", "poison", "items", "allies", "tavern"} <= named
     result = replay(log.records)
     assert result.rejected == []
     assert result.state.to_json() == t.state.to_json()
