@@ -39,8 +39,9 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         assert "battle" in live_t1.inner_text()
 
         # The table's game ends: the big screen shows it without a reload.
-        finish_game(hub, "t1", "g1", records=6)
+        finish_game(hub, "t1", "g1", records=6, outcome="cy")  # the setup named its sides by entrant
         screen.wait_for_function("document.querySelector('li[data-table=t1]').innerText.includes('finished')")
+        assert "not connected yet" in screen.locator("li[data-table=t2]").inner_text()
         assert screen.locator("table.standings tbody tr").first.inner_text().split("\t")[2] == "0.0"
 
         referee, referee_errors = phone(chromium, f"{server.url}/hub/login")
@@ -61,6 +62,10 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         )
         screen.screenshot(path=str(shots_dir / "hub-standings-phone.png"))
         referee.screenshot(path=str(shots_dir / "hub-overview-phone.png"))
+        big = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        big.goto(f"{server.url}/hub/standings")
+        assert big.locator("table.standings tbody tr").first.inner_text().startswith("1\tCy")
+        big.screenshot(path=str(shots_dir / "hub-standings-screen.png"))
         assert hub.tournament.results[(1, "t1")].winner == "cy"
         assert screen_errors == [] and referee_errors == []
     finally:
