@@ -108,6 +108,7 @@ def load_position(rules: Catacombs3E, doc: Any) -> GameState:
     )
     if "rng" not in raw:
         merged["rng"] = 0x2545F4914F6CDD1D  # any non-zero state: the position names none
+    _supply_left(rules, raw, merged, characters)
     _room(rules, merged)
     try:
         state = decode_dataclass(GameState, merged, "position")
@@ -115,6 +116,35 @@ def load_position(rules: Catacombs3E, doc: Any) -> GameState:
         raise PositionError(str(exc)) from exc
     check_position(rules, state)
     return state
+
+
+def _supply_left(
+    rules: Catacombs3E, raw: dict[str, Any], merged: dict[str, Any], characters: list[Character]
+) -> None:
+    """What a hand-written position leaves out of the supply is the box less what the characters hold: the
+    Treasury less their gold, the Poison deck less their Poison cards, the Item deck less their Items."""
+    if "treasury" not in raw:
+        from service.rules.catacombs3e import TREASURY
+
+        merged["treasury"] = max(0, TREASURY - sum(c.gold for c in characters))
+    if "poison_deck" not in raw:
+        held = Counter(v for c in characters for v in c.poison)
+        merged["poison_deck"] = _less(rules.content.poison_deck(), held)
+    if "item_deck" not in raw:
+        market = raw.get("market", [])
+        held_items = Counter(i for c in characters for i in c.items)
+        held_items.update(market if isinstance(market, list) else [])
+        merged["item_deck"] = _less(rules.content.item_deck(), held_items)
+
+
+def _less(deck: Any, taken: Counter[Any]) -> list[Any]:
+    left, out = Counter(taken), []
+    for card in deck:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
 
 
 def _card(rules: Catacombs3E, kind: str, card_id: Any, where: str) -> Any:
@@ -238,6 +268,8 @@ def check_position(rules: Catacombs3E, state: GameState) -> None:
         no("characters", f"a game has four different heroes, got {[h.card for h in heroes]}")
     if state.phase == "battle" and state.round < 1:
         no("round", "the Battle Phase counts rounds from 1")
+    if state.phase in ("battle", "resolution", "special_room") and state.room_index < 0:
+        no("room_index", f"the {state.phase} phase is played in a room: name it (0 = the first Room card)")
     for i, c in enumerate(state.characters):
         where = f"characters[{i}]"
         for status in c.status:

@@ -186,3 +186,20 @@ def test_a_physical_tables_position_lists_what_is_left_in_its_decks_in_no_order(
     assert setup["position"]["poison_deck"] == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
     resumed = replay(restarted(setup)).state
     assert resumed.public_view() == replay(records).state.public_view()
+
+
+def test_a_hand_written_position_leaves_the_supply_to_the_box() -> None:
+    """docs/positions.md (what a hand-written position may leave out); catacombs-3e-reference.txt: Game
+    Phases: The Setup Phase ("The supply of pieces and cards represent hard limits")."""
+    setup = rulebook_poison_example()
+    for key in ("treasury", "poison_deck"):
+        del setup["position"][key]
+    setup["position"]["characters"][0]["gold"] = 5
+    setup["position"]["characters"][0]["items"] = ["healing-salve"]
+    state = replay(restarted(setup)).state
+    assert state.treasury == 92 - 5
+    assert sorted(state.poison_deck) == [1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3]  # less Varesh's 1, 1 and 3
+    assert state.item_deck.count("healing-salve") == 1  # one of the two copies is in Xoric's hands
+    setup["position"]["room_index"] = -1
+    with pytest.raises(SetupError, match="position.room_index: the battle phase is played in a room"):
+        replay(restarted(setup))
