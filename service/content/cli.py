@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from service.content import catacombs1e
 from service.content.castles import CASTLES_RULESETS, CastlesContent, load_castles_content
 from service.content.errors import ContentError, Problem
 from service.content.hardware import check_hardware
@@ -38,6 +39,8 @@ def register_cli(subparsers: Any) -> None:
 
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    if args.ruleset == catacombs1e.RULESET:
+        return _check_catacombs1e(args, out)
     problems: list[Problem] = []
     content: Content | CastlesContent | None = None
     try:
@@ -55,6 +58,32 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 1
     assert content is not None
     print(summary(content), file=out)
+    return 0
+
+
+def _check_catacombs1e(args: argparse.Namespace, out: TextIO) -> int:
+    """Catacombs 1E's cards (service/content/catacombs1e.py): validated, counted, stand-ins listed."""
+    try:
+        cards = catacombs1e.load_catacombs1e_content(args.overlay)
+        pending = catacombs1e.unverified(args.overlay)
+    except ContentError as exc:
+        print(f"content check failed: {len(exc.problems)} problem(s)", file=out)
+        for problem in exc.problems:
+            print(f"  {problem}", file=out)
+        return 1
+    counts = (
+        ("heroes", len(list(cards.heroes()))),
+        ("monsters", len(list(cards.monsters()))),
+        ("room cards", len(list(cards.rooms()))),
+        ("spells", len(list(cards.cards("spell")))),
+        ("items", len(list(cards.cards("item")))),
+    )
+    print(f"content {catacombs1e.RULESET}: OK", file=out)
+    for label, count in counts:
+        print(f"  {label:<15} {count:>3}", file=out)
+    print(f"  unverified records: {len(pending)} (see docs/content.md)", file=out)
+    for key, rid, fields in pending:
+        print(f"    {key} {rid}: {', '.join(fields)}", file=out)
     return 0
 
 

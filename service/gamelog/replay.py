@@ -43,6 +43,8 @@ def load_content(setup: dict[str, Any]) -> Any:
     source = setup.get("content", "shipped")
     if setup.get("ruleset") in ("catacombs-and-castles-2e", "catacombs-and-castles-1e"):
         return _castles_content(setup)
+    if setup.get("ruleset") == "catacombs-1e":
+        return _catacombs1e_content(setup)
     if source == "sample":
         from service.rules.sample_content import sample_content
 
@@ -79,6 +81,21 @@ def _castles_content(setup: dict[str, Any]) -> Any:
         raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
     try:
         return castles_cards(load_castles_content(setup["ruleset"], overlay))
+    except ContentError as exc:
+        raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
+
+
+def _catacombs1e_content(setup: dict[str, Any]) -> Any:
+    from service.content import ContentError
+    from service.content.catacombs1e import load_catacombs1e_content
+
+    if setup.get("content", "shipped") != "shipped":
+        raise SetupError(f"setup 'content' must be 'shipped' for catacombs-1e, got {setup['content']!r}")
+    overlay = setup.get("overlay")
+    if overlay is not None and not isinstance(overlay, str):
+        raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
+    try:
+        return load_catacombs1e_content(overlay)
     except ContentError as exc:
         raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
 

@@ -31,6 +31,11 @@ KINDS = (
     "castles_boss",
     "castles_warrior",
     "castles_ability",
+    "c1e_hero",
+    "c1e_monster",
+    "c1e_room",
+    "c1e_lord",
+    "c1e_card",
 )
 
 
