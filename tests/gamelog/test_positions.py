@@ -203,3 +203,20 @@ def test_a_hand_written_position_leaves_the_supply_to_the_box() -> None:
     setup["position"]["room_index"] = -1
     with pytest.raises(SetupError, match="position.room_index: the battle phase is played in a room"):
         replay(restarted(setup))
+
+
+def test_every_exported_position_and_the_hand_written_ones_meet_the_schema() -> None:
+    """docs/positions.md ("one self-contained, validated JSON document ... with a schema")."""
+    from jsonschema import Draft202012Validator
+
+    schema = Draft202012Validator(json.loads((ROOT / "docs" / "position.schema.json").read_text()))
+    documents = [position_setup(read_log(path))["position"] for path in LOGS]
+    documents.append(rulebook_poison_example()["position"])
+    documents += [
+        json.loads(p.read_text())["setup"]["position"]
+        for p in sorted((ROOT / "tests" / "data" / "positions").glob("*.json"))
+    ]
+    for document in documents:
+        assert [e.message for e in schema.iter_errors(document)] == []
+    wrong = {**rulebook_poison_example()["position"], "phase": "lunch"}
+    assert any("lunch" in e.message for e in schema.iter_errors(wrong))
