@@ -47,7 +47,7 @@ class BridgePlan:
     central_host: str
     central_port: int = 1883
     central_bind: str | None = None  # None: every interface
-    persistence_dir: str = "/var/lib/mosquitto/"
+    persistence_dir: str | None = None  # None: Debian's main mosquitto.conf already names it
 
     def __post_init__(self) -> None:
         if not self.tables:
@@ -92,9 +92,10 @@ def central_conf(plan: BridgePlan, directory: str) -> str:
             "allow_anonymous false",
             f"password_file {directory}/passwords",
             f"acl_file {directory}/acl",
-            "# Retained table state survives a restart of the central broker.",
+            "# Retained table state survives a restart of the central broker. Debian's main mosquitto.conf",
+            "# names persistence_location itself (Mosquitto refuses a second one).",
             "persistence true",
-            f"persistence_location {plan.persistence_dir}",
+            *([f"persistence_location {plan.persistence_dir}"] if plan.persistence_dir else []),
             "# A table that was cut off catches up in one burst; let the hub's queue hold it.",
             "max_queued_messages 20000",
             "",
