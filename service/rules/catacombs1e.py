@@ -241,6 +241,14 @@ class Catacombs1E(Catacombs3E):
             return False
         return not any(c.kind in ("ally", "familiar") and c.alive and c.in_room for c in state.characters)
 
+    def room_is_clear(self, state: GameState) -> bool:
+        """A retaliation still owed by a monster just destroyed comes before the room ends (Rappresaglia:
+        "avrà comunque la possibilità dell'attacco prima di venire rimosso")."""
+        queue = state.turn.queue if state.turn is not None else ()
+        if any(p.actor is not None and state.character(p.actor).kind == "monster" for p in queue):
+            return False
+        return super().room_is_clear(state)
+
     def end_battle(self, tx: Tx) -> None:
         """La Fase di Risoluzione; the summoned skeleton "si ridurrà in polvere" when the room is complete."""
         for c in tx.state.characters:

@@ -149,7 +149,7 @@ def test_the_barbarians_frenzy_leaves_him_incapacitated() -> None:
     g.do(A.PlayCard("hero-barbaro", "furia"))
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-orco-1",)))
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-orco-2",)))
-    g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-scheletro-guerriero-1",)))
+    g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-orco-2",)))  # twice in a row: ignored
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-orco-1",)))
     assert not g.c("monster-orco-1").alive and g.c("monster-orco-2").health == 1
     assert g.c("hero-barbaro").has(INCAPACITATED)
@@ -177,6 +177,20 @@ def test_retaliation_a_monster_hit_by_melee_strikes_back_even_when_destroyed() -
     assert g.state.turn is not None and g.state.turn.queue[0].actor == "monster-minotauro-1"
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("hero-elfo",)))
     assert g.c("hero-elfo").health == 11  # a melee attack: one point
+
+
+def test_a_retaliation_comes_before_the_last_monster_leaves_the_room(tmp_path: Path) -> None:
+    """catacombs-1e-rules-italian.txt: Abilità dei mostri (Rappresaglia: before it is removed)"""
+    lone = "  minotauro:\n    health: 1\n"
+    g = Game(["labirinto", *ROOMS[1:]], overlay=overlay(tmp_path, lone))
+    g.fight()
+    for m in [m for m in g.state.room_monsters if m.card != "minotauro"]:
+        g.do(A.SetHealth(m.id, 0, "cleared"))
+    g.do(A.DeclareAction("hero-barbaro", 0))
+    g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-minotauro-1",)))
+    assert not g.c("monster-minotauro-1").alive and g.state.phase == "battle"
+    g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("hero-ladra",)))
+    assert g.c("hero-ladra").health == 9 and g.state.phase == "resolution"
 
 
 def test_retaliation_only_answers_melee() -> None:
