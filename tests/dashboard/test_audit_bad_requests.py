@@ -59,7 +59,10 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
         ("[]", "the request body must be a JSON object"),
         ('{"args": {}}', "unknown command None; known:"),
         ('{"command": ["pause"]}', "unknown command ['pause']"),
-        ('{"command": "teleport", "args": {}}', "unknown command 'teleport'; known: answer, assign_tracker, bind"),
+        (
+            '{"command": "teleport", "args": {}}',
+            "unknown command 'teleport'; known: answer, assign_tracker, bind",
+        ),
         ('{"command": "pause", "args": null}', "'args' must be a JSON object"),
         ('{"command": "undo", "args": {"count": NaN, "reason": "x"}}', "'count' must be a whole number"),
         ('{"command": "undo", "args": {"count": 1e400, "reason": "x"}}', "'count' must be a whole number"),
