@@ -37,12 +37,14 @@ class Standing:
     wins: int
     played: int
     byes: int
+    members: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
             "rank": self.rank,
             "entrant": self.entrant,
             "name": self.name,
+            "members": list(self.members),
             "points": float(self.points),
             "buchholz": float(self.buchholz),
             "sonneborn_berger": float(self.sonneborn_berger),
@@ -87,7 +89,7 @@ def standings(tournament: Tournament) -> list[Standing]:
         rows.append((entrant, points[entrant_id], buchholz, sb, wins, len(opponents), byes))
     rows.sort(key=lambda r: (-r[1], -r[2], -r[3], -r[4], r[0].seed))
     return [
-        Standing(rank, e.id, e.name, pts, bh, sb, wins, played, byes)
+        Standing(rank, e.id, e.name, pts, bh, sb, wins, played, byes, e.members)
         for rank, (e, pts, bh, sb, wins, played, byes) in enumerate(rows, start=1)
     ]
 

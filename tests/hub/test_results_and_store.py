@@ -181,5 +181,5 @@ def test_teams_are_entrants_with_their_members(tmp_path: Path) -> None:
         ("bats", 1.0),
         ("owls", 0.0),
     ]
-    assert hub.tournament.entrants["owls"].members == ("Ann", "Ben")
+    assert hub.standings()[2]["members"] == ["Ann", "Ben"]
     assert "092 Team: Swiss-System" in exports.to_trf(hub.tournament)
