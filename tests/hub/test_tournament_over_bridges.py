@@ -28,7 +28,7 @@ PLAYERS = ["ada", "bo", "cy", "dee", "eli", "fay", "gus"]
 PIN = generate_password_hash("2468", method="pbkdf2:sha256:1000")
 
 
-def eventually(condition: Callable[[], bool], timeout_s: float = 15.0) -> None:
+def eventually(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() > deadline:
