@@ -89,6 +89,8 @@ def test_a_phone_shows_both_pools_the_boss_armour_and_a_charged_card(chromium, c
     pools = page.locator("#pools")
     expect(pools).to_be_visible()
     expect(page.locator("#pools-mode")).to_have_text("Boss Mode")
+    expect(page.locator("#room-name")).to_have_text("Boss Mode")  # no rooms: the summary names the mode
+    expect(page.locator("#moment")).to_have_text("Waiting for Team Catacomb to declare")
     expect(page.locator(".pool[data-side=castle] .pool-health")).to_have_text("12 / 12")
     expect(page.locator(".pool[data-side=catacomb] .pool-health")).to_have_text("14 / 14")
     expect(page.locator(".pool[data-side=catacomb] .pool-line")).to_contain_text("2 Reinforcement Tokens")
@@ -104,14 +106,14 @@ def test_a_phone_shows_both_pools_the_boss_armour_and_a_charged_card(chromium, c
     expect(page.locator(".pool[data-side=catacomb] .pool-health")).to_have_text("13 / 14")
     larra = next(c for c in table.session.snapshot()["characters"] if c["id"] == "hero-larra")
     assert larra["charges"] == 1
-    expect(page.locator("[data-character=hero-larra] .charges")).to_contain_text(": 1 token")
+    expect(page.locator("[data-character=hero-larra] .charges")).to_contain_text("ability: 1 token")
     expect(page.locator("[data-character=boss-xaugorth] .charges")).to_contain_text("boss (starting form)")
 
     # The referee hands Delilah a full and a half Armour Token (a correction): words and icons, not colour.
     correction = {"action": "set_armour", "character": "hero-delilah", "armour": [2, 1], "reason": "dropped"}
     table.play("correction", {"action": correction, "reason": "dropped"})
     expect(page.locator("[data-character=hero-delilah] .charges")).to_contain_text(
-        "⛨ full armour · ◐ half armour"
+        "● full armour · ◐ half armour"
     )
-    page.screenshot(path=str(shots_dir / "castles-pools.png"))
+    pools.screenshot(path=str(shots_dir / "castles-pools.png"))
     assert not errors, errors

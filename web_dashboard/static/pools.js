@@ -5,8 +5,11 @@
   const S = window.Smartmat;
   const MODES = { team: "Team Mode", "one-versus-one": "One versus One", boss: "Boss Mode", "boss-versus-boss": "Boss vs Boss" };
 
-  function words(id) {
-    return String(id).replace(/-/g, " ");
+  // "larra-team-action" on Larra -> "team action"; a Boss Action card keeps its own name.
+  function cardName(c, id) {
+    const own = String(c.card || "") + "-";
+    const name = String(id).startsWith(own) ? String(id).slice(own.length) : String(id);
+    return name.replace(/-/g, " ");
   }
 
   function tokens(n, max, cls) {
@@ -17,15 +20,15 @@
 
   // One fighter: armour as words and shields (full / half), each card's tokens as a number, never colour alone.
   function fighter(c) {
-    const li = S.el("li", { class: `person fighter side-${c.side}${c.on_mat === false ? " dead" : ""}`, "data-character": c.id });
+    const li = S.el("li", { class: `person fighter side-${c.side}${c.on_mat === false ? " off-mat" : ""}`, "data-character": c.id });
     li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
     if (c.kind === "warrior") {
-      li.appendChild(S.el("strong", { class: "hp", title: c.on_mat ? "on the playmat" : "in reserve or removed" }, c.on_mat ? "1" : "–"));
+      li.appendChild(S.el("strong", { class: "hp", title: c.on_mat ? "1 health, on the playmat" : "off the playmat" }, c.on_mat ? "1" : "–"));
     }
     const notes = [];
-    if (c.kind !== "hero") notes.push(c.kind + (c.form ? ` (${c.form} form)` : ""));
-    for (const a of c.armour || []) notes.push(a === "full" ? "⛨ full armour" : "◐ half armour");
-    for (const [card, n] of Object.entries(c.cards || {})) notes.push(`${words(card)}: ${n} token${n === 1 ? "" : "s"}`);
+    if (c.kind !== "hero") notes.push(c.kind + (c.form ? ` (${c.form} form)` : "") + (c.on_mat === false ? ", off the playmat" : ""));
+    for (const a of c.armour || []) notes.push(a === "full" ? "● full armour" : "◐ half armour");
+    for (const [card, n] of Object.entries(c.cards || {})) notes.push(`${cardName(c, card)}: ${n} token${n === 1 ? "" : "s"}`);
     if (c.trapped) notes.push("trapped");
     if (notes.length) li.appendChild(S.el("span", { class: "tag charges" }, notes.join(" · ")));
     return li;
@@ -33,7 +36,7 @@
 
   function side(s, characters, turn) {
     const box = S.el("div", { class: `pool side-${s.id}`, "data-side": s.id });
-    const title = S.el("h3", {}, `${s.team === "castle" ? "Team Castle" : s.team === "catacomb" ? "Team Catacomb" : s.id}`);
+    const title = S.el("h3", {}, teamName(s));
     if (turn && turn.side === s.id) title.appendChild(S.el("span", { class: "badge good" }, "to act"));
     box.appendChild(title);
     const line = S.el("p", { class: "pool-line" });
@@ -48,7 +51,22 @@
     return box;
   }
 
-  S.onRender(function (t, reason) {
+  function teamName(s) {
+    return s.team === "castle" ? "Team Castle" : s.team === "catacomb" ? "Team Catacomb" : s.id;
+  }
+
+  // The shared summary speaks of rooms; a game without rooms names its mode and the team to act instead.
+  function summary(state, sides) {
+    const set = (id, text) => { const n = document.getElementById(id); if (n) n.textContent = text; };
+    const turn = state.turn || {};
+    const acting = sides.find((x) => x.id === turn.side);
+    set("room-name", MODES[state.mode] || state.mode || "");
+    if (acting && !turn.character) set("turn-who", teamName(acting));
+    const moment = document.getElementById("moment");
+    if (acting && moment && moment.textContent.startsWith("Waiting for ")) moment.textContent = `Waiting for ${teamName(acting)} to declare`;
+  }
+
+  function render(t, reason) {
     if (!t.state || reason === "event") return;
     const card = document.getElementById("pools");
     if (!card) return;
@@ -62,9 +80,13 @@
       if (section) section.hidden = pooled;
     }
     if (!pooled) return;
+    summary(t.state, sides);
     document.getElementById("pools-mode").textContent = MODES[t.state.mode] || t.state.mode || "";
     const box = document.getElementById("pool-sides");
     while (box.firstChild) box.removeChild(box.firstChild);
     for (const s of sides) box.appendChild(side(s, t.state.characters || [], t.state.turn));
-  });
+  }
+
+  // After the shared summary (live.js adds it once the page is loaded), so the mode's words win.
+  document.addEventListener("DOMContentLoaded", () => S.onRender(render));
 })();
