@@ -45,6 +45,21 @@ INCAPACITATED_THIS_ROUND = "incapacitated-this-round"
 SKELETON = "scheletro-evocato"
 TREASURY = 20 * 100 + 20 * 500  # Componenti: 40 gold cards of 100 and 500 (the split is a stand-in)
 HERO_SIDE = ("hero", "ally", "familiar")
+# The Catacombs flow's refusals, cited by the 1E manual's section for the same rule (else its summary).
+SECTIONS_1E = {
+    "Battle Phase: Turn Order": "3. La Fase Combattimento",
+    "Battle Phase: Shot Sequences and Connectors": "Attacchi in Sequenza",
+    "Game Phases: The Setup Phase": "2: La Fase di Preparazione",
+    "Game Phases: The Battle Phase": "3. La Fase Combattimento",
+    "Game Phases: Exploring The Catacomb": "1: La Fase Esplorazione",
+    "Game Phases: Winning the Game": "Condizioni di Vittoria",
+    "Battle Phase: Taking Damage": "Colpi e danni",
+    "Battle Phase: Tracking Health": "Colpi e danni",
+    "Playing Spell, Ability, or Item Cards": "3. La Fase Combattimento",
+    "Item Cards: Usage Restrictions": "Equipaggiamento",
+    "The Overseer, Heroes, and Catacomb Lords: Hero Player Boards": "Preparazione degli eroi",
+    "Components": "Componenti",
+}
 
 
 def cite1(section: str) -> str:
@@ -54,6 +69,15 @@ def cite1(section: str) -> str:
 class Catacombs1E(Catacombs3E):
     name = "catacombs-1e"
     content: Catacombs1ECards
+
+    def check(self, state: GameState, action: A.Action) -> None:
+        try:
+            super().check(state, action)
+        except IllegalActionError as exc:
+            manual, _, section = exc.rule.partition(": ")
+            if not manual.startswith("catacombs-3e"):
+                raise
+            raise type(exc)(exc.reason, cite1(SECTIONS_1E.get(section, "Riassunto delle regole"))) from None
 
     # == a new game ===============================================================================
     def new_game(

@@ -40,6 +40,22 @@ ABILITIES = cite1e("Ability Cards")
 TEAM_ACTIONS = cite1e("Team Actions")
 REINFORCEMENTS = cite1e("Reinforcements")
 REINFORCEMENT_CARD = "reinforcement"  # perform_card's card for spending a Reinforcement Token
+# The 2E machinery's refusals, cited by the 1E manual's section for the same rule.
+SECTIONS_1E = {
+    "Team Mode Turn Order": "Turn Overview",
+    "Shot Sequences": "Shot Sequences",
+    '"Or" Connector Example': "Shot Sequences",
+    "Armour Tokens": "Armour Tokens",
+    "Health and Transfer Types": "Health and Damage Tokens",
+    "Warriors": "The Warriors",
+    "Hero Actions": "Ability Cards",
+    "Hero Abilities": "Ability Cards",
+    "Team Actions": "Team Actions",
+    "Character Shots": "Shot Reference",
+    "Ranged Shots": "Shot Reference",
+    "Castle and Catacomb Bosses": "Boss Mode",
+    "Team Mode Objective": "Health and Damage Tokens",
+}
 SINGLE_TARGET = ("grapple", "claw", "net", "web", "leech")
 GRABS = ("grapple", "claw")
 
@@ -50,6 +66,15 @@ class CastlesFirstEdition(CastlesSecondEdition):
     target_shots = ("target_melee", "target_ice", "target_fireball")
 
     # == the base's contract ======================================================================
+    def check(self, state: CastlesState, action: A.Action) -> None:
+        try:
+            super().check(state, action)
+        except IllegalActionError as exc:
+            manual, _, section = exc.rule.partition(": ")
+            if manual != "catacombs-and-castles-2e-manual.md":
+                raise
+            raise type(exc)(exc.reason, cite1e(SECTIONS_1E.get(section, "Game Overview"))) from None
+
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> CastlesState:
         return new_game_1e(self.content, setup, self.name)
 
