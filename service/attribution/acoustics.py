@@ -309,6 +309,7 @@ def _mean_and_sd(loglik: list[float]) -> tuple[float, float]:
 OFFSET_PRIOR_SD_US = 60.0  # piezo channels rarely lag each other by more than this
 MAX_JOINT_EVENTS = 120
 JOINT_ITERATIONS = 15
+HUBER_K = 2.0  # arrivals beyond this many timing sigmas off the fit are down-weighted
 
 
 @dataclass(frozen=True)
@@ -384,18 +385,21 @@ def solve_joint(
                 sx, sy = positions[sid]
                 d = max(1.0, math.hypot(x - sx, y - sy))
                 r = t - t0 - slowness * d - offsets[index[sid]]
+                # Huber weights: an arrival far off the fit (a heavy-tailed jitter, a merged echo) pulls
+                # linearly, not quadratically, so a few of them cannot drag the speed and the lags.
+                hw = min(1.0, HUBER_K * sigma / max(abs(r), 1e-9))
                 jl = (slowness * (x - sx) / d, slowness * (y - sy) / d, 1.0)
                 jg = {0: d, index[sid]: 1.0}
                 for p in range(3):
-                    av[p] += jl[p] * r
+                    av[p] += hw * jl[p] * r
                     for q in range(3):
-                        a[p][q] += jl[p] * jl[q]
+                        a[p][q] += hw * jl[p] * jl[q]
                     for k, v in jg.items():
-                        bmat[p][k] += jl[p] * v
+                        bmat[p][k] += hw * jl[p] * v
                 for k, v in jg.items():
-                    cv[k] += v * r
+                    cv[k] += hw * v * r
                     for k2, v2 in jg.items():
-                        schur[k][k2] += v * v2
+                        schur[k][k2] += hw * v * v2
             if kept.anchor is not None:
                 w = (sigma / kept.anchor[2]) ** 2
                 a[0][0] += w
@@ -439,16 +443,21 @@ def solve_joint(
         if abs(step[0]) < 1e-6 * slowness and max(abs(v) for v in step[1:]) < 0.05:
             break
     # The fit's timing jitter, and the slowness's uncertainty with every event's place left free.
-    rss, dof = 0.0, 0
+    # The jitter reported is the plain one (what placing a contact must allow for); the speed's uncertainty
+    # uses the weighted residuals, as the weighted normal matrix does.
+    rss, weighted_rss, dof = 0.0, 0.0, 0
     for kept, (x, y, t0) in events:
         for sid, t in kept.arrivals:
             d = math.hypot(x - positions[sid][0], y - positions[sid][1])
-            rss += (t - t0 - slowness * d - offsets[index[sid]]) ** 2
+            r = t - t0 - slowness * d - offsets[index[sid]]
+            rss += r**2
+            weighted_rss += min(1.0, HUBER_K * sigma / max(abs(r), 1e-9)) * r**2
         dof += _degrees_of_freedom(kept)
+    fit_sigma = max(15.0, math.sqrt((weighted_rss + jitter0**2 * 4) / (dof + 4)))
     sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4)))
     first = _solve(schur, [1.0] + [0.0] * (n - 1)) if schur else None
     var_s = first[0] if first else 1.0
-    log_sd = sigma * math.sqrt(max(var_s, 0.0)) / slowness
+    log_sd = fit_sigma * math.sqrt(max(var_s, 0.0)) / slowness
     return JointAcoustics(
         1 / slowness,
         log_sd,

@@ -28,6 +28,14 @@ OUTLIER_DENSITY = 1.0 / (600.0 * 600.0)  # a uniform guess anywhere on the mat
 P_SEEN_OFF_MAT = 0.3  # edge antennas still catch some discs lying just beyond the mat
 OFF_MAT_SIGMA_MM = 30.0
 MISFIT_Z = 4.5  # a piece this many sigmas from where the rollout left it: evidence the rollout is wrong
+# A poorly read disc (one antenna, or pinned at the grid's edge) is off by much the same amount in two reads
+# as long as it stays where the same antennas see it: most of its sigma is a bias the two reads share, not
+# noise. What a read's sigma holds beyond its random part (the larger of RANDOM_READ_MM and RANDOM_READ_SHARE
+# of it) is counted as such a bias, shared in proportion to exp(−(travel / BIAS_CORRELATION_MM)²) of the
+# rollout's travel for the piece. A well-read disc (three antennas, ~3 mm) has no shared part.
+RANDOM_READ_MM = 4.0
+RANDOM_READ_SHARE = 0.4
+BIAS_CORRELATION_MM = 25.0  # about one antenna pitch
 
 
 @dataclass(frozen=True)
@@ -213,8 +221,10 @@ def position_log_likelihood(
             continue
         along = ep.model_floor_mm + ep.along_track_per_mm * travel
         across = ep.model_floor_mm + ep.cross_track_per_mm * travel
-        sa = math.sqrt(seen.sigma_mm**2 + sigma_before**2 + along**2)
-        sc = math.sqrt(seen.sigma_mm**2 + sigma_before**2 + across**2)
+        shared = math.exp(-((travel / BIAS_CORRELATION_MM) ** 2)) * _bias(seen.sigma_mm) * _bias(sigma_before)
+        reads = max(seen.sigma_mm**2 + sigma_before**2 - 2 * shared, 0.0)
+        sa = math.sqrt(reads + along**2)
+        sc = math.sqrt(reads + across**2)
         rx, ry = seen.x_mm - fx, seen.y_mm - fy
         if travel > 1e-6:
             ux, uy = (mx - sx) / travel, (my - sy) / travel
@@ -227,6 +237,12 @@ def position_log_likelihood(
         gauss = math.exp(-0.5 * z2) / (2 * math.pi * sa * sc)
         log_l += math.log((1 - OUTLIER_WEIGHT) * gauss + OUTLIER_WEIGHT * OUTLIER_DENSITY)
     return log_l
+
+
+def _bias(sigma_mm: float) -> float:
+    """The part of a read's per-axis error that a second read from the same place repeats."""
+    random_part = max(RANDOM_READ_MM, RANDOM_READ_SHARE * sigma_mm)
+    return math.sqrt(max(sigma_mm**2 - random_part**2, 0.0))
 
 
 def contact_gap_log_likelihood(

@@ -487,6 +487,24 @@ def _summarise(
             + ", ".join(unconfirmed)
             + " was too soft for any sensor to confirm (nothing heard, no clear movement)"
         )
+    # A piece the pre-scan missed is not in the model at all: no reading can say it was not hit, and on the
+    # hidden mats such shots were applied wrongly seven times as often as the rest.
+    pre_seen = trace.pre.by_piece()
+    unseen = sorted(
+        spec.piece
+        for spec in trace.pieces
+        if spec.piece not in pre_seen
+        and spec.piece != trace.declaration.flicked
+        and spec.kind not in COVER_KINDS
+    )
+    if unseen:
+        reasons.append(
+            ", ".join(unseen)
+            + (" was" if len(unseen) == 1 else " were")
+            + " not seen before the shot, so a hit on "
+            + ("it" if len(unseen) == 1 else "them")
+            + " cannot be ruled out"
+        )
     unmatched_loud = [e for e in located if e.sensors >= 5 and all(m.event is not e for m in matches)]
     if len(unmatched_loud) >= 2:
         reasons.append(f"{len(unmatched_loud)} loud impacts that no reading explains (a hand on the mat?)")

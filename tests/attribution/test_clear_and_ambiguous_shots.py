@@ -6,6 +6,7 @@ Each test sets up a little scene, flicks a piece on the ground-truth mat, and ha
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -179,3 +180,21 @@ def test_a_reading_that_brushes_past_a_piece_goes_to_the_referee_and_says_so() -
     assert result.top.direct_hits == frozenset()
     assert not result.auto_apply
     assert any("passed within a few millimetres of orc-1" in why for why in result.reasons)
+
+
+def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
+    # The straight hit of the first test, but the troll's tag was not read before the shot: the model does not
+    # know where it stood, so "it was not hit" is not the table's to decide.
+    table = ShotLab(seed=11)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    table.place("troll-1", "monster-large", 420, 480, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1400)
+    pre = dataclasses.replace(
+        shot.trace.pre, pieces=tuple(p for p in shot.trace.pre.pieces if p.piece != "troll-1")
+    )
+    result = attribute(dataclasses.replace(shot.trace, pre=pre), QUICK)
+    assert result.top.direct_hits == {"orc-1"}
+    assert not result.auto_apply
+    assert result.reasons == ("troll-1 was not seen before the shot, so a hit on it cannot be ruled out",)
+    assert attribute(shot.trace, QUICK).auto_apply  # seen, the same shot is applied
