@@ -56,7 +56,7 @@ class TableLive:
             "ruleset": state.get("ruleset"),
             "phase": state.get("phase"),
             "round": state.get("round"),
-            "turn": turn.get("character") or turn.get("side"),
+            "turn": _turn_name(state, turn),
             "outcome": state.get("outcome"),
             "doubtful_shot": pending_shot is not None,
             "paused": bool(state.get("paused")),
@@ -349,6 +349,18 @@ class Hub:
                 live = {t: v.state for t, v in self.tables.items() if v.state is not None}
                 return [row.to_json() for row in campaign.leaderboard(tournament, live)]
             return [row.to_json() for row in swiss.standings(tournament)]
+
+
+def _turn_name(state: dict[str, Any], turn: dict[str, Any]) -> str | None:
+    """Whose turn, in words: the character's printed name where the snapshot has it (docs/state.md)."""
+    character = turn.get("character")
+    if character:
+        for entry in state.get("characters") or []:
+            if isinstance(entry, dict) and entry.get("id") == character and entry.get("name"):
+                return str(entry["name"])
+        return str(character)
+    side = turn.get("side")
+    return str(side) if side else None
 
 
 def _contiguous(held: set[int]) -> int:

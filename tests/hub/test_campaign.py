@@ -39,11 +39,14 @@ def test_parties_rank_by_rooms_cleared_then_gold(tmp_path: Path) -> None:
         assert finished.send("enter_room")["ok"] and finished.send("enter_room")["ok"]
         assert finished.state["outcome"] == "heroes"
         assert playing.send("enter_room")["ok"] and playing.send("start_battle")["ok"]
+        assert playing.send("declare", character="hero-xoric")["ok"]
         hand_over(hub, "t1", finished)
         hand_over(hub, "t2", playing)
 
         with pytest.raises(TournamentError, match="has not ended"):
             hub.sign_off("referee:rita", "t2")
+        xoric = next(c["name"] for c in playing.state["characters"] if c["id"] == "hero-xoric")
+        assert hub.table_view("t2")["turn"] == xoric  # whose turn, as people say it
         board = hub.standings()
         assert all(row["games"] == 0 for row in board)  # nothing counts before a sign-off
         assert {row["entrant"]: row["live"]["phase"] for row in board} == {
