@@ -476,3 +476,15 @@ def test_an_organisers_overlay_supplies_a_cards_printed_charge(tmp_path: Path) -
     hakoru_rushes(t)
     with pytest.raises(CardNotPlayableError, match="2 of the 3"):
         t.card("hero-randsarr", "castle-loose-arrows")
+
+
+def test_a_refusal_cites_the_first_edition_manual() -> None:
+    """catacombs-and-castles-1e-manual.txt: Turn Overview (the teams alternate)"""
+    t = tutorial()
+    with pytest.raises(NotYourTurnError) as refused:
+        t.declare("hero-larra", 0)
+    assert refused.value.rule == "catacombs-and-castles-1e-manual.txt: Turn Overview"
+    t.declare("hero-hakoru", 0)
+    with pytest.raises(IllegalActionError) as refused_shot:
+        t.shot("hero-hakoru", "melee")
+    assert refused_shot.value.rule.startswith("catacombs-and-castles-1e-manual.txt: ")

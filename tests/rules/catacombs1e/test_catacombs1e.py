@@ -387,3 +387,12 @@ def test_the_dragon_summons_two_fire_spirits_as_his_special_action() -> None:
     g.do(A.ResolveShot("lord-dragone", "summon"))
     spirits = [m for m in g.state.room_monsters if m.card == "spirito-del-fuoco" and m.alive]
     assert len(spirits) == 4
+
+
+def test_a_refusal_cites_the_first_edition_manual() -> None:
+    """catacombs-1e-rules-italian.txt: 3. La Fase Combattimento (the heroes act first)"""
+    g = Game(ROOMS)
+    g.fight()
+    with pytest.raises(IllegalActionError) as refused:
+        g.do(A.DeclareAction("monster-zombie-1", 0))
+    assert refused.value.rule == "catacombs-1e-rules-italian.txt: 3. La Fase Combattimento"
