@@ -49,4 +49,5 @@ def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int
         "rooms": rooms,
         "seed": table.game.seed + games_so_far,
         "content": table.game.content,
+        **({"settings": dict(table.game.settings)} if table.game.settings else {}),
     }

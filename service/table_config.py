@@ -33,6 +33,9 @@ class GameSetup:
     # the table can play, its setup fields (sides, first, game_length, ...: docs/game-log.md).
     mode: str | None = None
     modes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Catacombs 3E: the table's settings (service.rules.Settings fields, e.g. physical_decks: true for a table
+    # that draws real cards), written into every game's setup record.
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ def load_table(path: Path | str | None = None) -> TableConfig:
             seed=int(_require(game, "seed", f"{where}: game", int)),
             rooms=tuple(str(r) for r in rooms) if rooms else None,
             content=str(game.get("content", "shipped")),
+            settings=_settings(game.get("settings"), f"{where}: game.settings"),
         )
     mat = data.get("mat") or {}
     if not isinstance(mat, dict):
@@ -114,6 +118,15 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         game=setup,
         registry=_registry(data, path),
     )
+
+
+def _settings(raw: Any, where: str) -> dict[str, Any]:
+    """The table's rules settings; each is checked by the rules when the game is set up."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
+        raise TableConfigError(f"{where}: expected a mapping of setting names (physical_decks: true, ...)")
+    return dict(raw)
 
 
 def _castles_game(game: dict[str, Any], where: str) -> GameSetup:

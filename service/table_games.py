@@ -43,6 +43,7 @@ class CatacombsTable:
             # Each game of the log draws its own dice: the table's seed, then the next, and so on.
             "seed": game.seed + games_so_far,
             "content": game.content,
+            **({"settings": dict(game.settings)} if game.settings else {}),
         }
 
     def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None:

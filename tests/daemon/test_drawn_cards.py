@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from service.table_config import load_table
 from tests.daemon.table_harness import FakeTable
 
 
@@ -50,5 +53,23 @@ def test_a_shot_entered_by_hand_carries_who_is_teleported_and_what_a_portal_swit
         answer = table.send("manual_shot", character="hero-xoric", shot="melee", swapped=["hero-varesh"])
         assert not answer["ok"] and "only an open portal switches pieces" in answer["error"]
         assert table.eventlog.last_seq() == before
+    finally:
+        table.close()
+
+
+def test_a_table_file_can_choose_physical_decks_and_the_referee_names_each_draw() -> None:
+    """docs/game-log.md ("Physical decks"; settings.physical_decks); catacombs-3e-reference.txt: Game
+    Phases: Exploring The Catacomb."""
+    demo = load_table()
+    game = replace(demo.game, rooms=("rat-nest", "the-barracks"), content="sample", seed=11)
+    table = FakeTable(table=replace(demo, game=replace(game, settings={"physical_decks": True})))
+    try:
+        assert table.eventlog.records()[0].payload["settings"] == {"physical_decks": True}
+        assert table.state["decks"] == "physical"
+        answer = table.send("enter_room")
+        assert not answer["ok"] and "name the card the table drew from the rooms deck" in answer["error"]
+        assert table.send("draw", deck="rooms", cards=["rat-nest"])["ok"]
+        assert table.send("enter_room")["ok"]
+        assert table.state["room"]["id"] == "rat-nest"
     finally:
         table.close()
