@@ -147,9 +147,13 @@ class Hub:
 
     def on_head(self, table: str, game: str, seq: int) -> list[tuple[str, str | None, int]]:
         with self._lock:
+            progress = self.games.setdefault(game, GameProgress(table))
+            if progress.table != table:
+                # A table may only speak of its own games: another's id here is ignored, never adopted.
+                log.error("table %s named game %s, which is table %s's: ignored", table, game, progress.table)
+                return []
             live = self._table(table)
             live.game, live.heard_at = game, self._clock()
-            progress = self.games.setdefault(game, GameProgress(table))
             progress.head = max(progress.head, seq)
             return self._maybe_request(game, progress)
 

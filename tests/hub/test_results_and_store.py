@@ -183,3 +183,12 @@ def test_teams_are_entrants_with_their_members(tmp_path: Path) -> None:
     ]
     assert hub.standings()[2]["members"] == ["Ann", "Ben"]
     assert "092 Team: Swiss-System" in exports.to_trf(hub.tournament)
+
+
+def test_a_table_cannot_claim_another_tables_game(tmp_path: Path) -> None:
+    hub = new_hub(tmp_path / "hub.sqlite", players=FOUR)
+    finish_game(hub, "t1", "g1", records=3)
+    assert hub.on_head("t2", "g1", 9) == []
+    assert hub.on_log("t2", "g1", hub.game_log("g1")[0].to_json()) == []
+    assert hub.table_view("t2")["game"] is None
+    assert hub.table_view("t1")["log_head"] == 3  # t2's claim moved nothing
