@@ -30,7 +30,7 @@ def _scan(table: FakeTable, scan_id: int, *tags: tuple[str, int, int]) -> None:
             table.connection.feed(TagSeen(scan_id=n, col=col, row=row, uid=bytes.fromhex(uid), rssi=-40))
         table.connection.feed(ScanDone(scan_id=n, t_us=1_000_000 * n, cells_read=18 * 12))
     for _ in range(40):
-        table.daemon.step(0.05)
+        table.daemon.step(0.005)
     table.settle()
 
 
