@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules import actions as A
+from service.rules.errors import IllegalActionError
 from service.table_config import TableConfig
 
 CASTLES_PIECE_SIZES = {
@@ -51,6 +52,13 @@ class CatacombsTable:
 
     def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None:
         expected: dict[str, Any] | None = state.expected_shot()
+        if expected is not None and expected["shot"] == "summon":
+            # Summon Shot: with no piece of the monster left in the Monster Pool the summon is refused and can
+            # only be skipped; say so, and why, before anyone flicks.
+            try:
+                rules.check(state, A.ResolveShot(expected["character"], "summon"))
+            except IllegalActionError as refused:
+                expected["unavailable"] = str(refused)
         return expected
 
 

@@ -319,8 +319,8 @@ class SimulatedTable:
     def _flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
         by_id = {c["id"]: c for c in state.get("characters", [])}
         shooter = by_id.get(expected["character"])
-        if shooter is None or expected.get("suppressed"):
-            self.say("skip_shot")
+        if shooter is None or expected.get("suppressed") or expected.get("unavailable"):
+            self.say("skip_shot")  # a suppressed shot, or a summon with no piece left in the Monster Pool
             return
         if expected.get("placed"):
             # A special shot (Move To Rune, Open Portal): the piece is placed, not flicked; the referee enters

@@ -1,0 +1,39 @@
+"""The table's expected shot says when a summon has no piece left in the Monster Pool: it can only be skipped."""
+
+from __future__ import annotations
+
+from service.rules import actions as A
+from service.rules.cards import MonsterCard
+from service.rules.shots import Sequence, Shot
+from service.table_games import table_game
+from tests.rules.conftest import Table
+from tests.rules.content import room_of, with_cards
+
+NECROMANCER = MonsterCard(
+    "necromancer", "Necromancer", 2, "undead", 1, 1, (Sequence((Shot("summon", summons="zombie"),)),)
+)
+
+
+def test_a_summon_without_a_piece_is_marked_unavailable_with_its_rule() -> None:
+    """catacombs-3e-reference.txt: Advanced Shots: Summon Shot ("the monster piece being summoned must be
+    available from the Monster Pool")."""
+    table = Table(
+        ["crypt", "the-barracks"],
+        content=with_cards(
+            monsters=[NECROMANCER], rooms=[room_of("crypt", ("necromancer", 1), ("zombie", 4))]
+        ),
+    )
+    table.enter_battle()
+    table.heroes_pass()
+    table.declare("monster-necromancer-1")
+    expected = table_game("catacombs-3e").expected_shot(table.rules, table.state)
+    assert expected is not None and expected["shot"] == "summon"
+    assert "no piece is left in the Monster Pool" in expected["unavailable"]
+    assert "Summon Shot" in expected["unavailable"]
+    table.do(A.SkipShot("monster-necromancer-1"))
+    table.do(A.SetHealth("monster-zombie-1", 0, "crumbled"))  # no slayer: its piece goes back at once
+    table.monsters_pass()
+    table.heroes_pass()
+    table.declare("monster-necromancer-1")
+    expected = table_game("catacombs-3e").expected_shot(table.rules, table.state)
+    assert expected is not None and "unavailable" not in expected
