@@ -1,4 +1,4 @@
-"""The table's expected shot says when a summon has no piece left in the Monster Pool: it can only be skipped."""
+"""The expected shot says when a summon has no piece left in the Monster Pool: it can only be skipped."""
 
 from __future__ import annotations
 
