@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from service.cli import main
 from tests.helpers.broker import MosquittoBroker
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.publish.game_snapshots import character
@@ -62,13 +63,9 @@ def test_the_command_feeds_the_listed_device_from_the_retained_character(
         assert bridge.wait(10) == 0
 
 
-def test_a_table_without_wled_trackers_is_refused_naming_the_file(tmp_path: Path) -> None:
+def test_a_table_without_wled_trackers_is_refused_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     table = _table(tmp_path, None)
-    result = subprocess.run(
-        [sys.executable, "-m", "service.cli", "trackers", "--table", str(table)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 1
-    assert result.stderr == f"smartmat trackers: {table}: trackers: no WLED tracker listed\n"
+    assert main(["trackers", "--table", str(table)]) == 1
+    assert capsys.readouterr().err == f"smartmat trackers: {table}: trackers: no WLED tracker listed\n"
