@@ -786,6 +786,19 @@ class Daemon:
         for event in events:
             self.publisher.publish_event(event, seq)
 
+    def _obstacles_for_pages(self) -> list[dict[str, Any]]:
+        """The playmat's obstacles as pages draw them: the table file's fixed scenery (a Castles playmat's
+        cylinders, cubes and slabs, each as the circle round it) when it names some, else the 3E icons."""
+        if not self.table.obstacles:
+            return [{"id": o.id, "x_mm": o.x_mm, "y_mm": o.y_mm} for o in self.mat.obstacles]
+        drawn = []
+        for n, o in enumerate(self.table.obstacles, start=1):
+            reach = o.radius_mm or max(
+                (((px - o.x_mm) ** 2 + (py - o.y_mm) ** 2) ** 0.5 for px, py in o.points), default=20.0
+            )
+            drawn.append({"id": f"fixed-{n}", "x_mm": o.x_mm, "y_mm": o.y_mm, "radius_mm": round(reach, 1)})
+        return drawn
+
     def _publish_board(self) -> None:
         of_piece = {piece: character for character, piece in self.bindings.items()}
         pieces = []
@@ -809,7 +822,7 @@ class Daemon:
             "mat": {
                 "width_mm": caps.mat_width_mm if caps else self.mat.width_mm,
                 "height_mm": caps.mat_height_mm if caps else self.mat.height_mm,
-                "obstacles": [{"id": o.id, "x_mm": o.x_mm, "y_mm": o.y_mm} for o in self.mat.obstacles],
+                "obstacles": self._obstacles_for_pages(),
             },
             "pieces": pieces,
             "connected": caps is not None,

@@ -115,6 +115,8 @@ class SimulatedPlayer:
         m = world.mat
         if not (radius <= x <= m.width_mm - radius and radius <= y <= m.height_mm - radius):
             return False
+        if not clear_of_fixed_obstacles(world, x, y, radius):
+            return False
         for pid, piece in world.pieces.items():
             if piece.covering is not None:
                 continue
@@ -122,3 +124,15 @@ class SimulatedPlayer:
             if math.hypot(px - x, py - y) < world.radius(pid) + radius + 0.5:
                 return False
         return True
+
+
+def clear_of_fixed_obstacles(world: World, x: float, y: float, radius: float) -> bool:
+    """Whether a disc of ``radius`` at (x, y) stays clear of the table's fixed obstacles (each taken as the
+    circle round it: a hand puts a disc down beside the scenery, not against it)."""
+    for obstacle in world.obstacles:
+        reach = obstacle.radius_mm or max(
+            (math.hypot(px - obstacle.x_mm, py - obstacle.y_mm) for px, py in obstacle.points), default=0.0
+        )
+        if math.hypot(x - obstacle.x_mm, y - obstacle.y_mm) < reach + radius + 2.0:
+            return False
+    return True

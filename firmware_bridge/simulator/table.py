@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.players import SimulatedPlayer
+from firmware_bridge.simulator.players import SimulatedPlayer, clear_of_fixed_obstacles
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import ShotRecord, World
@@ -66,7 +66,9 @@ class SimulatedTable:
         self.play = play
         self.mat = load_mat()
         self.classes = piece_classes_for(table.ruleset)
-        self.world = World(self.mat, seed=seed)
+        # The table file's playmat (walls with gaps, fixed obstacles such as the Castles scenery), which the
+        # daemon's attribution is told as well.
+        self.world = World(self.mat, seed=seed, walls=table.walls, obstacles=table.obstacles)
         self.sensors = SensorModel(load_sensor_config(table.sensors), self.mat, seed=seed + 1)
         self.source = PhysicsSensorSource(
             self.world, self.sensors, scan_period_us=int(self.pace.scan_period_s * 1e6)
@@ -310,6 +312,8 @@ class SimulatedTable:
         raise RuntimeError(f"no room on the mat for {piece}")
 
     def _clear(self, x: float, y: float, radius: float) -> bool:
+        if not clear_of_fixed_obstacles(self.world, x, y, radius):
+            return False
         for other in self.world.pieces:
             ox, oy = self.world.position(other)
             if math.hypot(ox - x, oy - y) < radius + self.world.radius(other):

@@ -7,6 +7,7 @@ Each test plays through the daemon's command path as a referee's page or the tur
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -175,3 +176,16 @@ def test_smartmat_run_picks_the_shipped_table_of_the_rule_set_and_the_mode() -> 
         chosen(table="demo", ruleset="catacombs-and-castles-2e")
     with pytest.raises(SystemExit, match="--mode is for Catacombs & Castles tables"):
         chosen(mode="team")
+
+
+def test_the_castles_scenery_is_what_attribution_models_and_phones_draw(team_table: FakeTable) -> None:
+    """catacombs-and-castles-2e-manual.md: Playmat Setup — two cylinders, two cubes and two slabs on the
+    Obstacle Location icons."""
+    modelled = team_table.daemon.mat_geometry().obstacles
+    assert [o.shape for o in modelled] == ["circle", "polygon", "polygon", "circle", "polygon", "polygon"]
+    board = team_table.spectator.last("smartmat/castles-demo/board")
+    assert board is not None
+    drawn = json.loads(board.payload)["mat"]["obstacles"]
+    assert [(o["x_mm"], o["y_mm"]) for o in drawn] == [(o.x_mm, o.y_mm) for o in modelled]
+    cube = drawn[1]
+    assert cube["radius_mm"] == pytest.approx(21.2, abs=0.1)  # the circle round a 30 mm cube
