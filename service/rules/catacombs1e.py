@@ -68,6 +68,7 @@ def cite1(section: str) -> str:
 
 class Catacombs1E(Catacombs3E):
     name = "catacombs-1e"
+    gold_in_box = TREASURY
     content: Catacombs1ECards
 
     def check(self, state: GameState, action: A.Action) -> None:
@@ -101,12 +102,15 @@ class Catacombs1E(Catacombs3E):
             everything = tuple(c.id for c in self.content.cards("spell"))
             spells = {h: everything for h in heroes if self.content.hero(h).spell_caster}
         state = super().new_game(
-            heroes, lord, rooms, seed, TREASURY if treasury is None else treasury, items, spells
+            heroes, lord, rooms, seed, self.gold_in_box if treasury is None else treasury, items, spells
         )
         return evolve(state, poison_deck=())
 
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
-        """Configurare la Catacomba: the setup's ``rooms``, or the recommended deck dealt from the seed."""
+        """Configurare la Catacomba: the setup's ``rooms``, or the recommended deck dealt from the seed; a
+        ``position`` starts from a described position (docs/positions.md)."""
+        if "position" in setup:
+            return super().new_game_from_setup(setup)
         rooms = setup.get("rooms") or self.deal_rooms(int(setup.get("seed", 0)))
         return self.new_game(
             setup["heroes"],

@@ -42,6 +42,7 @@ PIECE_KINDS = ("monster", "fire_wall")  # characters standing on a piece from th
 
 class Catacombs3E(CatacombsFlow):
     name = "catacombs-3e"
+    gold_in_box = TREASURY  # the Treasury of a new game (the box's coins)
 
     # == a new game ===============================================================================
     def new_game(

@@ -124,9 +124,7 @@ def _supply_left(
     """What a hand-written position leaves out of the supply is the box less what the characters hold: the
     Treasury less their gold, the Poison deck less their Poison cards, the Item deck less their Items."""
     if "treasury" not in raw:
-        from service.rules.catacombs3e import TREASURY
-
-        merged["treasury"] = max(0, TREASURY - sum(c.gold for c in characters))
+        merged["treasury"] = max(0, rules.gold_in_box - sum(c.gold for c in characters))
     if "poison_deck" not in raw:
         held = Counter(v for c in characters for v in c.poison)
         merged["poison_deck"] = _less(rules.content.poison_deck(), held)
@@ -332,6 +330,4 @@ def check_position(rules: Catacombs3E, state: GameState) -> None:
 
 
 def _gold_in_box(rules: Catacombs3E) -> int:
-    from service.rules.catacombs3e import TREASURY
-
-    return TREASURY
+    return rules.gold_in_box
