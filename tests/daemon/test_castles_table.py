@@ -189,3 +189,26 @@ def test_the_castles_scenery_is_what_attribution_models_and_phones_draw(team_tab
     assert [(o["x_mm"], o["y_mm"]) for o in drawn] == [(o.x_mm, o.y_mm) for o in modelled]
     cube = drawn[1]
     assert cube["radius_mm"] == pytest.approx(21.2, abs=0.1)  # the circle round a 30 mm cube
+
+
+def test_when_a_pool_is_empty_the_other_team_wins_and_the_next_game_starts_from_the_table_file() -> None:
+    """catacombs-and-castles-2e-manual.md: Team Mode Objective — when a team's Health Pool is depleted, the
+    game is over and the opposing team has won."""
+    table_file = castles_table("team")
+    log = MemoryEventLog()
+    log.append("setup", table_game(table_file.ruleset).setup_payload(table_file, 0), "daemon")
+    emptied = {"action": "set_pool", "side": "catacomb", "health": 0, "reason": "counted by hand"}
+    log.append("correction", {"action": emptied, "reason": "counted by hand"}, "referee:anna")
+    table = FakeTable(table=table_file, eventlog=log)
+    try:
+        over = table.state
+        assert (over["outcome"], over["result"]["headline"]) == ("castle", "The castle side wins")
+        assert over["actions"] == []
+        assert table.send("new_game")["ok"]
+        again = table.state
+        assert (again["table"]["game"], again["outcome"], again["result"]) == (2, None, None)
+        assert [s["health"] for s in again["sides"]] == [12, 12]
+        setups = [r.payload for r in log.records() if r.kind == "setup"]
+        assert [s["seed"] for s in setups] == [5, 6]  # the next game draws its own dice
+    finally:
+        table.close()
