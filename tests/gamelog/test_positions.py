@@ -17,7 +17,11 @@ from service.gamelog.writer import LogWriter
 from service.rules import actions as A
 
 ROOT = Path(__file__).resolve().parents[2]
-LOGS = sorted(p for p in (ROOT / "examples" / "logs").glob("*.jsonl") if not p.name.startswith("castles"))
+LOGS = sorted(  # the Catacombs 3E example logs (positions are a 3E format)
+    p
+    for p in (ROOT / "examples" / "logs").glob("*.jsonl")
+    if read_log(p)[0].payload.get("ruleset", "catacombs-3e") == "catacombs-3e"
+)
 
 
 def restarted(setup: dict[str, Any], actions: list[dict[str, Any]] = ()) -> list[Record]:  # type: ignore[assignment]
