@@ -710,6 +710,11 @@ class Daemon:
 
     def _setup_game(self, args: dict[str, Any], actor: str) -> int:
         """The set-up wizard's game: checked by the rules first, then the old game closed, the new begun."""
+        if self.table.game.modes:
+            raise CommandRefused(
+                f"the set-up wizard chooses Catacombs 3E games; this table plays {self.table.ruleset}, whose "
+                "game is the table file's game.modes (smartmat run --mode picks one)"
+            )
         try:
             payload = setup_payload(args, self.table, self.session.games)
         except SetupRefused as exc:
