@@ -21,7 +21,7 @@ def position_setup(records: Sequence[Record], at: int | None = None) -> dict[str
     if not kept:
         raise SetupError(f"the log has no record at or before seq {at}")
     result = replay(kept)
-    if not isinstance(result.state, GameState):
+    if not isinstance(result.state, GameState) or result.state.ruleset != "catacombs-3e":
         raise SetupError(f"positions are a Catacombs 3E format; this log plays {result.state.ruleset}")
     setup, _ = fold(kept)
     out = {key: setup[key] for key in CONTEXT_KEYS if setup.get(key) is not None}
