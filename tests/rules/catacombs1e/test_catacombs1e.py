@@ -396,3 +396,16 @@ def test_a_refusal_cites_the_first_edition_manual() -> None:
     with pytest.raises(IllegalActionError) as refused:
         g.do(A.DeclareAction("monster-zombie-1", 0))
     assert refused.value.rule == "catacombs-1e-rules-italian.txt: 3. La Fase Combattimento"
+
+
+def test_the_elf_shoots_his_two_arrows_a_room_and_no_more() -> None:
+    """catacombs-1e-rules-italian.txt: Preparazione degli eroi (two arrow discs); 3. La Fase Combattimento"""
+    g = Game(["caserma", *ROOMS[1:]])
+    g.fight()
+    for _ in range(2):
+        g.do(A.PlayCard("hero-elfo", "freccia"))
+        g.do(A.ResolveShot("hero-elfo", "missile"))
+        g.heroes_idle()
+        g.keeper_idle()
+    with pytest.raises(IllegalActionError):
+        g.do(A.PlayCard("hero-elfo", "freccia"))
