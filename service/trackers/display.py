@@ -5,9 +5,12 @@
   poison will take); health already lost is dim red; LEDs past the maximum are off. A dead character's whole
   bar is dark red.
 - **Status LEDs** (the next ``status_leds``): one colour per state, in this order: poisoned, stunned,
-  teleported, frozen, devoured.
+  teleported, frozen, devoured, trapped.
 - **Charge LEDs** (the last ``charge_leds``): one white LED per charge, when the character's snapshot has
-  ``charges`` (the Castles heroes' abilities; docs/trackers.md).
+  ``charges`` (Catacombs & Castles: the Health Tokens on a hero's or boss's cards; docs/trackers.md).
+
+Catacombs & Castles publishes a hero's or boss's ``health`` as its side's Health Pool and ``max_health`` as
+the pool's starting size, so the bar of a Castles tracker is its team's pool.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ STATUS_COLOURS: dict[str, Colour] = {
     "teleported": (0, 160, 255),
     "frozen": (180, 220, 255),
     "devoured": (255, 60, 0),
+    "trapped": (255, 0, 120),  # Catacombs & Castles: caught in a net or web trap
 }
 
 

@@ -85,3 +85,27 @@ def test_tracker_configuration_is_checked_and_names_the_file_and_key(tmp_path: P
         parse_trackers([{"id": "a", "topic": "wled/b"}, {"id": "b", "topic": "wled/b"}], "t.yaml")
     (tmp_path / "t.yaml").write_text("table: t\n")
     assert load_trackers(tmp_path / "t.yaml") == ()
+
+
+def test_a_castles_hero_shows_its_teams_health_pool_and_the_tokens_charged_on_its_cards() -> None:
+    # The shape service/rules/castles/state.py publishes: health is the side's Health Pool, charges the
+    # Health Tokens on the hero's cards.
+    hero = {
+        "id": "hero-1",
+        "kind": "hero",
+        "side": "team-1",
+        "alive": True,
+        "health": 9,
+        "max_health": 12,
+        "pool": "team-1",
+        "charges": 3,
+        "status": ["trapped"],
+    }
+    layout = TrackerLayout(bar_leds=12, status_leds=1, charge_leds=4)
+    assert wled_state(hero, layout)["seg"][0]["i"] == [
+        0, 9, "00C800",  # the team's pool: 9 of 12
+        9, 12, "280000",
+        12, 13, "FF0078",  # trapped
+        13, 16, "FFFFFF",  # three tokens charged on the hero's cards
+        16, 17, "000000",
+    ]  # fmt: skip
