@@ -1,6 +1,6 @@
-"""A phone watching a Catacombs & Castles 2E game: the Health Pools, Armour Tokens and card charges drawn from
-the published snapshot, in headless Chromium. The snapshot is the table session's own (a real game's log
-folded), published through the real publisher on a private Mosquitto.
+"""A phone watching a Catacombs & Castles 2E game, and the referee performing a card from the turn controller,
+in headless Chromium: the Health Pools, Armour Tokens and card charges drawn from the published snapshot (the
+table session's own, from a real game's log, published through the real publisher on a private Mosquitto).
 """
 
 from __future__ import annotations
@@ -13,14 +13,17 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.fake import FakeConnection
+from service.daemon import Daemon
 from service.eventlog.memory import MemoryEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
 from service.table_config import load_table, with_game
 from service.table_games import table_game
 from service.table_session import TableSession
+from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import needs_chromium, phone
+from tests.helpers.browser import log_in, needs_chromium, phone
 from web_dashboard.server import serve_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
@@ -116,4 +119,70 @@ def test_a_phone_shows_both_pools_the_boss_armour_and_a_charged_card(chromium, c
         "● full armour · ◐ half armour"
     )
     pools.screenshot(path=str(shots_dir / "castles-pools.png"))
+    assert not errors, errors
+
+
+@pytest.fixture
+def castles_daemon(tmp_path: Path) -> Iterator[tuple[Daemon, str]]:
+    """The daemon itself (on a fake mat connection) with a Team Mode game whose Hakoru holds a full Ability,
+    and the dashboard with a referee PIN, on a private Mosquitto."""
+    broker = start_mosquitto(tmp_path / "broker")
+    table_file = with_game(load_table("castles-demo"), mode="team")
+    log = MemoryEventLog()
+    log.append(
+        "setup", {**table_game(table_file.ruleset).setup_payload(table_file, 0), "first": "catacomb"}, "d"
+    )
+    charge = {
+        "action": "set_charge",
+        "character": "hero-hakoru",
+        "card": "ability",
+        "tokens": 3,
+        "reason": "x",
+    }
+    log.append("correction", {"action": charge, "reason": "tokens kept from the last game"}, "referee:anna")
+    holder: dict[str, Daemon] = {}
+    publisher = TablePublisher(
+        "castles-demo",
+        PahoTransport(broker.url(), client_id="castles-daemon"),
+        handler=lambda command: holder["daemon"].on_command(command),
+    )
+    daemon = holder["daemon"] = Daemon(
+        table_file, FakeConnection(), log, publisher, size_of=lambda card: None
+    )
+    daemon.start()
+    daemon.run_in_thread()
+    dashboard = serve_dashboard(
+        {
+            "TABLE": "castles-demo",
+            "PORT": 0,
+            "MQTT_URL": broker.url(),
+            "MQTT_REFEREE_URL": broker.url(),
+            "REFEREE_PIN_HASH": PIN_HASH,
+        }
+    )
+    try:
+        yield daemon, dashboard.url
+    finally:
+        dashboard.stop()
+        daemon.stop()
+        broker.stop()
+
+
+def test_the_turn_controller_performs_a_charged_ability(chromium, castles_daemon) -> None:  # type: ignore[no-untyped-def]
+    """catacombs-and-castles-2e-manual.md: Hero Abilities — "if charged", performed instead of the shot
+    sequence."""
+    daemon, url = castles_daemon
+    expect = sync_api.expect
+    referee, errors = phone(chromium, url + "referee/turn")
+    log_in(referee, PIN)
+    card = referee.locator("#actions button[data-action='hero-hakoru:ability:0']")
+    expect(card).to_contain_text("Hakoru the Assassin: Suffer in Silence (rush, then shuriken)")
+    expect(referee.locator("[data-character=hero-hakoru] .charges")).to_contain_text("ability: 3 tokens")
+    card.click()
+    expect(referee.locator("#expected-shot")).to_contain_text("Hakoru the Assassin — rush")
+    expect(referee.locator("[data-character=hero-hakoru] .charges")).to_contain_text("ability: 0 tokens")
+    performed = [r.payload for r in daemon.eventlog.records() if r.payload.get("action") == "perform_card"]
+    assert performed == [
+        {"action": "perform_card", "character": "hero-hakoru", "card": "ability", "alternative": 0}
+    ]
     assert not errors, errors
