@@ -184,6 +184,7 @@ class Tx:
         basic = not self.state.settings.advanced_hero_death
         poison = hero.poison
         gold = hero.gold
+        discs = tuple(m for m in hero.trophies if not self.char(m).alive)
         # Basic rule: "All Item and Poison cards are shuffled back into their respective decks"; the
         # Advanced rule keeps the Items ("The dead hero retains their Item cards").
         lost_items = hero.items if basic else ()
@@ -201,6 +202,9 @@ class Tx:
         )
         self.update(hero)
         self.emit(E.HeroDied(f"{hero.name} dies ({cause})", hero.id, cause))
+        if discs:  # "any monsters they have killed are returned to the Monster Pool"
+            text = f"{hero.name}'s {len(discs)} monster disc(s) return to the Monster Pool"
+            self.emit(E.DiscsReturned(text, hero.id, discs))
         if gold:
             self.state = evolve(self.state, treasury=self.state.treasury + gold)
             self.emit(E.GoldChanged(f"{hero.name}'s {gold} gold returns to the Treasury", hero.id, -gold, 0))

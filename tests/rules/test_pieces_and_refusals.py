@@ -81,6 +81,7 @@ def test_a_dead_heros_discs_go_back_to_the_monster_pool_at_once() -> None:
     table.heroes_pass()
     table.do(A.SetHealth("hero-xoric", 0, "crushed by a falling block"))
     assert table.state.held_discs() == {}
+    assert "Xoric the Barbarian's 1 monster disc(s) return to the Monster Pool" in table.texts()
     table.declare("monster-necromancer-1")
     table.shot("monster-necromancer-1", "summon")
     assert table.state.character("monster-zombie-5").on_mat
