@@ -488,3 +488,69 @@ def test_a_refusal_cites_the_first_edition_manual() -> None:
     with pytest.raises(IllegalActionError) as refused_shot:
         t.shot("hero-hakoru", "melee")
     assert refused_shot.value.rule.startswith("catacombs-and-castles-1e-manual.txt: ")
+
+
+def test_two_against_two_and_four_against_four() -> None:
+    """catacombs-and-castles-1e-manual.txt: Setting Up The Game (suggested teams by player count)"""
+    small = Table1E(
+        {
+            "mode": "team",
+            "sides": [{**SAM, "heroes": ["larra", "delilah"]}, {**JEN, "heroes": ["hakoru", "formilus"]}],
+        }
+    )
+    big = Table1E(
+        {
+            "mode": "team",
+            "sides": [
+                {**SAM, "heroes": ["larra", "kethyst", "delilah", "randsarr"]},
+                {**JEN, "heroes": ["hakoru", "formilus", "cahreliss", "angelique"]},
+            ],
+        }
+    )
+    assert len([c for c in small.state.characters if c.kind == "hero"]) == 4
+    assert len([c for c in big.state.characters if c.kind == "hero"]) == 8
+
+
+def test_after_a_horn_only_the_initiators_portrait_is_rotated() -> None:
+    """catacombs-and-castles-1e-manual.txt: Team Actions (After participating, a Portrait card is not rotated)"""
+    t = tutorial()
+    t.do(A.SetCharge("hero-hakoru", "catacomb-hail-xaugorth", 2))
+    t.card("hero-hakoru", "catacomb-hail-xaugorth")
+    for hero in ("hero-formilus", "hero-cahreliss"):
+        t.shot(hero, "rush")
+        t.shot(hero, "fireball")
+    assert t.state.turn is None and t.state.acted == ("hero-hakoru",)
+    t.declare("hero-larra", 0)
+    t.end("hero-larra")
+    t.declare("hero-formilus", 0)  # the Marauder took part, and still has his own action
+    assert t.state.turn is not None
+
+
+def test_a_hero_under_a_web_takes_no_part_in_a_team_action() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shot Reference (Net / Web: "may not take an action")"""
+    t = tutorial(armour_tokens=False)
+    t.declare("hero-cahreliss", 1)
+    t.shot("hero-cahreliss", "web", "hero-kethyst")
+    t.answer("power:catacomb-embrace-the-flames")
+    t.do(A.SetCharge("hero-delilah", "castle-target-acquired", 2))
+    t.card("hero-delilah", "castle-target-acquired")
+    assert {p.actor for p in t.state.turn.queue} == {"hero-delilah", "hero-larra"}  # type: ignore[union-attr]
+
+
+def test_a_reinforcement_token_is_spent_only_at_the_start_of_the_overseers_turn() -> None:
+    """catacombs-and-castles-1e-manual.txt: Reinforcements (at the start of their turn)"""
+    t = boss_game()
+    overseer_turn(t)
+    heroes_turn(t)
+    t.declare("boss-sothemir", 0)
+    t.end("boss-sothemir")
+    with pytest.raises(NotYourTurnError, match="start of the turn"):
+        t.card("boss-sothemir", "reinforcement")
+
+
+def test_every_team_can_take_its_recommended_cards_together() -> None:
+    """catacombs-and-castles-1e-manual.txt: Team Mode Setup (the two Ability cards listed on the Rules card)"""
+    cards = shipped_cards()
+    for team in ("castle", "catacomb"):
+        held = [a for h in cards.heroes.values() if h.team == team for a in h.abilities]
+        assert len(held) == len(set(held)) == 8
