@@ -512,7 +512,7 @@ def test_two_against_two_and_four_against_four() -> None:
 
 
 def test_after_a_horn_only_the_initiators_portrait_is_rotated() -> None:
-    """catacombs-and-castles-1e-manual.txt: Team Actions (After participating, a Portrait card is not rotated)"""
+    """catacombs-and-castles-1e-manual.txt: Team Actions (a participant's Portrait card is not rotated)"""
     t = tutorial()
     t.do(A.SetCharge("hero-hakoru", "catacomb-hail-xaugorth", 2))
     t.card("hero-hakoru", "catacomb-hail-xaugorth")
@@ -549,7 +549,7 @@ def test_a_reinforcement_token_is_spent_only_at_the_start_of_the_overseers_turn(
 
 
 def test_every_team_can_take_its_recommended_cards_together() -> None:
-    """catacombs-and-castles-1e-manual.txt: Team Mode Setup (the two Ability cards listed on the Rules card)"""
+    """catacombs-and-castles-1e-manual.txt: Team Mode Setup (the two Ability cards of the Rules card)"""
     cards = shipped_cards()
     for team in ("castle", "catacomb"):
         held = [a for h in cards.heroes.values() if h.team == team for a in h.abilities]
