@@ -6,7 +6,8 @@ python-chess's ``Board``: it says how a game starts (``new_game_from_setup``), w
 (``_check_<action>`` methods, found by the action's name), how a legal action changes the state (``perform``)
 and what may be done now (``choices``). Nothing here knows rooms, sides, health or any one game.
 
-Rule sets: ``catacombs_flow.CatacombsFlow`` → ``catacombs3e.Catacombs3E``; ``castles2e.CastlesSecondEdition``.
+Rule sets: ``catacombs_flow.CatacombsFlow`` → ``catacombs3e.Catacombs3E`` → ``catacombs1e.Catacombs1E``;
+``castles.ruleset.CastlesSecondEdition`` → ``castles.first_edition.CastlesFirstEdition``.
 """
 
 from __future__ import annotations
