@@ -84,6 +84,7 @@ class TableView:
     state: dict[str, Any] | None = None
     board: dict[str, Any] | None = None
     shot: dict[str, Any] | None = None
+    trackers: dict[str, Any] | None = None  # the WLED bridge's report (docs/trackers.md)
     characters: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -93,6 +94,7 @@ class TableView:
             "state": self.state,
             "board": self.board,
             "shot": self.shot,
+            "trackers": self.trackers,
             "characters": self.characters,
         }
 
@@ -139,6 +141,8 @@ class TableFeed:
             self._set_simple("board", _json_object(text, topic))
         elif kind == topics.SHOT:
             self._set_simple("shot", _json_object(text, topic))
+        elif kind == topics.TRACKERS:
+            self._set_simple("trackers", _json_object(text, topic))
         elif kind == topics.CHARACTER:
             assert parsed.subject is not None
             if not text.strip():  # an empty retained payload: the character left the game

@@ -22,6 +22,7 @@ EVENT = "event"  # QoS 1, not retained, one message per domain event
 SHOT = "shot"  # QoS 1, not retained, the last shot's attribution
 CMD_REQUEST = "cmd/request"  # not retained: {"txn", "actor", "command", "args"}
 CMD_RESPONSE = "cmd/response"  # not retained: {"txn", "ok", "error"?, "seq"?}
+TRACKERS = "trackers"  # retained, from the WLED bridge: {"bridge", "devices": {tracker id: "online"|…}}
 
 ONLINE = "online"
 OFFLINE = "offline"
@@ -30,8 +31,9 @@ OFFLINE = "offline"
 DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_RESPONSE)
 DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER)  # its own retained characters, to clear stale ones
 REFEREE_PUBLISHES = (CMD_REQUEST,)
-SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT)
+SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, TRACKERS)
 TRACKER_READS = (TRACKER, STATUS, CHARACTER)
+TRACKER_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
 # WLED trackers and the bridge that feeds them (the tracker account): WLED's own topic tree, where each
 # device listens on ``wled/<device>/api`` and reports its own state (docs/trackers.md).
 WLED_ROOT = "wled"
@@ -92,7 +94,7 @@ def kind_filter(kind: str, table: str = "+") -> str:
         return f"{ROOT}/{table_part}/{CHARACTER}/+"
     if kind == TRACKER:
         return f"{ROOT}/{table_part}/{TRACKER}/+/health"
-    if kind in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE):
+    if kind in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS):
         return f"{ROOT}/{table_part}/{kind}"
     raise TopicError(f"{kind!r} is not a topic kind of the contract (docs/mqtt.md)")
 
@@ -111,7 +113,7 @@ def parse(full_topic: str) -> ParsedTopic:
     table, rest = parts[1], parts[2:]
     check_id(table, "table id")
     joined = "/".join(rest)
-    if joined in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE):
+    if joined in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS):
         return ParsedTopic(table, joined)
     if len(rest) == 2 and rest[0] == CHARACTER:
         return ParsedTopic(table, CHARACTER, check_id(rest[1], "character id"))

@@ -6,6 +6,10 @@ wled_state` on the device's API topic, **retained** (QoS 1), whenever what the L
 After every (re)connect it subscribes again and republishes what it holds, so a broker restart that lost the
 retained messages, or a bridge restarted after a power cut, puts every device right as soon as the daemon
 has republished the game (docs/trackers.md).
+
+It also reports, retained on ``smartmat/<table>/trackers``, whether it is connected (its last will says
+``offline``) and what each WLED device last said on its own ``<device topic>/status`` (WLED's ``online`` /
+``offline``), for the set-up wizard's health check.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.publish.paho_transport import PahoTransport
-from service.publish.transport import InboundMessage, MqttTransport
+from service.publish.transport import InboundMessage, MqttTransport, Will
 
 from .config import TrackerConfig
 from .wled import wled_state
@@ -35,6 +39,9 @@ class WledBridge:
         self._lock = threading.Lock()
         self._characters: dict[str, dict[str, Any] | None] = {}
         self._sent: dict[str, bytes] = {}  # api topic -> the payload it holds
+        self._devices: dict[str, str] = {t.id: "unknown" for t in self.trackers}  # what each device said
+        self._report_topic = topics.topic(self.table, topics.TRACKERS)
+        self._status_topics = {f"{t.topic}/status": t.id for t in self.trackers}
 
     @classmethod
     def connect_to(cls, table: str, trackers: Sequence[TrackerConfig], url: str | BrokerUrl) -> WledBridge:
@@ -43,9 +50,11 @@ class WledBridge:
         return bridge
 
     def start(self) -> None:
-        self.transport.start(self._on_connect, self._on_message)
+        will = Will(self._report_topic, json.dumps({"bridge": "offline", "devices": {}}).encode())
+        self.transport.start(self._on_connect, self._on_message, will)
 
     def stop(self) -> None:
+        self._report("offline")
         self.transport.flush(2.0)
         self.transport.stop()
 
@@ -64,11 +73,26 @@ class WledBridge:
 
     def _on_connect(self) -> None:
         self.transport.subscribe(topics.kind_filter(topics.CHARACTER, self.table), 1)
+        for status_topic in self._status_topics:
+            self.transport.subscribe(status_topic, 1)
+        self._report("online")
         with self._lock:
             self._sent.clear()  # the broker may have lost every retained message: send them all again
             self._publish_changes()
 
+    def _report(self, bridge: str) -> None:
+        with self._lock:
+            body = {"bridge": bridge, "devices": dict(sorted(self._devices.items()))}
+        self.transport.publish(self._report_topic, json.dumps(body, separators=(",", ":")).encode(), 1, True)
+
     def _on_message(self, message: InboundMessage) -> None:
+        device = self._status_topics.get(message.topic)
+        if device is not None:
+            said = message.payload.decode("utf-8", errors="replace").strip()
+            with self._lock:
+                self._devices[device] = said if said in ("online", "offline") else "unknown"
+            self._report("online")
+            return
         try:
             parsed = topics.parse(message.topic)
         except topics.TopicError:

@@ -72,9 +72,12 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     mosquitto_broker: MosquittoBroker,  # noqa: F811
     shots_dir: Path,  # noqa: F811
     tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect
     table_file = tmp_path / "demo.yaml"
+    bridge = WledBridge.connect_to("demo", load_trackers(table_file), mosquitto_broker.url())
+    request.addfinalizer(bridge.stop)
     page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
     log_in(page, PIN)
 
@@ -106,22 +109,24 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     board_1 = page.locator("#wiz-trackers li[data-tracker=board-1] span")
     expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-xoric ")
     # The tracker goes to Elani's board instead: the WLED device beside it shows her 7 health, not Xoric's 9.
-    bridge = WledBridge.connect_to("demo", load_trackers(table_file), mosquitto_broker.url())
-    try:
-        with MqttProbe(mosquitto_broker.host, mosquitto_broker.port) as device:
-            device.subscribe("wled/board-1/api")
-            device.wait_for(lambda seen: any(b'"i":[0,9,"00C800"' in s.payload for s in seen))
-            page.select_option("#wiz-trackers li[data-tracker=board-1] select", "hero-elani")
-            page.click("#wiz-trackers li[data-tracker=board-1] button")
-            expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-elani ")
-            device.wait_for(lambda seen: b'"i":[0,7,"00C800",7,12,"000000"]' in seen[-1].payload)
-    finally:
-        bridge.stop()
+    with MqttProbe(mosquitto_broker.host, mosquitto_broker.port) as device:
+        device.subscribe("wled/board-1/api")
+        device.wait_for(lambda seen: any(b'"i":[0,9,"00C800"' in s.payload for s in seen))
+        page.select_option("#wiz-trackers li[data-tracker=board-1] select", "hero-elani")
+        page.click("#wiz-trackers li[data-tracker=board-1] button")
+        expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-elani ")
+        device.wait_for(lambda seen: b'"i":[0,7,"00C800",7,12,"000000"]' in seen[-1].payload)
+
+    expect(page.locator("#wiz-health li[data-check=trackers]")).to_have_text(
+        "Trackers: 1 of 1 assigned, 0 of 1 WLED devices online"
+    )
+    with MqttProbe(mosquitto_broker.host, mosquitto_broker.port) as device:
+        device.publish("wled/board-1/status", "online", retain=True)  # as WLED says when it connects
     expect(page.locator("#wiz-health li")).to_have_text(
         [
             "Mat: connected over its serial link",
             "Broker: the table is online",
-            "Trackers: 1 of 1 assigned",
+            "Trackers: 1 of 1 assigned, 1 of 1 WLED devices online",
             "Calibration: calibrated 60 minutes ago",
         ]
     )

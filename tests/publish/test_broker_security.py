@@ -190,5 +190,7 @@ def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
         "daemon": granted("write", topics.DAEMON_PUBLISHES) | granted("read", topics.DAEMON_READS),
         "referee": granted("write", topics.REFEREE_PUBLISHES) | {("read", "smartmat/#")},
         "spectator": granted("read", topics.SPECTATOR_READS),
-        "tracker": granted("read", topics.TRACKER_READS) | {("readwrite", topics.WLED_FILTER)},
+        "tracker": granted("read", topics.TRACKER_READS)
+        | granted("write", topics.TRACKER_PUBLISHES)
+        | {("readwrite", topics.WLED_FILTER)},
     }

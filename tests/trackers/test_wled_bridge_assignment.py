@@ -51,3 +51,27 @@ def test_the_wizards_choice_moves_the_tracker_and_nobody_turns_it_off() -> None:
         "smartmat/t1/character/hero-elani", json.dumps({**ELANI, "trackers": []}).encode(), 1, True
     )
     assert _lit(device) == [0, 12, "000000"]  # beside nobody: off
+
+
+def test_the_bridge_reports_itself_and_what_each_device_last_said() -> None:
+    broker = FakeBroker()
+    watcher = FakeMqttClient(broker, "dashboard")
+    watcher.start(lambda: None, lambda message: None)
+    watcher.subscribe("smartmat/t1/trackers", 1)
+    bridge = WledBridge("t1", TRACKERS, FakeMqttClient(broker, "bridge"))
+    bridge.start()
+
+    def report() -> object:
+        message = watcher.last("smartmat/t1/trackers")
+        assert message is not None
+        return json.loads(message.payload)
+
+    assert report() == {"bridge": "online", "devices": {"board-1": "unknown"}}
+    device = FakeMqttClient(broker, "wled-board-1")
+    device.start(lambda: None, lambda message: None)
+    device.publish("wled/board-1/status", b"online", 1, True)  # WLED's own word when it connects
+    assert report() == {"bridge": "online", "devices": {"board-1": "online"}}
+    device.publish("wled/board-1/status", b"offline", 1, True)  # its last will, when it loses power
+    assert report() == {"bridge": "online", "devices": {"board-1": "offline"}}
+    bridge.stop()
+    assert report() == {"bridge": "offline", "devices": {"board-1": "offline"}}

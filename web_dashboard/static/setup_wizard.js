@@ -124,12 +124,18 @@
     const link = !!(state.health && state.health.serial_link);
     const online = view.status === "online";
     const assigned = (state.trackers || []).filter((t) => t.character).length;
+    const wled = (state.trackers || []).filter((t) => t.kind === "wled");
+    const report = view.trackers;  // the WLED bridge's own report, when it runs
+    const devicesOnline = wled.filter((t) => report && report.devices && report.devices[t.id] === "online").length;
+    const bridgeUp = !wled.length || (report && report.bridge === "online");
+    const trackerText = `Trackers: ${assigned} of ${(state.trackers || []).length} assigned` + (!wled.length ? ""
+      : bridgeUp ? `, ${devicesOnline} of ${wled.length} WLED devices online` : ", the WLED bridge (smartmat trackers) is not running");
     const calibration = (state.calibration && state.calibration.status) || {};
     const checks = [
       ["serial", link, link ? "Mat: connected over its serial link" : "Mat: no serial link (is the USB cable in?)"],
       ["broker", online, online ? "Broker: the table is online" : "Broker: the table is not online"],
-      ["trackers", (state.trackers || []).length > 0 && assigned === (state.trackers || []).length,
-        `Trackers: ${assigned} of ${(state.trackers || []).length} assigned`],
+      ["trackers", (state.trackers || []).length > 0 && assigned === (state.trackers || []).length
+        && bridgeUp && devicesOnline === wled.length, trackerText],
       ["calibration", !!calibration.ok, `Calibration: ${calibration.text || "unknown"}`],
     ];
     for (const [name, ok, text] of checks) item(health, ok, text, { check: name });
