@@ -175,6 +175,7 @@ def run_table(args: argparse.Namespace) -> int:
             table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
         )
         holder["daemon"] = daemon
+        _say_which_game_resumes(daemon, args.mode)
         daemon.start()
         stack.callback(daemon.stop)
         stack.callback(shutdown_pool)
@@ -217,6 +218,19 @@ def _chosen_table(args: argparse.Namespace) -> Any:
         return with_game(load_table(path), getattr(args, "ruleset", None), getattr(args, "mode", None))
     except TableConfigError as exc:
         raise SystemExit(f"smartmat: {exc}") from None
+
+
+def _say_which_game_resumes(daemon: Any, mode: str | None) -> None:
+    """--mode chooses the next game; a game of another mode already in the log resumes (it is not thrown
+    away unasked), and the console says so with the way to start afresh."""
+    state = daemon.session.state
+    playing = getattr(state, "mode", None)
+    if mode is not None and playing is not None and playing != mode and state.outcome is None:
+        print(
+            f"smartmat: the event log resumes a {playing} game in play; --mode {mode} applies to the next "
+            "game (add --new-game to start it now)",
+            flush=True,
+        )
 
 
 def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.daemon_cli import _chosen_table
+from service.daemon_cli import _chosen_table, _say_which_game_resumes
 from service.eventlog.memory import MemoryEventLog
 from service.sensing.tags import TableConfigError
 from service.table_config import TableConfig, load_table, with_game
@@ -219,3 +219,13 @@ def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_
     assert not answer["ok"]
     assert "this table plays catacombs-and-castles-2e" in answer["error"]
     assert team_table.state["table"]["game"] == 1, "the game on the table goes on"
+
+
+def test_another_mode_on_the_command_line_does_not_throw_away_a_game_in_play(
+    team_table: FakeTable, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _say_which_game_resumes(team_table.daemon, "boss")
+    said = capsys.readouterr().out
+    assert "resumes a team game in play; --mode boss applies to the next game (add --new-game" in said
+    _say_which_game_resumes(team_table.daemon, "team")
+    assert capsys.readouterr().out == ""

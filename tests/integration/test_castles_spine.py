@@ -1,18 +1,22 @@
 """Catacombs & Castles 2E played to the end on the simulated mat: simulated mat → serial → daemon → rules →
-event log → Mosquitto. The simulated players choose from the actions the table offers, flick hero, ranged
-and shield pieces, and the referee among them settles doubtful shots; we watch only what a phone can see.
+event log → Mosquitto. The simulated players choose from the actions the table offers, flick hero, boss,
+warrior and ranged pieces, and the referee among them settles doubtful shots; we watch only what a phone
+can see.
 
 The Health Pools are small (the setup's ``health_tokens``) so a whole game takes seconds, not an evening.
 """
 
 from __future__ import annotations
 
+import math
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from firmware_bridge.simulator.players import SimulatedPlayer, Skill
 from firmware_bridge.simulator.table import Pace, SimulatedTable
 from service.table_config import TableConfig, load_table, with_game
 from tests.helpers.broker import start_mosquitto
@@ -34,6 +38,8 @@ def play_to_the_end(tmp_path: Path, table: TableConfig) -> tuple[LiveTable, dict
     # Brisk players and a board that scans three times a second: the same path, fewer idle seconds.
     brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
     live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
+    # Practised players (a degree of aim, steady strength): fewer misses, so a game ends in a dozen flicks.
+    live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
     try:
         live.sim.start()
         live.start()
@@ -53,7 +59,11 @@ def sensor_shots(live: LiveTable) -> list[dict[str, Any]]:
 def test_a_team_mode_game_is_played_to_an_empty_health_pool(tmp_path: Path) -> None:
     """catacombs-and-castles-2e-manual.md: Team Mode Objective — when a team's Health Pool is depleted, the
     game is over and the opposing team has won."""
-    live, end = play_to_the_end(tmp_path, small_game("team", first="castle", health_tokens=1))
+    sides = [
+        {"team": "castle", "heroes": ["sothemir", "larra"]},
+        {"team": "catacomb", "heroes": ["hakoru", "xaugorth"]},
+    ]
+    live, end = play_to_the_end(tmp_path, small_game("team", first="castle", health_tokens=1, sides=sides))
     loser = next(s for s in end["sides"] if s["id"] != end["outcome"])
     winner = next(s for s in end["sides"] if s["id"] == end["outcome"])
     assert loser["health"] == 0 and winner["health"] > 0
@@ -64,13 +74,13 @@ def test_a_team_mode_game_is_played_to_an_empty_health_pool(tmp_path: Path) -> N
     assert any(f"{loser['id']} has 0 left" in t for t in texts)
     # The mat read the flicks: a Castle hero opened the game (Team Castle was set to go first).
     shots = sensor_shots(live)
-    assert shots and shots[0]["declaration"]["flicked"] in {"hero-larra", "hero-randsarr", "hero-sothemir"}
+    assert shots and shots[0]["declaration"]["flicked"] in {"hero-larra", "hero-sothemir"}
 
 
 def test_a_boss_mode_game_is_played_to_the_end(tmp_path: Path) -> None:
     """catacombs-and-castles-2e-manual.md: Boss Mode Rules — a hero team against a boss and its warriors."""
     sides = [
-        {"team": "castle", "heroes": ["larra", "kethyst", "delilah"], "health_tokens": 1},
+        {"team": "castle", "heroes": ["larra", "kethyst"], "health_tokens": 1},
         {
             "team": "catacomb",
             "boss": "xaugorth",
