@@ -248,6 +248,8 @@ def _correct(args: dict[str, Any], session: TableSession, registry: TagRegistry)
     if not reason:
         raise CommandRefused("a correction needs a reason for the game log")
     field = args.get("field")
+    if session.rules is not None and session.rules.name.startswith("catacombs-and-"):
+        return _correct_castles(args, session, reason)
     if field == "card":
         return _correct_card(args, session, reason)
     if not isinstance(field, str) or field not in CORRECTABLE:
@@ -274,6 +276,48 @@ def _correct(args: dict[str, Any], session: TableSession, registry: TagRegistry)
             },
         )
     ]
+
+
+def _correct_castles(args: Mapping[str, Any], session: TableSession, reason: str) -> list[Record]:
+    """Catacombs & Castles corrections: ``health`` of a hero or boss (or of a side, by its id) is its side's
+    Health Pool (``set_pool``); ``charge`` the tokens on one of a character's cards (``card``: its id or
+    ``ability`` / ``team_action``; ``set_charge``); ``armour`` its Armour Tokens (``value``: uses left per
+    token, 2 full, 1 half; ``set_armour``)."""
+    field, target, value = args.get("field"), args.get("target"), args.get("value")
+    state = session.state
+    assert state is not None
+    sides = {s.id for s in state.sides}
+    if field == "armour":
+        if not isinstance(value, list) or not all(v in (1, 2) and not isinstance(v, bool) for v in value):
+            raise CommandRefused(f"armour needs a list of uses per token (2 full, 1 half), got {value!r}")
+    elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CommandRefused(f"correct needs a whole number value, got {value!r}")
+    if field == "health" and target in sides:
+        action = {"action": "set_pool", "side": target, "health": value}
+    else:
+        found = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
+        if not found:
+            raise CommandRefused(f"correct needs a target character or side ({', '.join(sorted(sides))})")
+        character = state.character(found[0])
+        if field == "health":
+            if character.kind == "warrior":
+                raise CommandRefused("a warrior has a single health point: undo the shot that removed it")
+            action = {"action": "set_pool", "side": character.side, "health": value}
+        elif field == "charge":
+            action = {
+                "action": "set_charge",
+                "character": character.id,
+                "card": args.get("card"),
+                "tokens": value,
+            }
+        elif field == "armour":
+            action = {"action": "set_armour", "character": character.id, "armour": value}
+        else:
+            raise CommandRefused(
+                f"correct: field {field!r} is not one of a Catacombs & Castles game's: health (the side's "
+                "Health Pool), charge (with card), armour"
+            )
+    return [("correction", {"action": {**action, "reason": reason}, "reason": reason})]
 
 
 def _correct_card(args: dict[str, Any], session: TableSession, reason: str) -> list[Record]:

@@ -144,7 +144,7 @@ def _manual_shot(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_CORRECTABLE = {"health": (0, 99), "gold": (0, 999), "poison": (0, 99)}
+_CORRECTABLE = {"health": (0, 99), "gold": (0, 999), "poison": (0, 99), "charge": (0, 20)}
 
 
 def _correct(args: dict[str, Any]) -> dict[str, Any]:
@@ -167,12 +167,15 @@ def _correct(args: dict[str, Any]) -> dict[str, Any]:
         raise CommandError(f"'field' must be one of {', '.join([*_CORRECTABLE, 'card'])}, got {field!r}")
     low, high = _CORRECTABLE[field]
     target = "party" if field == "gold" and args.get("target") == "party" else _identifier(args, "target")
-    return {
+    corrected = {
         "target": target,
         "field": field,
         "value": _int(args, "value", low, high),
         "reason": _reason(args, required=True),
     }
+    if field == "charge":  # Catacombs & Castles: the Health Tokens on one of the character's cards
+        corrected["card"] = _token(args, "card")
+    return corrected
 
 
 def _undo(args: dict[str, Any]) -> dict[str, Any]:

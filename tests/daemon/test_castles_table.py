@@ -229,3 +229,31 @@ def test_another_mode_on_the_command_line_does_not_throw_away_a_game_in_play(
     assert "resumes a team game in play; --mode boss applies to the next game (add --new-game" in said
     _say_which_game_resumes(team_table.daemon, "team")
     assert capsys.readouterr().out == ""
+
+
+def test_the_referee_corrects_a_pool_a_card_s_tokens_and_armour(team_table: FakeTable) -> None:
+    """catacombs-and-castles-2e-manual.md: Health and Transfer Types (the Health Pool, tokens on cards);
+    Armour Tokens. The console's health correction of a hero sets its team's pool."""
+    answer = team_table.send("correct", target="hero-larra", field="health", value=9, reason="miscounted")
+    assert answer["ok"]
+    assert side(team_table.state, "castle")["health"] == 9
+    assert team_table.send("correct", target="catacomb", field="health", value=10, reason="miscounted")["ok"]
+    assert side(team_table.state, "catacomb")["health"] == 10
+    charged = team_table.send(
+        "correct", target="hero-hakoru", field="charge", card="ability", value=2, reason="token slipped"
+    )
+    assert charged["ok"] and team_table.character("hero-hakoru")["cards"]["hakoru-ability"] == 2
+    armour = team_table.send("correct", target="hero-larra", field="armour", value=[2, 1], reason="x")
+    assert armour["ok"] and team_table.character("hero-larra")["armour"] == ["full", "half"]
+    corrections = [r for r in team_table.eventlog.records() if r.kind == "correction"]
+    assert [c.payload["action"]["action"] for c in corrections] == [
+        "set_pool",
+        "set_pool",
+        "set_charge",
+        "set_armour",
+    ]
+    refused = team_table.send("correct", target="hero-larra", field="gold", value=3, reason="x")
+    assert (
+        not refused["ok"]
+        and "health (the side's Health Pool), charge (with card), armour" in refused["error"]
+    )

@@ -185,4 +185,15 @@ def test_the_turn_controller_performs_a_charged_ability(chromium, castles_daemon
     assert performed == [
         {"action": "perform_card", "character": "hero-hakoru", "card": "ability", "alternative": 0}
     ]
+
+    # A token slipped off the card: the referee puts it back from the console (a logged correction).
+    referee.click("a[href='/referee/console']")
+    form = referee.locator("#correct-form")
+    form.locator("select[name=target]").select_option("hero-hakoru")
+    form.locator("select[name=field]").select_option("charge")
+    form.locator("input[name=card]").fill("ability")
+    form.locator("input[name=value]").fill("1")
+    form.locator("input[name=reason]").fill("a token slipped off the card")
+    form.locator("button[type=submit]").click()
+    expect(referee.locator("[data-character=hero-hakoru] .charges")).to_contain_text("ability: 1 token")
     assert not errors, errors

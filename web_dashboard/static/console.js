@@ -210,7 +210,8 @@
       const a = formArgs(e.target);
       const args = a.field === "card"
         ? { target: a.target, field: "card", card: a.card, change: a.change, reason: a.reason }
-        : { target: a.target, field: a.field, value: Number(a.value), reason: a.reason };
+        : Object.assign({ target: a.target, field: a.field, value: Number(a.value), reason: a.reason },
+          a.field === "charge" ? { card: a.card } : {});
       R.send("correct", args, e.submitter || e.target);
     });
     document.getElementById("draw-form").addEventListener("submit", (e) => {
