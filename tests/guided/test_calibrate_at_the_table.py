@@ -1,8 +1,9 @@
 """The guided calibration run by the daemon: a referee's commands, taps on the simulated mat over its pty.
 
 The simulated mat hides its own sound speed, piezo lags and gains; the daemon is told only the reference
-configuration. After two rounds of taps the table's calibration file holds the mat's constants within the
-stated tolerances (docs/setup.md, "Calibrating the mat") and the console sees its figures and age.
+configuration. After one round of taps the table's calibration file holds the mat's sound speed within 5 %
+and each lag within 25 µs (the tolerances docs/setup.md states for two rounds, which tests/guided/
+test_tap_fit.py checks on many mats), and the console sees its figures and age.
 """
 
 from __future__ import annotations
@@ -128,15 +129,15 @@ def test_a_referee_taps_the_marked_points_and_the_table_learns_its_mat(table: Ca
     assert table.send("calibrate_finish", mat_confirmed=True)["error"] == (
         "no calibration is under way: start one first"
     )
-    assert table.send("calibrate_start", rounds=2)["ok"]
+    assert table.send("calibrate_start", rounds=1)["ok"]
     view = table.calibration_view
     assert (view["active"], view["taps_done"], view["taps_total"], view["point"]["number"]) == (
         True,
         0,
-        18,
+        9,
         1,
     )
-    for done in range(18):
+    for done in range(9):
         point = table.calibration_view["point"]
         table.source.tap(point["x_mm"], point["y_mm"])  # the referee taps the marked point, firmly
         table.until(lambda taken=done + 1: table.calibration_view["taps_done"] == taken)
