@@ -39,6 +39,7 @@ PRIOR_WALL_RESTITUTION_SD = 0.22
 # When the calibration is settled enough for shots to be applied without the referee.
 SETTLED_SPEED_LOG_SD = 0.05
 SETTLED_MIN_SHOTS = 5
+GUIDED = "guided"
 
 
 class CalibrationFileError(ValueError):
@@ -150,7 +151,9 @@ class TableCalibration:
         out: list[str] = []
         if self.source == BUILT_IN:
             return out
-        if self.shots < SETTLED_MIN_SHOTS:
+        # A guided calibration fitted the speed and lags from taps at known points (service/guided): it does
+        # not need shots of play to trust them, only the speed's own uncertainty below.
+        if self.shots < SETTLED_MIN_SHOTS and self.source != GUIDED:
             out.append(f"the table has been calibrated from {self.shots} shots so far")
         if self.speed_log_sd > SETTLED_SPEED_LOG_SD:
             out.append(f"the mat's sound speed is still uncertain (±{self.speed_log_sd:.0%})")

@@ -101,3 +101,24 @@ def test_a_piezo_that_hears_little_is_named_in_the_advice() -> None:
     fit = fit_taps(taps, model.piezos, MAT.width_mm, MAT.height_mm, 50.0, 400.0, wide_priors("t"))
     assert not fit.figures["good"]
     assert "piezo 5 heard only 1 of 9 taps: check its cable and mounting" in fit.figures["advice"]
+
+
+def test_a_well_tapped_mat_is_settled_before_its_first_shot_and_wide_priors_are_not() -> None:
+    # Taps at known points fit the speed and the lags directly, so the table's first shot can already be
+    # applied without the referee; a table that starts from wide priors waits for shots of play
+    # (docs/calibration.md: when a calibration is settled).
+    model, _, _, _ = hidden_mat(1)
+    fit = fit_taps(
+        referee_taps(model, rounds=2, seed=1),
+        model.piezos,
+        MAT.width_mm,
+        MAT.height_mm,
+        MAT.wall_gap_mm,
+        REFERENCE.piezo.amplitude_falloff_mm,
+        wide_priors("table-1"),
+    )
+    assert fit.calibration.shots == 0
+    assert fit.calibration.settled, fit.calibration.unsettled_reasons()
+    assert not wide_priors("table-1").settled
+    unsure = dataclasses.replace(fit.calibration, speed_loglik=wide_priors("table-1").speed_loglik)
+    assert not unsure.settled  # guided, but with a speed it does not know, still waits
