@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.players import SimulatedPlayer, clear_of_fixed_obstacles
+from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlayer, clear_of_fixed_obstacles
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import ShotRecord, World
@@ -83,6 +83,8 @@ class SimulatedTable:
         self._thread: threading.Thread | None = None
         self.last_shot: ShotRecord | None = None
         self.flicks = 0
+        # A shield piece flicked this turn -> the disc of the character whose sequence used it.
+        self._shield_owners: dict[str, str] = {}
         self._check_tags()
 
     @property
@@ -345,6 +347,10 @@ class SimulatedTable:
             self.say("skip_shot")
             return
         shield = self._shield_on_mat(expected)
+        if expected.get("shield"):
+            placed_shield = shield or self._free_ranged_piece(expected)
+            if placed_shield is not None:
+                self._shield_owners[placed_shield] = own_piece
         if shield is not None:
             # Shield Shots: a shield piece already on the playmat is flicked from where it lies.
             plan = self.player.plan_character_shot(self.world, shield, enemies)
@@ -438,7 +444,40 @@ class SimulatedTable:
                     touched = True
         if state.get("phase") == "battle":
             touched |= self._set_up_room(state)  # summoned monsters and returning heroes come onto the mat
+        if not (state.get("turn") or {}).get("character"):
+            touched |= self._shields_back_to_owners()
         return touched
+
+    def _shields_back_to_owners(self) -> bool:
+        """Shield Shots: after the sequence with a shield shot, the shield piece is placed within 2.5 cm (1")
+        of its owner (catacombs-and-castles-2e-manual.md: Shield Shots)."""
+        moved = False
+        for shield, owner in list(self._shield_owners.items()):
+            del self._shield_owners[shield]
+            if shield not in self.world.pieces or owner not in self.world.pieces:
+                continue
+            entry = self.table.registry.entry(shield)
+            cls = self.classes[entry.piece_class]
+            where = self.world.position(shield)
+            ox, oy = self.world.position(owner)
+            self.world.remove(shield)
+            spot = where
+            for _ in range(40):
+                # Ranged Piece Placement: from the owner's centre to the shield's edge at most 2.5 cm.
+                low = self.world.radius(owner) + cls.radius_mm + 1.0
+                distance = self.rng.uniform(low, max(low, RANGED_PLACEMENT_MM + cls.radius_mm))
+                angle = self.rng.uniform(0, 2 * math.pi)
+                x, y = ox + distance * math.cos(angle), oy + distance * math.sin(angle)
+                on_mat = cls.radius_mm <= x <= self.mat.width_mm - cls.radius_mm
+                if (
+                    on_mat
+                    and cls.radius_mm <= y <= self.mat.height_mm - cls.radius_mm
+                    and self._clear(x, y, cls.radius_mm)
+                ):
+                    spot, moved = (x, y), True
+                    break
+            self.world.place(shield, cls, *spot, kind=entry.piece_class)
+        return moved
 
     def _check_tags(self) -> None:
         from firmware_bridge.simulator.sensors import tag_uid
