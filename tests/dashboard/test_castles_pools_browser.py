@@ -69,7 +69,13 @@ def castles(tmp_path: Path) -> Iterator[tuple[CastlesTable, str]]:
     publisher.start()
     table = CastlesTable(MemoryEventLog(), TableSession(), publisher)
     dashboard = serve_dashboard(
-        {"TABLE": "castles-demo", "PORT": 0, "MQTT_URL": broker.url(), "MQTT_REFEREE_URL": broker.url()}
+        {
+            "TABLE": "castles-demo",
+            "PORT": 0,
+            "MQTT_URL": broker.url(),
+            "MQTT_REFEREE_URL": broker.url(),
+            "SSE_KEEPALIVE_S": 1.0,  # an open page's stream notices the server stopping within a second
+        }
     )
     try:
         deadline = time.monotonic() + 10
@@ -158,6 +164,7 @@ def castles_daemon(tmp_path: Path) -> Iterator[tuple[Daemon, str]]:
             "MQTT_URL": broker.url(),
             "MQTT_REFEREE_URL": broker.url(),
             "REFEREE_PIN_HASH": PIN_HASH,
+            "SSE_KEEPALIVE_S": 1.0,
         }
     )
     try:
