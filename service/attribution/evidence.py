@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .acoustics import HeardEvent
 from .model import COVER_KINDS, ModelContact, Rollout
-from .trace import ShotTrace
+from .trace import SeenPiece, ShotTrace
 
 OUTLIER_WEIGHT = 0.01
 OUTLIER_DENSITY = 1.0 / (600.0 * 600.0)  # a uniform guess anywhere on the mat
@@ -34,6 +34,12 @@ MISFIT_Z = 4.5  # a piece this many sigmas from where the rollout left it: evide
 # of it) is counted as such a bias, shared in proportion to exp(−(travel / BIAS_CORRELATION_MM)²) of the
 # rollout's travel for the piece. A well-read disc (three antennas, ~3 mm) has no shared part.
 RANDOM_READ_MM = 4.0
+# A read past the outermost antennas is pinned to the last row (sensing/locate.py reports it with a sigma of
+# at least a pitch): the disc lies at most about half that sigma inward of the read, but may lie well beyond
+# it. Such a read is judged with a split normal across the edge: tight inward, wide outward.
+PINNED_SIGMA_MM = 20.0
+PINNED_INWARD_SHARE = 0.5
+PINNED_OUTWARD_SHARE = 1.5
 RANDOM_READ_SHARE = 0.4
 BIAS_CORRELATION_MM = 25.0  # about one antenna pitch
 
@@ -226,6 +232,8 @@ def position_log_likelihood(
         sa = math.sqrt(reads + along**2)
         sc = math.sqrt(reads + across**2)
         rx, ry = seen.x_mm - fx, seen.y_mm - fy
+        if sigma_before < PINNED_SIGMA_MM or travel > BIAS_CORRELATION_MM:  # not a bias both reads share
+            rx, ry = _pinned_residual(seen, trace, rx, ry)
         if travel > 1e-6:
             ux, uy = (mx - sx) / travel, (my - sy) / travel
         else:
@@ -237,6 +245,22 @@ def position_log_likelihood(
         gauss = math.exp(-0.5 * z2) / (2 * math.pi * sa * sc)
         log_l += math.log((1 - OUTLIER_WEIGHT) * gauss + OUTLIER_WEIGHT * OUTLIER_DENSITY)
     return log_l
+
+
+def _pinned_residual(seen: SeenPiece, trace: ShotTrace, rx: float, ry: float) -> tuple[float, float]:
+    """The read-minus-predicted residual, its component across the nearest edge rescaled for a pinned read."""
+    if seen.sigma_mm < PINNED_SIGMA_MM:
+        return rx, ry
+    w, h = trace.mat.width_mm, trace.mat.height_mm
+    edges = ((seen.x_mm, (-1.0, 0.0)), (w - seen.x_mm, (1.0, 0.0)), (seen.y_mm, (0.0, -1.0)))
+    edges += ((h - seen.y_mm, (0.0, 1.0)),)
+    distance, (nx, ny) = min(edges)
+    if distance > seen.sigma_mm:
+        return rx, ry  # a poor read, but not one pinned at the edge
+    across = rx * nx + ry * ny  # > 0: the prediction lies inward of the read, where a pinned disc hardly is
+    share = PINNED_INWARD_SHARE if across > 0 else PINNED_OUTWARD_SHARE
+    scaled = across / share
+    return rx + nx * (scaled - across), ry + ny * (scaled - across)
 
 
 def _bias(sigma_mm: float) -> float:
