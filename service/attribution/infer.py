@@ -505,6 +505,18 @@ def _summarise(
             + ("it" if len(unseen) == 1 else "them")
             + " cannot be ruled out"
         )
+    # A piece the reading pushes that no scan saw afterwards: where it ended is what tells a push from a hit
+    # (on the hidden mats one such applied shot in twelve was a missed second hit).
+    post_seen = trace.post.by_piece()
+    unchecked = sorted(pid for pid in first.pushed if pid not in post_seen and pid in pre_seen)
+    if unchecked:
+        reasons.append(
+            ", ".join(unchecked)
+            + (" was" if len(unchecked) == 1 else " were")
+            + " not seen after the shot, so whether the flicked disc pushed or hit "
+            + ("it" if len(unchecked) == 1 else "them")
+            + " cannot be checked"
+        )
     unmatched_loud = [e for e in located if e.sensors >= 5 and all(m.event is not e for m in matches)]
     if len(unmatched_loud) >= 2:
         reasons.append(f"{len(unmatched_loud)} loud impacts that no reading explains (a hand on the mat?)")

@@ -198,3 +198,22 @@ def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
     assert not result.auto_apply
     assert result.reasons == ("troll-1 was not seen before the shot, so a hit on it cannot be ruled out",)
     assert attribute(shot.trace, QUICK).auto_apply  # seen, the same shot is applied
+
+
+def test_a_pushed_piece_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() -> None:
+    # The teammate-in-the-way shot above, but the orc was not read after it: only its resting place could
+    # show that Elani pushed it rather than Xoric hitting it, so the table does not decide alone.
+    table = ShotLab(seed=15)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("hero-elani", "hero", 300, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 360, 300, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1500)
+    post = dataclasses.replace(
+        shot.trace.post, pieces=tuple(p for p in shot.trace.post.pieces if p.piece != "orc-1")
+    )
+    result = attribute(dataclasses.replace(shot.trace, post=post), QUICK)
+    assert result.top.direct_hits == {"hero-elani"} and "orc-1" in result.top.pushed
+    assert not result.auto_apply
+    assert result.reasons == (
+        "orc-1 was not seen after the shot, so whether the flicked disc pushed or hit it cannot be checked",
+    )
