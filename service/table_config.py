@@ -173,7 +173,11 @@ def with_game(table: TableConfig, ruleset: str | None = None, mode: str | None =
     return replace(table, game=replace(table.game, mode=mode))
 
 
-SHIPPED_FOR_RULESET = {"catacombs-3e": "demo", "catacombs-and-castles-2e": "castles-demo"}
+SHIPPED_FOR_RULESET = {
+    "catacombs-3e": "demo",
+    "catacombs-and-castles-2e": "castles-demo",
+    "catacombs-and-castles-1e": "castles-1e-demo",
+}
 
 
 def _registry(data: dict[str, Any], path: Path) -> TagRegistry:

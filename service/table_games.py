@@ -22,6 +22,8 @@ from service.rules import actions as A
 from service.rules.errors import IllegalActionError
 from service.table_config import TableConfig
 
+REINFORCEMENT_CARD = "reinforcement"  # perform_card's card for a 1E Reinforcement Token (first_edition.py)
+
 CASTLES_PIECE_SIZES = {
     "extra_small": "castles-ranged-extra-small",
     "small": "castles-ranged-small",
@@ -63,7 +65,7 @@ class CatacombsTable:
 
 
 class CastlesTable:
-    """Catacombs & Castles 2E: the table file holds one setup per mode; ``game.mode`` picks one."""
+    """Catacombs & Castles (2E and 1E): the table file holds one setup per mode; ``game.mode`` picks one."""
 
     def setup_payload(self, table: TableConfig, games_so_far: int) -> dict[str, Any]:
         game = table.game
@@ -112,6 +114,18 @@ class CastlesTable:
                                 "shots": _shots(sequence),
                             }
                         )
+            if c.kind == "boss" and rules.is_legal(state, A.PerformCard(c.id, REINFORCEMENT_CARD)):
+                # Catacombs & Castles 1E, Reinforcements: the Overseer spends a token at the start of a turn.
+                entries.append(
+                    {
+                        "id": f"{c.id}:{REINFORCEMENT_CARD}:0",
+                        "label": f"{c.name}: spend a Reinforcement Token",
+                        "character": c.id,
+                        "card": REINFORCEMENT_CARD,
+                        "card_alternative": 0,
+                        "shots": [],
+                    }
+                )
         return entries
 
     def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None:
@@ -152,7 +166,12 @@ def _ranged_sizes(ruleset: str) -> Mapping[str, str]:
     return {sid.replace("-", "_"): s.piece for sid, s in content.shots.items() if s.piece}
 
 
-_GAMES: dict[str, Any] = {"catacombs-and-castles-2e": CastlesTable()}
+_GAMES: dict[str, Any] = {
+    "catacombs-and-castles-2e": CastlesTable(),
+    # The first edition is played with the same pieces and the same turn controller; its setup record adds
+    # board_side, abilities and armour_tokens, which the table file's mode carries as they are.
+    "catacombs-and-castles-1e": CastlesTable(),
+}
 
 
 def table_game(ruleset: str) -> CatacombsTable | CastlesTable:

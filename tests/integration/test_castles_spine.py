@@ -25,8 +25,8 @@ from tests.integration.live_table import LiveTable
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
 
 
-def small_game(mode: str, **changes: Any) -> TableConfig:
-    table = with_game(load_table("castles-demo"), mode=mode)
+def small_game(mode: str, table: TableConfig | None = None, **changes: Any) -> TableConfig:
+    table = with_game(table or load_table("castles-demo"), mode=mode)
     modes = {name: dict(fields) for name, fields in table.game.modes.items()}
     modes[mode].update(changes)
     return replace(table, game=replace(table.game, modes=modes, seed=3))

@@ -1,0 +1,113 @@
+"""Catacombs & Castles 1E at the table, on fakes: the shipped first-edition table file, its discs, what the
+turn controller offers (shot sequences, Ability cards, the Overseer's Reinforcement Tokens) and what phones
+read (Armour Tokens, the tokens on each Ability card).
+
+Each test plays through the daemon's command path as a referee's page or the turn controller would.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pytest
+
+from service.daemon_cli import _chosen_table
+from service.table_config import TableConfig, load_table, with_game
+from service.table_games import table_game
+from tests.daemon.table_harness import FakeTable
+
+MANUAL = "catacombs-and-castles-1e-manual.txt"
+
+
+def first_edition(mode: str) -> FakeTable:
+    return FakeTable(table=with_game(load_table("castles-1e-demo"), mode=mode))
+
+
+def play_out_the_turn(table: FakeTable) -> None:
+    """The shots of the declared sequence all miss; any decision takes its first option."""
+    for _ in range(20):
+        state = table.state
+        if state["pending"]:
+            table.send("answer", decision=state["pending"]["id"], option=state["pending"]["options"][0]["id"])
+        elif state["expected_shot"]:
+            assert table.send("manual_shot", direct_hits=[])["ok"]
+        else:
+            return
+    raise AssertionError("the turn never ended")
+
+
+def test_team_mode_on_the_castle_side_of_the_board_starts_with_team_catacomb() -> None:
+    """catacombs-and-castles-1e-manual.txt: Team Mode Setup — eight Health Tokens a team, one Armour Token on
+    each hero's Rules card, the hero's chosen Ability cards; Placing The Heroes — "The opposite team to the
+    side of the board being played goes first"."""
+    table = first_edition("team")
+    try:
+        state = table.state
+        assert (state["ruleset"], state["mode"]) == ("catacombs-and-castles-1e", "team")
+        assert [(s["team"], s["health"]) for s in state["sides"]] == [("castle", 8), ("catacomb", 8)]
+        heroes = [c for c in state["characters"] if c["kind"] == "hero"]
+        assert {c["id"]: c["piece"] for c in heroes} == {c["id"]: c["id"] for c in heroes}, "own discs"
+        assert all(c["armour"] == ["full"] for c in heroes)
+        hakoru = table.character("hero-hakoru")
+        assert hakoru["cards"] == {"catacomb-hail-xaugorth": 0, "catacomb-stand-in-1": 0}
+        # Team Catacomb moves first; no card is charged yet: the turn controller offers shot sequences only.
+        assert state["turn"]["side"] == "catacomb"
+        offered = state["actions"]
+        assert {a["character"] for a in offered} == {"hero-hakoru", "hero-formilus", "hero-cahreliss"}
+        assert not any("card" in a for a in offered)
+    finally:
+        table.close()
+
+
+def test_the_overseer_spends_a_reinforcement_token_from_the_turn_controller() -> None:
+    """catacombs-and-castles-1e-manual.txt: Reinforcements — not on the Overseer's first turn; at the start
+    of a later turn a token places three different Warriors, each on a free disc of the Lord's team."""
+    table = first_edition("boss")
+    try:
+        assert table.state["turn"]["side"] == "castle"  # Boss Mode Setup: the Overseer's turn first
+        for _ in range(8):  # round 1: the Lord and his three Warriors, then the three heroes
+            state = table.state
+            if state["round"] == 2:
+                break
+            assert not any(a.get("card") == "reinforcement" for a in state["actions"])
+            entry = state["actions"][0]
+            assert table.send("declare", character=entry["character"], alternative=entry["alternative"])["ok"]
+            play_out_the_turn(table)
+        state = table.state
+        assert (state["round"], state["turn"]["side"]) == (2, "castle")
+        token = next(a for a in state["actions"] if a.get("card") == "reinforcement")
+        assert token["label"] == "Sothemir the Castle Lord: spend a Reinforcement Token"
+        on_mat_before = {c["id"] for c in state["characters"] if c["on_mat"]}
+        assert table.send("declare", character=token["character"], action=token["id"])["ok"]
+        after = table.state
+        castle = next(s for s in after["sides"] if s["team"] == "castle")
+        assert castle["reinforcements"] == 1
+        arrived = [c for c in after["characters"] if c["on_mat"] and c["id"] not in on_mat_before]
+        assert sorted(c["card"] for c in arrived) == ["querling", "royal-archer", "watch-guard"]
+        assert all(c["piece"].startswith("castle-warrior-") for c in arrived)
+        assert len({c["piece"] for c in after["characters"] if c["piece"]}) == len(
+            [c for c in after["characters"] if c["piece"]]
+        ), "no disc stands for two characters"
+    finally:
+        table.close()
+
+
+def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_not_have() -> None:
+    """catacombs-and-castles-1e-manual.txt: Game Overview — the first edition has Team Mode and Boss Mode."""
+
+    def chosen(**given: Any) -> TableConfig:
+        args = argparse.Namespace(table=None, ruleset="catacombs-and-castles-1e", mode=None)
+        for key, value in given.items():
+            setattr(args, key, value)
+        table: TableConfig = _chosen_table(args)
+        return table
+
+    team = chosen()
+    assert (team.table, team.ruleset) == ("castles-1e-demo", "catacombs-and-castles-1e")
+    assert team.game.mode == "team"
+    setup = table_game(team.ruleset).setup_payload(team, 0)
+    assert (setup["mode"], setup["board_side"], setup["armour_tokens"]) == ("team", "castle", True)
+    assert chosen(mode="boss").game.mode == "boss"
+    with pytest.raises(SystemExit, match=r"castles-1e-demo.yaml: game.modes has no 'one-versus-one' game"):
+        chosen(mode="one-versus-one")
