@@ -709,12 +709,8 @@ class Daemon:
         return self._record("setup", payload, "daemon")
 
     def _setup_game(self, args: dict[str, Any], actor: str) -> int:
-        """The set-up wizard's game: checked by the rules first, then the old game closed, the new begun."""
-        if self.table.game.modes:
-            raise CommandRefused(
-                f"the set-up wizard chooses Catacombs 3E games; this table plays {self.table.ruleset}, whose "
-                "game is the table file's game.modes (smartmat run --mode picks one)"
-            )
+        """The set-up wizard's game (Catacombs 3E, or a Castles 2E mode): checked by the rules first, then the
+        old game closed, the new begun."""
         try:
             payload = setup_payload(args, self.table, self.session.games)
         except SetupRefused as exc:

@@ -209,6 +209,12 @@ def _draw(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _setup_game(args: dict[str, Any]) -> dict[str, Any]:
+    if "mode" in args:  # a Catacombs & Castles 2E game; the table checks the sides' shape and the rules
+        castles: dict[str, Any] = {"mode": _identifier(args, "mode"), "sides": args.get("sides")}
+        for key in ("first", "game_length", "quick_start"):
+            if key in args:
+                castles[key] = args[key]
+        return castles
     heroes = _ids(args, "heroes")
     if not 1 <= len(heroes) <= 4:
         raise CommandError(f"'heroes' must list 1 to 4 heroes, got {len(heroes)}")
@@ -308,7 +314,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "rescan": (),
         "new_game": ("reason",),
         "calibrate_start": ("rounds",),
-        "setup_game": ("heroes", "lord", "rooms"),
+        "setup_game": ("heroes", "lord", "rooms", "mode", "sides", "first", "game_length", "quick_start"),
         "enrol_start": ("set", "pieces"),
         "assign_tracker": ("tracker", "character"),
         "enrol_forget": ("piece",),

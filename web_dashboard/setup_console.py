@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from service.content import load_content
+from service.content.castles import load_castles_content
+from service.setup_game import WIZARD_CASTLES_RULESETS
 from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
 
@@ -40,6 +42,8 @@ def enrol() -> str:
 def choices() -> Response:
     """The heroes, Catacomb Lords and rooms the wizard offers, from the shipped cards of a rule set."""
     ruleset = request.args.get("ruleset", "catacombs-3e")
+    if ruleset in WIZARD_CASTLES_RULESETS:
+        return jsonify(_castles_choices(ruleset))
     try:
         content = load_content(ruleset)
     except (ValueError, OSError) as exc:  # ContentError is a ValueError
@@ -52,3 +56,23 @@ def choices() -> Response:
             "rooms": [{"id": k, "name": v.name} for k, v in sorted(content.rooms.items())],
         }
     )
+
+
+def _castles_choices(ruleset: str) -> dict[str, object]:
+    """The modes, heroes, bosses and warriors of a Catacombs & Castles rule set, each hero, boss and warrior
+    with its team (the page offers a side only its own team's)."""
+    content = load_castles_content(ruleset)
+
+    def listed(records: object, *fields: str) -> list[dict[str, object]]:
+        return [
+            {"id": k, "name": v.name, **{f: getattr(v, f) for f in fields}}
+            for k, v in sorted(records.items())  # type: ignore[attr-defined]
+        ]
+
+    return {
+        "ruleset": ruleset,
+        "modes": listed(content.modes),
+        "heroes": listed(content.heroes, "team", "role"),
+        "bosses": listed(content.bosses, "team"),
+        "warriors": listed(content.warriors, "team"),
+    }

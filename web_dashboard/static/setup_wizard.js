@@ -1,5 +1,5 @@
 // The set-up wizard: pick the game, place the pieces (the mat confirms each), the trackers, the health check.
-// Reads the table's view; sends setup_game and rescan with the session's CSRF token.
+// Reads the table's view (its rule set picks the choices: Catacombs 3E or a Castles 2E mode); sends setup_game and rescan with the session's CSRF token.
 "use strict";
 (function () {
   const body = document.body;
@@ -41,11 +41,82 @@
     container.append(label);
   }
 
-  async function loadChoices() {
-    const response = await fetch(body.dataset.choicesUrl, { credentials: "same-origin" });
+  // A Catacombs & Castles 2E table: the mode, then each team's heroes, or its boss and three warriors.
+  function castlesChoices(choices) {
+    $("wiz-3e").classList.add("hidden");
+    $("wiz-castles").classList.remove("hidden");
+    for (const mode of choices.modes) {
+      const option = document.createElement("option"); option.value = mode.id; option.textContent = mode.name;
+      $("wiz-mode").append(option);
+    }
+    $("wiz-mode").value = "team";
+    for (const fieldset of document.querySelectorAll(".wiz-side")) {
+      const team = fieldset.dataset.team;
+      const mine = (list) => list.filter((entry) => entry.team === team);
+      mine(choices.heroes).forEach((h) => tick(fieldset.querySelector(".heroes"), `hero-${team}`,
+        { id: h.id, name: h.role ? `${h.name} (${h.role})` : h.name }));
+      mine(choices.warriors).forEach((w) => tick(fieldset.querySelector(".warriors"), `warrior-${team}`, w));
+      for (const boss of mine(choices.bosses)) {
+        const option = document.createElement("option"); option.value = boss.id; option.textContent = boss.name;
+        fieldset.querySelector(".boss").append(option);
+      }
+    }
+    $("wiz-mode").addEventListener("change", showMode);
+    $("wiz-boss-side").addEventListener("change", showMode);
+    showMode();
+  }
+
+  function bossSides() {
+    const mode = $("wiz-mode").value;
+    if (mode === "boss-versus-boss") return [true, true];
+    if (mode === "boss") return $("wiz-boss-side").value === "0" ? [true, false] : [false, true];
+    return [false, false];
+  }
+
+  function showMode() {
+    const mode = $("wiz-mode").value;
+    for (const label of document.querySelectorAll("#wiz-castles [data-modes]")) {
+      label.classList.toggle("hidden", !label.dataset.modes.split(" ").includes(mode));
+    }
+    const boss = bossSides();
+    for (const fieldset of document.querySelectorAll(".wiz-side")) {
+      const isBoss = boss[Number(fieldset.dataset.index)];
+      fieldset.querySelectorAll(".plays-boss").forEach((el) => el.classList.toggle("hidden", !isBoss));
+      fieldset.querySelector(".plays-heroes").classList.toggle("hidden", isBoss);
+    }
+  }
+
+  function castlesGame() {
+    const mode = $("wiz-mode").value;
+    const boss = bossSides();
+    const sides = Array.from(document.querySelectorAll(".wiz-side")).map((fieldset) => {
+      const team = fieldset.dataset.team;
+      const side = { team };
+      if (boss[Number(fieldset.dataset.index)]) {
+        side.boss = fieldset.querySelector(".boss").value;
+        side.warriors = picked(`warrior-${team}`);
+        const reinforcements = fieldset.querySelector(".reinforcements").value;
+        if (reinforcements !== "") side.reinforcement_tokens = Number(reinforcements);
+      } else {
+        side.heroes = picked(`hero-${team}`);
+      }
+      const health = fieldset.querySelector(".health").value;
+      if (health !== "" && mode !== "boss-versus-boss") side.health_tokens = Number(health);
+      return side;
+    });
+    const game = { mode, first: $("wiz-first").value, sides };
+    if (mode === "boss-versus-boss") game.game_length = $("wiz-length").value;
+    if (mode === "team" && $("wiz-quick-start").checked) game.quick_start = true;
+    return game;
+  }
+
+  async function loadChoices(ruleset) {
+    const url = `${body.dataset.choicesUrl}?ruleset=${encodeURIComponent(ruleset)}`;
+    const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) return;
     const choices = await response.json();
     $("wiz-ruleset").textContent = choices.ruleset;
+    if (choices.modes) { castlesChoices(choices); return; }
     choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
     choices.rooms.forEach((r) => tick($("wiz-rooms"), "room", r));
     for (const lord of choices.lords) {
@@ -76,11 +147,16 @@
 
   function render(view) {
     const state = view.state || {};
+    if (!body.dataset.ruleset && state.ruleset) {  // the table's rule set: the choices the wizard offers
+      body.dataset.ruleset = state.ruleset;
+      loadChoices(state.ruleset);
+    }
     const board = view.board || {};
     const characters = state.characters || [];
-    const heroes = characters.filter((c) => c.kind === "hero").map((c) => c.name);
+    const heroes = characters.filter((c) => c.kind === "hero" || c.kind === "boss").map((c) => c.name);
+    const mode = state.mode ? `${state.mode}: ` : "";
     $("wiz-current").textContent = state.phase === "no_game" || !state.phase ? "no game yet"
-      : `game ${(state.table && state.table.game) || 1}: ${heroes.join(", ")}`;
+      : `game ${(state.table && state.table.game) || 1}: ${mode}${heroes.join(", ")}`;
 
     const seen = new Set(((board.pieces) || []).map((p) => p.piece));
     const pieces = $("wiz-pieces"); pieces.textContent = "";
@@ -150,9 +226,9 @@
     } catch (err) { /* the next poll tries again */ }
   }
 
-  $("wiz-start").addEventListener("click", () => send("setup_game", { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") }));
+  $("wiz-start").addEventListener("click", () => send("setup_game", $("wiz-castles").classList.contains("hidden")
+    ? { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") } : castlesGame()));
   $("wiz-rescan").addEventListener("click", () => send("rescan"));
-  loadChoices();
   refresh();
   setInterval(refresh, 700);
 })();

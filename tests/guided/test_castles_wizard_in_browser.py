@@ -1,0 +1,104 @@
+"""Headless Chromium sets up a Catacombs & Castles 2E game with the set-up wizard on the simulated mat: the
+referee picks Boss Mode, the hero team, the boss and its warriors; a choice the rules refuse says why.
+
+catacombs-and-castles-2e-manual.md: Boss Mode Rules (a hero team against one boss player with three different
+warriors of the boss' team; the boss player's tokens are stated: docs/rulings.md, "Boss Mode token numbers").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.guided.test_calibrate_at_the_table import CalibratingTable
+from tests.helpers.broker import (
+    MosquittoBroker,
+    mosquitto_broker,  # noqa: F401  (the fixture)
+)
+from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from web_dashboard.security import hash_pin
+from web_dashboard.server import DashboardServer, serve_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
+sync_api = pytest.importorskip("playwright.sync_api")
+PIN = "owl-bear-42"
+
+
+@pytest.fixture
+def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[CalibratingTable]:  # noqa: F811
+    running = CalibratingTable(
+        tmp_path, broker_url=mosquitto_broker.url(), table_file=Path("content/tables/castles-demo.yaml")
+    )
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def dashboard(table: CalibratingTable, mosquitto_broker: MosquittoBroker) -> Iterator[DashboardServer]:  # noqa: F811
+    server = serve_dashboard(
+        {
+            "TABLE": "castles-demo",
+            "PORT": 0,
+            "MQTT_URL": mosquitto_broker.url(),
+            "REFEREE_PIN_HASH": hash_pin(PIN),
+        }
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_referee_sets_up_boss_mode_at_a_castles_table(
+    chromium,  # noqa: F811
+    dashboard: DashboardServer,
+    table: CalibratingTable,
+) -> None:  # type: ignore[no-untyped-def]
+    expect = sync_api.expect
+    page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
+    log_in(page, PIN)
+    expect(page.locator("#wiz-ruleset")).to_have_text("catacombs-and-castles-2e")
+    # The table file's game is on the table: its Quick Start teams.
+    expect(page.locator("#wiz-current")).to_contain_text("game 1: team: ")
+    expect(page.locator("#wiz-3e")).to_be_hidden()
+
+    page.select_option("#wiz-mode", "boss")
+    page.select_option("#wiz-first", "castle")
+    castle = page.locator(".wiz-side[data-team=castle]")
+    catacomb = page.locator(".wiz-side[data-team=catacomb]")
+    expect(castle.locator(".plays-boss").first).to_be_hidden()  # Team Catacomb is the boss player
+    expect(catacomb.locator(".heroes")).to_be_hidden()
+    # A side is offered only its own team's heroes, boss and warriors.
+    expect(castle.locator(".heroes input[value=hakoru]")).to_have_count(0)
+    expect(catacomb.locator(".boss option")).to_have_text(["Xaugorth the Wraith Knight"])
+    for hero in ("larra", "kethyst", "delilah"):
+        castle.locator(f".heroes input[value={hero}]").check()
+    castle.locator(".health").fill("12")
+    catacomb.locator(".health").fill("14")
+    catacomb.locator(".reinforcements").fill("2")
+    for warrior in ("catacomb-warrior-a", "catacomb-warrior-b"):
+        catacomb.locator(f".warriors input[value={warrior}]").check()
+
+    # Two warriors: the rules refuse, the game on the table goes on.
+    page.click("#wiz-start")
+    expect(page.locator("#setup-result")).to_contain_text(
+        "✘ setup_game: cannot start the game: sides[1] chooses three different warriors"
+    )
+    expect(page.locator("#wiz-current")).to_contain_text("game 1: team: ")
+
+    catacomb.locator(".warriors input[value=catacomb-warrior-c]").check()
+    page.click("#wiz-start")
+    expect(page.locator("#setup-result")).to_have_text("✔ setup_game accepted")
+    expect(page.locator("#wiz-current")).to_have_text(
+        "game 2: boss: Delilah the Mage Princess, Kethyst the Ranger, Larra the Huntress, "
+        "Xaugorth the Wraith Knight"
+    )
+    # Step 2 lists the new game's discs: the heroes and the boss, each not on the mat yet.
+    expect(page.locator("#wiz-pieces li[data-piece=hero-larra]")).to_have_attribute("data-ok", "false")
+    expect(page.locator("#wiz-pieces li[data-piece=catacomb-boss]")).to_have_count(1)
+    # The only error the page logged is the refused command's answer (HTTP 409).
+    assert errors == ["Failed to load resource: the server responded with a status of 409 (CONFLICT)"]
