@@ -42,6 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE_S": 15.0,
     "PUBLIC_URL": None,  # what the QR code opens; defaults to the URL the referee used
     "MAX_CONTENT_LENGTH": 16 * 1024,
+    "DOCS_DIR": None,  # rulings.md for the "rule" links; else $SMARTMAT_DOCS_DIR, else the checkout's docs/
+    "RULEBOOKS_DIR": None,  # the rulebook transcriptions the "rule" links open; else $SMARTMAT_RULEBOOKS_DIR
 }
 
 
@@ -88,9 +90,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         closers=closers,
     )
 
-    from web_dashboard import auth, command_api, console, controller, setup_console, spectator
+    from web_dashboard import auth, command_api, console, controller, rule_pages, setup_console, spectator
 
-    for module in (spectator, auth, controller, console, command_api, setup_console):
+    for module in (spectator, auth, controller, console, command_api, setup_console, rule_pages):
         app.register_blueprint(module.bp)
 
     app.before_request(check_csrf)

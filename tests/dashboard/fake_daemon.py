@@ -152,6 +152,11 @@ class FakeDaemon:
 
     def _correct(self, args: dict[str, Any], actor: str) -> list[dict[str, Any]]:
         who = self._character(args["target"])
+        if args["field"] == "health" and int(args["value"]) > who["max_health"]:
+            raise ValueError(
+                f"{who['name']} starts with {who['max_health']} health; a correction cannot give more "
+                "(catacombs-3e-reference.txt: Tracking Health)"
+            )
         who[args["field"]] = args["value"]
         name = actor.split(":", 1)[1]
         change = f"{who['name']}'s {args['field']} to {args['value']}"

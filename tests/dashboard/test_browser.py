@@ -24,10 +24,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
+# A rulebook transcription for the "rule" links (the real ones are the publisher's text, kept outside the
+# repository): headings on lines of their own, as in catacombs-3e-reference.txt.
+RULEBOOK = "Battle Phase\n\nEach round the heroes act first.\n\nTracking Health\n\nHealth Trackers show...\n"
+
+
 @pytest.fixture
-def dashboard(table: Table) -> Iterator[DashboardServer]:
+def dashboard(table: Table, tmp_path: Path) -> Iterator[DashboardServer]:
+    (tmp_path / "catacombs-3e-reference.txt").write_text(RULEBOOK, encoding="utf-8")
     server = serve_dashboard(
         {
+            "RULEBOOKS_DIR": str(tmp_path),
             "TABLE": "t1",
             "PORT": 0,
             "MQTT_URL": table.url("spectator"),
@@ -102,9 +109,30 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
     expect(spectator.locator("#monsters-left")).to_have_text("2")
     expect(spectator.locator("li[data-character=troll] .hp")).to_have_text("3")
 
-    # And the Troll's tracker was off by one: correct its health.
+    # A slip of the finger: more health than the Troll starts with is refused, beside the form, in words; the
+    # rule it cites is a link in the "rule" detail that opens the rulebook at that section.
     referee.select_option("#correct-target", "troll")
     referee.select_option("#correct-form select[name=field]", "health")
+    referee.fill("#correct-form input[name=value]", "20")
+    referee.fill("#correct-form input[name=reason]", "tracker misread")
+    referee.click("#correct-form button")
+    refused = referee.locator("#correct-form").locator("xpath=ancestor::*[contains(@class,'card')][1]")
+    expect(refused.locator(".result.refused")).to_contain_text(
+        "✘ Not done: Troll starts with 3 health; a correction cannot give more"
+    )
+    link = refused.locator(".result details.rule a.rule-link")
+    expect(link).to_be_hidden()  # the citation is seen only once "rule" is opened
+    refused.locator(".result details.rule summary").click()
+    expect(link).to_have_text("catacombs-3e-reference.txt: Tracking Health")
+    with referee.context.expect_page() as opened:
+        link.click()
+    rulebook = opened.value
+    rulebook.wait_for_load_state()
+    assert rulebook.url.endswith("/rules/book/catacombs-3e-reference.txt#tracking-health")
+    expect(rulebook.locator(":target")).to_have_text("Tracking Health")
+    rulebook.close()
+
+    # And the Troll's tracker was off by one: correct its health.
     referee.fill("#correct-form input[name=value]", "2")
     referee.fill("#correct-form input[name=reason]", "tracker misread")
     referee.click("#correct-form button")
@@ -120,8 +148,11 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
         "confirm_hits",
         "undo",
         "correct",
+        "correct",
     ]
-    assert spectator_errors == [] and referee_errors == []
+    assert spectator_errors == []
+    # The one refusal is answered 409, which the browser reports; nothing else went wrong.
+    assert referee_errors == ["Failed to load resource: the server responded with a status of 409 (CONFLICT)"]
 
 
 def test_a_spectator_with_a_dropped_connection_catches_up_exactly(
@@ -216,6 +247,7 @@ def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(
         plain: W.plain(events[2].text),
         refusal: W.split("Xoric has already acted (catacombs-3e-reference.txt: Battle Phase: Turn Order)"),
         undone: W.shotStory({ ...melee, undone: true }, events, nameOf),
+        links: ["RULINGS.md 5", "catacombs-3e-reference.txt: Battle Phase: Turn Order"].map(W.ruleHref),
       };
     }"""
     )
@@ -227,6 +259,13 @@ def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(
         "rules": ["catacombs-3e-reference.txt: Battle Phase: Turn Order"],
     }
     assert story["undone"] == []  # a shot taken back did nothing
+    # The referee's "rule" links: a ruling opens the rulings at its own row, a rulebook citation its section.
+    assert story["links"] == [
+        "/rules/rulings#ruling-5",
+        "/rules/book/catacombs-3e-reference.txt?section=Battle%20Phase%3A%20Turn%20Order",
+    ]
+    spectator.goto(dashboard.url + story["links"][0][1:])
+    sync_api.expect(spectator.locator(":target")).to_contain_text("stunned hero is freed only by a teammate")
     assert errors == []
 
 

@@ -1,6 +1,6 @@
 // Commands from the referee pages: POST /api/command with the session's CSRF token. The daemon's answer is
 // shown beside the control that sent it, in words; the rule a refusal cites and the log's record number are
-// kept in a "rule" detail and in the command log.
+// kept in a "rule" detail (a link to the rule's text: rulings or rulebook section) and in the command log.
 "use strict";
 window.SmartmatReferee = (function () {
   const body = document.body;
@@ -29,7 +29,12 @@ window.SmartmatReferee = (function () {
       if (!result.ok && refusal.rules.length) {
         const rule = S.el("details", { class: "rule" });
         rule.appendChild(S.el("summary", {}, "rule"));
-        rule.appendChild(S.el("span", {}, refusal.rules.join("; ")));
+        refusal.rules.forEach((cited, i) => {  // each citation a link to the rule's text, opened beside the console
+          if (i) rule.appendChild(document.createTextNode("; "));
+          const href = W.ruleHref(cited);
+          rule.appendChild(href ? S.el("a", { href, target: "_blank", rel: "noopener", class: "rule-link" }, cited)
+            : S.el("span", {}, cited));
+        });
         out.appendChild(rule);
       }
       out.className = "result " + (result.ok ? "ok" : "refused");

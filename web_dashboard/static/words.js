@@ -14,6 +14,16 @@ window.SmartmatWords = (function () {
 
   const plain = (text) => split(text).text;
 
+  // Where the referee reads a cited rule (web_dashboard/rule_pages.py): "RULINGS.md 5" → the rulings page at
+  // ruling 5; "<rulebook file>: <section>" → that rulebook, which the dashboard opens at the section's heading.
+  function ruleHref(rule) {
+    const ruling = /^RULINGS\.md(?:\s+(\d+))?$/.exec(rule);
+    if (ruling) return "/rules/rulings" + (ruling[1] ? `#ruling-${ruling[1]}` : "");
+    const book = /^([\w-]+\.(?:txt|md))(?::\s*(.*))?$/.exec(rule);
+    if (!book) return null;
+    return `/rules/book/${book[1]}` + (book[2] ? `?section=${encodeURIComponent(book[2].trim())}` : "");
+  }
+
   const SIDES = { heroes: "the heroes", overseer: "the Overseer", neutral: "nobody" };
   const side = (s) => SIDES[s] || s || "—";
 
@@ -89,5 +99,5 @@ window.SmartmatWords = (function () {
   };
   const done = (command) => DONE[command] || "Done";
 
-  return { split, plain, side, moment, shotStory, chosenReading, done };
+  return { split, plain, ruleHref, side, moment, shotStory, chosenReading, done };
 })();
