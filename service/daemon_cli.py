@@ -326,6 +326,8 @@ def _size_of(ruleset: str) -> Any:
 
     if ruleset.startswith("catacombs-and-castles"):
         return lambda card: None  # no monsters: warriors take their team's discs (service/bindings.py)
+    if ruleset == "catacombs-1e":
+        return lambda card: None  # its Monster cards print no disc size: a free disc of the family is used
 
     try:
         monsters = load_cards(ruleset).monsters

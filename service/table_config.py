@@ -177,6 +177,7 @@ SHIPPED_FOR_RULESET = {
     "catacombs-3e": "demo",
     "catacombs-and-castles-2e": "castles-demo",
     "catacombs-and-castles-1e": "castles-1e-demo",
+    "catacombs-1e": "catacombs-1e-demo",
 }
 
 

@@ -85,6 +85,7 @@ class SimulatedTable:
         self.flicks = 0
         # A shield piece flicked this turn -> the disc of the character whose sequence used it.
         self._shield_owners: dict[str, str] = {}
+        self._visited: set[Any] = set()  # special rooms (by index) whose services the party has used
         self._check_tags()
 
     @property
@@ -239,6 +240,8 @@ class SimulatedTable:
                 self._let_the_board_see()
             self.say("start_battle")
             return
+        if phase == "special_room":
+            self._visit_special_room(state)
         if phase in ("setup", "resolution", "special_room"):
             self.say("enter_room")
             return
@@ -275,11 +278,38 @@ class SimulatedTable:
         else:
             self.say("declare", character=choice["character"], alternative=choice["alternative"])
 
+    def _visit_special_room(self, state: dict[str, Any]) -> None:
+        """Catacombs 1E, Carte Stanze Speciali: at the Merchant each hero with gold buys the first item on
+        offer it may use; at the Healer a wounded hero pays for a Restoring Touch and a dead one is brought
+        back (Il mercante; Il guaritore). The rules refuse what a hero cannot afford or use, and the party
+        walks on."""
+        room = state.get("room") or {}
+        if state.get("ruleset") != "catacombs-1e" or room.get("index") in self._visited:
+            return
+        self._visited.add(room.get("index"))
+        heroes = [c for c in state.get("characters", []) if c["kind"] == "hero"]
+        if room.get("kind") == "merchant":
+            for hero in heroes:
+                for item in list(dict.fromkeys(state.get("market") or ())):
+                    if hero["alive"] and hero.get("gold", 0) > 0:
+                        if self.say("use_service", service="buy", target=hero["id"], item=item).get("ok"):
+                            break
+        elif room.get("kind") == "healer":
+            for hero in heroes:
+                if not hero["alive"]:
+                    self.say("use_service", service="resurrection", target=hero["id"])
+                elif hero["health"] < hero["max_health"]:
+                    self.say("use_service", service="restoring_touch", target=hero["id"])
+
     def _next_actor(self, state: dict[str, Any]) -> dict[str, Any] | None:
         turn = state.get("turn") or {}
         side = turn.get("side")
         acted = set(turn.get("acted") or ())
+        # Only those the table offers an action (Catacombs 1E, Incapacità: an incapacitated hero takes none).
+        able = {a.get("character") for a in state.get("actions") or ()}
         for character in state.get("characters", []):
+            if able and character["id"] not in able:
+                continue
             if character["side"] == side and character.get("on_mat") and character["id"] not in acted:
                 if character["kind"] in ("hero", "monster", "lord"):
                     return character
@@ -324,7 +354,9 @@ class SimulatedTable:
 
     def _flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
         by_id = {c["id"]: c for c in state.get("characters", [])}
-        shooter = by_id.get(expected["character"])
+        # The actor, not the turn's character: a monster's retaliation (Catacombs 1E, Rappresaglia) comes in
+        # a hero's turn, and it aims at the heroes.
+        shooter = by_id.get(expected.get("actor") or expected["character"])
         if shooter is None or expected.get("suppressed") or expected.get("unavailable"):
             self.say("skip_shot")  # a suppressed shot, or a summon with no piece left in the Monster Pool
             return
