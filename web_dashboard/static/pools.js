@@ -5,10 +5,13 @@
   const S = window.Smartmat;
   const MODES = { team: "Team Mode", "one-versus-one": "One versus One", boss: "Boss Mode", "boss-versus-boss": "Boss vs Boss" };
 
-  // "larra-team-action" on Larra -> "team action"; a Boss Action card keeps its own name.
-  function cardName(c, id) {
-    const own = String(c.card || "") + "-";
-    const name = String(id).startsWith(own) ? String(id).slice(own.length) : String(id);
+  // "larra-team-action" on Larra -> "team action"; a Boss Action card keeps its own name; a first-edition
+  // Ability card drops its team ("catacomb-hail-xaugorth" -> "hail xaugorth").
+  function cardName(c, id, team) {
+    let name = String(id);
+    for (const prefix of [String(c.card || "") + "-", team ? team + "-" : ""]) {
+      if (prefix && name.startsWith(prefix)) name = name.slice(prefix.length);
+    }
     return name.replace(/-/g, " ");
   }
 
@@ -19,7 +22,7 @@
   }
 
   // One fighter: armour as words and shields (full / half), each card's tokens as a number, never colour alone.
-  function fighter(c) {
+  function fighter(c, team) {
     const li = S.el("li", { class: `person fighter side-${c.side}${c.on_mat === false ? " off-mat" : ""}`, "data-character": c.id });
     li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
     if (c.kind === "warrior") {
@@ -28,7 +31,7 @@
     const notes = [];
     if (c.kind !== "hero") notes.push(c.kind + (c.form ? ` (${c.form} form)` : "") + (c.on_mat === false ? ", off the playmat" : ""));
     for (const a of c.armour || []) notes.push(a === "full" ? "● full armour" : "◐ half armour");
-    for (const [card, n] of Object.entries(c.cards || {})) notes.push(`${cardName(c, card)}: ${n} token${n === 1 ? "" : "s"}`);
+    for (const [card, n] of Object.entries(c.cards || {})) notes.push(`${cardName(c, card, team)}: ${n} token${n === 1 ? "" : "s"}`);
     if (c.trapped) notes.push("trapped");
     if (notes.length) li.appendChild(S.el("span", { class: "tag charges" }, notes.join(" · ")));
     return li;
@@ -46,7 +49,7 @@
     box.appendChild(line);
     box.appendChild(tokens(s.health, s.starting_health, "pool-bar"));
     const list = S.el("ul", { class: "people" });
-    for (const c of characters.filter((x) => x.side === s.id)) list.appendChild(fighter(c));
+    for (const c of characters.filter((x) => x.side === s.id)) list.appendChild(fighter(c, s.team));
     box.appendChild(list);
     return box;
   }

@@ -3,11 +3,16 @@
 (function () {
   const S = window.Smartmat, W = window.SmartmatWords;
 
+  // Catacombs 1E, Incapacità: an incapacitated hero takes no action; "incapacitated-this-round" is only the
+  // rules' note of when it began (docs/state.md), not something to show.
+  const STATUS_WORDS = { incapacitated: "incapacitated: no action" };
+
   function person(c) {
     const dead = c.alive === false;
     const li = S.el("li", { class: `person side-${c.side}${dead ? " dead" : ""}`, "data-character": c.id });
     li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
-    const status = (c.status || []).join(", ");
+    const shown = (c.status || []).filter((s) => !String(s).endsWith("-this-round"));
+    const status = shown.map((s) => STATUS_WORDS[s] || s).join(", ");
     if (status) li.appendChild(S.el("span", { class: "tag" }, status));
     const bar = S.el("span", { class: "health", "aria-hidden": "true" });
     const max = Math.max(c.max_health || c.health || 1, c.health || 0);
