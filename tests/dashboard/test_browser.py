@@ -16,6 +16,7 @@ from tests.dashboard.conftest import PIN, PIN_HASH, Referee
 from tests.dashboard.table_broker import Table
 from tests.helpers.browser import log_in as browser_log_in
 from tests.helpers.browser import needs_chromium, phone
+from tests.integration.test_game_end_browser import MAT_TEXT_OVERLAPS, TOUCH_AND_TEXT
 from web_dashboard.resources import dashboard_of
 from web_dashboard.server import DashboardServer, serve_dashboard
 
@@ -203,11 +204,24 @@ def test_discs_crowded_into_a_corner_are_drawn_apart_and_each_can_be_tapped(
         for p in crowded["pieces"]
     ]
     for i, a in enumerate(boxes):
-        assert a["width"] >= 29, "a disc is drawn at least 30 px across on a phone"
+        assert a["width"] >= 33, "a disc is drawn at least 34 px across on a phone"
         for b in boxes[i + 1 :]:
             apart = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
             # (a box includes the disc's 3 px outline, which may touch its neighbour's)
             assert apart >= (a["width"] + b["width"]) / 2 - 3, "two discs drawn on top of each other"
+    # Each health number sits on a corner of its disc where it covers no other disc, and every initial and
+    # number is at least 16 px, as all text on a phone.
+    centre = lambda box: (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # noqa: E731
+    for p in crowded["pieces"]:
+        badge = spectator.locator(f"#board .piece[data-piece='{p['piece']}'] .hp-badge").bounding_box()
+        for other, disc in zip(crowded["pieces"], boxes, strict=True):
+            if other is not p:
+                (bx, by), (dx, dy) = centre(badge), centre(disc)
+                clear = (badge["width"] + disc["width"]) / 2 - 4  # (both boxes include a 1.5-3 px outline)
+                apart = ((bx - dx) ** 2 + (by - dy) ** 2) ** 0.5
+                assert apart >= clear, f"{p['piece']}'s health covers {other['piece']}"
+    assert spectator.evaluate(TOUCH_AND_TEXT) == []
+    assert spectator.evaluate(MAT_TEXT_OVERLAPS) == []
     # Each one still opens its own character.
     spectator.click("#board .piece[data-piece='zombie-1']")
     expect(spectator.locator(".piece-details .name")).to_have_text("Zombie")

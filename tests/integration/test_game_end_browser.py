@@ -44,7 +44,29 @@ TOUCH_AND_TEXT = """() => {
     const text = el.textContent.trim().slice(0, 30);
     if (size < 16) small.push(`text ${el.tagName}.${el.className} ${size}px: ${text}`);
   }
+  // The mat's own words and numbers (initials, health, "start" / "end", zone names) are sized in mat
+  // millimetres: measured as drawn, through the drawing's scale on this screen.
+  for (const el of document.querySelectorAll("main svg text")) {
+    if (!el.textContent.trim() || !el.getBoundingClientRect().width) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a;
+    const text = el.textContent.trim().slice(0, 30);
+    if (size < 15.95) small.push(`mat text ${el.getAttribute("class")} ${size.toFixed(1)}px: ${text}`);
+  }
   return small;
+}"""
+
+# Words and numbers on the mat drawn over one another (initials, health numbers, "start" / "end"): the pairs.
+MAT_TEXT_OVERLAPS = """() => {
+  const texts = [...document.querySelectorAll("main svg.board text:not(.zone-label)")]
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width);
+  const boxes = texts.map((t) => [t.textContent.trim(), t.getBoundingClientRect()]);
+  const clash = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+    const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 1 && h > 1) clash.push(`${a} × ${b}`);
+  }));
+  return clash;
 }"""
 
 
@@ -152,6 +174,11 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     expect(details.locator(".side")).to_contain_text("Overseer")
     expect(details.locator(".hp")).to_contain_text("Health")
     spectator.screenshot(path=str(shots_dir / "mat-details.png"))
+    # Every word on the phone, the mat's initials, health numbers and "start" / "end" included, is 16 px.
+    assert spectator.locator("#board .path-label").count() == 2
+    assert spectator.locator("#board .hp").count() >= 2
+    assert spectator.evaluate(TOUCH_AND_TEXT) == []
+    assert spectator.evaluate(MAT_TEXT_OVERLAPS) == []  # and none drawn over another
     details.locator(".close").click()
     expect(details).to_be_hidden()
 

@@ -8,9 +8,10 @@
 window.SmartmatBoard = (function () {
   const NS = "http://www.w3.org/2000/svg";
   const MARKS = { frozen: "❄", stunned: "✦", teleported: "⇄" };
-  const MIN_DISC_PX = 15;   // drawn radius on screen, at least
+  const MIN_DISC_PX = 17;   // drawn radius on screen, at least: room for three letters of 16 px text
   const TAP_PX = 22;        // tap target radius: 44 px across
-  const TEXT_PX = 14;       // initials and health numbers on screen
+  const TEXT_PX = 16;       // every word and number on the mat, on screen (a phone's smallest text)
+  const BADGE_PX = 12;      // radius of a health badge: two digits of TEXT_PX
   let lastAnimatedShot = null;
   let replayTimer = null;
   let lastDraw = null;      // what was drawn last, for a replay or a details card
@@ -52,7 +53,8 @@ window.SmartmatBoard = (function () {
   }
 
   // Nudge drawn discs apart so none covers another (a few rounds of pairwise pushes; the mat rarely holds more
-  // than twenty pieces). Positions are in mat millimetres.
+  // than twenty pieces). Positions are in mat millimetres. Each disc keeps a ring of room around it (item.room,
+  // its radius plus its health badge's width) so that its badge, placed beside it, never covers a neighbour.
   function spread(items, gap, width, height) {
     for (let round = 0; round < 60; round++) {
       let moved = false;
@@ -65,7 +67,7 @@ window.SmartmatBoard = (function () {
           const a = items[i], b = items[j];
           let dx = b.x - a.x, dy = b.y - a.y;
           let d = Math.hypot(dx, dy);
-          const need = a.r + b.r + gap;
+          const need = a.room + b.room + gap;
           if (d >= need) continue;
           if (d < 0.01) { dx = 1; dy = 0.5; d = Math.hypot(dx, dy); }
           const push = (need - d) / 2;
@@ -76,6 +78,36 @@ window.SmartmatBoard = (function () {
       }
       if (!moved) break;
     }
+  }
+
+  // Where each living character's health badge goes, relative to its disc: just outside it, clear of its
+  // initials. The first place that stays on the mat and covers no other disc and no badge already placed is
+  // taken: up right, up left, down right, down left, then straight up, down, right, left, each a little
+  // further out when all are taken (a crowded corner); when nothing is free, the place covering least.
+  const BADGE_ANGLES = [-30, -150, 30, 150, -90, 90, 0, 180].map((a) => a * Math.PI / 180);
+  function placeBadges(items, k, width, height) {
+    const placed = new Map();
+    const br = BADGE_PX / k;
+    const overlap = (x, y, cx, cy, r) => Math.max(0, r + br - Math.hypot(x - cx, y - cy));
+    for (const it of items) {
+      const ch = it.character;
+      if (ch.health === undefined || ch.alive === false) continue;
+      let best = null;
+      for (let ring = 0; ring < 3 && !(best && best.covered === 0); ring++) {
+        const d = it.r + 10 / k + ring * br;  // clear of the initials (three letters of 16 px)
+        for (const a of BADGE_ANGLES) {
+          const dx = Math.cos(a) * d, dy = Math.sin(a) * d, x = it.x + dx, y = it.y + dy;
+          if (x - br < 0 || x + br > width || y - br < 0 || y + br > height) continue;
+          let covered = 0;
+          for (const other of items) if (other !== it) covered += overlap(x, y, other.x, other.y, other.r);
+          for (const [owner, b] of placed) covered += overlap(x, y, owner.x + b.x, owner.y + b.y, br);
+          if (!best || covered < best.covered) best = { x: dx, y: dy, covered };
+          if (covered === 0) break;
+        }
+      }
+      placed.set(it, best || { x: it.r + 10 / k, y: 0, covered: 0 });
+    }
+    return placed;
   }
 
   function drawPath(svg, path, cls, animate) {
@@ -94,25 +126,48 @@ window.SmartmatBoard = (function () {
     return line;
   }
 
-  // Where the flicked disc started and where it came to rest, labelled in words (not by colour alone).
-  function drawEnds(svg, path, k) {
+  // Where the flicked disc started and where it came to rest, labelled in words (not by colour alone). Each
+  // word goes beyond its end of the path (away from the rest of the line) when that place is clear, else to
+  // the nearest place around that covers no disc, no health badge and not the other word.
+  function drawEnds(svg, path, k, items, badges) {
     const pts = pathPoints(path);
     if (pts.length < 2) return;
     const [sx, sy] = pts[0], [ex, ey] = pts[pts.length - 1];
     const text = TEXT_PX / k;
-    // Each word sits beyond its end of the path (away from the rest of the line), clear of the disc there.
-    const away = (x, y, fromX, fromY, by) => {
-      const dx = x - fromX, dy = y - fromY, d = Math.hypot(dx, dy) || 1;
-      return [x + dx / d * by, y + dy / d * by + text * 0.35];
+    const taken = [];  // [x, y, r]: discs, badges and words already placed
+    for (const it of items) {
+      taken.push([it.x, it.y, it.r]);
+      const b = badges.get(it);
+      if (b) taken.push([it.x + b.x, it.y + b.y, BADGE_PX / k]);
+    }
+    const word = (x, y, fromX, fromY, label) => {
+      const half = label.length * 0.32 * text;  // half the word's width, bold 16 px
+      const ahead = Math.atan2(y - fromY, x - fromX);
+      let best = null;
+      for (let ring = 0; ring < 3 && !(best && best.covered === 0); ring++) {
+        const d = (18 + ring * 16) / k + half;
+        for (const turn of [0, 45, -45, 90, -90, 135, -135, 180]) {
+          const a = ahead + turn * Math.PI / 180;
+          const cx = x + Math.cos(a) * d, cy = y + Math.sin(a) * d;
+          if (cx - half < 0 || cx + half > matWidth || cy - text < 0 || cy + text / 2 > matHeight) continue;
+          let covered = 0;
+          for (const [tx, ty, tr] of taken) {
+            // the word as a box half × text/2, against a circle: distance from the circle to the box
+            const gx = Math.max(Math.abs(tx - cx) - half, 0), gy = Math.max(Math.abs(ty - cy) - text / 2, 0);
+            covered += Math.max(0, tr - Math.hypot(gx, gy));
+          }
+          if (!best || covered < best.covered) best = { cx, cy, covered };
+          if (covered === 0) break;
+        }
+      }
+      const spot = best || { cx: x, cy: y + 24 / k };
+      taken.push([spot.cx, spot.cy, Math.max(half, text / 2)]);
+      return [spot.cx, spot.cy + text * 0.35];  // the baseline that centres the word there
     };
-    const inside = ([x, y]) => [Math.min(Math.max(x, text * 1.6), matWidth - text * 1.6), Math.min(Math.max(y, text), matHeight - 4)];
-    const [lsx, lsy] = inside(away(sx, sy, pts[1][0], pts[1][1], 34 / k));
-    // The disc that stopped at the end carries its health badge up on its right: "end" goes below it, on the
-    // side the path did not come from.
-    const fromLeft = pts[pts.length - 2][0] <= ex;
-    const [lex, ley] = inside([ex + (fromLeft ? 14 : -14) / k, ey + 34 / k]);
     svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
     svg.appendChild(node("rect", { x: ex - 6 / k, y: ey - 6 / k, width: 12 / k, height: 12 / k, class: "path-end" }));
+    const [lsx, lsy] = word(sx, sy, pts[1][0], pts[1][1], "start");
+    const [lex, ley] = word(ex, ey, pts[pts.length - 2][0], pts[pts.length - 2][1], "end");
     svg.appendChild(node("text", { x: lsx, y: lsy, class: "path-label", "font-size": text }, "start"));
     svg.appendChild(node("text", { x: lex, y: ley, class: "path-label", "font-size": text }, "end"));
   }
@@ -218,14 +273,14 @@ window.SmartmatBoard = (function () {
       svg.appendChild(node("polygon", { points: corners.map((p) => p.join(",")).join(" "), class: "zone zone-" + (zone.kind || "area") }));
       if (zone.label) {
         const left = Math.min(...corners.map((p) => p[0])), top = Math.min(...corners.map((p) => p[1]));
-        svg.appendChild(node("text", { x: left + 10, y: top + 28, class: "zone-label" }, zone.label));
+        svg.appendChild(node("text", { x: left + 10, y: top + 8 + TEXT_PX / k, class: "zone-label", "font-size": TEXT_PX / k }, zone.label));
       }
     }
     for (const o of mat.obstacles || []) {
       svg.appendChild(node("circle", { cx: o.x_mm, cy: fy(o.y_mm), r: o.radius_mm || 20, class: "obstacle" }));
     }
     if (!board) {
-      svg.appendChild(node("text", { x: width / 2, y: height / 2, class: "empty" }, "waiting for the mat…"));
+      svg.appendChild(node("text", { x: width / 2, y: height / 2, class: "empty", "font-size": Math.max(28, TEXT_PX / k) }, "waiting for the mat…"));
       lastDraw = null;
       return;
     }
@@ -251,18 +306,23 @@ window.SmartmatBoard = (function () {
       const r = Math.max(p.radius_mm || 16, MIN_DISC_PX / k);
       if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
       const side = ch.side || p.side || "neutral";
-      items.push({ piece: p.piece, character: ch, side, look: looks(side, state), r, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
+      const room = r + BADGE_PX / k;  // its own badge's place, and a neighbour's badge's
+      items.push({ piece: p.piece, character: ch, side, look: looks(side, state), r, room, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
     }
     spread(items, 2 / k, width, height);
     const text = TEXT_PX / k;
+    const badges = placeBadges(items, k, width, height);
     for (const it of items) {
-      const ch = it.character;
-      const alive = ch.alive !== false;
       if (Math.hypot(it.x - it.x0, it.y - it.y0) > 2 / k) {
-        // Nudged apart for the eye: a line and a dot show where the disc really is.
+        // Nudged apart for the eye: a line and a dot show where the disc really is (under every disc, so no
+        // line crosses another disc's initials).
         svg.appendChild(node("line", { x1: it.x0, y1: it.y0, x2: it.x, y2: it.y, class: "leader" }));
         svg.appendChild(node("circle", { cx: it.x0, cy: it.y0, r: 2.5 / k, class: "leader-dot" }));
       }
+    }
+    for (const it of items) {
+      const ch = it.character;
+      const alive = ch.alive !== false;
       const cls = `piece side-${it.look}${alive ? "" : " dead"}${hits.has(it.piece) ? " hit" : ""}${highlight.has(it.piece) ? " highlight" : ""}`;
       const label = `${ch.name || it.piece}${ch.health !== undefined ? `, ${ch.health} health` : ""}`;
       const g = node("g", { class: cls, "data-piece": it.piece, transform: `translate(${it.x},${it.y})`,
@@ -271,12 +331,10 @@ window.SmartmatBoard = (function () {
       g.appendChild(node("circle", { r: Math.max(it.r, TAP_PX / k), class: "tap" }));
       g.appendChild(node("circle", { r: it.r, class: "disc" }));
       g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, ch.name ? initials(ch.name, ch.kind) : "·"));
-      if (ch.health !== undefined && alive) {
-        // Beside the disc, clear of its initials; on the left when the mat's right edge is too close.
-        const room = it.x + it.r + 18 / k <= width;
-        const bx = (room ? 1 : -1) * (it.r + 6 / k), by = -it.r * 0.55;
-        g.appendChild(node("circle", { cx: bx, cy: by, r: 11 / k, class: "hp-badge" }));
-        g.appendChild(node("text", { class: "hp", x: bx, y: by, dy: "0.35em", "font-size": 14 / k }, ch.health));
+      const badge = badges.get(it);
+      if (badge) {
+        g.appendChild(node("circle", { cx: badge.x, cy: badge.y, r: BADGE_PX / k, class: "hp-badge" }));
+        g.appendChild(node("text", { class: "hp", x: badge.x, y: badge.y, dy: "0.35em", "font-size": text }, ch.health));
       }
       if (hits.has(it.piece)) g.appendChild(node("text", { class: "hit-mark", x: -it.r * 0.9, y: -it.r * 0.7, "font-size": text }, "✸"));
       const marks = (ch.status || []).map((s) => MARKS[s]).filter(Boolean).join("");
@@ -285,7 +343,7 @@ window.SmartmatBoard = (function () {
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); showDetails(svg, it.piece); } });
       svg.appendChild(g);
     }
-    if (top) drawEnds(svg, top.path, k);  // on top of the discs, so "start" and "end" stay readable
+    if (top) drawEnds(svg, top.path, k, items, badges);  // on top of the discs, so "start" and "end" stay readable
     lastDraw = { path: top && !extra.length ? top.path : (top ? top.path : null), ghostRadius, items, referee: Boolean(options.referee) };
     const card = svg.closest(".board-card");
     const box = card && card.querySelector(".piece-details");
