@@ -85,6 +85,7 @@ class SimulatedTable:
         self.flicks = 0
         # A shield piece flicked this turn -> the disc of the character whose sequence used it.
         self._shield_owners: dict[str, str] = {}
+        self._target_token: str | None = None  # the character the Target Token was put on for the last flick
         self._visited: set[Any] = set()  # special rooms (by index) whose services the party has used
         self._check_tags()
 
@@ -400,6 +401,13 @@ class SimulatedTable:
         else:
             plan = self.player.plan_character_shot(self.world, own_piece, enemies)
         seq = state["seq"]
+        # Catacombs & Castles target shots: the Target Token goes on the enemy aimed at before the flick, and
+        # the referee names it when settling the shot (the mat cannot see a token).
+        self._target_token = None
+        if str(expected.get("shot", "")).startswith("target") and plan.target is not None:
+            self._target_token = next(
+                (c["id"] for c in state["characters"] if c.get("piece") == plan.target), None
+            )
         self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
         self.flicks += 1
         log.info(
@@ -440,13 +448,21 @@ class SimulatedTable:
         if truth is None:
             self.say("dismiss_shot")
             return
+        of_piece = {
+            c.get("piece"): c["id"] for c in (self._state or {}).get("characters", []) if c.get("piece")
+        }
+        if self._target_token is not None:
+            self.say(
+                "confirm_hits",
+                direct_hits=[of_piece[p] for p in sorted(truth.direct_hits) if p in of_piece],
+                pushed_off_mat=[of_piece[p] for p in sorted(truth.left_mat) if p in of_piece],
+                target=self._target_token,
+            )
+            return
         for index, candidate in enumerate(pending.get("candidates", [])):
             if set(candidate.get("direct_hits", [])) == set(truth.direct_hits):
                 self.say("confirm_hits", candidate=index)
                 return
-        of_piece = {
-            c.get("piece"): c["id"] for c in (self._state or {}).get("characters", []) if c.get("piece")
-        }
         self.say(
             "confirm_hits",
             direct_hits=[of_piece[p] for p in sorted(truth.direct_hits) if p in of_piece],
