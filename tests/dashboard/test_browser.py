@@ -16,7 +16,6 @@ from tests.dashboard.conftest import PIN, PIN_HASH, Referee
 from tests.dashboard.table_broker import Table
 from tests.helpers.browser import log_in as browser_log_in
 from tests.helpers.browser import needs_chromium, phone
-from tests.integration.test_game_end_browser import MAT_TEXT_OVERLAPS, TOUCH_AND_TEXT
 from web_dashboard.resources import dashboard_of
 from web_dashboard.server import DashboardServer, serve_dashboard
 
@@ -182,53 +181,6 @@ def test_a_spectator_with_a_dropped_connection_catches_up_exactly(
     assert ids == ["7", "6", "5", "4"]
     assert spectator.evaluate("() => window.Smartmat.table.eventMessages") == 4  # nothing sent twice
     assert errors == [] or all("ERR_INTERNET_DISCONNECTED" in e for e in errors)
-
-
-def test_discs_crowded_into_a_corner_are_drawn_apart_and_each_can_be_tapped(
-    chromium,
-    dashboard: DashboardServer,
-    table: Table,  # type: ignore[no-untyped-def]
-) -> None:
-    expect = sync_api.expect
-    spectator, errors = phone(chromium, dashboard.url)
-    expect(spectator.locator("#board .piece")).to_have_count(4)
-    # All four discs pushed into the lower-left corner, touching one another.
-    board = table.daemon.board
-    corner = [(25, 25), (55, 25), (25, 55), (52, 52)]
-    pieces = [{**p, "x_mm": x, "y_mm": y} for p, (x, y) in zip(board["pieces"], corner, strict=True)]
-    crowded = {**board, "pieces": pieces}
-    table.daemon.publisher.publish_board(crowded, table.daemon.seq)
-    expect(spectator.locator("#board .leader")).not_to_have_count(0)  # lines back to where they really are
-    boxes = [
-        spectator.locator(f"#board .piece[data-piece='{p['piece']}'] .disc").bounding_box()
-        for p in crowded["pieces"]
-    ]
-    for i, a in enumerate(boxes):
-        assert a["width"] >= 33, "a disc is drawn at least 34 px across on a phone"
-        for b in boxes[i + 1 :]:
-            apart = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
-            # (a box includes the disc's 3 px outline, which may touch its neighbour's)
-            assert apart >= (a["width"] + b["width"]) / 2 - 3, "two discs drawn on top of each other"
-    # Each health number sits on a corner of its disc where it covers no other disc, and every initial and
-    # number is at least 16 px, as all text on a phone.
-    centre = lambda box: (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # noqa: E731
-    for p in crowded["pieces"]:
-        badge = spectator.locator(f"#board .piece[data-piece='{p['piece']}'] .hp-badge").bounding_box()
-        for other, disc in zip(crowded["pieces"], boxes, strict=True):
-            if other is not p:
-                (bx, by), (dx, dy) = centre(badge), centre(disc)
-                clear = (badge["width"] + disc["width"]) / 2 - 4  # (both boxes include a 1.5-3 px outline)
-                apart = ((bx - dx) ** 2 + (by - dy) ** 2) ** 0.5
-                assert apart >= clear, f"{p['piece']}'s health covers {other['piece']}"
-    assert spectator.evaluate(TOUCH_AND_TEXT) == []
-    assert spectator.evaluate(MAT_TEXT_OVERLAPS) == []
-    # Each one still opens its own character.
-    spectator.click("#board .piece[data-piece='zombie-1']")
-    expect(spectator.locator(".piece-details .name")).to_have_text("Zombie")
-    expect(spectator.locator(".piece-details .hp")).to_have_text("Health 1 of 1")
-    spectator.click("#board .piece[data-piece='troll']")
-    expect(spectator.locator(".piece-details .name")).to_have_text("Troll")
-    assert errors == []
 
 
 def test_the_last_shot_is_told_in_the_games_words_never_in_citations_or_ids(

@@ -58,9 +58,9 @@ window.SmartmatBoard = (function () {
   function spread(items, gap, width, height) {
     for (let round = 0; round < 60; round++) {
       let moved = false;
-      for (const it of items) {  // every disc whole on the mat: a corner pushes back
-        it.x = Math.min(Math.max(it.x, it.r), width - it.r);
-        it.y = Math.min(Math.max(it.y, it.r), height - it.r);
+      for (const it of items) {  // every disc whole on the mat, its outline too: a corner pushes back
+        it.x = Math.min(Math.max(it.x, it.r + gap), width - it.r - gap);
+        it.y = Math.min(Math.max(it.y, it.r + gap), height - it.r - gap);
       }
       for (let i = 0; i < items.length; i++) {
         for (let j = i + 1; j < items.length; j++) {
