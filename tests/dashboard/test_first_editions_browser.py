@@ -28,15 +28,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
 
 Play = Callable[[str, dict[str, Any]], None]
+PublishBoard = Callable[[dict[str, Any], int], None]
 
 
 @pytest.fixture
-def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession, str]]]:
+def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession, str, PublishBoard]]]:
     """A table publishing what its log folds to, and a dashboard for it; one table per test."""
     broker = start_mosquitto(tmp_path / "broker")
     running: list[Any] = []
 
-    def table(table_id: str) -> tuple[Play, TableSession, str]:
+    def table(table_id: str) -> tuple[Play, TableSession, str, PublishBoard]:
         publisher = TablePublisher(table_id, PahoTransport(broker.url(), client_id=f"{table_id}-daemon"))
         publisher.start()
         running.append(publisher)
@@ -60,7 +61,7 @@ def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession
             session.apply(log.records(after_seq=seq - 1)[0])
             publisher.publish_state(session.snapshot(), session.seq)
 
-        return play, session, str(dashboard.url)
+        return play, session, str(dashboard.url), publisher.publish_board
 
     try:
         yield table
@@ -73,7 +74,7 @@ def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession
 def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, watched) -> None:  # type: ignore[no-untyped-def]
     """catacombs-1e-rules-italian.txt: Incapacità — an incapacitated hero takes no action; Colpi in sequenza
     (the Barbarian's Furia leaves him incapacitated)."""
-    play, session, url = watched("catacombs-1e-demo")
+    play, session, url, publish_board = watched("catacombs-1e-demo")
     table = load_table("catacombs-1e-demo")
     setup = table_game(table.ruleset).setup_payload(table, 0)
     play("setup", {**setup, "rooms": ["caserma", "mercante", "corridoio"]})
@@ -97,13 +98,22 @@ def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, wa
     tag = page.locator("#heroes [data-character=hero-barbaro] .tag")
     sync_api.expect(tag).to_have_text("incapacitated: no action")
     assert not page.locator("#heroes [data-character=hero-elfo] .tag").count()
+    # Tapping his disc on the mat says the same.
+    disc = {"piece": "hero-barbaro", "character": "hero-barbaro", "side": "heroes", "kind": "hero"}
+    board = {
+        "mat": {"width_mm": 900, "height_mm": 600},
+        "pieces": [{**disc, "x_mm": 300, "y_mm": 100, "radius_mm": 16}],
+    }
+    publish_board(board, session.seq)
+    page.locator("svg.board [data-piece=hero-barbaro]").click()
+    sync_api.expect(page.locator(".piece-details .status")).to_have_text("incapacitated: no action")
     assert errors == []
 
 
 def test_a_phone_shows_a_first_edition_hero_s_ability_cards_and_their_tokens(chromium, watched) -> None:  # type: ignore[no-untyped-def]
     """catacombs-and-castles-1e-manual.txt: Ability Cards — charged by the opposing team's Health Tokens;
     Armour Tokens — one on each hero's Rules card (Team Mode Setup)."""
-    play, session, url = watched("castles-1e-demo")
+    play, session, url, _ = watched("castles-1e-demo")
     table = with_game(load_table("castles-1e-demo"), mode="team")
     play("setup", table_game(table.ruleset).setup_payload(table, 0))
     page, errors = phone(chromium, url)

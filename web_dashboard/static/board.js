@@ -205,7 +205,8 @@ window.SmartmatBoard = (function () {
     return true;
   }
 
-  const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless" };
+  // Catacombs 1E's "incapacitated-this-round" only notes when an incapacitation began (docs/state.md): not shown.
+  const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless", incapacitated: "incapacitated: no action" };
   // How a side is drawn. Catacombs' sides are heroes and the Overseer; a rule set whose snapshot lists its own
   // `sides` (Catacombs & Castles) has its first side drawn like the heroes and its second like the Overseer.
   function looks(side, state) {
@@ -245,7 +246,7 @@ window.SmartmatBoard = (function () {
     if (ch.health !== undefined) {
       add("div", "hp", ch.alive === false ? "Destroyed" : `Health ${ch.health} of ${ch.max_health || ch.health}`);
     }
-    const status = (ch.status || []).map((s) => STATUS_WORDS[s] || s);
+    const status = (ch.status || []).filter((s) => !String(s).endsWith("-this-round")).map((s) => STATUS_WORDS[s] || s);
     if (status.length) add("div", "status", status.join(", "));
     if (ch.gold) add("div", "gold", `${ch.gold} gold`);
     if (d.referee) add("div", "muted disc", `disc ${item.piece}`);
