@@ -28,7 +28,7 @@ PIN = "four-torches"
 LAPTOP = {"width": 1280, "height": 720}
 
 # Every visible control at least 44 px tall and wide enough to hit, every visible text at least 16 px; the
-# mat's drawing is measured apart (its discs scale with the screen).
+# mat's drawing is measured through its scale on the screen (it is drawn in millimetres).
 TOUCH_AND_TEXT = """() => {
   const small = [];
   for (const el of document.querySelectorAll("button, a, input, select, summary")) {
