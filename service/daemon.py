@@ -131,6 +131,7 @@ class Daemon:
             self.mat.wall_gap_mm,
             self.options.attribution.evidence.amplitude_falloff_mm,
         )
+        self.calibration_desk.radius_of = self._radius  # the struck disc's size, for the prescribed flicks
         self.segmenter: ShotSegmenter | None = None
         self.capabilities: Capabilities | None = None
         self.last_board: Scan | None = None
@@ -282,7 +283,7 @@ class Daemon:
         message = delivery.message
         if isinstance(message, Hello):
             self._on_hello(message.capabilities)
-        elif isinstance(message, Impact) and self.calibration_desk.active:
+        elif isinstance(message, Impact) and self.calibration_desk.taking_taps:
             self.calibration_desk.on_impact(message, time.monotonic())  # a tap on a marked point
         elif self.segmenter is not None:
             if isinstance(message, TagSeen | ScanDone) and self.enrolment_desk.on_message(message):
@@ -327,6 +328,10 @@ class Daemon:
                     self._publish_state()  # a tag no disc carries appeared: the referee may swap it in
             elif isinstance(event, MotionStarted):
                 log.debug("motion on the mat at device time %d", event.t_us)
+            elif isinstance(event, ShotObserved) and self.calibration_desk.flicking is not None:
+                # A prescribed flick of the guided calibration: the routine's, not the game's.
+                self.calibration_desk.on_shot(event.pre, event.impacts, event.post)
+                self._publish_state()
             elif isinstance(event, ShotObserved):
                 self._on_shot(event)
             elif isinstance(event, ButtonPressed):

@@ -277,6 +277,7 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "new_game": _dismiss,  # an optional reason (required by the table while the game is still in play)
     # The guided calibration (docs/setup.md); the daemon answers, nothing enters the game's log.
     "calibrate_start": _calibrate_start,
+    "calibrate_flicks": _no_args,
     "setup_game": _setup_game,
     "enrol_start": _enrol_start,
     "assign_tracker": _assign_tracker,
@@ -314,6 +315,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "rescan": (),
         "new_game": ("reason",),
         "calibrate_start": ("rounds",),
+        "calibrate_flicks": (),
         "setup_game": ("heroes", "lord", "rooms", "mode", "sides", "first", "game_length", "quick_start"),
         "enrol_start": ("set", "pieces"),
         "assign_tracker": ("tracker", "character"),

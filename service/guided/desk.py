@@ -4,20 +4,27 @@
 passes over a point, ``calibrate_finish`` fits what was tapped and writes the table's calibration through
 the daemon's ``CalibrationKeeper`` (the same file attribution reads and goes on learning into) with the
 report of when and how well (report.py), ``calibrate_cancel`` stops without changing anything.
+
+``calibrate_flicks`` then asks for the prescribed wall flicks (flicks.py): each shot the mat sees is the
+routine's, not the game's; ``calibrate_skip`` passes over a spot and ``calibrate_finish`` writes the friction
+and wall-bounce beliefs into the same file, and the flicks' figures into the report.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from firmware_bridge.messages import Capabilities, Impact
-from service.attribution.calibration import save_calibration
+from service.attribution.calibration import GUIDED, save_calibration
 from service.attribution.learning import CalibrationKeeper
+from service.attribution.trace import Scan, WallSegment
 from service.table_config import TableConfig
 
+from .flicks import Flick, FlickError, FlickSpot, fit_flicks, flick_spots, read_flick
 from .report import calibration_status, load_report, save_report
 from .routine import GuidedRoutine
 from .taps import CalibrationRoutineError, fit_taps, tap_points
@@ -26,6 +33,7 @@ log = logging.getLogger(__name__)
 
 COMMANDS: Mapping[str, frozenset[str]] = {
     "calibrate_start": frozenset({"rounds"}),
+    "calibrate_flicks": frozenset(),
     "calibrate_skip": frozenset(),
     "calibrate_finish": frozenset({"mat_confirmed"}),
     "calibrate_cancel": frozenset(),
@@ -51,13 +59,63 @@ class GuidedCalibrationDesk:
         self.falloff_mm = falloff_mm
         self.clock = clock
         self.routine: GuidedRoutine | None = None
+        self.flicking: FlickRun | None = None  # the prescribed flicks, while they are being made
+        self.radius_of: Callable[[str], float] = lambda piece: 19.0
         self.capabilities: Capabilities | None = None
         self.outcome: dict[str, Any] | None = None  # the last finish: figures, or what went wrong
         self.report = load_report(keeper.path) if keeper is not None else None
 
     @property
     def active(self) -> bool:
+        return self.routine is not None or self.flicking is not None
+
+    @property
+    def taking_taps(self) -> bool:
+        """While the taps are made the mat's impacts are the routine's; during the flicks the shots are."""
         return self.routine is not None
+
+    def on_shot(self, pre: Scan, impacts: Any, post: Scan) -> None:
+        """A shot the mat saw while the flicks are made: the flick at the spot asked for."""
+        run = self.flicking
+        if run is None or run.current is None:
+            return
+        if not impacts:
+            return  # discs moved by hand (put on the spot for the next flick), not flicked: nothing was heard
+        spot = run.current
+        before, after = pre.by_piece(), post.by_piece()
+        standing = sorted(before.values(), key=lambda p: math.dist((p.x_mm, p.y_mm), (spot.x_mm, spot.y_mm)))
+        if not standing or math.dist((standing[0].x_mm, standing[0].y_mm), (spot.x_mm, spot.y_mm)) > 60.0:
+            run.last = {"spot": spot.number, "ok": False, "text": f"no disc stood on spot {spot.number}"}
+            return
+        struck = standing[0]
+        if struck.piece not in after:
+            run.last = {"spot": spot.number, "ok": False, "text": "the struck disc left the mat: flick again"}
+            return
+        behind = standing[1] if len(standing) > 1 else None
+        rest = after[struck.piece]
+        flick = Flick(
+            spot,
+            (struck.x_mm, struck.y_mm),
+            (rest.x_mm, rest.y_mm),
+            self.radius_of(struck.piece),
+            tuple((i.sensor_id, i.t_us, float(i.amplitude)) for i in impacts),
+            None
+            if behind is None or math.dist((behind.x_mm, behind.y_mm), (struck.x_mm, struck.y_mm)) > 200
+            else (behind.x_mm, behind.y_mm),
+        )
+        try:
+            reading = read_flick(flick, self._sensors(), self.keeper.calibration, *self._mat_size())  # type: ignore[union-attr]
+        except FlickError as exc:
+            run.last = {"spot": spot.number, "ok": False, "text": str(exc)}
+            return
+        run.flicks.append(flick)
+        run.position += 1
+        run.last = {
+            "spot": spot.number,
+            "ok": True,
+            "text": f"flick {spot.number} read: friction about {0.40 * reading.friction_scale:.2f}, "
+            f"wall bounce about {reading.wall_bounce:.2f}",
+        }
 
     def on_impact(self, impact: Impact, now_s: float) -> None:
         if self.routine is not None:
@@ -72,6 +130,16 @@ class GuidedCalibrationDesk:
             raise CalibrationRefused(f"{name} does not take {', '.join(map(repr, unknown))}")
         if name == "calibrate_start":
             self._start(args.get("rounds", 2))
+        elif name == "calibrate_flicks":
+            self._start_flicks()
+        elif self.flicking is not None:
+            if name == "calibrate_skip":
+                self.flicking.position += 1
+            elif name == "calibrate_cancel":
+                self.flicking = None
+                self.outcome = {"ok": False, "text": "flicks cancelled; nothing was changed"}
+            else:
+                self._finish_flicks(args.get("mat_confirmed") is True)
         elif self.routine is None:
             raise CalibrationRefused("no calibration is under way: start one first")
         elif name == "calibrate_skip":
@@ -81,6 +149,79 @@ class GuidedCalibrationDesk:
             self.outcome = {"ok": False, "text": "calibration cancelled; nothing was changed"}
         else:
             self._finish(args.get("mat_confirmed") is True)
+
+    def _start_flicks(self) -> None:
+        if self.active:
+            raise CalibrationRefused("a calibration is under way: finish or cancel it first")
+        if self.keeper is None:
+            raise CalibrationRefused(
+                "this table reads shots with the built-in constants of the simulated mat: run it with "
+                "--calibration FILE to calibrate it"
+            )
+        if self.capabilities is None:
+            raise CalibrationRefused("the mat is not connected: plug it in first")
+        if self.keeper.calibration.source != GUIDED:
+            raise CalibrationRefused(
+                "tap the marked points first: the flicks are timed by sound, which the taps calibrate"
+            )
+        width, height = self._mat_size()
+        walls = self.table.walls
+        if walls is None:
+            # The classic wall system: 20 mm walls centred gap_mm outside the mat; their inner faces.
+            g = self.gap_mm - 10.0
+            c = [(-g, -g), (width + g, -g), (width + g, height + g), (-g, height + g)]
+            walls = tuple(WallSegment(*c[i], *c[(i + 1) % 4]) for i in range(4))
+        try:
+            spots = flick_spots(width, height, walls, self.table.obstacles)
+        except FlickError as exc:
+            raise CalibrationRefused(str(exc)) from None
+        self.flicking = FlickRun(spots)
+        self.outcome = None
+        log.info("prescribed flicks started: %d to make", len(spots))
+
+    def _finish_flicks(self, mat_confirmed: bool) -> None:
+        assert self.flicking is not None and self.keeper is not None
+        if not mat_confirmed:
+            raise CalibrationRefused(
+                "confirm the playmat's walls, gaps and obstacles first (mat_confirmed: true)"
+            )
+        run = self.flicking
+        try:
+            fit = fit_flicks(run.flicks, self._sensors(), *self._mat_size(), self.keeper.calibration)
+        except FlickError as exc:
+            raise CalibrationRefused(str(exc)) from None
+        skipped = len(run.spots) - len(run.flicks)
+        fit.figures["flicks"] = len(run.spots)
+        if skipped:
+            fit.figures["advice"].insert(
+                0, f"{skipped} of the {len(run.spots)} flicks were skipped or not read"
+            )
+        save_calibration(fit.calibration, self.keeper.path)
+        self.keeper.calibration = fit.calibration
+        report = self.report or {}
+        figures = dict(report.get("figures") or {})
+        figures["flicks"] = fit.figures
+        at = datetime.fromisoformat(report["at"]) if report.get("at") else self.clock()
+        save_report(self.keeper.path, at, figures, self.mat_described())
+        self.report = load_report(self.keeper.path)
+        log.info(
+            "prescribed flicks written to %s: sliding friction %.2f, wall bounce %.2f (%d flicks read)%s",
+            self.keeper.path,
+            fit.figures["sliding_friction"],
+            fit.figures["wall_bounce"],
+            fit.figures["flicks_read"],
+            "" if fit.figures["good"] else "; " + "; ".join(fit.figures["advice"]),
+        )
+        self.flicking = None
+        self.outcome = {"ok": True, "figures": fit.figures, "text": f"flicks written to {self.keeper.path}"}
+
+    def _sensors(self) -> tuple[tuple[int, float, float], ...]:
+        assert self.capabilities is not None
+        return tuple((s.id, s.x_mm, s.y_mm) for s in self.capabilities.sensors)
+
+    def _mat_size(self) -> tuple[float, float]:
+        assert self.capabilities is not None
+        return self.capabilities.mat_width_mm, self.capabilities.mat_height_mm
 
     def _start(self, rounds: Any) -> None:
         if self.keeper is None:
@@ -150,10 +291,46 @@ class GuidedCalibrationDesk:
     def view(self) -> dict[str, Any]:
         """What the console shows: the routine's progress (when running), the last outcome, the status."""
         out: dict[str, Any] = self.routine.view() if self.routine is not None else {"active": False}
+        if self.flicking is not None:
+            out = {"active": True, "flicks": self.flicking.view()}
         out["status"] = calibration_status(
             self.keeper.calibration if self.keeper else None, self.report, self.clock()
         )
         out["mat"] = self.mat_described()
         if self.outcome is not None:
             out["outcome"] = self.outcome
+        return out
+
+
+class FlickRun:
+    """The prescribed flicks under way: the spots, the flicks read so far, the spot asked for now."""
+
+    def __init__(self, spots: tuple[FlickSpot, ...]) -> None:
+        self.spots = spots
+        self.flicks: list[Flick] = []
+        self.position = 0
+        self.last: dict[str, Any] | None = None
+
+    @property
+    def current(self) -> FlickSpot | None:
+        return self.spots[self.position] if self.position < len(self.spots) else None
+
+    def view(self) -> dict[str, Any]:
+        spot = self.current
+        out: dict[str, Any] = {
+            "done": self.position,
+            "total": len(self.spots),
+            "read": len(self.flicks),
+            "spot": None
+            if spot is None
+            else {
+                "number": spot.number,
+                "x_mm": spot.x_mm,
+                "y_mm": spot.y_mm,
+                "aim_x_mm": spot.aim_x_mm,
+                "aim_y_mm": spot.aim_y_mm,
+            },
+        }
+        if self.last is not None:
+            out["last"] = self.last
         return out

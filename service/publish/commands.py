@@ -41,6 +41,7 @@ COMMANDS = (
     "enrol_cancel",
     # The guided calibration of the mat (docs/setup.md); not game commands, nothing enters the log.
     "calibrate_start",
+    "calibrate_flicks",
     "calibrate_skip",
     "calibrate_finish",
     "calibrate_cancel",
