@@ -225,7 +225,9 @@ class Daemon:
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
             self._on_sensing(self.segmenter.tick(time.monotonic()))
-        if self.enrolment_desk.wants_scan(time.monotonic()):
+        if self.enrolment_desk.wants_scan(time.monotonic()) or self.calibration_desk.wants_scan(
+            time.monotonic()
+        ):
             self._request_scan()
         if self.calibration_desk.tick(time.monotonic()) or self._serial_link_up() != self._link_published:
             self._publish_state()  # a tap was taken, or the mat's link came or went (the set-up health check)

@@ -31,6 +31,8 @@ from .taps import CalibrationRoutineError, fit_taps, tap_points
 
 log = logging.getLogger(__name__)
 
+SCAN_EVERY_S = 0.4
+
 COMMANDS: Mapping[str, frozenset[str]] = {
     "calibrate_start": frozenset({"rounds"}),
     "calibrate_flicks": frozenset(),
@@ -61,6 +63,7 @@ class GuidedCalibrationDesk:
         self.routine: GuidedRoutine | None = None
         self.flicking: FlickRun | None = None  # the prescribed flicks, while they are being made
         self.radius_of: Callable[[str], float] = lambda piece: 19.0
+        self._last_scan_asked = 0.0
         self.capabilities: Capabilities | None = None
         self.outcome: dict[str, Any] | None = None  # the last finish: figures, or what went wrong
         self.report = load_report(keeper.path) if keeper is not None else None
@@ -68,6 +71,14 @@ class GuidedCalibrationDesk:
     @property
     def active(self) -> bool:
         return self.routine is not None or self.flicking is not None
+
+    def wants_scan(self, now_s: float) -> bool:
+        """While the flicks are made, the mat is scanned every SCAN_EVERY_S: the discs put on the next spot
+        by hand are seen there before they are flicked (a flick's shot starts from the last scan)."""
+        if self.flicking is None or now_s - self._last_scan_asked < SCAN_EVERY_S:
+            return False
+        self._last_scan_asked = now_s
+        return True
 
     @property
     def taking_taps(self) -> bool:

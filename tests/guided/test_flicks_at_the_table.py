@@ -78,7 +78,6 @@ def test_the_referee_makes_four_of_the_prescribed_flicks_and_the_table_learns_it
             world.place("hero-xoric", HERO, spot["x_mm"], spot["y_mm"], side="heroes")
             world.place("hero-varesh", HERO, *behind, side="heroes")
             frictions.append(HIDDEN_FRICTION * world.pieces["hero-xoric"].friction_scale)
-        table.send("rescan")
         table.until(
             lambda at=(spot["x_mm"], spot["y_mm"]), back=behind: (
                 seen_at(table, "hero-xoric", *at) and seen_at(table, "hero-varesh", *back)

@@ -27,6 +27,7 @@
 
   function figures(list, data) {
     list.textContent = "";
+    const flicks = data.figures && data.figures.flicks;
     const rows = [
       ["Source", data.source],
       ["Shots learnt from", data.shots],
@@ -35,6 +36,9 @@
       ["Calibrated", data.age_text],
       ["Timing jitter", data.figures ? `${data.figures.timing_jitter_us} µs` : undefined],
       ["Taps heard", data.figures ? `${data.figures.taps_heard} of ${data.figures.taps}` : undefined],
+      ["Sliding friction", flicks ? `${flicks.sliding_friction} ± ${(100 * flicks.friction_uncertainty).toFixed(0)} %` : undefined],
+      ["Wall bounce", flicks ? `${flicks.wall_bounce} ± ${(100 * flicks.wall_bounce_uncertainty).toFixed(0)} %` : undefined],
+      ["Flicks read", flicks ? `${flicks.flicks_read} of ${flicks.flicks}` : undefined],
     ];
     for (const [name, value] of rows) {
       if (value === undefined || value === null) continue;
@@ -61,6 +65,21 @@
     }
   }
 
+  function drawFlick(svg, spot, mat) {
+    const width = (mat && mat.width_mm) || 860, height = (mat && mat.height_mm) || 610;
+    svg.setAttribute("viewBox", `-60 -60 ${width + 120} ${height + 120}`);
+    svg.textContent = "";
+    if (!spot) return;
+    const line = document.createElementNS(SVG, "line");
+    line.setAttribute("x1", spot.x_mm); line.setAttribute("y1", spot.y_mm);
+    line.setAttribute("x2", spot.aim_x_mm); line.setAttribute("y2", spot.aim_y_mm);
+    line.setAttribute("class", "aim"); line.setAttribute("stroke", "#f5b041"); line.setAttribute("stroke-width", 6);
+    const circle = document.createElementNS(SVG, "circle");
+    circle.setAttribute("cx", spot.x_mm); circle.setAttribute("cy", spot.y_mm); circle.setAttribute("r", 20);
+    circle.setAttribute("class", "current"); circle.dataset.spot = spot.number;
+    svg.append(line, circle);
+  }
+
   function render(state) {
     const view = state && state.calibration;
     if (!view) { $("cal-status").textContent = "The table has not said how it is calibrated yet."; return; }
@@ -73,9 +92,17 @@
     for (const line of ((outcome && outcome.figures && outcome.figures.advice) || [])) {
       const li = document.createElement("li"); li.textContent = line; advice.append(li);
     }
+    const flicking = view.flicks;
     $("cal-start-card").classList.toggle("hidden", !!view.active);
-    $("cal-run-card").classList.toggle("hidden", !view.active);
-    if (view.active) {
+    $("cal-run-card").classList.toggle("hidden", !view.active || !!flicking);
+    $("cal-flick-card").classList.toggle("hidden", !flicking);
+    if (flicking) {
+      $("cal-flick-number").textContent = flicking.spot ? `${flicking.spot.number} of ${flicking.total}` : "– all made";
+      $("cal-flick-progress").textContent = `${flicking.read} read of ${flicking.done} made`;
+      const last = flicking.last;
+      $("cal-last-flick").textContent = last ? `${last.ok ? "✔" : "✘"} ${last.text}` : "";
+      drawFlick($("cal-flick-mat"), flicking.spot, JSON.parse(body.dataset.mat || "{}"));
+    } else if (view.active) {
       $("cal-point").textContent = view.point ? String(view.point.number) : "– all done";
       $("cal-progress").textContent = `${view.taps_done} of ${view.taps_total} taps (round ${view.round} of ${view.rounds})`;
       $("cal-last-tap").textContent = view.last_tap ? `Last tap, point ${view.last_tap.point}: heard by ${view.last_tap.sensors} piezos` : "";
@@ -96,6 +123,10 @@
   $("cal-skip").addEventListener("click", () => send("calibrate_skip"));
   $("cal-cancel").addEventListener("click", () => send("calibrate_cancel"));
   $("cal-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-mat-confirmed").checked }));
+  $("cal-flicks-start").addEventListener("click", () => send("calibrate_flicks"));
+  $("cal-flick-skip").addEventListener("click", () => send("calibrate_skip"));
+  $("cal-flick-cancel").addEventListener("click", () => send("calibrate_cancel"));
+  $("cal-flicks-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-flicks-confirmed").checked }));
   refresh();
   setInterval(refresh, 700);
 })();
