@@ -115,7 +115,8 @@ class GuidedCalibrationDesk:
             else (behind.x_mm, behind.y_mm),
         )
         try:
-            reading = read_flick(flick, self._sensors(), self.keeper.calibration, *self._mat_size())  # type: ignore[union-attr]
+            assert self.keeper is not None  # the flicks only start with a calibration file
+            reading = read_flick(flick, self._sensors(), self.keeper.calibration, *self._mat_size())
         except FlickError as exc:
             run.last = {"spot": spot.number, "ok": False, "text": str(exc)}
             return
@@ -235,6 +236,8 @@ class GuidedCalibrationDesk:
         return self.capabilities.mat_width_mm, self.capabilities.mat_height_mm
 
     def _start(self, rounds: Any) -> None:
+        if self.flicking is not None:
+            raise CalibrationRefused("the flicks are under way: finish or cancel them first")
         if self.keeper is None:
             raise CalibrationRefused(
                 "this table reads shots with the built-in constants of the simulated mat: run it with "

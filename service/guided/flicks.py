@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -468,7 +468,11 @@ def _friction_scale(
 
 
 def _slide(
-    start: tuple[float, float], direction: tuple[float, float], speed: float, length: float, decel: Any
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    speed: float,
+    length: float,
+    decel: Callable[[float, float], float],
 ) -> tuple[float | None, float]:
     """The speed after sliding ``length`` from ``start`` (None if it stops first), and the time it took."""
     v2, took, x = speed * speed, 0.0, 0.0
@@ -484,7 +488,12 @@ def _slide(
     return math.sqrt(v2), took
 
 
-def _stopping(start: tuple[float, float], direction: tuple[float, float], speed: float, decel: Any) -> float:
+def _stopping(
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    speed: float,
+    decel: Callable[[float, float], float],
+) -> float:
     """How far a disc sliding at ``speed`` goes before it stops."""
     v2, x = speed * speed, 0.0
     while v2 > 0.0 and x < 5_000.0:
