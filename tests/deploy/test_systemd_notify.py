@@ -234,7 +234,12 @@ def test_smartmat_run_is_ready_after_replay_and_pings_only_while_mat_and_broker_
         notify_socket.wait_for(pings_saying("MQTT connected"), 30, "MQTT back", cut_off)
 
         process.send_signal(signal.SIGINT)  # systemd's KillSignal=SIGINT
-        assert process.wait(30) == 0, log.read_text()[-3000:]
+        try:
+            code = process.wait(30)
+        except subprocess.TimeoutExpired:
+            tail = log.read_text()[-3000:]
+            pytest.fail(f"smartmat run did not stop within 30 s of SIGINT; its log ends:\n{tail}")
+        assert code == 0, log.read_text()[-3000:]
         notify_socket.wait_for(lambda lines: "STOPPING=1" in lines, 5, "STOPPING=1")
         with SqliteEventLog(data / f"{table.table}.sqlite") as eventlog:
             assert eventlog.last_seq() == logged  # resumed the game, did not start another
