@@ -158,4 +158,5 @@ def build(records: RulesetRecords) -> Catacombs1ECards:
         abilities={rid: tuple(raw.get("abilities", ())) for rid, raw in records.data("monsters")},
         incapacitating=[rid for rid, raw in records.data("abilities") if raw.get("incapacitates_user")],
         hero_cards={rid: tuple(raw.get("hero", ())) for rid, raw in records.data("items")},
+        illusion_lords=[rid for rid, raw in records.data("lords") if raw.get("invulnerable")],
     )

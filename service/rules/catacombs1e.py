@@ -162,6 +162,11 @@ class Catacombs1E(Catacombs3E):
             return 0  # Alleati: the familiar's melee attack "non causa danni"
         if self.content.has(target.card, "absorption") and target.kind == "monster" and shot.kind != "melee":
             return 0  # Assorbimento: "può solo essere danneggiato da attacchi corpo a corpo"
+        if target.kind == "lord" and target.card in self.content.illusion_lords:
+            # La Battaglia Finale: "maestro dell'illusione, può essere visto, ma non ferito" - read as: not
+            # while one of his monsters is still in the room (docs/rulings.md, the sheet is not transcribed).
+            if any(m.kind == "monster" and m.alive and m.in_room for m in state.characters):
+                return 0
         return shot.base_damage  # a critical modifier's extra point is added by the modifier itself
 
     def after_hits(self, tx: Tx, attacker: Character, shot: Shot, damaged: tuple[str, ...]) -> None:

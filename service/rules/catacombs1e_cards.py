@@ -27,6 +27,7 @@ class Catacombs1ECards(CardIndex):
         abilities: Mapping[str, tuple[str, ...]] | None = None,
         incapacitating: Iterable[str] = (),
         hero_cards: Mapping[str, tuple[str, ...]] | None = None,
+        illusion_lords: Iterable[str] = (),
     ) -> None:
         super().__init__(heroes, monsters, rooms, lords, (), cards)
         self.monster_abilities = dict(abilities or {})
@@ -34,6 +35,8 @@ class Catacombs1ECards(CardIndex):
             incapacitating
         )  # special actions after which the user is incapacitated
         self.hero_cards = dict(hero_cards or {})  # Item card id -> the heroes who may use it (none: any)
+        # La Battaglia Finale: Lords who "can be seen, but not hurt" (the Sorcerer) while a servant stands.
+        self.illusion_lords = frozenset(illusion_lords)
 
     def has(self, monster_card: str, ability: str) -> bool:
         return ability in self.monster_abilities.get(monster_card, ())

@@ -409,3 +409,17 @@ def test_the_elf_shoots_his_two_arrows_a_room_and_no_more() -> None:
         g.keeper_idle()
     with pytest.raises(IllegalActionError):
         g.do(A.PlayCard("hero-elfo", "freccia"))
+
+
+def test_the_sorcerer_is_seen_but_not_hurt_while_his_servants_stand() -> None:
+    """catacombs-1e-rules-italian.txt: La Battaglia Finale: Il Signore della Catacomba (Stregone)"""
+    g = Game(["signore-della-catacomba"], lord="stregone")
+    g.fight()
+    servants = [m.id for m in g.state.room_monsters if m.kind == "monster" and m.alive]
+    assert len(servants) == 2
+    g.act("hero-barbaro", "melee", "lord-stregone")
+    assert g.c("lord-stregone").health == 6  # an illusion: hit, not wounded
+    g.act("hero-elfo", "melee", *servants)
+    assert not any(g.c(s).alive for s in servants)
+    g.act("hero-ladra", "melee", "lord-stregone")
+    assert g.c("lord-stregone").health == 5
