@@ -105,7 +105,11 @@ def register_cli(subparsers: Any) -> None:
 
 def _wait(seconds: float | None) -> None:
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # SIGINT is handled explicitly, like SIGTERM: a process started in the background by a non-interactive
+    # shell inherits SIGINT ignored, and Python then raises no KeyboardInterrupt, so systemd's
+    # KillSignal=SIGINT (or a script's kill -INT) would never stop the table.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
     try:
         stop.wait(seconds)
     except KeyboardInterrupt:
