@@ -3,10 +3,9 @@ Item Cards; Combo Items; Healing Damage; Curing Poison)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from service.rules import actions as A
 from service.rules import events as E
+from service.rules import rng
 from service.rules.cards import ActionCard, UnknownCardError
 from service.rules.errors import (
     CardNotPlayableError,
@@ -18,10 +17,7 @@ from service.rules.errors import (
 from service.rules.evolve import evolve
 from service.rules.shots import Sequence, Shot
 from service.rules.state import STUNNED, TELEPORTED, Character, GameState, Option, Pending, Turn
-
-if TYPE_CHECKING:
-    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
-    from service.rules.tx import Tx
+from service.rules.tx import FlowRules, Tx
 
 PLAYING = cite("Battle Phase: Playing Spell, Ability, or Item Cards")
 ITEMS = cite("Item Cards")
@@ -29,7 +25,7 @@ COMBO = cite("Item Cards: Combo Items")
 DEFENSIVE = cite("Defensive Properties: Reflecting Shots")
 
 
-def usable_by(rules: RuleSet, c: Character, card: ActionCard) -> str | None:
+def usable_by(rules: FlowRules, c: Character, card: ActionCard) -> str | None:
     """Why ``c`` may not use ``card`` (Item Cards: Usage Restrictions), or None when it may."""
     if card.kind != "item":
         return None
@@ -47,7 +43,7 @@ def usable_by(rules: RuleSet, c: Character, card: ActionCard) -> str | None:
     return starting_health_restriction(rules, c, card)
 
 
-def starting_health_restriction(rules: RuleSet, c: Character, card: ActionCard) -> str | None:
+def starting_health_restriction(rules: FlowRules, c: Character, card: ActionCard) -> str | None:
     """Item Cards: Usage Restrictions: "some items can only be used by heroes with a certain amount of health
     at the start of the game". The hero card's starting health counts, not the current health (nor a health
     the Inn's sleep raised above it)."""
@@ -95,9 +91,8 @@ def card_kind(c: Character, action: A.PlayCard) -> str:
     return kinds[0]
 
 
-def check(rules: RuleSet, state: GameState, action: A.PlayCard) -> None:
-    rules._check_battle(state)
-    c = rules._character(state, action.character)
+def check(rules: FlowRules, state: GameState, action: A.PlayCard, c: Character) -> None:
+    """``c``: the character who plays, found once the Battle Phase checks have passed."""
     try:
         card = rules.content.card(card_kind(c, action), action.card)
     except UnknownCardError as exc:
@@ -165,7 +160,7 @@ def is_defensive(card: ActionCard) -> bool:
     return bool(card.nullifies or card.reflects) and not card.shot_sequences and card.frequency != "permanent"
 
 
-def apply(rules: RuleSet, tx: Tx, action: A.PlayCard) -> None:
+def apply(rules: FlowRules, tx: Tx, action: A.PlayCard) -> None:
     c = tx.char(action.character)
     card = rules.content.card(card_kind(c, action), action.card)
     c = use_up(tx, c, card)
@@ -261,8 +256,6 @@ def decide_heal(tx: Tx, pending: Pending, option: str) -> None:
 
 
 def decide_poison(tx: Tx, pending: Pending, option: str) -> None:
-    from service.rules import rng
-
     hero = tx.char(pending.context[0])
     index = int(option)
     value = hero.poison[index]
@@ -283,7 +276,7 @@ def refresh_cards(tx: Tx) -> None:
             tx.update(evolve(c, face_down=()))
 
 
-def has_post_combo(rules: RuleSet, state: GameState, character: Character) -> bool:
+def has_post_combo(rules: FlowRules, state: GameState, character: Character) -> bool:
     if not character.on_mat:
         # Teleport Shots: a hero teleported by its own action is off the playmat until its next turn, so
         # no post-Combo shot can follow (the returning melee may be followed by one).
@@ -300,7 +293,7 @@ def has_post_combo(rules: RuleSet, state: GameState, character: Character) -> bo
     return False
 
 
-def familiar_characters(rules: RuleSet, hero: Character) -> list[Character]:
+def familiar_characters(rules: FlowRules, hero: Character) -> list[Character]:
     """Familiars: a familiar item brings its own piece, placed beside its hero in every Setup Phase."""
     out = []
     for item in hero.items:

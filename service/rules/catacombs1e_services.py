@@ -11,12 +11,13 @@ Heroes may pool their gold: ``payment`` lists ``[hero, gold]`` pairs, else the t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from service.rules import actions as A
 from service.rules import events as E
 from service.rules import special_rooms
 from service.rules.cards import UnknownCardError
+from service.rules.catacombs1e_cards import Catacombs1ECards
 from service.rules.errors import (
     CardNotPlayableError,
     IllegalActionError,
@@ -25,10 +26,7 @@ from service.rules.errors import (
 )
 from service.rules.evolve import evolve
 from service.rules.state import Character, GameState
-from service.rules.tx import Tx
-
-if TYPE_CHECKING:
-    from service.rules.catacombs1e import Catacombs1E
+from service.rules.tx import FlowRules, Tx
 
 MANUAL = "catacombs-1e-rules-italian.txt"
 MERCHANT = f"{MANUAL}: Il mercante"
@@ -39,11 +37,18 @@ DISCOUNTED = 2
 RESURRECTION_HEALTH = 2
 
 
+class FirstEditionRules(FlowRules, Protocol):
+    """``Catacombs1E`` as its special rooms see it: the Catacombs flow reading the first edition's cards."""
+
+    @property
+    def content(self) -> Catacombs1ECards: ...
+
+
 def services_of(state: GameState) -> dict[str, int]:
     return SERVICES.get(state.room_kind or "", {})
 
 
-def price(rules: Catacombs1E, state: GameState, action: A.UseService) -> int:
+def price(rules: FirstEditionRules, state: GameState, action: A.UseService) -> int:
     if action.service != "buy":
         return services_of(state)[action.service]
     try:
@@ -60,7 +65,7 @@ def price(rules: Catacombs1E, state: GameState, action: A.UseService) -> int:
     return -(-cost // 200) * 100 if bought < DISCOUNTED else cost
 
 
-def check(rules: Catacombs1E, state: GameState, action: A.UseService) -> None:
+def check(rules: FirstEditionRules, state: GameState, action: A.UseService) -> None:
     offered = services_of(state)
     if state.phase != "special_room" or not offered:
         raise WrongPhaseError(
@@ -86,7 +91,7 @@ def check(rules: Catacombs1E, state: GameState, action: A.UseService) -> None:
         raise IllegalActionError("the heroes do not have that much gold together", rule)
 
 
-def _check_buy(rules: Catacombs1E, state: GameState, action: A.UseService, hero: Character) -> None:
+def _check_buy(rules: FirstEditionRules, state: GameState, action: A.UseService, hero: Character) -> None:
     if action.item is None or action.item not in state.market:
         raise CardNotPlayableError(f"{action.item!r} is not among the six revealed Equipment cards", MERCHANT)
     if not hero.alive:
@@ -98,7 +103,7 @@ def _check_buy(rules: Catacombs1E, state: GameState, action: A.UseService, hero:
         )
 
 
-def apply(rules: Catacombs1E, tx: Tx, action: A.UseService) -> None:
+def apply(rules: FirstEditionRules, tx: Tx, action: A.UseService) -> None:
     cost = price(rules, tx.state, action)
     for hero_id, amount in special_rooms.payers(tx.state, action, cost):
         tx.return_gold(tx.char(hero_id), amount)

@@ -13,7 +13,7 @@ from collections.abc import Sequence as Seq
 from typing import Any
 
 from service.rules import actions as A
-from service.rules import card_play, shot_resolution, special_rooms
+from service.rules import card_play, modifiers, shot_resolution, special_rooms
 from service.rules import events as E
 from service.rules.cards import Content, slug
 from service.rules.errors import (
@@ -347,7 +347,8 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         return PlannedShot(shot, c.id, position)
 
     def _check_play_card(self, state: GameState, action: A.PlayCard) -> None:
-        card_play.check(self, state, action)
+        self._check_battle(state)
+        card_play.check(self, state, action, self._character(state, action.character))
 
     def _do_play_card(self, tx: Tx, action: A.PlayCard) -> None:
         card_play.apply(self, tx, action)
@@ -367,6 +368,28 @@ class CatacombsFlow(RuleSet[GameState, Content]):
 
     def _do_use_service(self, tx: Tx, action: A.UseService) -> None:
         special_rooms.apply(self, tx, action)
+
+    def has_post_combo(self, state: GameState, character: Character) -> bool:
+        """Combo Items: may a post-Combo item still follow this character's action?"""
+        return card_play.has_post_combo(self, state, character)
+
+    def decide_choose_modifier_target(self, tx: Tx, pending: Pending, option: str) -> None:
+        assert pending.shot is not None
+        modifiers.apply_modifier(tx, tx.char(pending.character or ""), pending.shot, tx.char(option))
+
+    def decide_choose_heal_target(self, tx: Tx, pending: Pending, option: str) -> None:
+        card_play.decide_heal(tx, pending, option)
+
+    def decide_choose_poison_card(self, tx: Tx, pending: Pending, option: str) -> None:
+        card_play.decide_poison(tx, pending, option)
+
+    def decide_choose_roll_target(self, tx: Tx, pending: Pending, option: str) -> None:
+        assert pending.shot is not None
+        attacker = tx.char(pending.character or "")
+        _, damaged = shot_resolution.hit_targets(tx, attacker, pending.shot, (option,), ())
+        turn = tx.state.turn
+        if turn is not None:
+            tx.set_turn(evolve(turn, last_damaged=damaged, damaged_any=turn.damaged_any or bool(damaged)))
 
     def decide_choose_tavern_reward(self, tx: Tx, pending: Pending, option: str) -> None:
         special_rooms.decide_tavern_reward(self, tx, pending, option)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from service.rules import events as E
 from service.rules import rng, table_draws
-from service.rules.cards import UnknownCardError
 from service.rules.evolve import evolve
 from service.rules.shots import SINGLE_TARGET_MODIFIERS, Shot
 from service.rules.state import (
@@ -19,9 +16,7 @@ from service.rules.state import (
     Option,
     PlannedShot,
 )
-
-if TYPE_CHECKING:
-    from service.rules.tx import Tx
+from service.rules.tx import Tx
 
 # Catacomb Lord's Lair: "immune to the effects of all shot modifiers except chain, critical and regeneration".
 LORD_MODIFIERS = frozenset({"chain", "critical", "regeneration"})
@@ -165,33 +160,9 @@ def corrode(tx: Tx, hero: Character) -> None:
         lost = hero.items[index]
         tx.update(evolve(hero, items=hero.items[:index] + hero.items[index + 1 :]))
         tx.emit(E.StatusChanged(f"{hero.name}'s {lost} corrodes away", hero.id, "corroded", True))
-        remove_item_from_play(tx, tx.char(hero.id), lost)
+        tx.remove_item_from_play(tx.char(hero.id), lost)
     else:
         tx.return_gold(hero, 3)
-
-
-def remove_item_from_play(tx: Tx, hero: Character, item: str) -> None:
-    """An Item card left the game: "Any pieces associated with the removed card on the playmat are also
-    removed" (a familiar does not come back without its card), and a permanent card's Nullifies / Reflects
-    boxes no longer protect its former holder."""
-    if item in hero.items:
-        return  # another copy is still held
-    try:
-        card = tx.rules.content.card("item", item)
-        base = tx.rules.content.hero(hero.card)
-    except UnknownCardError:
-        return
-    hero = evolve(
-        hero,
-        face_down=tuple(f for f in hero.face_down if f != f"item:{item}"),
-        nullifies=base.nullifies,
-        reflects=base.reflects,
-    )
-    tx.update(tx.rules.with_permanent_items(hero))
-    for c in tx.state.characters:
-        if c.kind == "familiar" and c.owner == hero.id and c.card == card.id and c.in_room:
-            tx.update(evolve(c, alive=False, in_room=False))
-            tx.emit(E.Destroyed(f"{c.name} leaves the playmat with its Item card", c.id, None))
 
 
 def freeze(tx: Tx, target: Character, by: Character) -> None:

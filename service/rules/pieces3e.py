@@ -7,10 +7,11 @@ rules do not offer this turn (Stun, Teleport Shots, The Gelatinous Cube Monster)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from service.rules import actions as A
 from service.rules import events as E
+from service.rules.cards import Content, MonsterCard
 from service.rules.errors import (
     IllegalActionError,
     NoSuchAlternativeError,
@@ -20,15 +21,25 @@ from service.rules.errors import (
 from service.rules.evolve import evolve
 from service.rules.shots import Sequence, Shot
 from service.rules.state import DEVOURED, FROZEN, STUNNED, TELEPORTED, Character, GameState, Turn
-
-if TYPE_CHECKING:
-    from service.rules.catacombs3e import Catacombs3E
-    from service.rules.tx import Tx
+from service.rules.tx import Tx
 
 SHIELD = cite("Battle Phase: Shield Shots")
 TELEPORT = cite("Advanced Shots: Teleport Shots")
 PORTAL = cite("Advanced Shots: Open Portal")
 SUMMON = cite("Advanced Shots: Summon Shot")
+
+
+class PieceRules(Protocol):
+    """What these checks read of the rule set (``Catacombs3E`` and its variants)."""
+
+    @property
+    def content(self) -> Content: ...
+
+    def pieces_available(self, state: GameState, card: MonsterCard) -> int: ...
+
+    def piece_in_use_by(self, state: GameState, card: MonsterCard) -> Character | None: ...
+
+    def declarable(self, state: GameState, c: Character) -> list[tuple[int | None, Sequence]]: ...
 
 
 class SummonUnavailableError(IllegalActionError):
@@ -51,7 +62,7 @@ def planned_shot(state: GameState, action: A.ResolveShot) -> tuple[Character, st
     return state.character(planned.actor or turn.character), planned.shot.summons or ""
 
 
-def check_shot_record(rules: Catacombs3E, state: GameState, action: A.ResolveShot) -> None:
+def check_shot_record(rules: PieceRules, state: GameState, action: A.ResolveShot) -> None:
     """The fields only some shots carry: who is teleported, which pieces a portal switches, the summon."""
     found = planned_shot(state, action)
     if found is None:
@@ -103,7 +114,7 @@ def check_portal(state: GameState, performer: Character, swapped: tuple[str, ...
             raise IllegalActionError(f"{c.name} is not a friendly character of {performer.name}", PORTAL)
 
 
-def check_summon(rules: Catacombs3E, state: GameState, card_id: str) -> None:
+def check_summon(rules: PieceRules, state: GameState, card_id: str) -> None:
     """Summon Shot: "the monster piece being summoned must be available from the Monster Pool"."""
     card = rules.content.monster(card_id)
     if card.antient:
@@ -119,7 +130,7 @@ def check_summon(rules: Catacombs3E, state: GameState, card_id: str) -> None:
 
 
 # -- declarations ----------------------------------------------------------------------------------------
-def check_alternative(rules: Catacombs3E, state: GameState, action: A.DeclareAction) -> None:
+def check_alternative(rules: PieceRules, state: GameState, action: A.DeclareAction) -> None:
     """An explicit Or-alternative is refused where the rules replace the card's sequences this turn, instead
     of being quietly replaced by what the rules allow."""
     c = state.find(action.character)

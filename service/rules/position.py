@@ -11,16 +11,31 @@ suppressed shots): those are filled in from the content. A position that cannot 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from service.rules.actions import CARD_HOLDINGS, CORRECTABLE_STATUSES
-from service.rules.cards import UnknownCardError
+from service.rules.cards import Content, UnknownCardError
 from service.rules.codec import DecodeError, decode_dataclass, encode
+from service.rules.settings import Settings
 from service.rules.shots import Sequence, Shot
 from service.rules.state import HEROES, NEUTRAL, OVERSEER, Character, GameState
 
-if TYPE_CHECKING:
-    from service.rules.catacombs3e import Catacombs3E
+
+class PositionRules(Protocol):
+    """What reading and checking a position needs of its rule set (``Catacombs3E`` and its variants)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def content(self) -> Content: ...
+
+    @property
+    def gold_in_box(self) -> int: ...
+
 
 FORMAT = 1
 PHASES = ("setup", "battle", "resolution", "special_room", "game_over")
@@ -72,7 +87,7 @@ def referee_view(state: GameState) -> dict[str, Any]:
 
 
 # == import ========================================================================================
-def load_position(rules: Catacombs3E, doc: Any) -> GameState:
+def load_position(rules: PositionRules, doc: Any) -> GameState:
     if not isinstance(doc, dict):
         raise PositionError(f"position: expected a JSON object, got {type(doc).__name__}")
     if doc.get("format", FORMAT) != FORMAT:
@@ -119,7 +134,7 @@ def load_position(rules: Catacombs3E, doc: Any) -> GameState:
 
 
 def _supply_left(
-    rules: Catacombs3E, raw: dict[str, Any], merged: dict[str, Any], characters: list[Character]
+    rules: PositionRules, raw: dict[str, Any], merged: dict[str, Any], characters: list[Character]
 ) -> None:
     """What a hand-written position leaves out of the supply is the box less what the characters hold: the
     Treasury less their gold, the Poison deck less their Poison cards, the Item deck less their Items."""
@@ -145,7 +160,7 @@ def _less(deck: Any, taken: Counter[Any]) -> list[Any]:
     return out
 
 
-def _card(rules: Catacombs3E, kind: str, card_id: Any, where: str) -> Any:
+def _card(rules: PositionRules, kind: str, card_id: Any, where: str) -> Any:
     if not isinstance(card_id, str):
         raise PositionError(f"{where}: expected a card id, got {card_id!r}")
     try:
@@ -162,7 +177,7 @@ def _card(rules: Catacombs3E, kind: str, card_id: Any, where: str) -> Any:
         raise PositionError(f"{where}: there is no {kind} card {card_id!r}") from None
 
 
-def _character(rules: Catacombs3E, raw: Any, where: str) -> Character:
+def _character(rules: PositionRules, raw: Any, where: str) -> Character:
     """A character as written, with what its card gives filled in."""
     if not isinstance(raw, dict):
         raise PositionError(f"{where}: expected an object, got {raw!r}")
@@ -233,7 +248,7 @@ def _draws(raw: Any) -> list[list[Any]]:
     return sorted([deck, cards] for deck, cards in raw.items() if cards)
 
 
-def _room(rules: Catacombs3E, merged: dict[str, Any]) -> None:
+def _room(rules: PositionRules, merged: dict[str, Any]) -> None:
     """The current Room card's name, kind and Suppresses box, from the card the deck names."""
     deck, index = merged.get("room_deck"), merged.get("room_index")
     if not isinstance(deck, list) or not isinstance(index, int) or isinstance(index, bool):
@@ -250,7 +265,7 @@ def _room(rules: Catacombs3E, merged: dict[str, Any]) -> None:
 
 
 # == what cannot occur =============================================================================
-def check_position(rules: Catacombs3E, state: GameState) -> None:
+def check_position(rules: PositionRules, state: GameState) -> None:
     def no(key: str, why: str) -> None:
         raise PositionError(f"position.{key}: {why}")
 
@@ -329,5 +344,5 @@ def check_position(rules: Catacombs3E, state: GameState) -> None:
             )
 
 
-def _gold_in_box(rules: Catacombs3E) -> int:
+def _gold_in_box(rules: PositionRules) -> int:
     return rules.gold_in_box

@@ -3,9 +3,8 @@ Taking Damage; Defensive Properties; Advanced Shots)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from service.rules import events as E
+from service.rules import modifiers
 from service.rules.actions import ResolveShot
 from service.rules.errors import cite
 from service.rules.evolve import evolve
@@ -20,11 +19,7 @@ from service.rules.state import (
     Option,
     PlannedShot,
 )
-
-if TYPE_CHECKING:
-    from service.rules.tx import Tx
-
-from service.rules import modifiers
+from service.rules.tx import Tx
 
 
 def resolve_shot(tx: Tx, action: ResolveShot) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from service.rules import actions as A
 from service.rules import card_play, rng, table_draws
@@ -22,10 +21,8 @@ from service.rules.errors import (
 )
 from service.rules.evolve import evolve
 from service.rules.state import Character, GameState, Option, Pending
-
-if TYPE_CHECKING:
-    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
-    from service.rules.tx import Tx
+from service.rules.table_draws import TAVERN_BAG, unused_heroes
+from service.rules.tx import FlowRules, Tx
 
 HEALER = cite("Special Room Cards: Althea The Healer")
 INN = cite("Special Room Cards: Amaranth Inn")
@@ -35,8 +32,6 @@ RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN}
 
 MARKET_SIZE = 6
 CELLAR_ITEMS = ("vaiels-urn", "healing-salve", "raisthrims-potion", "cloak-of-invisibility")
-# Alewife Tavern: all Orcs, Fire Spirits and Centaurs (four of each) and four hero pieces.
-TAVERN_BAG = ("orc",) * 4 + ("fire-spirit",) * 4 + ("centaur",) * 4 + ("hero",) * 4
 # The reward table, top to bottom; a winner may take any reward lower than the one drawn.
 TAVERN_REWARDS: tuple[tuple[str, ...], ...] = (
     ("full_health", "cure_all_poison"),
@@ -56,7 +51,7 @@ REWARD_LABELS = {
 }
 
 
-def services(rules: RuleSet) -> dict[str, dict[str, int]]:
+def services(rules: FlowRules) -> dict[str, dict[str, int]]:
     """Service name -> cost, by special room kind."""
     s = rules.settings
     return {
@@ -68,7 +63,7 @@ def services(rules: RuleSet) -> dict[str, dict[str, int]]:
 
 
 # == checks ======================================================================================
-def check(rules: RuleSet, state: GameState, action: A.UseService) -> None:
+def check(rules: FlowRules, state: GameState, action: A.UseService) -> None:
     kind = state.room_kind or ""
     if state.phase != "special_room" or kind not in RULES:
         raise WrongPhaseError("services are bought in a special room", cite("Room Cards: Special Room Cards"))
@@ -119,7 +114,7 @@ def _target(state: GameState, action: A.UseService, rule: str) -> Character | No
     return c
 
 
-def _check_buy(rules: RuleSet, state: GameState, action: A.UseService, target: Character | None) -> None:
+def _check_buy(rules: FlowRules, state: GameState, action: A.UseService, target: Character | None) -> None:
     if action.item is None or action.item not in state.market:
         raise CardNotPlayableError(f"{action.item!r} is not among the revealed Item cards", MERCHANT)
     if target is None or target.kind != "hero" or not target.alive:
@@ -134,7 +129,7 @@ def _check_buy(rules: RuleSet, state: GameState, action: A.UseService, target: C
         raise CardNotPlayableError("a hero can only have one familiar item", cite("Item Cards: Familiars"))
 
 
-def price(rules: RuleSet, state: GameState, action: A.UseService) -> int:
+def price(rules: FlowRules, state: GameState, action: A.UseService) -> int:
     if action.service == "buy" and action.item is not None:
         try:
             cost = rules.content.card("item", action.item).cost
@@ -189,7 +184,7 @@ def payers(state: GameState, action: A.UseService, cost: int) -> list[tuple[str,
 
 
 # == application =================================================================================
-def apply(rules: RuleSet, tx: Tx, action: A.UseService) -> None:
+def apply(rules: FlowRules, tx: Tx, action: A.UseService) -> None:
     cost = price(rules, tx.state, action)
     for hero_id, amount in payers(tx.state, action, cost):
         tx.return_gold(tx.char(hero_id), amount)
@@ -234,12 +229,7 @@ def inn_sleep(tx: Tx) -> None:
             tx.heal(hero, 1, may_exceed=True)
 
 
-def unused_heroes(rules: RuleSet, state: GameState) -> list[str]:
-    used = {c.card for c in state.characters if c.kind in ("hero", "ally")}
-    return sorted(h.id for h in rules.content.heroes() if h.id not in used)
-
-
-def recruit_ally(rules: RuleSet, tx: Tx, hero: Character) -> None:
+def recruit_ally(rules: FlowRules, tx: Tx, hero: Character) -> None:
     """Amaranth Inn: draw an unused Hero Portrait at random; that hero joins as an ally (Advanced Concepts:
     Allies: health four, one Ability card fewer (minimum one), no Items)."""
     pool = unused_heroes(rules, tx.state)
@@ -274,13 +264,13 @@ def recruit_ally(rules: RuleSet, tx: Tx, hero: Character) -> None:
 ALLY_SPELLS = 2
 
 
-def ally_ability_count(rules: RuleSet, ally: Character) -> int:
+def ally_ability_count(rules: FlowRules, ally: Character) -> int:
     """Allies: "Allies start with one less of their total Ability cards (minimum one)"."""
     total = len(rules.content.hero(ally.card).abilities)
     return max(1, total - 1) if total else 0
 
 
-def ally_ability_pool(rules: RuleSet, ally: Character) -> list[str]:
+def ally_ability_pool(rules: FlowRules, ally: Character) -> list[str]:
     """The hero card's Ability cards (one entry per copy) the ally has not taken yet."""
     pool = list(rules.content.hero(ally.card).abilities)
     for taken in ally.abilities:
@@ -288,7 +278,7 @@ def ally_ability_pool(rules: RuleSet, ally: Character) -> list[str]:
     return pool
 
 
-def next_ally_choice(rules: RuleSet, tx: Tx, ally_id: str) -> None:
+def next_ally_choice(rules: FlowRules, tx: Tx, ally_id: str) -> None:
     """The recruiter chooses the ally's Ability cards one at a time ("The player recruiting the ally chooses
     which Ability card(s) the ally will use"), then a Spell Caster's two Spell cards. When every card left
     is a copy of the same one, there is nothing to choose and the ally takes it."""
@@ -313,14 +303,14 @@ def next_ally_choice(rules: RuleSet, tx: Tx, ally_id: str) -> None:
         ask_ally_spell(rules, tx, ally.id, ALLY_SPELLS - len(ally.spells))
 
 
-def _ability_name(rules: RuleSet, ability: str) -> str:
+def _ability_name(rules: FlowRules, ability: str) -> str:
     try:
         return rules.content.card("ability", ability).name
     except UnknownCardError:
         return ability
 
 
-def _take_ability(rules: RuleSet, tx: Tx, ally: Character, ability: str) -> Character:
+def _take_ability(rules: FlowRules, tx: Tx, ally: Character, ability: str) -> Character:
     ally = evolve(ally, abilities=(*ally.abilities, ability))
     tx.update(ally)
     tx.emit(
@@ -329,13 +319,13 @@ def _take_ability(rules: RuleSet, tx: Tx, ally: Character, ability: str) -> Char
     return ally
 
 
-def decide_ally_ability(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+def decide_ally_ability(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
     ally = tx.char(pending.context[0])
     _take_ability(rules, tx, ally, option)
     next_ally_choice(rules, tx, ally.id)
 
 
-def ask_ally_spell(rules: RuleSet, tx: Tx, ally_id: str, remaining: int) -> None:
+def ask_ally_spell(rules: FlowRules, tx: Tx, ally_id: str, remaining: int) -> None:
     ally = tx.char(ally_id)
     options = tuple(Option(c.id, c.name) for c in rules.content.cards("spell") if c.id not in ally.spells)
     if remaining > 0 and options:
@@ -348,13 +338,13 @@ def ask_ally_spell(rules: RuleSet, tx: Tx, ally_id: str, remaining: int) -> None
         )
 
 
-def decide_ally_spell(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+def decide_ally_spell(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
     ally = tx.char(pending.context[0])
     tx.update(evolve(ally, spells=(*ally.spells, option)))
     ask_ally_spell(rules, tx, ally.id, int(pending.context[1]) - 1)
 
 
-def _cellar(rules: RuleSet, tx: Tx) -> None:
+def _cellar(rules: FlowRules, tx: Tx) -> None:
     """Amaranth Inn: each living hero receives one of each unused cellar item from the Item deck. smartmat
     ruling (docs/rulings.md): an item the hero may not use (Item Cards: Usage Restrictions) stays in the deck
     for the next hero, and is shuffled back with the rest."""
@@ -407,14 +397,14 @@ def merchant_peek(tx: Tx) -> None:
     tx.emit(E.ItemGained(f"Izchak reveals {card}", "", (card,)))
 
 
-def _buy(rules: RuleSet, tx: Tx, hero: Character, item: str) -> None:
+def _buy(rules: FlowRules, tx: Tx, hero: Character, item: str) -> None:
     market = list(tx.state.market)
     market.remove(item)
     tx.state = evolve(tx.state, market=tuple(market))
     _give_item(rules, tx, hero, item)
 
 
-def _give_item(rules: RuleSet, tx: Tx, hero: Character, item: str) -> None:
+def _give_item(rules: FlowRules, tx: Tx, hero: Character, item: str) -> None:
     hero = tx.char(hero.id)
     tx.update(evolve(hero, items=(*hero.items, item)))
     tx.emit(E.ItemGained(f"{hero.name} gains {item}", hero.id, (item,)))
@@ -476,7 +466,7 @@ def tavern_level(drawn: tuple[str, ...]) -> int | None:
     return None
 
 
-def decide_tavern_reward(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+def decide_tavern_reward(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
     hero = tx.char(pending.context[0])
     if option == "full_health":
         for c in (hero, *(a for a in tx.state.characters if a.kind == "ally" and a.owner == hero.id)):
@@ -521,7 +511,7 @@ def decide_tavern_reward(rules: RuleSet, tx: Tx, pending: Pending, option: str) 
             tx.pay_from_treasury(earner, 1)
 
 
-def decide_item(rules: RuleSet, tx: Tx, pending: Pending, option: str) -> None:
+def decide_item(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
     deck = list(tx.state.item_deck)
     deck.remove(option)
     tx.state = evolve(tx.state, item_deck=tuple(deck))

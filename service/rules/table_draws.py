@@ -10,17 +10,13 @@ the action until the referee names it. Both replay identically: the named cards 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from service.rules import events as E
+from service.rules.actions import DrawCards
 from service.rules.errors import IllegalActionError, cite
 from service.rules.evolve import evolve
 from service.rules.state import GameState
-
-if TYPE_CHECKING:
-    from service.rules.actions import DrawCards
-    from service.rules.catacombs3e import Catacombs3E
-    from service.rules.tx import Tx
+from service.rules.tx import FlowRules, Tx
 
 DECK_RULES = {
     "rooms": cite("Game Phases: Exploring The Catacomb"),
@@ -31,6 +27,8 @@ DECK_RULES = {
     "allies": cite("Room Cards: Amaranth Inn"),
 }
 DECKS = tuple(DECK_RULES)
+# Alewife Tavern: all Orcs, Fire Spirits and Centaurs (four of each) and four hero pieces.
+TAVERN_BAG = ("orc",) * 4 + ("fire-spirit",) * 4 + ("centaur",) * 4 + ("hero",) * 4
 
 
 class CardNotInDeckError(IllegalActionError):
@@ -81,7 +79,7 @@ def take(tx: Tx, deck: str, possible: Sequence[str], seeded: str | Callable[[], 
     return seeded if isinstance(seeded, str) else seeded()
 
 
-def check_draw(rules: Catacombs3E, state: GameState, action: DrawCards) -> None:
+def check_draw(rules: FlowRules, state: GameState, action: DrawCards) -> None:
     """Each named card must be one that can still come from that deck, counting the cards named before it."""
     if action.deck not in DECK_RULES:
         raise CardNotInDeckError(f"unknown deck {action.deck!r}; decks: {list(DECKS)}", cite("Components"))
@@ -100,7 +98,7 @@ def check_draw(rules: Catacombs3E, state: GameState, action: DrawCards) -> None:
             left.remove(card)  # one card of the deck (a Monster card or portrait is shuffled back each time)
 
 
-def could_be_drawn(rules: Catacombs3E, state: GameState, deck: str) -> list[str]:
+def could_be_drawn(rules: FlowRules, state: GameState, deck: str) -> list[str]:
     """What is still in ``deck`` (a multiset; order unknown at a physical table)."""
     if deck == "rooms":
         return list(state.room_deck[state.room_index + 1 :])
@@ -109,11 +107,14 @@ def could_be_drawn(rules: Catacombs3E, state: GameState, deck: str) -> list[str]
     if deck == "items":
         return list(state.item_deck)
     if deck == "tavern":
-        from service.rules.special_rooms import TAVERN_BAG
-
         return list(TAVERN_BAG)
     if deck == "allies":
-        from service.rules.special_rooms import unused_heroes
-
         return unused_heroes(rules, state)
     return [m.id for m in rules.content.monsters() if m.level and not m.antient]
+
+
+def unused_heroes(rules: FlowRules, state: GameState) -> list[str]:
+    """The allies deck: the Hero Portrait cards nobody plays, as hero or ally (Special Room Cards: Amaranth
+    Inn)."""
+    used = {c.card for c in state.characters if c.kind in ("hero", "ally")}
+    return sorted(h.id for h in rules.content.heroes() if h.id not in used)

@@ -1,15 +1,20 @@
 """Applying one legal action: a short-lived builder that swaps in new immutable states and collects events.
 
-Nothing here is visible outside ``RuleSet.apply``: callers only ever see the finished state.
+Nothing here is visible outside ``RuleSet.apply``: callers only ever see the finished state. This is the
+bottom of the Catacombs rules: ``card_play``, ``modifiers``, ``shot_resolution``, ``special_rooms`` and the
+rule sets build on it, and it imports none of them. What it needs of a rule set it reads through
+``FlowRules``, which ``CatacombsFlow`` satisfies.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from service.rules import card_play, modifiers, rng, shot_resolution
 from service.rules import events as E
+from service.rules import rng
+from service.rules.cards import Content, UnknownCardError
 from service.rules.evolve import evolve
+from service.rules.settings import Settings
 from service.rules.shots import ICON_SHOTS, Sequence, Shot
 from service.rules.state import (
     DEVOURED,
@@ -20,15 +25,61 @@ from service.rules.state import (
     GameState,
     Option,
     Pending,
+    PlannedShot,
     Turn,
 )
 
-if TYPE_CHECKING:
-    from service.rules.catacombs_flow import CatacombsFlow as RuleSet
+
+class FlowRules(Protocol):
+    """A Catacombs rule set as the transaction and the rule helpers see it (``CatacombsFlow`` is one)."""
+
+    @property
+    def content(self) -> Content: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def hero_character_id(self, hero_name: str) -> str: ...
+
+    def hero_sequences(self, state: GameState, hero: Character) -> tuple[Sequence, ...]: ...
+
+    def start_sequence(self, tx: Tx, c: Character, sequence: Sequence, source: str = "rules") -> None: ...
+
+    def plan(self, state: GameState, c: Character, shot: Shot, position: int) -> PlannedShot: ...
+
+    def shot_damage(self, state: GameState, attacker: Character, target: Character, shot: Shot) -> int: ...
+
+    def after_hits(self, tx: Tx, attacker: Character, shot: Shot, damaged: tuple[str, ...]) -> None: ...
+
+    def summon(self, tx: Tx, summoner: Character, card: str) -> None: ...
+
+    def keeps_destroyed_disc(self, state: GameState) -> bool: ...
+
+    def with_permanent_items(self, hero: Character) -> Character: ...
+
+    def has_post_combo(self, state: GameState, character: Character) -> bool: ...
+
+    def lone_hero(self, state: GameState, hero: Character) -> bool: ...
+
+    def can_act(self, state: GameState, c: Character) -> bool: ...
+
+    def actors(self, state: GameState) -> tuple[Character, ...]: ...
+
+    def turn_ended(self, tx: Tx, turn: Turn, character: Character) -> None: ...
+
+    def end_of_round(self, tx: Tx) -> None: ...
+
+    def overseer_has_won(self, state: GameState) -> bool: ...
+
+    def heroes_have_won(self, state: GameState) -> bool: ...
+
+    def room_is_clear(self, state: GameState) -> bool: ...
+
+    def end_battle(self, tx: Tx) -> None: ...
 
 
 class Tx:
-    def __init__(self, state: GameState, rules: RuleSet) -> None:
+    def __init__(self, state: GameState, rules: FlowRules) -> None:
         self.state = state
         self.rules = rules
         self.events: list[E.Event] = []
@@ -214,7 +265,7 @@ class Tx:
             self.state = evolve(self.state, rng=state, item_deck=deck)
             for item in dict.fromkeys(lost_items):
                 # A permanent Item's Nullifies / Reflects boxes went back to the deck with the card.
-                modifiers.remove_item_from_play(self, self.char(hero.id), item)
+                self.remove_item_from_play(self.char(hero.id), item)
         for c in self.state.characters:
             if c.kind == "familiar" and c.owner == hero.id and c.in_room:
                 # The familiar's piece leaves the playmat; without its Item card it does not come back.
@@ -226,6 +277,29 @@ class Tx:
         if cards:
             state, deck = rng.shuffled(self.state.rng, (*self.state.poison_deck, *cards))
             self.state = evolve(self.state, rng=state, poison_deck=deck)
+
+    def remove_item_from_play(self, hero: Character, item: str) -> None:
+        """An Item card left the game: "Any pieces associated with the removed card on the playmat are also
+        removed" (a familiar does not come back without its card), and a permanent card's Nullifies /
+        Reflects boxes no longer protect its former holder."""
+        if item in hero.items:
+            return  # another copy is still held
+        try:
+            card = self.rules.content.card("item", item)
+            base = self.rules.content.hero(hero.card)
+        except UnknownCardError:
+            return
+        hero = evolve(
+            hero,
+            face_down=tuple(f for f in hero.face_down if f != f"item:{item}"),
+            nullifies=base.nullifies,
+            reflects=base.reflects,
+        )
+        self.update(self.rules.with_permanent_items(hero))
+        for c in self.state.characters:
+            if c.kind == "familiar" and c.owner == hero.id and c.card == card.id and c.in_room:
+                self.update(evolve(c, alive=False, in_room=False))
+                self.emit(E.Destroyed(f"{c.name} leaves the playmat with its Item card", c.id, None))
 
     def pass_allies_of(self, dead: Character) -> None:
         """Allies: control passes to the hero with the lowest current health, then least gold, then fewest
@@ -267,33 +341,17 @@ class Tx:
             self.set_turn(None)
             self.rules.start_sequence(self, c, sequences[int(option)])
             return
-        if pending.kind == "choose_modifier_target":
-            assert pending.shot is not None
-            modifiers.apply_modifier(
-                self, self.char(pending.character or ""), pending.shot, self.char(option)
-            )
-        elif pending.kind == "transform" and option == "yes":
+        if pending.kind == "transform" and option == "yes":
             c = self.char(pending.character or "")
             self.update(evolve(c, kind="fire_wall", name=f"Fire wall ({c.name})"))
             self.emit(E.StatusChanged(f"{c.name} transforms into a fire wall", c.id, "fire_wall", True))
-        elif pending.kind == "choose_heal_target":
-            card_play.decide_heal(self, pending, option)
         elif pending.kind == "choose_refresh":
             self.refresh(pending.context[0], option)
         elif pending.kind == "choose_ally_controller":
             self.give_ally(self.char(pending.context[0]), option)
-        elif pending.kind == "choose_roll_target":
-            assert pending.shot is not None
-            attacker = self.char(pending.character or "")
-            _, damaged = shot_resolution.hit_targets(self, attacker, pending.shot, (option,), ())
-            turn = self.state.turn
-            if turn is not None:
-                self.set_turn(
-                    evolve(turn, last_damaged=damaged, damaged_any=turn.damaged_any or bool(damaged))
-                )
-        elif pending.kind == "choose_poison_card":
-            card_play.decide_poison(self, pending, option)
         else:
+            # The other decisions belong to the rules built on this core (modifiers, cards, rooms): the rule
+            # set answers them with its ``decide_<kind>`` methods.
             handler = getattr(self.rules, f"decide_{pending.kind}", None)
             if handler is not None:
                 handler(self, pending, option)
@@ -364,7 +422,7 @@ class Tx:
             turn.stage == "main"
             and not turn.combo_used
             and c.alive
-            and card_play.has_post_combo(self.rules, self.state, c)
+            and self.rules.has_post_combo(self.state, c)
         ):
             self.set_turn(evolve(turn, stage="await_post"))
             return
@@ -424,8 +482,4 @@ class Tx:
         self.finish_turn_if_done()
 
 
-def _a(label: str) -> str:
-    return ("an " if label[0] in "aeiou" else "a ") + label + " shot"
-
-
-__all__ = ["Tx"]
+__all__ = ["FlowRules", "Tx"]
