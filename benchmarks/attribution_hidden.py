@@ -1,6 +1,6 @@
 """Attribution on hidden mats: shot traces from tables whose physics and piezos the model is not told.
 
-Each table's constants are drawn from wide ranges (service/attribution/hidden_mats.py): friction,
+Each table's constants are drawn from wide ranges (firmware_bridge/simulator/hidden_mats.py): friction,
 restitutions, the speed of sound in the mat, every piezo channel's lag and gain, walls with gaps or an open
 side, boxes on the mat. Its shots are played in order, as at a real table. Nothing here uses the model's
 constants.
@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from service.attribution.hidden_mats import drawn_ranges, hidden_table, table_shots
-from service.attribution.trace import trace_to_json
+from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.mat.trace import trace_to_json
 
 
 def write_hidden_set(

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from service.attribution.bench import Outcome, make_case, score_case, summarise
-from service.attribution.geometry import load_mat
 from service.attribution.infer import AttributionConfig, attribute
+from service.bench.attribution import Outcome, make_case, score_case, summarise
+from service.mat.geometry import load_mat
 
 CONDITIONS = {
     "nominal mat": {},

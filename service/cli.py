@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "service.gamelog.cli",
     "service.eventlog.cli",
     "service.attribution.cli",
+    "service.bench.cli",
     "service.content.cli",
     "firmware_bridge.simulator.cli",
     "web_dashboard.cli",

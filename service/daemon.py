@@ -22,18 +22,8 @@ from typing import Any
 
 from firmware_bridge.messages import Capabilities, Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.transport import DeviceUnavailable
-from service.attribution.geometry import PieceClass, is_ranged_class, load_mat, piece_classes_for
 from service.attribution.infer import Attribution, AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
-from service.attribution.trace import (
-    Declaration,
-    MatGeometry,
-    PieceSpec,
-    Scan,
-    SeenPiece,
-    ShotTrace,
-    trace_to_json,
-)
 from service.bindings import SizeOf, resolve_bindings
 from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentDesk, EnrolmentRefused
@@ -43,6 +33,16 @@ from service.gamelog.context import game_context
 from service.gamelog.replay import SetupError, new_game_from_setup
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
+from service.mat.geometry import PieceClass, is_ranged_class, load_mat, piece_classes_for
+from service.mat.trace import (
+    Declaration,
+    MatGeometry,
+    PieceSpec,
+    Scan,
+    SeenPiece,
+    ShotTrace,
+    trace_to_json,
+)
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError

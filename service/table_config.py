@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from service.attribution.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
-from service.enrolment.sets import load_set
+from service.disc_sets import load_set
+from service.mat.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
 from service.sensing.tags import TableConfigError, TagRegistry, parse_registry

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.attribution.geometry import PieceClass
+from service.mat.geometry import PieceClass
 
 from .world import GRAVITY_MM_S2, World
 

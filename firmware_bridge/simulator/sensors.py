@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from service.attribution.geometry import MatConfig, SensorConfig
+from service.mat.geometry import MatConfig, SensorConfig
 
 from .world import Contact, ShotRecord
 

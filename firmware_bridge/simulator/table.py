@@ -28,7 +28,7 @@ from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlay
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import ShotRecord, World
-from service.attribution.geometry import is_ranged_class, load_mat, load_sensor_config, piece_classes_for
+from service.mat.geometry import is_ranged_class, load_mat, load_sensor_config, piece_classes_for
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.table_config import TableConfig

@@ -9,7 +9,7 @@ By default the table is the classic one: a closed rectangle of walls ``wall_gap_
 constants of :class:`Physics`. A table can instead have walls with gaps or open sides (a piece that goes more
 than ``FALL_OFF_MM`` past the mat where no wall holds it falls off the table), fixed untagged obstacles
 (circles and convex polygons such as boxes at any angle) and other constants, so that benchmarks can draw
-ground truths the daemon's model is not told (service/attribution/hidden_mats.py).
+ground truths the daemon's model is not told (firmware_bridge/simulator/hidden_mats.py).
 
 Sliding friction follows pymunk's "tank" pattern: each disc is tied to the static body by a pivot joint and a
 gear joint with ``max_bias = 0`` and ``max_force = μ m g``. The joints then act as Coulomb friction
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from service.attribution.geometry import MatConfig, PieceClass
-from service.attribution.trace import FixedObstacle, WallSegment
+from service.mat.geometry import MatConfig, PieceClass
+from service.mat.trace import FixedObstacle, WallSegment
 
 GRAVITY_MM_S2 = 9810.0
 SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the smallest radius (11 mm)

@@ -1,15 +1,14 @@
-"""Shot attribution: which pieces the flicked piece hit directly, as a posterior over hit sets."""
+"""Shot attribution: which pieces the flicked piece hit directly, as a posterior over hit sets.
+
+The shot trace it reads (``ShotTrace``, ``read_traces``) is one of the mat's shared types, in
+``service.mat.trace``.
+"""
 
 from .infer import Attribution, AttributionConfig, Candidate, attribute
-from .trace import ShotTrace, TraceFormatError, read_traces, write_traces
 
 __all__ = [
     "Attribution",
     "AttributionConfig",
     "Candidate",
-    "ShotTrace",
-    "TraceFormatError",
     "attribute",
-    "read_traces",
-    "write_traces",
 ]

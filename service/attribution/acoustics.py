@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .trace import ShotTrace
+from service.mat.trace import ShotTrace
 
 # Sound speeds the grid covers (mm/µs): log-spaced, 3 % apart, well beyond any neoprene mat.
 SPEED_MIN, SPEED_MAX, SPEED_STEPS = 0.2, 1.6, 72

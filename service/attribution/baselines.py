@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import random
 
+from service.mat.trace import ShotTrace
+
 from .config import AttributionConfig
 from .evidence import SoundModel, group_impacts, log_likelihood
 from .infer import Attribution, Candidate
 from .model import RolloutParams, ShotModel
 from .proposals import BroadProposal, wrap_angle
-from .trace import ShotTrace
 
 MOVED_MM = 8.0
 

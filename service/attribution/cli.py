@@ -1,4 +1,4 @@
-"""``smartmat attribute TRACE`` and ``smartmat bench attribution``."""
+"""``smartmat attribute TRACE``: attribution of recorded shot traces, learning the table on the way."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import logging
 import sys
 from typing import Any
 
+from service.mat.trace import SeenPiece, TraceFormatError, read_traces
+
 from .calibration import CalibrationFileError, load_calibration, save_calibration
 from .infer import AttributionConfig, attribute, shutdown_pool
 from .learning import learn_from_shot
-from .trace import SeenPiece, TraceFormatError, read_traces
 
 log = logging.getLogger(__name__)
 
@@ -41,51 +42,6 @@ def register_cli(subparsers: Any) -> None:
         "and save the calibration after every shot",
     )
     attr.set_defaults(func=_attribute)
-
-    # Several parts may add benchmarks; they share one "bench" command (see docs/architecture.md).
-    bench = subparsers.choices.get("bench")
-    if bench is None:
-        bench = subparsers.add_parser("bench", help="benchmarks that print figures")
-        bench.bench_subparsers = bench.add_subparsers(dest="benchmark", metavar="BENCHMARK")
-    b = bench.bench_subparsers.add_parser(
-        "attribution",
-        help="shot attribution on tables whose constants it is not told (--own-constants: the old benchmark)",
-    )
-    b.add_argument(
-        "--own-constants",
-        action="store_true",
-        help="the ground truth uses the model's own constants (regressions only: it flatters the model)",
-    )
-    b.add_argument("--tables", type=int, default=6, help="hidden tables (each with its own constants)")
-    b.add_argument("--per-table", type=int, default=40, help="shots per hidden table, in play order")
-    b.add_argument("--shots", type=int, default=1000, help="with --own-constants: shots")
-    b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    b.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
-    b.add_argument(
-        "--sensors",
-        choices=("reference", "cheaper", "noisier", "proposed"),
-        help="hidden mats: the sensors every table has (default: reference); --own-constants: only this "
-        "configuration (default: all three in turn)",
-    )
-    b.add_argument(
-        "--laws",
-        choices=("shared", "varied"),
-        default="shared",
-        help="hidden mats: varied draws the sensor and contact laws too (how loudness falls with distance, "
-        "rise time, heavy-tailed timing, spin), not only their constants",
-    )
-    b.add_argument(
-        "--pieces", type=int, help="only rooms of this many pieces (default: 5, 10, 20, 30 in turn)"
-    )
-    b.add_argument(
-        "--temperature",
-        type=float,
-        default=AttributionConfig.temperature,
-        help="calibration temperature of the likelihood (docs/attribution.md)",
-    )
-    b.add_argument("--threshold", type=float, default=AttributionConfig.auto_apply_threshold)
-    b.set_defaults(func=_bench)
 
 
 def _attribute(args: argparse.Namespace) -> int:
@@ -139,61 +95,4 @@ def _attribute(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
-    return 0
-
-
-def _bench(args: argparse.Namespace) -> int:
-    from .bench import format_table, run_benchmark  # the benchmark pulls in the simulated mat
-
-    if not args.own_constants:
-        return _bench_hidden(args)
-
-    def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            print(f"  {done}/{total} shots", file=sys.stderr, flush=True)
-
-    try:
-        result = run_benchmark(
-            args.shots,
-            args.seed,
-            AttributionConfig(
-                workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
-            ),
-            progress=progress,
-            sensors=args.sensors,
-            pieces=args.pieces,
-        )
-    finally:
-        shutdown_pool()
-    report = result.report()
-    print(json.dumps(report, indent=2) if args.json else format_table(report))
-    return 0
-
-
-def _bench_hidden(args: argparse.Namespace) -> int:
-    from .bench_hidden import format_hidden, run_hidden_benchmark
-
-    def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            print(f"  {done}/{total} shots", file=sys.stderr, flush=True)
-
-    pieces = (args.pieces,) if args.pieces else (10, 20, 30)
-    config = AttributionConfig(
-        workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
-    )
-    try:
-        result = run_hidden_benchmark(
-            args.tables,
-            args.per_table,
-            args.seed,
-            config,
-            pieces=pieces,
-            progress=progress,
-            sensors=args.sensors or "reference",
-            laws=args.laws,
-        )
-    finally:
-        shutdown_pool()
-    report = result.report()
-    print(json.dumps(report, indent=2) if args.json else format_hidden(report))
     return 0

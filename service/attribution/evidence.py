@@ -19,9 +19,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from service.mat.trace import SeenPiece, ShotTrace
+
 from .acoustics import HeardEvent
 from .model import COVER_KINDS, ModelContact, Rollout
-from .trace import SeenPiece, ShotTrace
 
 OUTLIER_WEIGHT = 0.01
 OUTLIER_DENSITY = 1.0 / (600.0 * 600.0)  # a uniform guess anywhere on the mat

@@ -31,12 +31,13 @@ from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from typing import Any
 
+from service.mat.trace import Scan, SeenPiece, ShotTrace
+
 from .acoustics import AcousticPicture, read_impacts
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
 from .model import COVER_KINDS, ModelParams, Rollout, RolloutParams, ShotModel
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
-from .trace import Scan, SeenPiece, ShotTrace
 
 __all__ = ["Attribution", "AttributionConfig", "Candidate", "attribute", "calibrate", "shutdown_pool"]
 

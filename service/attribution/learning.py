@@ -22,6 +22,8 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+from service.mat.trace import ShotTrace
+
 from .acoustics import (
     MAX_JOINT_EVENTS,
     MIN_SENSORS_ANCHORED,
@@ -41,7 +43,6 @@ from .calibration import (
 from .config import AttributionConfig
 from .evidence import EvidenceParams
 from .infer import Attribution
-from .trace import ShotTrace
 
 log = logging.getLogger(__name__)
 

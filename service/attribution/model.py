@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from .trace import PieceSpec, ShotTrace
+from service.mat.trace import PieceSpec, ShotTrace
 
 GRAVITY_MM_S2 = 9810.0
 STEP_S = 1 / 500  # 6 mm per step at 3 m/s; the smallest disc is 20 mm across

@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 import random
 
+from service.mat.trace import ShotTrace
+
 from .config import AttributionConfig
 from .model import COVER_KINDS, RolloutParams
-from .trace import ShotTrace
 
 MIN_SPEED_MM_S = 250.0
 MAX_SPEED_MM_S = 4500.0

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
+from service.disc_sets import load_set
 from service.sensing.tags import TableConfigError
 
 from .core import EnrolmentError, Notice, enrolment_from, set_pieces, slot_sheet
 from .reader import MatNotAnswering, ScanReader
 from .session import check_laid_out, lay_out_group, tap_set
-from .sets import load_set
 
 
 def register_cli(subparsers: Any) -> None:

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.messages import Capabilities, ScanDone, TagSeen
+from service.disc_sets import save_set
 from service.sensing.tags import TagRegistry
 
 from .core import ASSIGNED, Enrolment, EnrolmentError, Notice, SetPiece, set_pieces
-from .sets import save_set
 
 log = logging.getLogger(__name__)
 

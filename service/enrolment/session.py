@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from firmware_bridge.messages import TagSeen
+from service.disc_sets import save_set
 from service.sensing.tags import TagRegistry
 
 from .core import (
@@ -25,7 +26,6 @@ from .core import (
     group_reads,
 )
 from .reader import ScanReader
-from .sets import save_set
 
 log = logging.getLogger(__name__)
 

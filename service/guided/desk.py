@@ -21,7 +21,7 @@ from typing import Any
 from firmware_bridge.messages import Capabilities, Impact
 from service.attribution.calibration import GUIDED, save_calibration
 from service.attribution.learning import CalibrationKeeper
-from service.attribution.trace import Scan, WallSegment
+from service.mat.trace import Scan, WallSegment
 from service.table_config import TableConfig
 
 from .flicks import Flick, FlickError, FlickSpot, fit_flicks, flick_spots, read_flick

@@ -35,7 +35,7 @@ from service.attribution.calibration import (
     TableCalibration,
 )
 from service.attribution.model import ModelParams
-from service.attribution.trace import FixedObstacle, WallSegment
+from service.mat.trace import FixedObstacle, WallSegment
 
 from .taps import MIN_SENSORS, TAP_GAP_US
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from firmware_bridge.messages import ReaderGrid, TagSeen
-from service.attribution.geometry import NfcConfig
-from service.attribution.trace import SeenPiece
+from service.mat.geometry import NfcConfig
+from service.mat.trace import SeenPiece
 
 from .tags import TagRegistry
 

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 from firmware_bridge.messages import Button, Impact, ReaderGrid, ScanDone, TagSeen
-from service.attribution.trace import ImpactRecord, Scan, SeenPiece
+from service.mat.trace import ImpactRecord, Scan, SeenPiece
 
 from .locate import NfcCalibration, locate
 from .tags import TagRegistry

@@ -11,8 +11,8 @@ import math
 
 import pytest
 
+from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
-from service.attribution.simulate import ShotLab, SimulatedShot
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from service.attribution.simulate import ShotLab
-from service.attribution.trace import write_traces
+from firmware_bridge.simulator.shot_lab import ShotLab
 from service.cli import main
+from service.mat.trace import write_traces
 
 
 def test_attribute_prints_ranked_candidates_as_json(

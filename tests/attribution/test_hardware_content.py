@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service.attribution.geometry import (
+from service.mat.geometry import (
     ContentFileError,
     load_mat,
     load_piece_classes,

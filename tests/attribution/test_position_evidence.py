@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.attribution.evidence import EvidenceParams, position_log_likelihood
 from service.attribution.model import Rollout, RolloutParams
-from service.attribution.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
 SENSORS = ((0, 0.0, 0.0), (1, 860.0, 0.0), (2, 860.0, 610.0), (3, 0.0, 610.0))
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 
+from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution import AttributionConfig, attribute
 from service.attribution.model import RolloutParams, ShotModel
-from service.attribution.simulate import ShotLab
-from service.attribution.trace import FixedObstacle, WallSegment, box_corners, trace_from_json, trace_to_json
+from service.mat.trace import FixedObstacle, WallSegment, box_corners, trace_from_json, trace_to_json
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution import AttributionConfig, attribute
 from service.attribution.acoustics import read_impacts
 from service.attribution.calibration import (
@@ -22,10 +23,10 @@ from service.attribution.calibration import (
     save_calibration,
     wide_priors,
 )
-from service.attribution.geometry import load_sensor_config
 from service.attribution.learning import learn_from_shot
-from service.attribution.simulate import ShotLab
-from service.attribution.trace import (
+from service.cli import main
+from service.mat.geometry import load_sensor_config
+from service.mat.trace import (
     Declaration,
     ImpactRecord,
     MatGeometry,
@@ -37,7 +38,6 @@ from service.attribution.trace import (
     trace_to_json,
     write_traces,
 )
-from service.cli import main
 
 QUICK = dict(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 SENSORS = tuple(

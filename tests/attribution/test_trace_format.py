@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from service.attribution.simulate import ShotLab
-from service.attribution.trace import ShotTrace, TraceFormatError, read_traces, trace_to_json, write_traces
+from firmware_bridge.simulator.shot_lab import ShotLab
+from service.mat.trace import ShotTrace, TraceFormatError, read_traces, trace_to_json, write_traces
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.attribution.trace import WallSegment
+from service.mat.trace import WallSegment
 from service.sensing.tags import TableConfigError
 from service.table_config import SHIPPED_TABLES, load_table
 from tests.daemon.table_harness import FakeTable

@@ -9,7 +9,7 @@ import pytest
 from firmware_bridge.simulator.emulator import EmulatedMat
 from firmware_bridge.simulator.source import PlacedTag, StaticSensorSource
 from service.cli import main
-from service.enrolment.sets import save_set
+from service.disc_sets import save_set
 from service.sensing.tags import RegisteredPiece
 
 XORIC, ELANI = bytes.fromhex("04593dd141cbe5"), bytes.fromhex("041c8eaa7d26fe")

@@ -6,53 +6,30 @@ organiser puts discs on the mat one at a time (and once, two together by mistake
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge.simulator.sensors import tag_uid
-from service.attribution.geometry import load_piece_classes
-from service.enrolment.sets import load_set
+from service.disc_sets import load_set
+from service.mat.geometry import load_piece_classes
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
-    MosquittoBroker,
     mosquitto_broker,  # noqa: F401  (the fixture)
 )
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from web_dashboard.security import hash_pin
-from web_dashboard.server import DashboardServer, serve_dashboard
+from tests.helpers.referee_pages import PIN, dashboard, table  # noqa: F401  (the fixtures)
+from web_dashboard.server import DashboardServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
-PIN = "owl-bear-42"
 HERO = load_piece_classes()["hero"]
-
-
-@pytest.fixture
-def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[CalibratingTable]:  # noqa: F811
-    running = CalibratingTable(tmp_path, broker_url=mosquitto_broker.url())
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-@pytest.fixture
-def dashboard(table: CalibratingTable, mosquitto_broker: MosquittoBroker) -> Iterator[DashboardServer]:  # noqa: F811
-    server = serve_dashboard(
-        {"TABLE": "demo", "PORT": 0, "MQTT_URL": mosquitto_broker.url(), "REFEREE_PIN_HASH": hash_pin(PIN)}
-    )
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_the_referee_enrols_three_discs_and_the_set_file_names_each_tag(
     chromium,  # noqa: F811
-    dashboard: DashboardServer,
-    table: CalibratingTable,
+    dashboard: DashboardServer,  # noqa: F811
+    table: CalibratingTable,  # noqa: F811
     tmp_path: Path,
 ) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect

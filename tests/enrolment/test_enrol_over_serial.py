@@ -11,11 +11,11 @@ from firmware_bridge.simulator.sensors import SensorModel, tag_uid
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import World
 from firmware_bridge.transport import SerialConnection
-from service.attribution.geometry import load_mat, load_piece_classes, load_sensor_config
+from service.disc_sets import load_set
 from service.enrolment.core import MISSING_DISC, Notice, SetPiece, enrolment_from, slot_sheet
 from service.enrolment.reader import ScanReader
 from service.enrolment.session import check_laid_out, lay_out_group, tap_set
-from service.enrolment.sets import load_set
+from service.mat.geometry import load_mat, load_piece_classes, load_sensor_config
 from service.table_config import load_table
 
 MAT = load_mat()

@@ -6,7 +6,6 @@ import pytest
 
 from firmware_bridge.messages import ReaderGrid, TagSeen
 from firmware_bridge.simulator.sensors import SensorModel, tag_uid
-from service.attribution.geometry import load_mat, load_sensor_config
 from service.enrolment.core import (
     ASSIGNED,
     DUPLICATE_TAG,
@@ -20,6 +19,7 @@ from service.enrolment.core import (
     check_set,
     slot_sheet,
 )
+from service.mat.geometry import load_mat, load_sensor_config
 from service.sensing.tags import RegisteredPiece, TagRegistry
 
 MAT = load_mat()

@@ -24,10 +24,10 @@ from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import World
 from firmware_bridge.transport import SerialConnection
 from service.attribution.calibration import load_calibration
-from service.attribution.geometry import load_mat, load_sensor_config
 from service.attribution.learning import CalibrationKeeper
 from service.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
+from service.mat.geometry import load_mat, load_sensor_config
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.paho_transport import PahoTransport

@@ -3,7 +3,7 @@
 Stated tolerances (docs/calibration.md, "Prescribed flicks"): when the routine calls the flicks good (four
 or more of the six read, agreeing to ±15 %), the sliding friction within ±30 % of the discs' own on the mat
 and the wall bounce within ±25 % of the disc-on-wall restitution, on mats whose friction (0.25–0.50, each
-disc ±20 %), wall bounce, walls with gaps or an open side, and boxes (service/attribution/hidden_mats.py)
+disc ±20 %), wall bounce, walls with gaps or an open side, and boxes (simulator/hidden_mats.py)
 the routine is not told. The mat's sound speed and lags come from the taps first, as on the day.
 """
 
@@ -15,11 +15,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from firmware_bridge.simulator.hidden_mats import HiddenTable, classic_wall_faces, draw_hidden_table
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.world import Contact, World
 from service.attribution.calibration import TableCalibration, wide_priors
-from service.attribution.geometry import load_piece_classes
-from service.attribution.hidden_mats import HiddenTable, classic_wall_faces, draw_hidden_table
 from service.guided.flicks import (
     Flick,
     FlickError,
@@ -29,6 +28,7 @@ from service.guided.flicks import (
     read_flick,
 )
 from service.guided.taps import fit_taps, tap_from_impacts, tap_points
+from service.mat.geometry import load_piece_classes
 
 HERO = load_piece_classes()["hero"]
 FRICTION_TOLERANCE = 0.30

@@ -17,7 +17,7 @@ import pytest
 
 import tests.guided.test_calibrate_at_the_table as at_the_table
 from service.attribution.calibration import load_calibration
-from service.attribution.geometry import load_piece_classes
+from service.mat.geometry import load_piece_classes
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 
 HIDDEN_FRICTION = 0.30

@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from service.attribution.calibration import save_calibration, wide_priors
-from service.attribution.geometry import load_piece_classes
 from service.guided.report import save_report
+from service.mat.geometry import load_piece_classes
 from service.trackers.bridge import WledBridge
 from service.trackers.config import load_trackers
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
@@ -27,12 +27,11 @@ from tests.helpers.broker import (
 )
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone, shots_dir  # noqa: F401
 from tests.helpers.mqtt_probe import MqttProbe
-from web_dashboard.security import hash_pin
-from web_dashboard.server import DashboardServer, serve_dashboard
+from tests.helpers.referee_pages import PIN, dashboard  # noqa: F401  (the fixture)
+from web_dashboard.server import DashboardServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
-PIN = "owl-bear-42"
 HEROES = ("xoric", "varesh", "roosan", "elani")
 
 
@@ -54,20 +53,9 @@ def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[Calibra
         running.close()
 
 
-@pytest.fixture
-def dashboard(table: CalibratingTable, mosquitto_broker: MosquittoBroker) -> Iterator[DashboardServer]:  # noqa: F811
-    server = serve_dashboard(
-        {"TABLE": "demo", "PORT": 0, "MQTT_URL": mosquitto_broker.url(), "REFEREE_PIN_HASH": hash_pin(PIN)}
-    )
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health_check(
     chromium,  # noqa: F811
-    dashboard: DashboardServer,
+    dashboard: DashboardServer,  # noqa: F811
     table: CalibratingTable,
     mosquitto_broker: MosquittoBroker,  # noqa: F811
     shots_dir: Path,  # noqa: F811

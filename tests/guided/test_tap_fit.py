@@ -17,8 +17,8 @@ from firmware_bridge.messages import Impact
 from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel
 from firmware_bridge.simulator.world import Contact
 from service.attribution.calibration import wide_priors
-from service.attribution.geometry import load_mat, load_sensor_config
 from service.guided.taps import CalibrationRoutineError, Tap, fit_taps, tap_from_impacts, tap_points
+from service.mat.geometry import load_mat, load_sensor_config
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

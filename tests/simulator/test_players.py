@@ -8,7 +8,7 @@ import statistics
 
 from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlayer
 from firmware_bridge.simulator.world import World
-from service.attribution.geometry import load_mat, load_piece_classes
+from service.mat.geometry import load_mat, load_piece_classes
 
 MAT = load_mat()
 PIECES = load_piece_classes()

@@ -11,7 +11,7 @@ import pytest
 from firmware_bridge.messages import ReaderGrid
 from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
 from firmware_bridge.simulator.world import Contact
-from service.attribution.geometry import load_mat, load_sensor_config
+from service.mat.geometry import load_mat, load_sensor_config
 from service.sensing.locate import calibration_for, locate
 from service.sensing.tags import RegisteredPiece, TagRegistry
 

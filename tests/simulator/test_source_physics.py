@@ -7,7 +7,7 @@ from firmware_bridge.simulator.sensors import SensorModel, tag_uid
 from firmware_bridge.simulator.source import SensorSource
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import World
-from service.attribution.geometry import load_mat, load_piece_classes, load_sensor_config
+from service.mat.geometry import load_mat, load_piece_classes, load_sensor_config
 
 MAT = load_mat()
 PIECES = load_piece_classes()

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from firmware_bridge.simulator.world import GRAVITY_MM_S2, World
-from service.attribution.geometry import load_mat, load_piece_classes
+from service.mat.geometry import load_mat, load_piece_classes
 
 MAT = load_mat()
 PIECES = load_piece_classes()

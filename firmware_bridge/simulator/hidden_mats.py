@@ -22,11 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.simulator.sensors import PiezoTruth
+from firmware_bridge.simulator.shot_lab import (
+    ShotLab,
+    SimulatedShot,
+    populate_room,
+    random_shot,
+    tidy_after_shot,
+)
 from firmware_bridge.simulator.world import WALL_RADIUS_MM, Physics
-
-from .geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
-from .simulate import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
-from .trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
+from service.mat.geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
+from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
 
 # ---- what a hidden table draws (uniform unless said otherwise) ----
 WAVE_SPEED_RANGE = (0.30, 1.00)  # mm/µs: neoprene on a wooden or a glass table, thick or thin

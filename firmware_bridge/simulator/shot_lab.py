@@ -16,11 +16,15 @@ from firmware_bridge.messages import ReaderGrid
 from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, PlannedShot, SimulatedPlayer, Skill
 from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
 from firmware_bridge.simulator.world import Physics, ShotRecord, World
-from service.sensing.locate import calibration_for, locate
-from service.sensing.tags import RegisteredPiece, TagRegistry
-
-from .geometry import MatConfig, PieceClass, SensorConfig, load_mat, load_piece_classes, load_sensor_config
-from .trace import (
+from service.mat.geometry import (
+    MatConfig,
+    PieceClass,
+    SensorConfig,
+    load_mat,
+    load_piece_classes,
+    load_sensor_config,
+)
+from service.mat.trace import (
     Declaration,
     FixedObstacle,
     ImpactRecord,
@@ -31,6 +35,8 @@ from .trace import (
     ShotTrace,
     WallSegment,
 )
+from service.sensing.locate import calibration_for, locate
+from service.sensing.tags import RegisteredPiece, TagRegistry
 
 SETTLE_US = 200_000  # players wait a moment after the pieces stop before the post-shot scan
 

@@ -1,7 +1,8 @@
 """The honest attribution benchmark: tables whose physics and piezos the model is never told.
 
-Each table's constants are drawn from wide ranges (hidden_mats.py: sound speed 0.3–1.0 mm/µs, friction
-0.25–0.50 with ±20 % per piece, restitutions, piezo lags and gains, walls with gaps or an open side, boxes).
+Each table's constants are drawn from wide ranges (firmware_bridge/simulator/hidden_mats.py: sound speed
+0.3–1.0 mm/µs, friction 0.25–0.50 with ±20 % per piece, restitutions, piezo lags and gains, walls with gaps
+or an open side, boxes).
 Its shots are played in order, as at a real table, and every method reads them in that order:
 
 * **self-calibrating** — wide priors, learning from each shot's own evidence after attributing it
@@ -20,13 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .baselines import moved_enemies
-from .bench import Case, Outcome, _pct, score_case, summarise
-from .calibration import TableCalibration, wide_priors
-from .config import AttributionConfig
-from .hidden_mats import hidden_table, table_shots
-from .infer import Attribution, attribute
-from .learning import learn_from_shot
+from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
+from service.attribution.baselines import moved_enemies
+from service.attribution.calibration import TableCalibration, wide_priors
+from service.attribution.config import AttributionConfig
+from service.attribution.infer import Attribution, attribute
+from service.attribution.learning import learn_from_shot
+from service.bench.attribution import Case, Outcome, _pct, score_case, summarise
 
 SELF = "self-calibrating"
 BUILT_IN = "built-in constants"

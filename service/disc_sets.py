@@ -2,6 +2,8 @@
 
 A set file lists the same entries as a table file's ``tags`` (``{piece, uid, class, family?}``), so a table
 file can name it (``tag_set: sets/box-1.yaml``) instead of listing the tags itself; see docs/setup.md.
+Both the table file (``service.table_config``) and enrolment (``service.enrolment``) read it, so it sits
+below both.
 """
 
 from __future__ import annotations
