@@ -7,49 +7,26 @@ page ends on the calibration's figures and age.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
-    MosquittoBroker,
     mosquitto_broker,  # noqa: F401  (the fixture)
 )
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone, shots_dir  # noqa: F401
-from web_dashboard.security import hash_pin
-from web_dashboard.server import DashboardServer, serve_dashboard
+from tests.helpers.referee_pages import PIN, dashboard, table  # noqa: F401  (the fixtures)
+from web_dashboard.server import DashboardServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
-PIN = "owl-bear-42"
-
-
-@pytest.fixture
-def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[CalibratingTable]:  # noqa: F811
-    running = CalibratingTable(tmp_path, broker_url=mosquitto_broker.url())
-    try:
-        yield running
-    finally:
-        running.close()
-
-
-@pytest.fixture
-def dashboard(table: CalibratingTable, mosquitto_broker: MosquittoBroker) -> Iterator[DashboardServer]:  # noqa: F811
-    server = serve_dashboard(
-        {"TABLE": "demo", "PORT": 0, "MQTT_URL": mosquitto_broker.url(), "REFEREE_PIN_HASH": hash_pin(PIN)}
-    )
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_the_referee_calibrates_the_mat_from_the_set_up_page(
     chromium,  # noqa: F811
-    dashboard: DashboardServer,
-    table: CalibratingTable,
+    dashboard: DashboardServer,  # noqa: F811
+    table: CalibratingTable,  # noqa: F811
     shots_dir: Path,  # noqa: F811
 ) -> None:  # type: ignore[no-untyped-def]
     expect = sync_api.expect

@@ -6,24 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
 
-  async function send(command, args) {
-    let result;
-    try {
-      const response = await fetch(body.dataset.commandUrl, {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": body.dataset.csrf },
-        body: JSON.stringify({ command, args: args || {} }),
-      });
-      result = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
-    } catch (err) {
-      result = { ok: false, error: "no connection to the dashboard" };
-    }
-    const out = $("setup-result");
-    out.textContent = result.ok ? `✔ ${command} accepted` : `✘ ${command}: ${result.error}`;
-    out.className = "result " + (result.ok ? "ok" : "refused");
-    refresh();
-    return result;
-  }
+  const send = window.smartmatSetup.commandSender(refresh);  // refresh: a hoisted declaration below
 
   function figures(list, data) {
     list.textContent = "";
