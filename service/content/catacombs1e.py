@@ -67,6 +67,8 @@ def _cross_check(records: RulesetRecords, problems: list[Problem]) -> None:
     for rid, raw in records.data("heroes"):
         for k, card in enumerate(raw.get("abilities", ())):
             check.ref("heroes", rid, ["abilities", k], card, abilities, "ability")
+        if "rage" in raw and raw["rage"] > raw.get("rage_top", raw["rage"]):
+            check.fail("heroes", rid, ["rage"], "the starting rage is above the rage track's top (rage_top)")
     for key in ("abilities", "items"):
         for rid, raw in records.data(key):
             for k, hero in enumerate(raw.get("hero", ())):
@@ -159,4 +161,10 @@ def build(records: RulesetRecords) -> Catacombs1ECards:
         incapacitating=[rid for rid, raw in records.data("abilities") if raw.get("incapacitates_user")],
         hero_cards={rid: tuple(raw.get("hero", ())) for rid, raw in records.data("items")},
         illusion_lords=[rid for rid, raw in records.data("lords") if raw.get("invulnerable")],
+        rage_tracks={
+            rid: (raw["rage"], raw.get("rage_top", raw["rage"]))
+            for rid, raw in records.data("heroes")
+            if "rage" in raw
+        },
+        rage_costs={rid: raw["rage_cost"] for rid, raw in records.data("abilities") if "rage_cost" in raw},
     )

@@ -250,7 +250,27 @@ class SetArmour(Action):
     reason: str = ""
 
 
-CORRECTIONS = (SetHealth, SetGold, SetStatus, SetCards, SetPool, SetCharge, SetArmour)
+@dataclass(frozen=True, slots=True)
+class GainRage(Action):
+    """Catacombs 1E: the marker on a hero's rage track moves up ``levels`` (never past its top), when his
+    sheet's rule gives him rage (catacombs-1e-rules-italian.txt: Preparazione degli eroi)."""
+
+    name: ClassVar[str] = "gain_rage"
+    character: str
+    levels: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SetRage(Action):
+    """A referee correction (Catacombs 1E): the level on a hero's rage track."""
+
+    name: ClassVar[str] = "set_rage"
+    character: str
+    rage: int
+    reason: str = ""
+
+
+CORRECTIONS = (SetHealth, SetGold, SetStatus, SetCards, SetPool, SetCharge, SetArmour, SetRage)
 """The referee's corrections: allowed while a decision is pending and after the game is over."""
 
 
@@ -276,6 +296,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         SetPool,
         SetCharge,
         SetArmour,
+        GainRage,
+        SetRage,
     )
 }
 

@@ -6,12 +6,15 @@ the one Catacombs 3E fills in (``Catacombs3E``), read from the first edition's c
 
 - 1: La Fase Esplorazione / Configurare la Catacomba: the Room deck is level 0, level 1, the Merchant, two
   level 1 cards, the Healer, a level 2 card and the Catacomb Lord; the Lord's card starts the final battle.
+- Preparazione degli eroi: the Barbarian's rage track; his Frenzy spends rage (``catacombs1e_rage.py``).
 - Incapacità: a stun makes its target incapacitated (no action) until the end of the round after the one in
   which it happened; never again while incapacitated; allies cannot be incapacitated. All heroes dead or
   incapacitated (and no ally able to act): the Keeper wins.
 - Morte di un eroe: a dead hero stays dead (keeping gold and items, but no gold for the room) until the
   Healer's Resurrection.
 - Abilità dei mostri: retaliation, end-of-round regeneration, fire wall, feeding frenzy, absorption.
+- La Battaglia Finale: the Gorgon turns a hero to stone (``petrified``, a status of its own, not
+  incapacitation): no action until the battle ends.
 - I Mostri Erranti: the Lord's sheet names the wandering monster placed for each icon on a Room card.
 - Il mercante / Il guaritore (``catacombs1e_services.py``); gold in hundreds; the Thief's 100 per kill.
 - Alleati: the summoned skeleton (one health point, melee, not on the turn it comes, dust when the room is
@@ -27,6 +30,7 @@ from collections.abc import Sequence as Seq
 from typing import Any
 
 from service.rules import actions as A
+from service.rules import catacombs1e_rage as rage
 from service.rules import catacombs1e_services as services
 from service.rules import events as E
 from service.rules import pieces3e, rng
@@ -42,6 +46,7 @@ from service.rules.tx import Tx
 MANUAL = "catacombs-1e-rules-italian.txt"
 INCAPACITATED = "incapacitated"
 INCAPACITATED_THIS_ROUND = "incapacitated-this-round"
+PETRIFIED = "petrified"  # La Battaglia Finale: the Gorgon "trasformare un eroe in pietra"
 SKELETON = "scheletro-evocato"
 TREASURY = 20 * 100 + 20 * 500  # Componenti: 40 gold cards of 100 and 500 (the split is a stand-in)
 HERO_SIDE = ("hero", "ally", "familiar")
@@ -104,13 +109,13 @@ class Catacombs1E(Catacombs3E):
         state = super().new_game(
             heroes, lord, rooms, seed, self.gold_in_box if treasury is None else treasury, items, spells
         )
-        return evolve(state, poison_deck=())
+        return rage.with_rage_tracks(self.content, evolve(state, poison_deck=()))
 
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
         """Configurare la Catacomba: the setup's ``rooms``, or the recommended deck dealt from the seed; a
         ``position`` starts from a described position (docs/positions.md)."""
         if "position" in setup:
-            return super().new_game_from_setup(setup)
+            return rage.with_rage_tracks(self.content, super().new_game_from_setup(setup))
         rooms = setup.get("rooms") or self.deal_rooms(int(setup.get("seed", 0)))
         return self.new_game(
             setup["heroes"],
@@ -149,8 +154,8 @@ class Catacombs1E(Catacombs3E):
 
     # == who may act ==============================================================================
     def can_act(self, state: GameState, c: Character) -> bool:
-        if c.has(INCAPACITATED):
-            return False  # Incapacità: "Eroi incapaci non possono effettuare nessuna azione"
+        if c.has(INCAPACITATED) or c.has(PETRIFIED):
+            return False  # Incapacità: "Eroi incapaci non possono effettuare nessuna azione"; stone neither
         return super().can_act(state, c)
 
     def hero_sequences(self, state: GameState, hero: Character) -> tuple[Sequence, ...]:
@@ -195,6 +200,34 @@ class Catacombs1E(Catacombs3E):
                         tx.emit(
                             E.StatusChanged(f"{target.name} may retaliate", target.id, "retaliation", True)
                         )
+
+    # == the rage track (catacombs1e_rage.py) =====================================================
+    def _check_play_card(self, state: GameState, action: A.PlayCard) -> None:
+        super()._check_play_card(state, action)
+        rage.check_spend(self.content, state, action)
+
+    def _do_play_card(self, tx: Tx, action: A.PlayCard) -> None:
+        rage.spend(self.content, tx, action)
+        super()._do_play_card(tx, action)
+
+    def _check_gain_rage(self, state: GameState, action: A.GainRage) -> None:
+        rage.check_gain(self.content, state, action)
+
+    def _do_gain_rage(self, tx: Tx, action: A.GainRage) -> None:
+        rage.gain(self.content, tx, action)
+
+    def _check_set_rage(self, state: GameState, action: A.SetRage) -> None:
+        rage.check_set(self.content, state, action)
+
+    def _do_set_rage(self, tx: Tx, action: A.SetRage) -> None:
+        rage.set_rage(self.content, tx, action)
+
+    def _check_set_status(self, state: GameState, action: A.SetStatus) -> None:
+        """The Keeper as arbiter (Punti importanti 4) also puts the first edition's statuses right."""
+        if action.status in (INCAPACITATED, PETRIFIED):
+            self._character(state, action.character)
+            return
+        super()._check_set_status(state, action)
 
     def _check_resolve_shot(self, state: GameState, action: A.ResolveShot) -> None:
         turn = state.turn
@@ -269,8 +302,9 @@ class Catacombs1E(Catacombs3E):
 
     # == ends of rooms and games ==================================================================
     def overseer_has_won(self, state: GameState) -> bool:
-        """Cose importanti 3: all heroes incapacitated or dead and nobody can take an action."""
-        if any(h.alive and not h.has(INCAPACITATED) for h in state.heroes):
+        """Cose importanti 3: all heroes incapacitated or dead and nobody can take an action (a hero of stone
+        cannot either)."""
+        if any(h.alive and not h.has(INCAPACITATED) and not h.has(PETRIFIED) for h in state.heroes):
             return False
         return not any(c.kind in ("ally", "familiar") and c.alive and c.in_room for c in state.characters)
 
@@ -288,8 +322,8 @@ class Catacombs1E(Catacombs3E):
             if c.card == SKELETON and c.kind == "ally" and c.alive:
                 tx.update(evolve(c, alive=False, in_room=False))
                 tx.emit(E.Destroyed(f"{c.name} crumbles to dust", c.id, None))
-            if c.has(INCAPACITATED):
-                tx.update(c.without_status(INCAPACITATED, INCAPACITATED_THIS_ROUND))
+            if c.has(INCAPACITATED) or c.has(PETRIFIED):
+                tx.update(c.without_status(INCAPACITATED, INCAPACITATED_THIS_ROUND, PETRIFIED))
         super().end_battle(tx)
 
     # == special rooms ============================================================================
@@ -327,6 +361,14 @@ class Catacombs1ETx(Tx):
                 self.emit(E.StatusChanged(f"{c.name} is incapacitated", c.id, INCAPACITATED, True))
         super().update(c)
 
+    def kill(self, c: Character, by: Character | None, cause: str) -> None:
+        """La Battaglia Finale: the Gorgon's gaze (the petrify modifier) turns a hero to stone: not dead, he
+        takes no action until the battle ends; an ally or familiar turned to stone is gone as if destroyed."""
+        if cause == PETRIFIED and c.kind == "hero" and c.alive:
+            self.update(self.char(c.id).with_status(PETRIFIED))
+            return
+        super().kill(c, by, cause)
+
     def hero_dies(self, hero: Character, cause: str) -> None:
         hero = evolve(hero, alive=False, health=0, status=(), trophies=(), returns_next_room=False)
         self.update(hero)
@@ -336,4 +378,4 @@ class Catacombs1ETx(Tx):
                 self.update(evolve(c, in_room=False))
 
 
-__all__ = ["Catacombs1E", "INCAPACITATED", "OVERSEER"]
+__all__ = ["Catacombs1E", "INCAPACITATED", "OVERSEER", "PETRIFIED"]

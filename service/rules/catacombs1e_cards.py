@@ -2,8 +2,9 @@
 
 ``Catacombs1ECards`` is a ``CardIndex`` (heroes, monsters, rooms, Lords, Spell / Ability / Item cards in the
 3E card model, so the Catacombs turn flow reads them as it reads 3E's) with the first edition's extras: the
-monsters' abilities (Abilità dei mostri), the special actions that leave their hero incapacitated, and the
-level of each battle Room card. Built from the validated ``content/catacombs-1e`` by
+monsters' abilities (Abilità dei mostri), the special actions that leave their hero incapacitated, the
+Barbarian's rage track and what a Frenzy spends of it (Preparazione degli eroi), and the level of each battle
+Room card. Built from the validated ``content/catacombs-1e`` by
 ``service.content.catacombs1e``; tests may build it by hand.
 """
 
@@ -28,6 +29,8 @@ class Catacombs1ECards(CardIndex):
         incapacitating: Iterable[str] = (),
         hero_cards: Mapping[str, tuple[str, ...]] | None = None,
         illusion_lords: Iterable[str] = (),
+        rage_tracks: Mapping[str, tuple[int, int]] | None = None,
+        rage_costs: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(heroes, monsters, rooms, lords, (), cards)
         self.monster_abilities = dict(abilities or {})
@@ -37,6 +40,9 @@ class Catacombs1ECards(CardIndex):
         self.hero_cards = dict(hero_cards or {})  # Item card id -> the heroes who may use it (none: any)
         # La Battaglia Finale: Lords who "can be seen, but not hurt" (the Sorcerer) while a servant stands.
         self.illusion_lords = frozenset(illusion_lords)
+        # Hero card id -> (starting level, top level) of the rage track on its sheet.
+        self.rage_tracks = dict(rage_tracks or {})
+        self.rage_costs = dict(rage_costs or {})  # special-action card id -> rage levels a use spends
 
     def has(self, monster_card: str, ability: str) -> bool:
         return ability in self.monster_abilities.get(monster_card, ())

@@ -191,6 +191,16 @@ class Corrected(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RageChanged(Event):
+    """Catacombs 1E: the marker on a hero's rage track moved (``change`` levels, now at ``rage``)."""
+
+    type: ClassVar[str] = "rage_changed"
+    character: str
+    rage: int
+    change: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     type: ClassVar[str] = "game_over"
     winner: str

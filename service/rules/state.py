@@ -61,6 +61,7 @@ class Character:
     devoured_by: str | None = None
     owner: str | None = None  # the hero an ally or familiar belongs to
     returns_next_room: bool = False  # basic hero death: back in the next room's Setup Phase
+    rage: int | None = None  # Catacombs 1E: the level on the Barbarian's rage track (None: no such track)
 
     @property
     def flipped(self) -> bool:
@@ -349,4 +350,6 @@ def _character_view(c: Character) -> dict[str, Any]:
             c.trophies
         ),  # destroyed monsters' discs on this hero's board until the Resolution Phase
         "poison": list(c.poison),
+        # Only a hero with a rage track shows one, so the other rule sets' snapshots are as they were.
+        **({"rage": c.rage} if c.rage is not None else {}),
     }

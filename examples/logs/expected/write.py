@@ -1,6 +1,6 @@
 """Writes the expected end state of every Catacombs 3E example game log (``expected/<log>.json``).
 
-After an intended change of the rules, from the repository root: ``python examples/logs/expected/write.py``.
+After an intended change of the rules, from the repository root: ``python -m examples.logs.expected.write``.
 ``tests/gamelog/test_example_end_states.py`` replays each log and compares; a difference is a change of the
 rules' behaviour that must be looked at (and the file rewritten only when it is right).
 """
@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from service.gamelog.records import read_log
-from service.gamelog.replay import replay
+from service.gamelog.replay import register_fixture_content, replay
+from tests.helpers.sample_content import sample_content
 
 LOGS = Path(__file__).resolve().parents[1]
+# Most example logs name the tests' hand-made cards (``content: sample``), which the service does not ship.
+register_fixture_content("sample", sample_content)
 
 
 def end_state(log: Path) -> dict[str, Any]:
