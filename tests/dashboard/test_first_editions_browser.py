@@ -73,7 +73,8 @@ def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession
 
 def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, watched) -> None:  # type: ignore[no-untyped-def]
     """catacombs-1e-rules-italian.txt: Incapacità — an incapacitated hero takes no action; Colpi in sequenza
-    (the Barbarian's Furia leaves him incapacitated)."""
+    (the Barbarian's Furia leaves him incapacitated); Preparazione degli eroi (his rage track, which the Frenzy
+    spends)."""
     play, session, url, publish_board = watched("catacombs-1e-demo")
     table = load_table("catacombs-1e-demo")
     setup = table_game(table.ruleset).setup_payload(table, 0)
@@ -93,11 +94,14 @@ def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, wa
         )
     barbaro = next(c for c in session.snapshot()["characters"] if c["id"] == "hero-barbaro")
     assert "incapacitated" in barbaro["status"]
+    assert barbaro["rage"] == 1  # Preparazione degli eroi: level 2; the Frenzy spent one
 
     page, errors = phone(chromium, url)
     tag = page.locator("#heroes [data-character=hero-barbaro] .tag")
     sync_api.expect(tag).to_have_text("incapacitated: no action")
+    sync_api.expect(page.locator("#heroes [data-character=hero-barbaro] .rage")).to_have_text("rage 1")
     assert not page.locator("#heroes [data-character=hero-elfo] .tag").count()
+    assert not page.locator("#heroes [data-character=hero-elfo] .rage").count()  # no rage track
     # Tapping his disc on the mat says the same.
     disc = {"piece": "hero-barbaro", "character": "hero-barbaro", "side": "heroes", "kind": "hero"}
     board = {
@@ -107,6 +111,7 @@ def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, wa
     publish_board(board, session.seq)
     page.locator("svg.board [data-piece=hero-barbaro]").click()
     sync_api.expect(page.locator(".piece-details .status")).to_have_text("incapacitated: no action")
+    sync_api.expect(page.locator(".piece-details .rage")).to_have_text("Rage 1")
     assert errors == []
 
 

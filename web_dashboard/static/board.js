@@ -206,7 +206,7 @@ window.SmartmatBoard = (function () {
   }
 
   // Catacombs 1E's "incapacitated-this-round" only notes when an incapacitation began (docs/state.md): not shown.
-  const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless", incapacitated: "incapacitated: no action" };
+  const STATUS_WORDS = { frozen: "frozen", stunned: "stunned", teleported: "teleported away", devoured: "devoured", reckless: "reckless", incapacitated: "incapacitated: no action", petrified: "turned to stone: no action" };
   // How a side is drawn. Catacombs' sides are heroes and the Overseer; a rule set whose snapshot lists its own
   // `sides` (Catacombs & Castles) has its first side drawn like the heroes and its second like the Overseer.
   function looks(side, state) {
@@ -249,6 +249,7 @@ window.SmartmatBoard = (function () {
     const status = (ch.status || []).filter((s) => !String(s).endsWith("-this-round")).map((s) => STATUS_WORDS[s] || s);
     if (status.length) add("div", "status", status.join(", "));
     if (ch.gold) add("div", "gold", `${ch.gold} gold`);
+    if (typeof ch.rage === "number") add("div", "rage", `Rage ${ch.rage}`);
     if (d.referee) add("div", "muted disc", `disc ${item.piece}`);
     const close = document.createElement("button");
     close.type = "button"; close.className = "close"; close.textContent = "Close";

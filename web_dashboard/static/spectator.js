@@ -4,8 +4,9 @@
   const S = window.Smartmat, W = window.SmartmatWords;
 
   // Catacombs 1E, Incapacità: an incapacitated hero takes no action; "incapacitated-this-round" is only the
-  // rules' note of when it began (docs/state.md), not something to show.
-  const STATUS_WORDS = { incapacitated: "incapacitated: no action" };
+  // rules' note of when it began (docs/state.md), not something to show. A hero the Gorgon turned to stone
+  // takes none either, for the rest of the battle.
+  const STATUS_WORDS = { incapacitated: "incapacitated: no action", petrified: "turned to stone: no action" };
 
   function person(c) {
     const dead = c.alive === false;
@@ -21,6 +22,8 @@
     // Health is a number (and a word when gone), never only a coloured bar.
     li.appendChild(S.el("strong", { class: "hp", title: dead ? "destroyed" : `${c.health} of ${max} health` }, dead ? "✝" : c.health));
     if (c.gold) li.appendChild(S.el("span", { class: "gold" }, `${c.gold} gold`));
+    // Catacombs 1E: the Barbarian's rage track, which his Frenzy spends (only a hero with a track has "rage").
+    if (typeof c.rage === "number") li.appendChild(S.el("span", { class: "rage" }, `rage ${c.rage}`));
     return li;
   }
 
