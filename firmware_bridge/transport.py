@@ -21,7 +21,7 @@ from typing import Protocol
 
 import serial  # type: ignore[import-untyped]
 
-from firmware_bridge.errors import DeviceUnavailable
+from firmware_bridge.errors import DeviceUnavailable as DeviceUnavailable  # callers catch it from here (docs)
 from firmware_bridge.link import Delivery, HostLink, LinkTiming
 from firmware_bridge.messages import Capabilities, DeviceMessage, Message
 from firmware_bridge.protocol import DELIMITER, FrameDecoder

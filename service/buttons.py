@@ -100,6 +100,6 @@ class MatButtons:
         return self
 
     def __exit__(
-        self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()

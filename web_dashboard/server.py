@@ -68,6 +68,7 @@ class _GrowingPool(ThreadPool):
 
     CHECK_S = 0.25
     SHRINK_AFTER_S = 10.0
+    _threads: list[threading.Thread]  # the workers, set by cheroot's ThreadPool; its stub leaves it out
 
     def start(self) -> None:
         self._adjusting = threading.Lock()
@@ -83,7 +84,8 @@ class _GrowingPool(ThreadPool):
     def stop(self, timeout: float | None = 5) -> None:
         self._stopping.set()
         with self._adjusting:
-            super().stop(timeout)
+            # cheroot's stub says int; its stop() takes any number of seconds, or None for no limit.
+            super().stop(timeout)  # type: ignore[arg-type]
 
     def _watch(self) -> None:
         while not self._stopping.wait(self.CHECK_S):
@@ -93,7 +95,7 @@ class _GrowingPool(ThreadPool):
         with self._adjusting:
             if self._stopping.is_set():
                 return
-            threads, idle, waiting = len(self._threads), self.idle, self._queue.qsize()
+            threads, idle, waiting = len(self._threads), self.idle, self.qsize
             if waiting > idle and threads < self.max:
                 self.grow(max(8, threads, waiting))
                 self._idle_since = None

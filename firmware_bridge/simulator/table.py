@@ -308,7 +308,8 @@ class SimulatedTable:
         acted = set(turn.get("acted") or ())
         # Only those the table offers an action (Catacombs 1E, Incapacità: an incapacitated hero takes none).
         able = {a.get("character") for a in state.get("actions") or ()}
-        for character in state.get("characters", []):
+        characters: list[dict[str, Any]] = state.get("characters", [])
+        for character in characters:
             if able and character["id"] not in able:
                 continue
             if character["side"] == side and character.get("on_mat") and character["id"] not in acted:

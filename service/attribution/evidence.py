@@ -253,8 +253,12 @@ def _pinned_residual(seen: SeenPiece, trace: ShotTrace, rx: float, ry: float) ->
     if seen.sigma_mm < PINNED_SIGMA_MM:
         return rx, ry
     w, h = trace.mat.width_mm, trace.mat.height_mm
-    edges = ((seen.x_mm, (-1.0, 0.0)), (w - seen.x_mm, (1.0, 0.0)), (seen.y_mm, (0.0, -1.0)))
-    edges += ((h - seen.y_mm, (0.0, 1.0)),)
+    edges: tuple[tuple[float, tuple[float, float]], ...] = (
+        (seen.x_mm, (-1.0, 0.0)),
+        (w - seen.x_mm, (1.0, 0.0)),
+        (seen.y_mm, (0.0, -1.0)),
+        (h - seen.y_mm, (0.0, 1.0)),
+    )
     distance, (nx, ny) = min(edges)
     if distance > seen.sigma_mm:
         return rx, ry  # a poor read, but not one pinned at the edge

@@ -114,7 +114,7 @@ def learn_from_shot(
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     gains = cal.sensor_gains()
     for event in picture.events:
-        if event.x_mm is None or len(event.readings) < 4:
+        if event.x_mm is None or event.y_mm is None or len(event.readings) < 4:
             continue
         level = {
             sid: math.log(max(amp, 1e-6))
@@ -122,7 +122,7 @@ def learn_from_shot(
                 1
                 + math.hypot(event.x_mm - positions[sid][0], event.y_mm - positions[sid][1])
                 / ep.amplitude_falloff_mm
-            )  # type: ignore[operator]
+            )
             for sid, _, amp in event.readings
             if sid in positions
         }

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
@@ -32,6 +33,12 @@ from service.bench.attribution import Case, Outcome, _pct, score_case, summarise
 SELF = "self-calibrating"
 BUILT_IN = "built-in constants"
 METHODS = (SELF, BUILT_IN, "moved_enemies")
+# Shots by how many pieces were truly hit directly, each band reported apart.
+HIT_BANDS: tuple[tuple[str, Callable[[int], bool]], ...] = (
+    ("0", lambda n: n == 0),
+    ("1", lambda n: n == 1),
+    ("2+", lambda n: n >= 2),
+)
 
 
 @dataclass
@@ -56,11 +63,7 @@ class HiddenBenchResult:
             entry["late"] = _brief(summarise([o for _, i, o in rows if i >= half]))
             entry["by_hits"] = {
                 label: _brief(summarise([o for o in everything if test(len(o.truth))]))
-                for label, test in (
-                    ("0", lambda n: n == 0),
-                    ("1", lambda n: n == 1),
-                    ("2+", lambda n: n >= 2),
-                )
+                for label, test in HIT_BANDS
             }
             out[name] = entry
         base = out.get(BUILT_IN)
@@ -98,7 +101,7 @@ def run_hidden_benchmark(
         for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
             case = Case(i, "reference", len(shot.trace.pieces), shot)
             learning_config = replace(config, table=cal)
-            outcome, attribution = _scored(case, lambda trace, c=learning_config: attribute(trace, c))
+            outcome, attribution = _scored(case, partial(attribute, config=learning_config))
             result.outcomes[SELF].append((k, i, outcome))
             cal = learn_from_shot(cal, shot.trace, attribution, config.evidence)  # its own evidence only
             result.outcomes[BUILT_IN].append((k, i, _scored(case, lambda trace: attribute(trace, config))[0]))

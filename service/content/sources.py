@@ -96,9 +96,9 @@ def read_yaml(path: Path, label: str, problems: list[Problem]) -> Any:
         return None
     unusable = _unusable_shape(document)
     if unusable is not None:
-        path, why = unusable
+        where_in, why = unusable
         # Named like the records' own problems: the key path under the file's top-level key.
-        problems.append(Problem(label, key_path(path[1:]), f"invalid YAML: {why}"))
+        problems.append(Problem(label, key_path(where_in[1:]), f"invalid YAML: {why}"))
         return None
     return document
 

@@ -237,8 +237,8 @@ class Enrolment:
         }
         on_slot: dict[str, list[bytes]] = {}
         for uid, (x, y) in sorted(where.items()):
-            slot = sheet.slot_at(x, y)
-            if slot is None:
+            found = sheet.slot_at(x, y)
+            if found is None:
                 notices.append(
                     Notice(
                         UNKNOWN_TAG,
@@ -248,7 +248,7 @@ class Enrolment:
                     )
                 )
             else:
-                on_slot.setdefault(slot.piece, []).append(uid)
+                on_slot.setdefault(found.piece, []).append(uid)
         for slot in sheet.slots:
             uids = on_slot.get(slot.piece, [])
             if not uids:
@@ -329,8 +329,8 @@ def check_set(
     wanted = list(expected) if expected is not None else [e.piece for e in registry.pieces]
     for piece in wanted:
         if piece not in present:
-            uid = registry.entry(piece).uid.hex()
-            notices.append(Notice(MISSING_DISC, f"disc {piece} (tag {uid}) is not on the mat", uid, piece))
+            tag = registry.entry(piece).uid.hex()
+            notices.append(Notice(MISSING_DISC, f"disc {piece} (tag {tag}) is not on the mat", tag, piece))
     return notices
 
 

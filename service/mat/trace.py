@@ -320,7 +320,7 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
     walls = None
     if "walls" in mat:
         walls = tuple(r.wall(w, f"mat.walls[{i}]") for i, w in enumerate(r.array(mat, "walls", "mat")))
-    obstacles = ()
+    obstacles: tuple[FixedObstacle, ...] = ()
     if "obstacles" in mat:
         obstacles = tuple(
             r.obstacle(o, f"mat.obstacles[{i}]") for i, o in enumerate(r.array(mat, "obstacles", "mat"))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from firmware_bridge.messages import ReaderGrid, TagSeen
+from firmware_bridge.messages import ReaderGrid
 from service.mat.geometry import NfcConfig
 from service.mat.trace import SeenPiece
 
@@ -23,8 +24,21 @@ class NfcCalibration:
     position_sigma_mm: float = 3.0  # per-axis noise with three or more antennas
 
 
+class TagReading(Protocol):
+    """What locating needs of one read: the device's ``TagSeen``, or the simulated mat's own record of one."""
+
+    @property
+    def col(self) -> int: ...
+    @property
+    def row(self) -> int: ...
+    @property
+    def uid(self) -> bytes: ...
+    @property
+    def rssi(self) -> int: ...
+
+
 def locate(
-    reads: Iterable[TagSeen], grid: ReaderGrid, registry: TagRegistry, calibration: NfcCalibration
+    reads: Iterable[TagReading], grid: ReaderGrid, registry: TagRegistry, calibration: NfcCalibration
 ) -> dict[str, SeenPiece]:
     sums: dict[str, list[float]] = {}
     for read in reads:

@@ -242,11 +242,11 @@ def _combine(scans: list[Scan]) -> Scan:
         for piece in scan.pieces:
             by_piece.setdefault(piece.piece, []).append(piece)
     combined = []
-    for piece, seen in sorted(by_piece.items()):
+    for piece_id, seen in sorted(by_piece.items()):
         n = len(seen)
         combined.append(
             SeenPiece(
-                piece,
+                piece_id,
                 round(sum(p.x_mm for p in seen) / n, 2),
                 round(sum(p.y_mm for p in seen) / n, 2),
                 min(p.sigma_mm for p in seen) / math.sqrt(n),
