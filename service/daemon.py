@@ -1,10 +1,16 @@
 """The daemon: the one place that wires the mat, the rules, the event log and MQTT together.
 
-One thread owns the game. Device messages, referee commands, button presses and a 20 Hz tick all arrive on
-one queue and are handled in order, so nothing races. Every input that changes the game is checked, appended
-to the event log (durable when ``append`` returns), applied, and only then acknowledged or answered; the
-board's messages are kept in the log's device journal before they are acknowledged, even those of a flick
-still in motion (docs/event-log.md).
+It holds the loop only: it reads inputs, appends records, applies them and publishes (docs/architecture.md
+maps who owns each step). One thread owns the game. Device messages, referee commands, button presses, shot
+readings and a 20 Hz tick all arrive on one queue and are handled in order, so nothing races. Every input that
+changes the game is checked, appended to the event log (durable when ``append`` returns), applied, and only
+then acknowledged or answered; the board's messages are kept in the log's device journal before they are
+acknowledged, even those of a flick still in motion (docs/event-log.md).
+
+A shot's attribution takes seconds, so it runs on the shot reader's thread (service/shot_reader.py): the
+``shot`` record (with its trace) is appended at once, the shot shows as ``attributing``, and its reading comes
+back through the queue to be appended as an ``attribution`` record like any other input. Commands and
+acknowledgements meanwhile go on as usual.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from typing import Any
 
 from firmware_bridge.messages import Capabilities, Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.transport import DeviceUnavailable
-from service.attribution.infer import Attribution, AttributionConfig, attribute
+from service.attribution.infer import AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
 from service.bindings import SizeOf, resolve_bindings
+from service.board_view import board_payload, obstacles_for_pages
 from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentDesk, EnrolmentRefused
 from service.eventlog.base import EventLog
@@ -33,16 +40,8 @@ from service.gamelog.context import game_context
 from service.gamelog.replay import SetupError, new_game_from_setup
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
-from service.mat.geometry import PieceClass, is_ranged_class, load_mat, piece_classes_for
-from service.mat.trace import (
-    Declaration,
-    MatGeometry,
-    PieceSpec,
-    Scan,
-    SeenPiece,
-    ShotTrace,
-    trace_to_json,
-)
+from service.mat.geometry import PieceClass, load_mat, piece_classes_for
+from service.mat.trace import MatGeometry, Scan, TraceFormatError, trace_from_json, trace_to_json
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
@@ -54,8 +53,18 @@ from service.sensing.segmenter import (
     ShotObserved,
     ShotSegmenter,
 )
+from service.sensing.shot_trace import (
+    ShotContext,
+    Unreadable,
+    build_trace,
+    flicked_piece_moved,
+    mat_geometry,
+    unknown_classes,
+)
 from service.sensing.tags import TableConfigError
 from service.setup_game import SetupRefused, setup_payload
+from service.shot_actions import Attribute, Reading, ReadingContext, settle
+from service.shot_reader import ShotJob, ShotReader
 from service.table_commands import CommandRefused, records_for
 from service.table_config import TableConfig
 from service.table_games import table_game
@@ -65,9 +74,8 @@ from service.trackers.config import TrackerConfig, load_trackers
 log = logging.getLogger(__name__)
 
 DEVICE_BATCH = 64  # the board's send window: at most this many messages wait for one journal write
-RANGED_REACH_MM = 25.0  # 3E reference, Ranged Piece Placement: within 2.5 cm of the character
 MAT_BUTTONS = {1: "shot_done", 2: "rescan"}  # button ids on the microcontroller (PROTOCOL.md)
-GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s; a shot's attribution takes a few seconds at most
+GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s and never waits for a shot's attribution
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,8 @@ class DaemonOptions:
     next_game_after_s: float | None = None
     # Where discs enrolled from the set-up page are written (<set>.yaml); None: enrolment there is refused.
     sets_dir: Path | None = None
+    # How a shot is attributed (service.attribution.infer.attribute); tests pass a slow or failing one.
+    attribute: Attribute = attribute
 
 
 class Daemon:
@@ -135,7 +145,9 @@ class Daemon:
         self.segmenter: ShotSegmenter | None = None
         self.capabilities: Capabilities | None = None
         self.last_board: Scan | None = None
-        self.last_shot: dict[str, Any] | None = None
+        # Shots are read off the game thread; each reading comes back on the inbox (service/shot_reader.py).
+        self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
+        self._shot_published = self.session.last_shot
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.shots_seen = 0
@@ -154,6 +166,7 @@ class Daemon:
         if self.session.state is None:
             self._start_game_from_config()
         self._publish_all()
+        self._read_again()
         reader = threading.Thread(target=self._read_device, name="device reader", daemon=True)
         reader.start()
         self._threads.append(reader)
@@ -170,6 +183,7 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+        self.reader.stop()
         for thread in self._threads:
             if thread is not threading.current_thread():
                 thread.join(timeout=5)
@@ -221,6 +235,8 @@ class Daemon:
                 self._on_command(item)
             elif kind == "button":
                 self._on_button(item)
+            elif kind == "reading":
+                self._on_reading(item)
         except Exception:  # one bad input must never stop the table
             log.exception("handling %s input failed", kind)
         if self.segmenter is not None:
@@ -254,6 +270,10 @@ class Daemon:
     def has_input(self) -> bool:
         """Whether an input is waiting to be handled (tests step the daemon until none is)."""
         return self._held is not None or not self.inbox.empty()
+
+    def reading_shots(self) -> bool:
+        """Whether a shot's attribution is under way, or its reading not yet handled."""
+        return self.reader.busy or self.has_input()
 
     def _serial_link_up(self) -> bool:
         return bool(getattr(self.connection, "is_up", True))
@@ -295,10 +315,11 @@ class Daemon:
         self.connection.acknowledge(delivery)
 
     def _on_hello(self, capabilities: Capabilities) -> None:
-        first = self.capabilities is None
+        previous = self.capabilities
+        first = previous is None
         # A new boot restarts the board's clock and scan ids: a flick still in motion, or a half-read scan,
         # of the old boot can never be closed by the new boot's readings (PROTOCOL.md: boot_id).
-        rebooted = not first and self.capabilities.boot_id != capabilities.boot_id
+        rebooted = previous is not None and previous.boot_id != capabilities.boot_id
         self.capabilities = capabilities
         self.calibration_desk.capabilities = capabilities
         self.enrolment_desk.capabilities = capabilities
@@ -351,12 +372,15 @@ class Daemon:
     def _on_shot(self, shot: ShotObserved) -> None:
         self.shots_seen += 1
         expected = self.session.expected_shot()
-        if expected is None or self.session.paused or self.session.pending_shot is not None:
+        pending = self.session.pending_shot
+        if expected is None or self.session.paused or pending is not None:
             why = (
                 "the game is paused"
                 if self.session.paused
+                else "the mat is still reading the last shot"
+                if pending and pending.get("attributing")
                 else "a shot is waiting for the referee"
-                if self.session.pending_shot
+                if pending
                 else "no shot was expected"
             )
             # Not a game event (nothing is logged, so nothing is published): people move discs between shots.
@@ -367,197 +391,103 @@ class Daemon:
             # the referee enters it (manual_shot) or the player skips it.
             log.info("%s is placed by hand, not flicked: movement taken as the placement", expected["shot"])
             return
-        if not shot.impacts and not self._flicked_piece_moved(shot, expected):
+        if self.capabilities is None:
+            return
+        context = self._shot_context(expected)
+        if not shot.impacts and not flicked_piece_moved(shot, expected, context):
             # Hands on the mat (a disc put back on the edge, a monster picked up), not the expected flick.
             log.info(
                 "pieces moved silently, but not %s's disc: taken as a rearrangement", expected["character"]
             )
             return
-        trace = self._trace(shot, expected)
-        if trace is None:
+        for piece, piece_class in unknown_classes(shot, context):
+            log.error("disc %s has class %s, which content/…/pieces.yaml does not define", piece, piece_class)
+        trace = build_trace(shot, expected, context)
+        about = {"character": expected["character"], "shot": expected["shot"]}
+        if isinstance(trace, Unreadable):
+            log.warning("shot by %s: %s; asking the referee", expected["character"], trace.why)
+            unreadable = {**about, "auto": False, "unreadable": trace.why, "candidates": []}
+            self._record("shot", unreadable, "sensor")
             return
         if self.options.dump_traces:
             self.options.dump_traces(trace_to_json(trace))
+        # The sensor record is kept before it is read: it is what a referee replays after a dispute, and what
+        # a restart reads again if the daemon stops mid-attribution.
+        flicked = trace.declaration.flicked
+        payload = {**about, "attributing": True, "flicked": flicked, "trace": trace_to_json(trace)}
+        self._read(self._record("shot", payload, "sensor"), trace)
+
+    def _read(self, shot_seq: int, trace: Any) -> None:
+        """Hand a recorded shot to the shot reader, with the game as it stands now."""
         keeper = self.options.calibration
         config = keeper.config(self.options.attribution) if keeper else self.options.attribution
-        result = attribute(trace, config)
-        if keeper is not None:
-            keeper.learn(trace, result, config)
-        log.info(
-            "shot by %s (%s): %d candidate(s), top %.3f in %.2f s%s",
-            expected["character"],
-            expected["shot"],
-            len(result.candidates),
-            result.top.probability if result.candidates else 0.0,
-            result.elapsed_s,
-            " (auto)" if result.auto_apply else " (to the referee)",
-        )
-        candidates = [self._candidate_json(c, trace.pre) for c in result.candidates[:5]]
-        self.last_shot = {
-            "character": expected["character"],
-            "shot": expected["shot"],
-            "declaration": {
-                "flicked": result.flicked,
-                "shot": expected["shot"],
-                "character": expected["character"],
-            },
-            **result.to_json(),
-            "candidates": candidates,
-            "resolved": False,
-        }
-        auto = False
-        if result.auto_apply and candidates:
-            action = self._resolve_action(expected, candidates[0])
-            try:
-                self.session.check("action", action)
-                auto = True
-            except (IllegalActionError, SessionError) as exc:
-                log.warning("the likeliest reading of the shot is not legal (%s): asking the referee", exc)
-                # The referee is told why a sure reading came to them (the rules' words, without a citation).
-                why = f"the likeliest reading is not allowed by the rules: {getattr(exc, 'reason', exc)}"
-                self.last_shot["reasons"] = [*self.last_shot.get("reasons", []), why]
-        # The sensor record is kept either way: it is what a referee replays after a dispute.
-        shot_seq = self._record(
-            "shot",
-            {
-                "character": expected["character"],
-                "shot": expected["shot"],
-                "auto": auto,
-                "attribution": _summary(result),
-                "candidates": candidates,
-                "trace": trace_to_json(trace),
-            },
-            "sensor",
-        )
-        # Pages name the shot they show by this seq when they confirm it (docs/mqtt.md: shot).
-        self.last_shot["shot_seq"] = shot_seq
-        self.publisher.publish_shot(self.last_shot, shot_seq)
-        if auto:
-            resolved_seq = self._record("action", action, "sensor")
-            if self.last_shot is not None:
-                self.last_shot["resolved_seq"] = resolved_seq
+        state = self.session.state
+        frozen = frozenset(c.id for c in state.characters if c.has("frozen")) if state else frozenset()
+        self.reader.submit(ShotJob(shot_seq, trace, config, ReadingContext(dict(self.bindings), frozen)))
 
-    def _trace(self, shot: ShotObserved, expected: Mapping[str, Any]) -> ShotTrace | None:
-        if self.capabilities is None:
-            return None
-        by_character = self.bindings
-        piece_side = {piece: self._side_of(character) for character, piece in by_character.items()}
-        shooter_piece = by_character.get(expected["character"])
-        flicked = self._flicked_piece(shot.pre, expected, shooter_piece)
-        if flicked is None:
-            log.warning(
-                "shot by %s: cannot tell which disc was flicked; asking the referee", expected["character"]
-            )
-            self._record(
-                "shot",
-                {
-                    "character": expected["character"],
-                    "shot": expected["shot"],
-                    "auto": False,
-                    "unreadable": "the mat did not see the flicked disc before the shot",
-                    "candidates": [],
-                },
-                "sensor",
-            )
-            return None
-        seen = {p.piece for p in shot.pre.pieces} | {p.piece for p in shot.post.pieces}
-        specs = []
-        for piece in sorted(seen):
-            entry = self.table.registry.entry(piece)
-            cls = self.piece_classes.get(entry.piece_class)
-            if cls is None:
-                log.error(
-                    "disc %s has class %s, which content/…/pieces.yaml does not define",
-                    piece,
-                    entry.piece_class,
-                )
-                continue
-            character = next((c for c, p in by_character.items() if p == piece), None)
-            shadow = False
-            if character and self.session.state:
-                found = self.session.state.find(character)
-                shadow = bool(found and getattr(found, "shadow", False))  # Castles has no Shadow Realm
-            specs.append(
-                PieceSpec(
-                    piece,
-                    cls.radius_mm,
-                    cls.mass_g,
-                    entry.piece_class,
-                    piece_side.get(piece, "neutral"),
-                    shadow,
-                )
-            )
-        mat = self.mat_geometry()
-        shooter = expected["character"] if expected.get("ranged") else None
-        return ShotTrace(
-            mat=mat,
-            pieces=tuple(specs),
-            pre=shot.pre,
-            declaration=Declaration(flicked, expected["shot"], shooter),
-            impacts=shot.impacts,
-            post=shot.post,
+    def _read_again(self) -> None:
+        """A shot the log shows still attributing (the daemon stopped mid-reading) is read again."""
+        pending = self.session.pending_shot
+        if pending is None or not pending.get("attributing"):
+            return
+        try:
+            trace = trace_from_json(pending.get("trace"), f"shot {pending['seq']}")
+        except TraceFormatError as exc:
+            self._on_reading(Reading(pending["seq"], {}, [], False, error=str(exc)))
+            return
+        log.info("shot %d was still being read when the table stopped: reading it again", pending["seq"])
+        self._read(pending["seq"], trace)
+
+    def _on_reading(self, reading: Reading) -> None:
+        """A shot's reading, back from the shot reader: appended as an ``attribution`` record (applied only
+        to the shot still waiting for it: the fold decides), then its action when the table is sure."""
+        keeper = self.options.calibration
+        if keeper is not None and reading.result is not None and reading.trace is not None:
+            keeper.learn(reading.trace, reading.result, self.options.attribution)
+        pending = self.session.pending_shot
+        fresh = pending is not None and pending.get("attributing") and pending["seq"] == reading.shot_seq
+        payload, action = settle(reading, pending if fresh else None, self._refusal)
+        log.info(
+            "shot %d: %d reading(s), top %.3f in %.2f s%s",
+            reading.shot_seq,
+            len(reading.candidates),
+            reading.summary.get("probability", 0.0),
+            reading.summary.get("elapsed_s", 0.0),
+            " (auto)" if action else " (to the referee)" if fresh else " (too late: the shot was settled)",
+        )
+        self._record("attribution", payload, "sensor")
+        if action is not None:
+            self._record("action", action, "sensor")
+
+    def _refusal(self, action: dict[str, Any]) -> str | None:
+        try:
+            self.session.check("action", action)
+        except (IllegalActionError, SessionError) as exc:
+            log.warning("the likeliest reading of the shot is not legal (%s): asking the referee", exc)
+            return str(getattr(exc, "reason", exc))
+        return None
+
+    def _shot_context(self, expected: Mapping[str, Any]) -> ShotContext:
+        state = self.session.state
+        shadows = set()
+        for character in self.bindings:
+            found = state.find(character) if state else None
+            if found is not None and getattr(found, "shadow", False):  # Castles has no Shadow Realm
+                shadows.add(character)
+        return ShotContext(
+            registry=self.table.registry,
+            classes=self.piece_classes,
+            discs=dict(self.bindings),
+            sides={character: self._side_of(character) for character in self.bindings},
+            mat=self.mat_geometry(),
+            shadows=frozenset(shadows),
             meta={"table": self.table.table, "seq": self.session.seq, "character": expected["character"]},
         )
 
     def mat_geometry(self) -> MatGeometry:
         """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles."""
-        caps = self.capabilities
-        assert caps is not None
-        return MatGeometry(
-            width_mm=caps.mat_width_mm,
-            height_mm=caps.mat_height_mm,
-            wall_gap_mm=self.mat.wall_gap_mm,
-            sensors=tuple((s.id, s.x_mm, s.y_mm) for s in caps.sensors),
-            obstacles=self.table.obstacles,
-            walls=self.table.walls,
-        )
-
-    def _flicked_piece_moved(self, shot: ShotObserved, expected: Mapping[str, Any]) -> bool:
-        piece = self._flicked_piece(shot.pre, expected, self.bindings.get(expected["character"]))
-        before, after = shot.pre.by_piece().get(piece or ""), shot.post.by_piece().get(piece or "")
-        if before is None or after is None:
-            return after is None and before is not None  # it left the mat
-        return ((before.x_mm - after.x_mm) ** 2 + (before.y_mm - after.y_mm) ** 2) ** 0.5 > 10.0
-
-    def _flicked_piece(self, pre: Scan, expected: Mapping[str, Any], shooter_piece: str | None) -> str | None:
-        if expected.get("shield"):
-            return self._shield_piece(pre, expected)
-        if not expected.get("ranged"):
-            piece = self.bindings.get(expected["piece"])
-            return piece if piece and pre.by_piece().get(piece) else None
-        # A ranged shot flicks a ranged piece placed within 2.5 cm of the shooter: the nearest one to it.
-        where = pre.by_piece()
-        if shooter_piece is None or shooter_piece not in where:
-            return None
-        sx, sy = where[shooter_piece].x_mm, where[shooter_piece].y_mm
-        shooter_radius = self._radius(shooter_piece)
-        best: tuple[float, str] | None = None
-        for piece in where.values():
-            entry = self.table.registry.entry(piece.piece)
-            if not is_ranged_class(entry.piece_class):
-                continue
-            gap = (
-                ((piece.x_mm - sx) ** 2 + (piece.y_mm - sy) ** 2) ** 0.5
-                - shooter_radius
-                - self._radius(piece.piece)
-            )
-            reach = (
-                RANGED_REACH_MM + 3 * piece.sigma_mm + 10.0
-            )  # placement is measured by eye, positions by NFC
-            if gap <= reach and (best is None or gap < best[0]):
-                best = (gap, piece.piece)
-        return best[1] if best else None
-
-    def _shield_piece(self, pre: Scan, expected: Mapping[str, Any]) -> str | None:
-        """Catacombs & Castles Shield Shots: the team's shield piece is flicked from where it lies (or from
-        beside the character): the shield disc of the shooter's team seen on the mat, else any shield."""
-        shields = [
-            self.table.registry.entry(p.piece)
-            for p in pre.pieces
-            if self.table.registry.entry(p.piece).piece_class == "castles-shield"
-        ]
-        shields.sort(key=lambda entry: entry.family != expected.get("team"))
-        return shields[0].piece if shields else None
+        assert self.capabilities is not None
+        return mat_geometry(self.capabilities, self.mat.wall_gap_mm, self.table.obstacles, self.table.walls)
 
     def _radius(self, piece: str) -> float:
         cls = self.piece_classes.get(self.table.registry.entry(piece).piece_class)
@@ -567,39 +497,6 @@ class Daemon:
         state = self.session.state
         found = state.find(character_id) if state else None
         return found.side if found else "neutral"
-
-    def _candidate_json(self, candidate: Any, pre: Scan) -> dict[str, Any]:
-        """A candidate in characters' terms (what the rules need) as well as discs' (what the board shows)."""
-        of_piece = {piece: character for character, piece in self.bindings.items()}
-        body = candidate.to_json()
-        body["hit_characters"] = [of_piece[p] for p in sorted(candidate.direct_hits) if p in of_piece]
-        body["off_mat_characters"] = [of_piece[p] for p in sorted(candidate.left_mat) if p in of_piece]
-        # An ice piece knocked off frees the character it covered (3E reference: Ice Shot): the frozen
-        # character whose disc lay under that piece before the shot.
-        state = self.session.state
-        frozen = {c.id for c in state.characters if c.has("frozen")} if state else set()
-        where = pre.by_piece()
-        freed = []
-        for cover in sorted(candidate.covers_knocked_off):
-            if cover not in where:
-                continue
-            under = _nearest(
-                where[cover], [where[p] for c, p in self.bindings.items() if c in frozen and p in where]
-            )
-            if under is not None:
-                freed.append(of_piece[under.piece])
-        body["freed_characters"] = freed
-        return body
-
-    def _resolve_action(self, expected: Mapping[str, Any], candidate: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "action": "resolve_shot",
-            "character": expected["character"],
-            "shot": expected["shot"],
-            "direct_hits": list(candidate.get("hit_characters", [])),
-            "pushed_off_mat": list(candidate.get("off_mat_characters", [])),
-            "knocked_off": list(candidate.get("freed_characters", [])),
-        }
 
     # == commands =====================================================================================
     def _on_command(self, command: Command) -> None:
@@ -653,7 +550,6 @@ class Daemon:
         for kind, payload in records_for(name, args, self.session, self.table.registry):
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
         if name == "new_game":
-            self.last_shot = None
             seq = self._start_game_from_config()
         return seq
 
@@ -665,46 +561,13 @@ class Daemon:
     def _record(self, kind: str, payload: dict[str, Any], by: str) -> int:
         seq = self.eventlog.append(kind, payload, by)  # durable from here on
         record = self.eventlog.records(after_seq=seq - 1)[0]
-        pending = self.session.pending_shot
-        waiting = pending is not None and not pending.get("auto")  # a doubtful shot, with the referee
         events = self.session.apply(record)
         if kind == "swap_tag":
             self._apply_tag_swaps()
-        if waiting and self.session.pending_shot is None and self.last_shot is not None and kind == "action":
-            # The referee settled the doubtful shot: pages showing it learn it is done, and what was chosen.
-            hits = sorted(payload.get("direct_hits", []))
-            chosen = next(
-                (
-                    i
-                    for i, c in enumerate(self.last_shot["candidates"])
-                    if sorted(c.get("hit_characters", [])) == hits
-                ),
-                None,
-            )
-            self.last_shot = {
-                **self.last_shot,
-                "resolved": True,
-                "chosen": chosen,
-                "confirmed_hits": hits,
-                "resolved_seq": seq,
-            }
-            self.publisher.publish_shot(self.last_shot, seq)
-        elif waiting and self.session.pending_shot is None and self.last_shot is not None:
-            # The doubtful shot was set aside unresolved (dismissed, or its turn undone): pages must stop
-            # offering it for confirmation, which the table would now refuse.
-            self.last_shot = {**self.last_shot, "set_aside": True}
-            self.publisher.publish_shot(self.last_shot, seq)
-        elif (
-            kind == "undo"
-            and self.last_shot is not None
-            and any(e.get("undone_seq") == self.last_shot.get("resolved_seq") for e in events)
-        ):
-            # Whatever the last shot did may just have been taken back: pages stop presenting it as settled.
-            self.last_shot = {**self.last_shot, "undone": True}
-            self.publisher.publish_shot(self.last_shot, seq)
         self._publish_events(events, seq)
         self._publish_state()
         self._publish_board()
+        self._publish_shot(seq)
         return seq
 
     def _start_game_from_config(self) -> int:
@@ -726,7 +589,6 @@ class Daemon:
         new_game_from_setup(dict(payload))  # a SetupError names what is wrong before anything is logged
         if self.session.state is not None:
             self._checked("new_game", {"reason": "the set-up wizard starts a new game"}, actor)
-            self.last_shot = None
         return self._checked("setup", payload, actor)
 
     def _assign_tracker(self, args: dict[str, Any], actor: str) -> int:
@@ -794,47 +656,24 @@ class Daemon:
         for event in events:
             self.publisher.publish_event(event, seq)
 
-    def _obstacles_for_pages(self) -> list[dict[str, Any]]:
-        """The playmat's obstacles as pages draw them: the table file's fixed scenery (a Castles playmat's
-        cylinders, cubes and slabs, each as the circle round it) when it names some, else the 3E icons."""
-        if not self.table.obstacles:
-            return [{"id": o.id, "x_mm": o.x_mm, "y_mm": o.y_mm} for o in self.mat.obstacles]
-        drawn = []
-        for n, o in enumerate(self.table.obstacles, start=1):
-            reach = o.radius_mm or max(
-                (((px - o.x_mm) ** 2 + (py - o.y_mm) ** 2) ** 0.5 for px, py in o.points), default=20.0
-            )
-            drawn.append({"id": f"fixed-{n}", "x_mm": o.x_mm, "y_mm": o.y_mm, "radius_mm": round(reach, 1)})
-        return drawn
+    def _publish_shot(self, seq: int) -> None:
+        """The last shot's status follows the log's fold (TableSession.last_shot): sent when it changes."""
+        shot = self.session.last_shot
+        if shot is not None and shot != self._shot_published:
+            self.publisher.publish_shot(shot, seq)
+        self._shot_published = shot
 
     def _publish_board(self) -> None:
-        of_piece = {piece: character for character, piece in self.bindings.items()}
-        pieces = []
-        for seen in self.last_board.pieces if self.last_board else ():
-            entry = self.table.registry.entry(seen.piece)
-            character = of_piece.get(seen.piece)
-            pieces.append(
-                {
-                    "piece": seen.piece,
-                    "class": entry.piece_class,
-                    "character": character,
-                    "side": self._side_of(character) if character else "neutral",
-                    "x_mm": seen.x_mm,
-                    "y_mm": seen.y_mm,
-                    "sigma_mm": seen.sigma_mm,
-                    "radius_mm": self._radius(seen.piece),
-                }
-            )
-        caps = self.capabilities
-        board = {
-            "mat": {
-                "width_mm": caps.mat_width_mm if caps else self.mat.width_mm,
-                "height_mm": caps.mat_height_mm if caps else self.mat.height_mm,
-                "obstacles": self._obstacles_for_pages(),
-            },
-            "pieces": pieces,
-            "connected": caps is not None,
-        }
+        board = board_payload(
+            self.last_board,
+            self.table.registry,
+            self.bindings,
+            self._side_of,
+            self._radius,
+            self.capabilities,
+            (self.mat.width_mm, self.mat.height_mm),
+            obstacles_for_pages(self.table.obstacles, self.mat.obstacles),
+        )
         self.publisher.publish_board(board, self.session.seq)
 
 
@@ -847,26 +686,11 @@ def _table_trackers(table: TableConfig) -> tuple[TrackerConfig, ...]:
         return ()
 
 
-def _nearest(piece: SeenPiece, others: list[SeenPiece]) -> SeenPiece | None:
-    return min(others, key=lambda o: (o.x_mm - piece.x_mm) ** 2 + (o.y_mm - piece.y_mm) ** 2, default=None)
-
-
-def _summary(result: Attribution) -> dict[str, Any]:
-    return {
-        "flicked": result.flicked,
-        "probability": round(result.top.probability, 4) if result.candidates else 0.0,
-        "rollouts": result.rollouts,
-        "elapsed_s": round(result.elapsed_s, 3),
-        "runner_up": round(result.candidates[1].probability, 4) if len(result.candidates) > 1 else 0.0,
-        "calibration": result.calibration,
-        "reasons": list(result.reasons),
-    }
-
-
 def _journal_entry(delivery: Any) -> dict[str, Any]:
     """A board message as the device journal keeps it: who sent it (boot, seq) and its fields."""
     message = delivery.message
-    fields = dataclasses.asdict(message) if dataclasses.is_dataclass(message) else {"repr": repr(message)}
+    is_message = dataclasses.is_dataclass(message) and not isinstance(message, type)
+    fields = dataclasses.asdict(message) if is_message else {"repr": repr(message)}
     return {
         "boot_id": delivery.boot_id,
         "seq": delivery.seq,

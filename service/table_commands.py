@@ -200,6 +200,10 @@ def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegi
     pending = session.pending_shot
     if pending is None:
         raise CommandRefused("no shot is waiting for confirmation")
+    if pending.get("attributing"):
+        raise CommandRefused(
+            "the mat is still reading this shot: wait for its readings, or enter the hits with manual_shot"
+        )
     shown = args.get("shot")
     if shown is not None and str(shown) != str(pending["seq"]):
         # The page showed another shot (set aside, or a second referee settled it meanwhile): its candidate

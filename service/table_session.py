@@ -5,8 +5,13 @@ replay reach the same state by the same code. The rules records (``setup``, ``ac
 ``correction``; docs/game-log.md) are folded by :mod:`service.gamelog.replay`; the table adds its own kinds,
 which the rules never see:
 
-- ``shot``    an attributed shot with its candidates and trace; it waits for the referee until a
-              ``resolve_shot`` action follows (at once when the attribution was sure enough);
+- ``shot``    a shot the mat observed, with its trace; while ``attributing`` it waits for its reading;
+              older logs hold the candidates in this record itself;
+- ``attribution`` the reading of a shot (its candidates, whether the table applies the top one): applied
+              only to the shot it names while that shot still waits for it. A reading that comes back after
+              its shot was undone, set aside or entered by hand is kept in the log and not applied. A shot
+              then waits for the referee until a ``resolve_shot`` action follows (at once when the reading
+              was sure enough);
 - ``dismiss`` the referee sets a waiting shot aside (a bumped table);
 - ``pause`` / ``resume``;
 - ``bind``    which physical disc stands for which character;
@@ -33,7 +38,17 @@ from service.table_games import table_game
 log = logging.getLogger(__name__)
 
 RULES_KINDS = ("setup", "action", "undo", "correction")
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game", "swap_tag", "assign_tracker")
+TABLE_KINDS = (
+    "shot",
+    "attribution",
+    "dismiss",
+    "pause",
+    "resume",
+    "bind",
+    "new_game",
+    "swap_tag",
+    "assign_tracker",
+)
 
 
 class LogRecord(Protocol):
@@ -67,6 +82,9 @@ class TableSession:
     tag_swaps: dict[str, str] = field(default_factory=dict)  # piece id -> the tag (hex UID) it carries now
     tracker_assignments: dict[str, str | None] = field(default_factory=dict)  # tracker id -> character id
     games: int = 0  # setups applied in this log: the first game is 1
+    # The ``shot`` topic's payload: the last shot observed and its status, from the records alone, so undo
+    # and a restart can never disagree with it (docs/mqtt.md: shot).
+    last_shot: dict[str, Any] | None = None
 
     @classmethod
     def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
@@ -83,6 +101,8 @@ class TableSession:
             # shot was never applied, so it goes to the referee rather than wait unseen and block every flick.
             log.warning("shot %d was never resolved: the referee confirms it", session.pending_shot["seq"])
             session.pending_shot = {**session.pending_shot, "auto": False}
+            if session.last_shot is not None and session.last_shot["shot_seq"] == session.pending_shot["seq"]:
+                session.last_shot = {**session.last_shot, "auto_apply": False, "status": WAITING}
         return session
 
     # -- checking without changing --------------------------------------------------------------------
@@ -105,6 +125,8 @@ class TableSession:
         elif kind == "dismiss":
             if self.pending_shot is None:
                 raise SessionError("no shot is waiting for the referee")
+        elif kind == "attribution":
+            pass  # a reading is kept whatever became of its shot (the fold decides whether it applies)
         elif kind == "new_game":
             _, state = self._game()
             if state.outcome is None and not str(payload.get("reason") or "").strip():
@@ -140,7 +162,7 @@ class TableSession:
         _, state = self._game()
         # The referee's disc choices stay (the same discs are on the table); everything of the game goes.
         self.rules, self.state, self.rules_records = None, None, []
-        self.pending_shot, self.paused, self.discs = None, False, {}
+        self.pending_shot, self.paused, self.discs, self.last_shot = None, False, {}, None
         if state.outcome is None:
             reason = payload.get("reason") or "no reason given"
             return [{"type": "game_abandoned", "text": f"The referee ended this game: {reason}."}]
@@ -151,7 +173,8 @@ class TableSession:
         action = _action(payload)
         self.state, events = rules.apply(state, action)
         self.rules_records.append(record)
-        if action.name == "resolve_shot":
+        if action.name == "resolve_shot" and self.pending_shot is not None:
+            self._shot_resolved(record.seq, payload)
             self.pending_shot = None
         return [e.to_json() for e in events]
 
@@ -181,6 +204,10 @@ class TableSession:
             raise SessionError(f"record {record.seq}: record {target} is not an action in effect")
         self.rules_records.append(record)
         self._rebuild()
+        if self.pending_shot is not None:
+            self._shot_status(SET_ASIDE, set_aside=True)  # a shot waiting when its turn was taken back
+        elif self.last_shot is not None and self.last_shot.get("resolved_seq") == target:
+            self._shot_status(UNDONE, undone=True)  # whatever the shot did is taken back
         self.pending_shot = None
         what = _UNDONE_WORDS.get(str(undone.get("action")), "the last move")
         reason = payload.get("reason") or "no reason given"
@@ -196,31 +223,30 @@ class TableSession:
     def _apply_shot(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         self._game()
         self.pending_shot = {"seq": record.seq, **payload}
+        self.last_shot = _shot_view(record.seq, payload)
+        if payload.get("attributing") or payload.get("auto"):
+            return []  # its reading follows; a sure one is applied by the resolve_shot after it
+        return [_needs_referee(self.pending_shot)]
+
+    def _apply_attribution(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        pending = self.pending_shot
+        if pending is None or pending["seq"] != payload.get("shot") or not pending.get("attributing"):
+            # The shot was undone, set aside or entered by hand while the mat read it: the referee's word
+            # stands, and the reading is kept only for the record.
+            log.info("record %d: shot %s was read too late; kept, unapplied", record.seq, payload.get("shot"))
+            return []
+        self.pending_shot = {**pending, **_reading(payload), "attributing": False}
+        if self.last_shot is not None and self.last_shot["shot_seq"] == pending["seq"]:
+            self.last_shot = {**self.last_shot, **_reading_view(payload)}
         if payload.get("auto"):
-            return []  # the resolve_shot action follows at once
-        if payload.get("unreadable"):
-            why = payload["unreadable"]
-            return [
-                {
-                    "type": "shot_needs_referee",
-                    "text": f"The mat could not read that shot ({why}): the referee enters it.",
-                    "shot_seq": record.seq,
-                }
-            ]
-        top = (payload.get("candidates") or [{}])[0]
-        percent = round(100 * float(top.get("probability", 0.0)))
-        return [
-            {
-                "type": "shot_needs_referee",
-                "text": f"Not sure who was hit (best guess {percent} %): the referee will confirm.",
-                "shot_seq": record.seq,
-            }
-        ]
+            return []
+        return [_needs_referee(self.pending_shot)]
 
     def _apply_dismiss(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         if self.pending_shot is None:
             raise SessionError(f"record {record.seq}: no shot is waiting for the referee")
         self.pending_shot = None
+        self._shot_status(SET_ASIDE, set_aside=True)
         return [{"type": "shot_dismissed", "text": "The referee set the last shot aside; flick again."}]
 
     def _apply_pause(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -294,6 +320,7 @@ class TableSession:
         view["table"] = {
             "paused": self.paused,
             "pending_shot": _shot_summary(self.pending_shot),
+            "attributing": _attributing(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
             "game": self.games,
             "rooms_left": _rooms_left(self.state),
@@ -342,6 +369,32 @@ class TableSession:
                     }
                 )
         return actions
+
+    # -- the last shot's status -----------------------------------------------------------------------
+    def _shot_resolved(self, seq: int, action: Mapping[str, Any]) -> None:
+        """The waiting shot's resolve_shot: by the table itself (a sure reading), else by the referee."""
+        pending, view = self.pending_shot, self.last_shot
+        if pending is None or view is None or view["shot_seq"] != pending["seq"]:
+            return
+        if pending.get("auto"):
+            self.last_shot = {**view, "status": RESOLVED, "resolved_seq": seq}
+            return
+        hits = sorted(action.get("direct_hits", []))
+        chosen = next(
+            (i for i, c in enumerate(view["candidates"]) if sorted(c.get("hit_characters", [])) == hits), None
+        )
+        self.last_shot = {
+            **view,
+            "status": RESOLVED,
+            "resolved": True,
+            "chosen": chosen,
+            "confirmed_hits": hits,
+            "resolved_seq": seq,
+        }
+
+    def _shot_status(self, status: str, **flags: bool) -> None:
+        if self.last_shot is not None:
+            self.last_shot = {**self.last_shot, "status": status, **flags}
 
     # -- internals ------------------------------------------------------------------------------------
     def _game(self) -> tuple[RuleSet, GameState]:
@@ -445,8 +498,88 @@ def _action(payload: Any) -> Action:
         raise SessionError(str(exc)) from exc
 
 
+# A shot's status on the ``shot`` topic (docs/mqtt.md): the mat is reading it, it waits for the referee, it
+# was applied (by the table or the referee), set aside unresolved, or applied and then undone.
+ATTRIBUTING, WAITING, RESOLVED = "attributing", "waiting", "resolved"
+SET_ASIDE, UNDONE = "set_aside", "undone"
+
+
+def _shot_view(seq: int, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``shot`` topic's payload for a ``shot`` record."""
+    summary = payload.get("attribution") or {}
+    flicked = payload.get("flicked") or summary.get("flicked")
+    view: dict[str, Any] = {
+        "shot_seq": seq,
+        "character": payload.get("character"),
+        "shot": payload.get("shot"),
+        "declaration": {
+            "flicked": flicked,
+            "shot": payload.get("shot"),
+            "character": payload.get("character"),
+        },
+        "flicked": flicked,
+        "status": ATTRIBUTING if payload.get("attributing") else WAITING,
+        "candidates": [],
+        "reasons": [],
+        "resolved": False,
+    }
+    if payload.get("unreadable"):
+        view["unreadable"] = payload["unreadable"]
+        view["reasons"] = [payload["unreadable"]]
+    if not payload.get("attributing") and "candidates" in payload:
+        view.update(_reading_view(payload))  # a log of before readings had records of their own
+    return view
+
+
+def _reading(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """What a reading adds to the shot waiting for it (the referee confirms from these candidates)."""
+    reading = {
+        "auto": bool(payload.get("auto")),
+        "candidates": list(payload.get("candidates") or []),
+        "attribution": dict(payload.get("attribution") or {}),
+    }
+    if payload.get("unreadable"):
+        reading["unreadable"] = payload["unreadable"]
+    return reading
+
+
+def _reading_view(payload: Mapping[str, Any]) -> dict[str, Any]:
+    summary = payload.get("attribution") or {}
+    view = {
+        key: summary[key]
+        for key in ("flicked", "threshold", "calibration", "rollouts", "elapsed_s")
+        if key in summary
+    }
+    if payload.get("unreadable"):
+        view["unreadable"] = payload["unreadable"]
+    return {
+        **view,
+        "auto_apply": bool(payload.get("auto")),
+        "reasons": list(summary.get("reasons", [])),
+        "candidates": list(payload.get("candidates") or []),
+        "status": WAITING,
+    }
+
+
+def _needs_referee(pending: Mapping[str, Any]) -> dict[str, Any]:
+    if pending.get("unreadable"):
+        text = f"The mat could not read that shot ({pending['unreadable']}): the referee enters it."
+    else:
+        top = (pending.get("candidates") or [{}])[0]
+        percent = round(100 * float(top.get("probability", 0.0)))
+        text = f"Not sure who was hit (best guess {percent} %): the referee will confirm."
+    return {"type": "shot_needs_referee", "text": text, "shot_seq": pending["seq"]}
+
+
+def _attributing(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The shot the mat is still reading (docs/state.md: table.attributing), or None."""
+    if pending is None or not pending.get("attributing"):
+        return None
+    return {"seq": pending["seq"], "character": pending.get("character"), "shot": pending.get("shot")}
+
+
 def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if pending is None or pending.get("auto"):
+    if pending is None or pending.get("auto") or pending.get("attributing"):
         return None
     return {
         "seq": pending["seq"],

@@ -225,8 +225,8 @@ class SimulatedTable:
         table = state.get("table") or {}
         if state.get("outcome") or phase == "game_over":
             return
-        if table.get("paused"):
-            return
+        if table.get("paused") or table.get("attributing"):
+            return  # (the mat is still reading the last flick: its reading comes in a new state)
         if table.get("pending_shot"):
             self._referee_confirms(table["pending_shot"])
             return

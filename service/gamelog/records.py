@@ -19,7 +19,7 @@ RULES_KINDS = ("setup", "action", "undo", "correction")
 # belong to the log but not to the rules, so replay passes over them.
 # Any other lower-case word is accepted too, so a newer daemon can add a kind; the rules pass over it.
 # ``new_game`` closes the game before it: the next record is the next game's setup (docs/game-log.md).
-TABLE_KINDS = ("shot", "dismiss", "pause", "resume", "bind", "new_game")
+TABLE_KINDS = ("shot", "attribution", "dismiss", "pause", "resume", "bind", "new_game")
 
 __all__ = [
     "RULES_KINDS",

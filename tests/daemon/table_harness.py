@@ -31,6 +31,7 @@ class FakeTable:
         rooms: tuple[str, ...] = ("the-barracks",),
         eventlog: MemoryEventLog | None = None,
         table: TableConfig | None = None,  # another table file's game (default: the 3E demo, sample cards)
+        options: DaemonOptions | None = None,
     ) -> None:
         if table is None:
             table = load_table()
@@ -49,7 +50,7 @@ class FakeTable:
             self.eventlog,
             self.publisher,
             size_of=SAMPLE_SIZES.get,
-            options=DaemonOptions(),
+            options=options or DaemonOptions(),
         )
         self.referee = FakeMqttClient(self.broker, "referee")
         self.referee.start(lambda: None, lambda message: None)

@@ -17,6 +17,7 @@ import pytest
 
 from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
+from service.shot_actions import Reading
 from tests.daemon.table_harness import FakeTable
 
 DOUBT = {
@@ -65,32 +66,13 @@ def consistent(table: FakeTable) -> None:
 
 
 def sensor_shot(table: FakeTable, *, auto: bool, candidate: dict[str, Any] = DOUBT) -> int:
-    """What the daemon logs once a shot is attributed (the attribution itself is tested elsewhere)."""
+    """What the daemon logs for a shot: its ``shot`` record, then (back from the shot reader) its reading,
+    appended as an ``attribution`` record; the attribution itself is tested elsewhere."""
     expected = table.state["expected_shot"]
     daemon = table.daemon
-    daemon.last_shot = {  # as the daemon keeps the shot it publishes on ``shot``
-        "character": expected["character"],
-        "shot": expected["shot"],
-        "auto_apply": auto,
-        "candidates": [candidate],
-        "resolved": False,
-    }
-    seq = daemon._record(
-        "shot",
-        {
-            "character": expected["character"],
-            "shot": expected["shot"],
-            "auto": auto,
-            "candidates": [candidate],
-        },
-        "sensor",
-    )
-    daemon.last_shot["shot_seq"] = seq
-    daemon.publisher.publish_shot(daemon.last_shot, seq)
-    if auto:
-        daemon.last_shot["resolved_seq"] = daemon._record(
-            "action", daemon._resolve_action(expected, candidate), "sensor"
-        )
+    payload = {"character": expected["character"], "shot": expected["shot"], "attributing": True}
+    seq = daemon._record("shot", payload, "sensor")
+    daemon._on_reading(Reading(seq, {"probability": candidate["probability"]}, [candidate], auto))
     return seq
 
 
@@ -122,7 +104,7 @@ def test_undo_of_an_auto_applied_shot_takes_back_its_damage_and_the_shot_is_expe
     assert table.state["expected_shot"] == expected
     assert table.state["table"]["pending_shot"] is None
     assert frozen_log(table)[: len(written)] == written  # nothing rewritten
-    assert [r.kind for r in table.eventlog.records()][-3:] == ["shot", "action", "undo"]
+    assert [r.kind for r in table.eventlog.records()][-4:] == ["shot", "attribution", "action", "undo"]
     consistent(table)
     same_after_restart(table)
 

@@ -19,7 +19,8 @@ Fault injection from inside (the parent cannot time these):
   COMMIT; ``N:during-commit`` fires the SIGKILL from another thread a random few hundred microseconds after
   the COMMIT began, while SQLite writes and fsyncs the WAL.
 * ``--kill-in-attribution DELAY_S`` SIGKILLs it DELAY_S after the first attribution started, or as soon as
-  that attribution returns if it is quicker: always before the shot's record is appended.
+  that attribution returns if it is quicker: always before the shot's reading is appended (its ``shot``
+  record, with the trace, is in the log already; the restarted daemon reads it again).
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import service.daemon as daemon_module
 from firmware_bridge.transport import SerialConnection
 from service.attribution.infer import AttributionConfig
 from service.daemon import Daemon, DaemonOptions
@@ -128,7 +128,7 @@ def main() -> int:
 
     connection.acknowledge = acknowledge  # type: ignore[method-assign]
 
-    real_attribute = daemon_module.attribute
+    real_attribute = DaemonOptions().attribute
 
     def attribute(trace: Any, config: Any) -> Any:
         journal.write("attribute")
@@ -141,7 +141,6 @@ def main() -> int:
         die()  # quicker than the delay: still before the shot is recorded
         return result
 
-    daemon_module.attribute = attribute  # type: ignore[assignment]
 
     holder: dict[str, Daemon] = {}
     publisher = TablePublisher(
@@ -158,7 +157,7 @@ def main() -> int:
 
     publisher.respond = respond  # type: ignore[method-assign]
 
-    options = DaemonOptions(attribution=AttributionConfig(workers=1, seed=0))
+    options = DaemonOptions(attribution=AttributionConfig(workers=1, seed=0), attribute=attribute)
     daemon = Daemon(table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options)
     holder["daemon"] = daemon
     real_on_shot = daemon._on_shot

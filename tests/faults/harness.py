@@ -281,7 +281,8 @@ class FaultRun:
         if self.wait(lambda: self.daemon.poll() is not None, 40, "a kill during an attribution"):
             life = self.life()
             last = max((n for n, w in enumerate(life) if w[0] == "attribute"), default=None)
-            if last is None or any(w[0] == "append" and w[2] == "shot" for w in life[last:]):
+            # The shot's record is appended before its attribution starts, its reading after it ends.
+            if last is None or any(w[0] == "append" and w[2] == "attribution" for w in life[last:]):
                 self.result.problems.append("kill_attribution: the daemon died outside an attribution")
             else:
                 self.result.faults["kill_attribution:mid-shot"] += 1

@@ -108,7 +108,9 @@
     const shotName = (d.shot || (shot && shot.shot) || (waitingSummary && waitingSummary.shot) || "").replace(/_/g, " ");
     document.getElementById("shot-title").textContent = `${S.characterName(shooter)} · ${shotName}`;
     let word;
+    const reading = !waitingSummary && shot.status === "attributing";  // the mat is still reading this shot
     if (waitingSummary) word = paused ? "Waiting for you — the game is paused: resume to confirm." : "Waiting for you: pick the reading that matches the table.";
+    else if (reading) word = "Attributing: the mat is reading this shot. Enter it by hand below if it takes too long.";
     else if (shot.undone) word = "Undone: the referee took this shot back.";
     else if (shot.set_aside) word = "Set aside: flick again.";
     else if (shot.resolved) word = "Confirmed by the referee.";
@@ -117,9 +119,9 @@
     state.textContent = word;
     state.className = waitingSummary ? "warn" : "muted";
     badge.hidden = false;
-    badge.textContent = waitingSummary ? "waiting" : shot.undone ? "undone" : shot.set_aside ? "set aside" : "settled";
+    badge.textContent = waitingSummary ? "waiting" : reading ? "attributing" : shot.undone ? "undone" : shot.set_aside ? "set aside" : "settled";
     badge.className = "state-badge " + badge.textContent.replace(" ", "-");
-    const because = waitingSummary || (shot && !shot.auto_apply) ? reasons(shot, waitingSummary) : [];
+    const because = !reading && (waitingSummary || (shot && !shot.auto_apply)) ? reasons(shot, waitingSummary) : [];
     for (const r of because) why.appendChild(S.el("li", {}, r));
     why.hidden = !because.length;
     if (!shot) return;

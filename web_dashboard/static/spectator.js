@@ -43,6 +43,12 @@
     const shot = t.shot;
     const line = document.getElementById("last-shot");
     const candidates = (shot && shot.candidates) || [];
+    if (shot && shot.status === "attributing") {
+      const d = shot.declaration || {};
+      line.textContent = `Last shot: ${S.characterName(d.character || shot.character)}'s ${(d.shot || shot.shot || "shot").replace(/_/g, " ")} — the mat is reading it`;
+      line.hidden = false;
+      return;
+    }
     if (!candidates.length) { line.hidden = true; return; }
     const pick = W.chosenReading(shot);
     const d = shot.declaration || {};

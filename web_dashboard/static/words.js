@@ -36,6 +36,7 @@ window.SmartmatWords = (function () {
     if (s.result || s.phase === "game_over") return "Game over";
     if (s.paused || t.paused) return "Paused by the referee";
     if (t.pending_shot) return "The referee is checking the last shot";
+    if (t.attributing) return "The mat is reading the last shot";
     if (s.pending) return "Waiting for a choice";
     switch (s.phase) {
       case "no_game": return "Waiting for the next game";
