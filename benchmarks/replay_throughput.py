@@ -20,10 +20,10 @@ HEROES = ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani")
 
 
 def long_game(rooms: int) -> list[str]:
-    """A game of ``rooms`` Barracks rooms, each fought over two rounds and cleared."""
+    """A game of ``rooms`` Barracks rooms (the shipped cards), each fought over two rounds and cleared."""
     setup = {
         "ruleset": "catacombs-3e",
-        "content": "sample",
+        "content": "shipped",
         "heroes": ["xoric", "varesh", "roosan", "elani"],
         "lord": "hmotha-the-lich-lord",
         "rooms": ["the-barracks"] * rooms,
@@ -38,15 +38,20 @@ def long_game(rooms: int) -> list[str]:
         state, _ = rules.apply(state, action)
         log.action(action)
 
+    def turn(character: str, hits: tuple[str, ...], alternative: int | None = None) -> None:
+        """Declares, then flicks the card's shots in printed order: the melee hits ``hits``, the rest none."""
+        do(A.DeclareAction(character, alternative))
+        while state.turn is not None and state.turn.character == character and state.turn.queue:
+            kind = state.turn.queue[0].shot.kind
+            do(A.ResolveShot(character, kind, hits if kind == "melee" else ()))
+
     for _ in range(rooms):
         do(A.EnterRoom())
         do(A.StartBattle())
         orcs = [c.id for c in state.room_monsters if c.card == "orc" and c.alive]
         troll = next(c.id for c in state.room_monsters if c.card == "troll" and c.alive)
         viper = next(c.id for c in state.room_monsters if c.card == "pit-viper" and c.alive)
-        do(A.DeclareAction("hero-xoric"))
-        do(A.ResolveShot("hero-xoric", "melee", (troll, orcs[0])))
-        do(A.ResolveShot("hero-xoric", "rush", ()))
+        turn("hero-xoric", (troll, orcs[0]))
         do(A.DeclareAction("hero-elani"))
         do(A.ResolveShot("hero-elani", "melee", (orcs[1],)))
         do(A.SkipShot("hero-elani"))
@@ -54,12 +59,10 @@ def long_game(rooms: int) -> list[str]:
             do(A.DeclareAction(hero))
             do(A.EndTurn(hero))
         for monster in (orcs[2], orcs[3], viper, troll):  # the Overseer misses every time
-            do(A.DeclareAction(monster, 0))
-            do(A.ResolveShot(monster, "melee", ("hero-elani",) if monster == orcs[2] else ()))
+            turn(monster, ("hero-elani",) if monster == orcs[2] else (), alternative=0)
             if monster == orcs[2]:
                 do(A.SetHealth("hero-elani", 7))
-        do(A.DeclareAction("hero-xoric"))
-        do(A.ResolveShot("hero-xoric", "melee", (troll, orcs[2], orcs[3], viper)))
+        turn("hero-xoric", (troll, orcs[2], orcs[3], viper))
     return log.lines().splitlines()
 
 

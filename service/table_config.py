@@ -28,7 +28,9 @@ class GameSetup:
     lord: str
     seed: int
     rooms: tuple[str, ...] | None = None  # a fixed room deck (None: the rules' random layout)
-    content: str = "shipped"  # "shipped" (content/, with the overlay) or "sample" (the small test set)
+    # The cards: "shipped" (content/, with the organiser's overlay). A table file can name no other; the tests
+    # put their hand-made set here ("sample", registered only under the tests).
+    content: str = "shipped"
     # Catacombs & Castles: the mode played (team, one-versus-one, boss, boss-versus-boss) and, for each mode
     # the table can play, its setup fields (sides, first, game_length, ...: docs/game-log.md).
     mode: str | None = None
@@ -97,7 +99,7 @@ def load_table(path: Path | str | None = None) -> TableConfig:
             lord=str(_require(game, "lord", f"{where}: game", str)),
             seed=int(_require(game, "seed", f"{where}: game", int)),
             rooms=tuple(str(r) for r in rooms) if rooms else None,
-            content=str(game.get("content", "shipped")),
+            content=_content(game.get("content", "shipped"), f"{where}: game.content"),
             settings=_settings(game.get("settings"), f"{where}: game.settings"),
         )
     mat = data.get("mat") or {}
@@ -118,6 +120,14 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         game=setup,
         registry=_registry(data, path),
     )
+
+
+def _content(raw: Any, where: str) -> str:
+    if raw != "shipped":
+        raise TableConfigError(
+            f"{where}: a table plays the shipped cards ('shipped', with the organiser's overlay), got {raw!r}"
+        )
+    return "shipped"
 
 
 def _settings(raw: Any, where: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Writes the example game logs in this folder by playing scripted games through the rules core.
 
-Run from the repository root: ``python examples/logs/generate.py``. Every action is applied live while
+Run from the repository root: ``python -m examples.logs.generate``. Every action is applied live while
 writing, so an example can never hold an illegal action by accident.
 """
 
@@ -9,11 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service.gamelog.replay import new_game_from_setup
+from service.gamelog.replay import new_game_from_setup, register_fixture_content
 from service.gamelog.writer import LogWriter
 from service.rules import actions as A
+from tests.helpers.sample_content import sample_content
 
 HERE = Path(__file__).parent
+# Most examples play with the tests' hand-made cards (``content: sample``), which the service does not ship.
+register_fixture_content("sample", sample_content)
 
 
 class Game:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,19 +38,32 @@ class Replay:
     context_differences: list[str] = field(default_factory=list)
 
 
+# Card sets a setup may name besides "shipped". The service ships none: a test suite registers its hand-made
+# cards (tests/conftest.py: "sample") so that the logs played with them replay, and a real table, where
+# nothing is registered, refuses such a setup.
+_FIXTURE_CONTENT: dict[str, Callable[[], Content]] = {}
+
+
+def register_fixture_content(name: str, load: Callable[[], Content]) -> None:
+    """Lets setups naming ``content: <name>`` play with the cards ``load`` makes (test fixtures only)."""
+    if name == "shipped":
+        raise ValueError("'shipped' names the cards in content/; a fixture needs a name of its own")
+    _FIXTURE_CONTENT[name] = load
+
+
 def load_content(setup: dict[str, Any]) -> Any:
-    """The cards the setup's rule set plays with: shipped (with an organiser's overlay) or the 3E sample."""
+    """The cards the setup's rule set plays with: shipped (with an organiser's overlay), or a registered
+    fixture set."""
     source = setup.get("content", "shipped")
     if setup.get("ruleset") in ("catacombs-and-castles-2e", "catacombs-and-castles-1e"):
         return _castles_content(setup)
     if setup.get("ruleset") == "catacombs-1e":
         return _catacombs1e_content(setup)
-    if source == "sample":
-        from service.rules.sample_content import sample_content
-
-        return sample_content()
+    if isinstance(source, str) and source in _FIXTURE_CONTENT:
+        return _FIXTURE_CONTENT[source]()
     if source != "shipped":
-        raise SetupError(f"setup 'content' must be 'shipped' or 'sample', got {source!r}")
+        known = " or ".join(repr(name) for name in ("shipped", *sorted(_FIXTURE_CONTENT)))
+        raise SetupError(f"setup 'content' must be {known}, got {source!r}")
     from service.content import ContentError
     from service.content import load_content as load_shipped
     from service.gamelog.content_adapter import rules_content
@@ -60,9 +73,15 @@ def load_content(setup: dict[str, Any]) -> Any:
         raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
     expansions = setup.get("expansions", [])
     if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
-        raise SetupError(f"setup 'expansions' must list expansion names (soloth), got {expansions!r}")
+        raise SetupError(f"setup 'expansions' must list expansion names (soloth, castles), got {expansions!r}")
     try:
-        return rules_content(load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions)))
+        loaded = load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions))
+        if "castles" in expansions:
+            # The Castles heroes, Dark Spells and playmat of a 3E game (service/gamelog/integration_adapter.py).
+            from service.gamelog.integration_adapter import integrated_content
+
+            return integrated_content(loaded)
+        return rules_content(loaded)
     except ContentError as exc:  # a log naming an overlay that is gone or broken on this machine
         raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
 

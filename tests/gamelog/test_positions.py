@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from service.cli import main
 from service.gamelog.positions import position_setup
 from service.gamelog.records import Record, read_log
 from service.gamelog.replay import SetupError, replay
@@ -132,7 +133,8 @@ def test_a_position_that_cannot_occur_is_refused_naming_the_key(change: Any, nam
 
 def test_smartmat_replay_prints_the_position_at_a_record(tmp_path: Path) -> None:
     """docs/positions.md: ``smartmat replay LOG --position --at SEQ``."""
-    log = ROOT / "examples" / "logs" / "barracks-cleared.jsonl"
+    # A log of the shipped cards: outside the tests, the CLI knows no others.
+    log = ROOT / "examples" / "logs" / "shipped-cards-first-room.jsonl"
     out = subprocess.run(
         [sys.executable, "-m", "service.cli", "replay", str(log), "--position", "--at", "3"],
         capture_output=True,
@@ -144,7 +146,9 @@ def test_smartmat_replay_prints_the_position_at_a_record(tmp_path: Path) -> None
     assert replay(restarted(setup)).state.to_json() == replay(read_log(log)[:3]).state.to_json()
 
 
-def test_replay_json_shows_the_discs_the_pool_the_poison_values_and_the_decks() -> None:
+def test_replay_json_shows_the_discs_the_pool_the_poison_values_and_the_decks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """catacombs-3e-reference.txt: The Resolution Phase (discs held until then); Advanced Concepts: Poison
     Cards; docs/state.md and docs/positions.md (what replay --json shows)."""
     actions = [
@@ -156,15 +160,11 @@ def test_replay_json_shows_the_discs_the_pool_the_poison_values_and_the_decks() 
         )
     ]
     records = restarted(rulebook_poison_example(), actions)
-    out = subprocess.run(
-        [sys.executable, "-m", "service.cli", "replay", "/dev/stdin", "--json"],
-        input="".join(r.to_line() + "\n" for r in records),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    view = json.loads(out.stdout)
+    log = tmp_path / "poison.jsonl"
+    log.write_text("".join(r.to_line() + "\n" for r in records))
+    # In this process: the position plays with the tests' hand-made cards, which only the tests register.
+    assert main(["replay", str(log), "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
     xoric = next(c for c in view["characters"] if c["id"] == "hero-xoric")
     assert xoric["poison"] == [2] and xoric["health"] == 8
     assert view["monster_pool"]["sewer-rat"] == 3

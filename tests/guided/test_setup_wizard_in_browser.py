@@ -38,7 +38,6 @@ HEROES = ("xoric", "varesh", "roosan", "elani")
 @pytest.fixture
 def table(tmp_path: Path, mosquitto_broker: MosquittoBroker) -> Iterator[CalibratingTable]:  # noqa: F811
     data = yaml.safe_load(Path("content/tables/demo.yaml").read_text())
-    data["game"]["content"] = "sample"
     data["trackers"] = [{"id": "board-1", "topic": "wled/board-1", "character": "hero-xoric"}]
     table_file = tmp_path / "demo.yaml"
     table_file.write_text(yaml.safe_dump(data))

@@ -11,7 +11,7 @@ from service.rules import actions as A
 from service.rules.cards import Content
 from service.rules.events import Event
 from service.rules.evolve import evolve
-from service.rules.sample_content import FIRST_GAME_HEROES, sample_content
+from tests.helpers.sample_content import FIRST_GAME_HEROES, sample_content
 
 
 class Table:

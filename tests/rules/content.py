@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, MonsterCard, QuadrantEntry, RoomCard
 
 

@@ -9,7 +9,7 @@ from service.rules import actions as A
 from service.rules.cards import HeroCard, MonsterCard
 from service.rules.errors import CharacterCannotActError, UnexpectedShotError
 from service.rules.evolve import evolve
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import room_of, with_cards

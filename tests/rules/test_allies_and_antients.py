@@ -7,7 +7,7 @@ import pytest
 from service.rules import IllegalActionError
 from service.rules import actions as A
 from service.rules.cards import HeroCard
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import with_cards
@@ -148,7 +148,7 @@ def test_the_same_playmat_side_cannot_be_chosen_twice_in_a_row_except_for_the_la
 
 def test_a_spell_casting_ally_takes_two_spells_and_may_cast_them() -> None:
     """catacombs-3e-reference.txt: Allies ("Spell Casters may take any two Spell cards of their choice")."""
-    from service.rules import sample_content as sample
+    from tests.helpers import sample_content as sample
     from service.rules.cards import CardIndex
 
     # Varesh is the only unused Hero Portrait card, so the Inn's random draw recruits him.
@@ -176,7 +176,7 @@ def test_a_spell_casting_ally_takes_two_spells_and_may_cast_them() -> None:
 
 def test_the_lair_uses_the_playmat_on_the_lords_setup_card() -> None:
     """catacombs-3e-reference.txt: Catacomb Lord's Lair (Setup card: "which playmat is to be used")."""
-    from service.rules import sample_content as sample
+    from tests.helpers import sample_content as sample
     from service.rules.cards import CardIndex
     from service.rules.evolve import evolve
 

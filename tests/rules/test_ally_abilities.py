@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard
 from service.rules.errors import BadDecisionError
 from service.rules.evolve import evolve

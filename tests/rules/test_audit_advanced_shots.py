@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, MonsterCard
 from service.rules.evolve import evolve
-from service.rules.sample_content import FIRST_GAME_HEROES, seq
+from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 
 from .conftest import Table
 from .content import room_of

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 import pytest
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard, RoomCard
 from service.rules.errors import CardNotPlayableError, IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
-from service.rules.sample_content import FIRST_GAME_HEROES, seq, shots
+from tests.helpers.sample_content import FIRST_GAME_HEROES, seq, shots
 from service.rules.shots import Sequence as ShotSequence
 from service.rules.shots import Shot
 

@@ -17,7 +17,7 @@ from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
 from service.rules import GameState, Settings
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard
 from service.rules.errors import (
     CardNotPlayableError,
@@ -34,7 +34,7 @@ from service.rules.errors import (
 from service.rules.events import Event
 from service.rules.evolve import evolve
 from service.rules.layout import deal_room_deck
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import room_of, with_cards

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 import pytest
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, LordCard, MonsterCard
 from service.rules.errors import UnexpectedShotError
 from service.rules.evolve import evolve
-from service.rules.sample_content import FIRST_GAME_HEROES, seq
+from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 from service.rules.state import Character
 
 from .conftest import Table

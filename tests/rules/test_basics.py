@@ -7,7 +7,7 @@ import pytest
 from service.rules import IllegalActionError
 from service.rules import actions as A
 from service.rules.cards import HeroCard, MonsterCard
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 from service.rules.shots import CHARACTER_SHOTS, RANGED_SHOTS, Shot, UnknownShotError
 
 from .conftest import Table

@@ -6,7 +6,7 @@ import pytest
 
 from service.rules import GameState, IllegalActionError
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, QuadrantEntry, RoomCard
 from service.rules.catacombs3e import Catacombs3E
 from service.rules.errors import (
@@ -16,7 +16,7 @@ from service.rules.errors import (
     UnexpectedShotError,
     UnknownCharacterError,
 )
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 

@@ -201,7 +201,7 @@ def test_a_permanent_items_nullifies_box_protects_automatically() -> None:
 def test_a_hero_who_cannot_wield_weapons_may_not_play_one() -> None:
     """catacombs-3e-reference.txt: Item Cards: Usage Restrictions (weapons)."""
     from service.rules.cards import HeroCard
-    from service.rules.sample_content import seq
+    from tests.helpers.sample_content import seq
 
     from .content import with_cards
 
@@ -237,7 +237,7 @@ def test_a_once_per_room_defensive_card_is_raised_against_one_shot_on_the_enemys
 def test_a_refresh_item_icon_flips_a_used_once_per_room_item_face_up() -> None:
     """catacombs-3e-reference.txt: Playing Spell, Ability, or Item Cards (the Refresh icons)."""
     from service.rules.cards import HeroCard
-    from service.rules.sample_content import seq
+    from tests.helpers.sample_content import seq
 
     from .content import with_cards
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex
 from service.rules.errors import CardNotPlayableError
 from service.rules.evolve import evolve
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 from service.rules.state import Option, Pending
 
 from .conftest import Table

@@ -8,7 +8,7 @@ from service.rules import actions as A
 from service.rules.cards import HeroCard, MonsterCard
 from service.rules.errors import SuppressedShotError
 from service.rules.evolve import evolve
-from service.rules.sample_content import seq, shots
+from tests.helpers.sample_content import seq, shots
 
 from .conftest import Table
 from .content import room_of, with_cards

@@ -8,7 +8,7 @@ import pytest
 from service.rules import actions as A
 from service.rules.cards import MonsterCard
 from service.rules.errors import IllegalActionError, NoSuchAlternativeError
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 from service.rules.shots import Sequence, Shot
 
 from .conftest import Table

@@ -12,7 +12,7 @@ from service.rules import actions as A
 from service.rules.cards import HeroCard
 from service.rules.errors import WrongPhaseError
 from service.rules.layout import deal_room_deck
-from service.rules.sample_content import sample_content, seq
+from tests.helpers.sample_content import sample_content, seq
 
 from .conftest import Table
 from .content import with_cards

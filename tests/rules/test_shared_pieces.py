@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from service.rules import sample_content as sample
+from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
 from service.rules.errors import BadDecisionError, IllegalActionError
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 from service.rules.shots import Sequence, Shot
 
 from .conftest import Table

@@ -139,7 +139,7 @@ def test_a_tavern_bet_costs_two_gold_and_offers_the_reward_or_a_lower_one() -> N
 def test_a_hero_with_a_discount_pays_less_at_izchaks() -> None:
     """catacombs-3e-reference.txt: Introducing the Heroes (Marorg "buys items at a discount")."""
     from service.rules.cards import HeroCard
-    from service.rules.sample_content import seq
+    from tests.helpers.sample_content import seq
 
     from .content import with_cards
 

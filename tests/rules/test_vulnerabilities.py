@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.rules import Settings
 from service.rules import actions as A
 from service.rules.cards import HeroCard, MonsterCard
-from service.rules.sample_content import seq
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import room_of, with_cards

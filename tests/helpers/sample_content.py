@@ -1,8 +1,9 @@
-"""A small, hand-made card set for tests, demos and the example logs (the gpiozero ``MockFactory`` idea).
+"""A small, hand-made card set for tests and the example logs (the gpiozero ``MockFactory`` idea).
 
 Monster, room and lord facts follow the rulebook and ``reference-data``. Where a hero card is not known
 (most starting health and base sequences), the values here are fixture values, not card facts: real games
-use ``service.content``.
+use ``service.content``. A setup names these cards as ``content: sample``; only the tests (tests/conftest.py)
+and the example-log scripts register them, so a real table cannot play with them.
 """
 
 from __future__ import annotations
