@@ -21,7 +21,8 @@ from service.rules.errors import (
 )
 from service.rules.evolve import evolve
 from service.rules.state import Character, GameState, Option, Pending
-from service.rules.table_draws import TAVERN_BAG, unused_heroes
+from service.rules.table_draws import TAVERN_BAG as TAVERN_BAG  # the decks the rooms draw from
+from service.rules.table_draws import unused_heroes as unused_heroes
 from service.rules.tx import FlowRules, Tx
 
 HEALER = cite("Special Room Cards: Althea The Healer")
