@@ -169,6 +169,8 @@ def hero(record_id: str, raw: Raw) -> HeroCard:
         item_discount=raw.get("item_discount"),
         special_rules=tuple(raw.get("special_rules", ())),
         recommended_for_first_games=raw.get("recommended_for_first_games", False),
+        team=raw.get("team"),
+        hero_type=raw.get("hero_type"),
     )
 
 
@@ -206,6 +208,7 @@ def spell(record_id: str, raw: Raw) -> SpellCard:
         heal_all=raw.get("heal_all", 0),
         cure_poison=raw.get("cure_poison", 0),
         rush_before_casting=raw.get("rush_before_casting", True),
+        dark=raw.get("dark", False),
     )
 
 

@@ -105,6 +105,7 @@ def _cross_check(c: Content, merged: Mapping[str, Mapping[str, Any]], problems: 
     _check_monsters_and_rooms(c, check)
     _check_lords(c, check)
     _check_hero_cards(c, check)
+    _check_hero_types(c, check)
     _check_playmats(c, check)
     _check_layouts(c, check)
     _check_poison_deck(c, check)
@@ -151,6 +152,28 @@ def _check_lords(c: Content, check: Checker) -> None:
                     ["health_bands", index, "sequence"],
                     f"sequence {band.sequence} but the card has {len(lord.shot_sequences)}",
                 )
+
+
+# catacombs-and-castles-2e-manual.md: Dark Spell Cards: what each hero type may use, as the card fields say it
+# (spell_caster, can_use_weapons, can_use_magic_items).
+HERO_TYPE_FIELDS = {
+    "cleric": (False, False, False),
+    "fighter": (False, True, False),
+    "spell_caster": (True, False, True),
+    "monarch": (True, True, True),
+}
+
+
+def _check_hero_types(c: Content, check: Checker) -> None:
+    for hid, hero in c.heroes.items():
+        if hero.hero_type is None:
+            continue
+        wanted = HERO_TYPE_FIELDS[hero.hero_type]
+        given = (hero.spell_caster, hero.can_use_weapons, hero.can_use_magic_items)
+        names = ("spell_caster", "can_use_weapons", "can_use_magic_items")
+        for name, want, got in zip(names, wanted, given, strict=True):
+            if got is not None and got != want:
+                check.fail("heroes", hid, [name], f"a {hero.hero_type} hero has {name}: {str(want).lower()}")
 
 
 def _check_hero_cards(c: Content, check: Checker) -> None:

@@ -179,6 +179,10 @@ class HeroCard(Record):
     item_discount: int | None = None
     special_rules: tuple[str, ...] = ()
     recommended_for_first_games: bool = False
+    # catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: a Castles hero's team (a Team Catacomb
+    # hero has its own rules in a 3E party) and the hero type that says which Spell cards and items it uses.
+    team: Literal["castle", "catacomb"] | None = None
+    hero_type: Literal["cleric", "fighter", "spell_caster", "monarch"] | None = None
 
 
 Frequency = Literal["once_per_game", "once_per_room", "permanent"]
@@ -217,6 +221,7 @@ class SpellCard(Record):
     heal_all: int = 0
     cure_poison: int = 0
     rush_before_casting: bool = True
+    dark: bool = False  # a Dark Spell card (catacombs-and-castles-2e-manual.md: Dark Spell Cards)
 
 
 @dataclass(frozen=True, kw_only=True)

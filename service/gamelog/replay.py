@@ -73,11 +73,13 @@ def load_content(setup: dict[str, Any]) -> Any:
         raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
     expansions = setup.get("expansions", [])
     if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
-        raise SetupError(f"setup 'expansions' must list expansion names (soloth, castles), got {expansions!r}")
+        raise SetupError(
+            f"setup 'expansions' must list expansion names (soloth, castles), got {expansions!r}"
+        )
     try:
         loaded = load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions))
         if "castles" in expansions:
-            # The Castles heroes, Dark Spells and playmat of a 3E game (service/gamelog/integration_adapter.py).
+            # The Castles heroes, Dark Spells and playmat in a 3E game (gamelog/integration_adapter.py).
             from service.gamelog.integration_adapter import integrated_content
 
             return integrated_content(loaded)

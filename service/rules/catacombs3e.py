@@ -1,6 +1,8 @@
 """Catacombs Third Edition: the primary rule set.
 
-Catacombs 3E is ``CatacombsFlow`` (rooms, two sides, characters with health) with its hooks filled in.
+Catacombs 3E is ``CatacombsFlow`` (rooms, two sides, characters with health) with its hooks filled in; the
+Castles heroes, Dark Spells and Castles playmat a 3E game may include sit between the two
+(``castles_heroes3e.CastlesHeroes3E``), silent unless the content brings them.
 Catacombs 1E (``catacombs-1e-rules-italian.txt``) will subclass ``CatacombsFlow`` the same way
 (incapacitation instead of death, monster abilities, gold in hundreds); Catacombs & Castles has no rooms or
 per-hero health and subclasses the game-neutral ``RuleSet`` directly (``service/rules/castles/``).
@@ -13,10 +15,19 @@ from collections.abc import Sequence as Seq
 from typing import Any
 
 from service.rules import actions as A
-from service.rules import card_play, modifiers, pieces3e, position, rng, special_rooms, table_draws
+from service.rules import (
+    card_play,
+    integration3e,
+    modifiers,
+    pieces3e,
+    position,
+    rng,
+    special_rooms,
+    table_draws,
+)
 from service.rules import events as E
 from service.rules.cards import HeroCard, MonsterCard, UnknownCardError
-from service.rules.catacombs_flow import CatacombsFlow
+from service.rules.castles_heroes3e import CastlesHeroes3E
 from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError, cite
 from service.rules.evolve import evolve
 from service.rules.shots import Sequence, Shot
@@ -40,7 +51,7 @@ SETUP = cite("Game Phases: The Setup Phase")
 PIECE_KINDS = ("monster", "fire_wall")  # characters standing on a piece from the Monster Pool
 
 
-class Catacombs3E(CatacombsFlow):
+class Catacombs3E(CastlesHeroes3E):
     name = "catacombs-3e"
     gold_in_box = TREASURY  # the Treasury of a new game (the box's coins)
 
@@ -144,7 +155,10 @@ class Catacombs3E(CatacombsFlow):
                 cite("The Overseer, Heroes, and Catacomb Lords: Hero Player Boards"),
             )
         for spell in spells:
-            self.content.card("spell", spell)
+            # catacombs-and-castles-2e-manual.md: Dark Spell Cards: a hero type's spells (Castles cards only).
+            why_not = integration3e.why_not_choose(self.content, hero, self.content.card("spell", spell))
+            if why_not is not None:
+                raise CardNotPlayableError(why_not, integration3e.DARK_SPELLS)
         return tuple(spells)
 
     # == rooms ====================================================================================

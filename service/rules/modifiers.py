@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.rules import events as E
-from service.rules import rng, table_draws
+from service.rules import integration3e, rng, table_draws
 from service.rules.evolve import evolve
 from service.rules.shots import SINGLE_TARGET_MODIFIERS, Shot
 from service.rules.state import (
@@ -57,6 +57,8 @@ def offer_modifier(
 
 def modifier_can_affect(tx: Tx, modifier: str, c: Character) -> bool:
     if not c.alive or not c.on_mat:
+        return False
+    if integration3e.unaffected_by(tx.rules.content, modifier, c):
         return False
     if c.kind == "lord" and modifier not in LORD_MODIFIERS:
         return False

@@ -3,8 +3,8 @@ Taking Damage; Defensive Properties; Advanced Shots)."""
 
 from __future__ import annotations
 
+from service.rules import castles_shots3e, modifiers
 from service.rules import events as E
-from service.rules import modifiers
 from service.rules.actions import ResolveShot
 from service.rules.errors import cite
 from service.rules.evolve import evolve
@@ -44,8 +44,9 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         tx.after_change()
         return
     hits = tuple(dict.fromkeys(h for h in action.direct_hits if h != attacker.id))
-    if shot.kind == "target":
-        # Target Shot: damage "to the stated target only"; a miss may be retried once.
+    if shot.kind in castles_shots3e.TARGET_SHOTS:
+        # Target Shot (and the Castles target melee): damage "to the stated target only"; a miss may be
+        # retried once.
         if action.target not in hits and not planned.retry:
             turn = tx.state.turn
             if turn is not None:
@@ -74,7 +75,8 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         )
     attacker = tx.char(attacker.id)
     if (
-        shot.modifier == "regeneration"
+        # Castles Shots In Catacombs 3E: "Treat the leech shot as if it always has the regeneration modifier".
+        (shot.modifier == "regeneration" or shot.kind == "leech")
         and attacker.alive
         and any(regenerates_from(tx, attacker, t) for t in damaged)
     ):
@@ -84,6 +86,8 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         modifiers.offer_modifier(tx, attacker, shot, affected, damaged)
     if tx.state.pending is None:
         tx.rules.after_hits(tx, attacker, shot, damaged)
+    if tx.state.pending is None:
+        castles_shots3e.effects(tx, tx.char(attacker.id), shot, hits, damaged)
     if shot.kind == "teleport" and attacker.alive:
         # Teleport Shots: "the target character being teleported" is the performer unless another is named.
         teleported = tx.char(action.teleported or attacker.id)

@@ -25,6 +25,22 @@ RANGED_SHOTS: Mapping[str, int] = {
     "shield": 0,
 }
 
+# catacombs-and-castles-2e-manual.md: Catacombs & Castles Shots In Catacombs 3E: the Castles shots a 3E game
+# may use (a Castles hero's card, a Castles expansion's card), with the 2E shot list's damage. Their transfers
+# are ignored in 3E; what each does beyond damage is service/rules/castles_shots3e.py.
+CASTLES_CHARACTER_SHOTS: Mapping[str, int] = {"leech": 1, "target_melee": 1}
+CASTLES_RANGED_SHOTS: Mapping[str, int] = {
+    "grapple": 1,
+    "longbow": 1,
+    "net": 1,
+    "web": 2,
+    "shuriken": 1,
+    "vortex": 1,
+    "hook": 0,
+    "ice_boulder": 1,
+    "lightning": 1,
+}
+
 MOVEMENT_SHOTS = frozenset({"teleport", "runic_shift", "open_portal", "summon", "repeat"})
 """Shots that move or bring in pieces but inflict no damage themselves. ``repeat`` (a Cavern of Soloth icon
 whose meaning the sources do not give) is accepted as a shot without effect."""
@@ -56,6 +72,8 @@ SHOT_NAMES: Mapping[str, str] = {
     "giant_fireball": "giant fireball",
     "runic_shift": "runic shift",
     "open_portal": "open portal",
+    "target_melee": "target melee",
+    "ice_boulder": "ice boulder",
 }
 
 
@@ -74,6 +92,8 @@ class Shot:
         if (
             self.kind not in CHARACTER_SHOTS
             and self.kind not in RANGED_SHOTS
+            and self.kind not in CASTLES_CHARACTER_SHOTS
+            and self.kind not in CASTLES_RANGED_SHOTS
             and self.kind not in MOVEMENT_SHOTS
             and self.kind not in ICON_SHOTS
         ):
@@ -83,13 +103,15 @@ class Shot:
 
     @property
     def ranged(self) -> bool:
-        return self.kind in RANGED_SHOTS
+        return self.kind in RANGED_SHOTS or self.kind in CASTLES_RANGED_SHOTS
 
     @property
     def base_damage(self) -> int:
         if self.kind in CHARACTER_SHOTS:
             return CHARACTER_SHOTS[self.kind]
-        return RANGED_SHOTS.get(self.kind, 0)
+        if self.kind in CASTLES_CHARACTER_SHOTS:
+            return CASTLES_CHARACTER_SHOTS[self.kind]
+        return RANGED_SHOTS.get(self.kind, CASTLES_RANGED_SHOTS.get(self.kind, 0))
 
     @property
     def label(self) -> str:

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from service.rules import actions as A
-from service.rules import card_play, rng, table_draws
+from service.rules import card_play, integration3e, rng, table_draws
 from service.rules import events as E
 from service.rules.cards import UnknownCardError
 from service.rules.errors import (
@@ -328,7 +328,11 @@ def decide_ally_ability(rules: FlowRules, tx: Tx, pending: Pending, option: str)
 
 def ask_ally_spell(rules: FlowRules, tx: Tx, ally_id: str, remaining: int) -> None:
     ally = tx.char(ally_id)
-    options = tuple(Option(c.id, c.name) for c in rules.content.cards("spell") if c.id not in ally.spells)
+    options = tuple(
+        Option(c.id, c.name)
+        for c in rules.content.cards("spell")
+        if c.id not in ally.spells and integration3e.why_not_cast(rules.content, ally, c) is None
+    )
     if remaining > 0 and options:
         tx.ask(
             "choose_ally_spell",

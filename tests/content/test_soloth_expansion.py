@@ -38,7 +38,7 @@ def test_the_hydra_picks_its_sequence_by_remaining_health() -> None:
 
 def test_an_unknown_expansion_is_named() -> None:
     with pytest.raises(
-        ContentError, match=r"content/catacombs-3e/sloth: no such expansion; known: \['soloth'\]"
+        ContentError, match=r"content/catacombs-3e/sloth: no such expansion; known: \['castles', 'soloth'\]"
     ):
         load_content("catacombs-3e", expansions=("sloth",))
 

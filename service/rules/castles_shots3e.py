@@ -1,0 +1,154 @@
+"""What the Castles shots do in a Catacombs 3E game beyond their damage.
+
+catacombs-and-castles-2e-manual.md: Catacombs & Castles Shots In Catacombs 3E: grapple (grab and rescue),
+leech (always regeneration), longbow, net and web (their variant rules), shuriken, target melee and vortex
+"directly compatible"; hook, ice boulder and lightning from the Ice Box expansion. "The transfer related
+rules for shots from Castles 2E are ignored". Their damage is in ``shots.py``; the leech's regeneration and
+the target melee's declared target are read where 3E's regeneration and target shot are
+(``shot_resolution.py``). A rush "with that enemy's piece" is planned as the fear rush is: the attacker
+flicks the other piece, which harms nobody.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from service.rules import events as E
+from service.rules.evolve import evolve
+from service.rules.integration3e import NET_AND_WEB, PieceMoved
+from service.rules.shots import Shot
+from service.rules.state import Character, Option, Pending, PlannedShot
+
+if TYPE_CHECKING:
+    from service.rules.tx import Tx
+
+TRAPPED = "trapped"  # under a net or web piece: no turn until it is knocked off
+TRAPPING_SHOTS = ("net", "web")
+TARGET_SHOTS = ("target", "target_melee")  # Target Melee: the Target Shot's declared target and retry
+LIGHTNING_FLICKS = 3  # Lightning Shot: "flicks the lightning piece three times consecutively"
+
+
+def effects(tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], damaged: tuple[str, ...]) -> None:
+    """After the hits of one Castles shot are resolved (damage, modifiers): what the shot does to pieces."""
+    enemies = tuple(h for h in hits if _enemy(tx, attacker, h) and tx.char(h).on_mat)
+    if shot.kind == "grapple":
+        grapple(tx, attacker, hits, enemies)
+    elif shot.kind == "shuriken" and enemies:
+        # Shuriken: "After hitting (but not necessarily damaging) an enemy ... the attacker must immediately
+        # perform a rush shot with that piece": the first enemy it struck (docs/rulings.md).
+        _rush_with(tx, (enemies[0],))
+    elif shot.kind == "vortex" and enemies:
+        # Vortex: "For each enemy hit (but not necessarily damaged) ... a single rush shot with that enemy's
+        # piece" (the shield pieces of 2E's heroes have no owner among 3E's monsters).
+        _rush_with(tx, enemies)
+    elif shot.kind in TRAPPING_SHOTS:
+        trapped = tuple(d for d in damaged if tx.char(d).on_mat and not tx.char(d).has(TRAPPED))
+        if len(trapped) == 1:
+            trap(tx, attacker, tx.char(trapped[0]), shot)
+        elif trapped:
+            # "they only trap one enemy character at a time (the attacker decides which)"
+            tx.ask(
+                "choose_trapped",
+                attacker.id,
+                f"Which character does {attacker.name}'s {shot.label} trap?",
+                tuple(Option(t, tx.char(t).name) for t in trapped),
+                shot,
+                trapped,
+            )
+
+
+def _enemy(tx: Tx, attacker: Character, target_id: str) -> bool:
+    target = tx.char(target_id)
+    return target.kind not in ("antient", "fire_wall") and target.side != attacker.side
+
+
+def grapple(tx: Tx, attacker: Character, hits: tuple[str, ...], enemies: tuple[str, ...]) -> None:
+    """Grapple: Rescue ("If the grapple piece hits a teammate, place their piece within 2.5cm (1") of the
+    character performing the grapple shot") and Grab (a hit enemy is moved within 1" of the attacker, who
+    then rushes it; "If multiple enemies are hit, the attacking player chooses one")."""
+    for h in hits:
+        mate = tx.char(h)
+        if mate.id != attacker.id and mate.side == attacker.side and mate.on_mat:
+            tx.emit(
+                PieceMoved(f"{attacker.name}'s grapple rescues {mate.name}", mate.id, attacker.id, "rescue")
+            )
+    if len(enemies) == 1:
+        grab(tx, attacker, enemies[0])
+    elif enemies:
+        tx.ask(
+            "choose_grapple_target",
+            attacker.id,
+            f"Which enemy does {attacker.name}'s grapple grab?",
+            tuple(Option(e, tx.char(e).name) for e in enemies),
+            Shot("grapple"),
+            enemies,
+        )
+
+
+def grab(tx: Tx, attacker: Character, enemy_id: str) -> None:
+    enemy = tx.char(enemy_id)
+    tx.emit(
+        PieceMoved(
+            f"{attacker.name}'s grapple drags {enemy.name} within 1\" of {attacker.name}, then rushes it",
+            enemy.id,
+            attacker.id,
+            "grab",
+        )
+    )
+    _rush_with(tx, (enemy.id,))
+
+
+def _rush_with(tx: Tx, pieces: tuple[str, ...]) -> None:
+    turn = tx.state.turn
+    if turn is None:
+        return
+    rushes = tuple(PlannedShot(Shot("rush"), p, -1) for p in pieces)
+    tx.set_turn(evolve(turn, queue=(*rushes, *turn.queue)))
+
+
+def trap(tx: Tx, attacker: Character, target: Character, shot: Shot) -> None:
+    """Net and Web (variant): "place the net or web piece on top of the affected character"; it "may not take
+    their turn ... until the net or web piece is completely knocked off"."""
+    tx.update(target.with_status(TRAPPED))
+    tx.emit(
+        E.StatusChanged(
+            f"{attacker.name}'s {shot.label} traps {target.name} ({NET_AND_WEB})", target.id, TRAPPED, True
+        )
+    )
+
+
+def decide_trapped(tx: Tx, pending: Pending, option: str) -> None:
+    attacker = tx.char(pending.character or "")
+    trap(tx, attacker, tx.char(option), pending.shot or Shot("net"))
+
+
+def free_trapped(tx: Tx, knocked_off: tuple[str, ...]) -> None:
+    """The net or web piece knocked completely off: "the piece is immediately removed from the playmat"."""
+    for cid in dict.fromkeys(knocked_off):
+        c = tx.state.find(cid)
+        if c is not None and c.has(TRAPPED):
+            tx.update(c.without_status(TRAPPED))
+            tx.emit(E.StatusChanged(f"{c.name}'s net is knocked off", c.id, TRAPPED, False))
+
+
+def lightning_flick(tx: Tx, planned: PlannedShot) -> bool:
+    """Lightning: "The first two flicks do not inflict any damage, the third flick inflicts one point". The
+    shot's ``count`` is the flick it is at (1, 2, 3). True when this flick is one of the first two: it is used
+    up here and the next flick comes at once."""
+    if planned.shot.kind != "lightning" or planned.shot.count >= LIGHTNING_FLICKS:
+        return False
+    turn = tx.state.turn
+    assert turn is not None
+    following = evolve(planned, shot=evolve(planned.shot, count=planned.shot.count + 1))
+    rest = tuple(p for p in turn.queue if p is not planned)
+    tx.set_turn(evolve(turn, queue=(following, *rest)))
+    actor = tx.char(planned.actor or turn.character)
+    tx.emit(
+        E.ShotResolved(
+            f"{actor.name} flicks the lightning piece "
+            f"({planned.shot.count} of {LIGHTNING_FLICKS}, no damage)",
+            actor.id,
+            planned.shot.label,
+        )
+    )
+    return True
