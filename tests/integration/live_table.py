@@ -21,6 +21,7 @@ from service.daemon_cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
+from service.shot_actions import Attribute
 from service.table_config import GameSetup, TableConfig, load_table
 from tests.helpers.broker import MosquittoBroker
 from tests.helpers.mqtt_probe import MqttProbe
@@ -47,6 +48,7 @@ class LiveTable:
     accounts: dict[str, tuple[str, str]] | None = None  # role -> (user, password) on a broker with the ACL
     attribution: AttributionConfig = AttributionConfig(workers=1, seed=0)
     dashboard_config: dict[str, Any] | None = None
+    attribute: Attribute | None = None  # how the daemon attributes shots (None: service.attribution's own)
 
     def url(self, role: str) -> str:
         """The broker URL for a role: daemon, referee (the players and dashboard commands), spectator."""
@@ -88,6 +90,8 @@ class LiveTable:
             handler=lambda command: holder["daemon"].on_command(command),
         )
         options = DaemonOptions(attribution=self.attribution)
+        if self.attribute is not None:
+            options.attribute = self.attribute
         self.daemon = Daemon(
             self.table,
             self.connection,
