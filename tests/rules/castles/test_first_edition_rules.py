@@ -35,7 +35,8 @@ def hakoru_rushes(t: Table1E) -> None:
 
 # == setup ========================================================================================
 def test_team_mode_setup_eight_tokens_one_armour_token_and_the_opposite_team_first() -> None:
-    """catacombs-and-castles-1e-manual.txt: Team Mode Setup"""
+    """catacombs-and-castles-1e-manual.txt: Team Mode Setup; Placing The Heroes (the team opposite to the
+    board side goes first)"""
     t = tutorial(board_side="catacomb")
     assert t.state.side_to_move == "castle"  # on the Catacomb side, Team Castle goes first
     assert (t.pool("castle"), t.pool("catacomb")) == (8, 8)

@@ -10,7 +10,7 @@ ICE_CARD = "castle-target-acquired"
 
 
 def test_the_quick_start_tutorial_as_jen_and_sam_play_it() -> None:
-    """catacombs-and-castles-1e-manual.txt: Team Mode Quick Start Tutorial"""
+    """catacombs-and-castles-1e-manual.txt: Team Mode Quick Start Tutorial (Team Mode Tutorial Setup)"""
     t = tutorial()
     # Team Mode Tutorial Setup: eight Health Tokens each, one Armour Token per hero; on the Castle side the
     # Catacomb team goes first.

@@ -40,7 +40,8 @@ def test_the_heroes_start_with_their_health_no_gold_and_the_wizards_spells() -> 
 
 
 def test_the_catacomb_is_built_level_by_level_with_the_merchant_healer_and_lord() -> None:
-    """catacombs-1e-rules-italian.txt: Configurare la Catacomba"""
+    """catacombs-1e-rules-italian.txt: Configurare la Catacomba; Preparazione del gioco (the four heroes,
+    whatever the number of players)"""
     deck = Game().state.room_deck
     cards = Game().rules.content
     levels = [
@@ -52,7 +53,8 @@ def test_the_catacomb_is_built_level_by_level_with_the_merchant_healer_and_lord(
 
 
 def test_exploration_flips_the_next_room_and_preparation_places_its_monsters() -> None:
-    """catacombs-1e-rules-italian.txt: 1: La Fase Esplorazione"""
+    """catacombs-1e-rules-italian.txt: 1: La Fase Esplorazione; 2: La Fase di Preparazione; Le Carte Stanza
+    (the monsters the card names)"""
     g = Game(ROOMS)
     g.enter()
     assert g.state.room_id == "corridoio" and g.state.phase == "setup"
@@ -123,7 +125,7 @@ def test_resolution_pays_each_hero_the_gold_of_the_monsters_it_killed_in_hundred
 
 # == incapacitation ===============================================================================
 def test_a_stunned_hero_is_incapacitated_for_the_next_round_then_recovers(tmp_path: Path) -> None:
-    """catacombs-1e-rules-italian.txt: Incapacità"""
+    """catacombs-1e-rules-italian.txt: Incapacità; Gli Attacchi Modificati (Colpo stordente)"""
     stun = "  zombie:\n    shot_sequences: [[{shot: melee, modifier: stun}]]\n"
     g = Game(ROOMS, overlay=overlay(tmp_path, stun))
     g.fight()
@@ -315,7 +317,8 @@ def to_merchant(g: Game) -> None:
 
 
 def test_the_merchant_shows_six_items_and_two_at_half_price() -> None:
-    """catacombs-1e-rules-italian.txt: Il mercante"""
+    """catacombs-1e-rules-italian.txt: Il mercante; Carte Stanze Speciali (the Merchant's card, flipped in the
+    Exploration Phase)"""
     g = Game(ROOMS)
     to_merchant(g)
     assert len(g.state.market) == 6
@@ -364,7 +367,8 @@ def test_the_healer_restores_one_point_for_300_and_resurrects_for_1000() -> None
 
 # == the final battle =============================================================================
 def test_the_lord_melees_or_performs_one_special_action_and_dies_to_win_the_game() -> None:
-    """catacombs-1e-rules-italian.txt: Condizioni di Vittoria"""
+    """catacombs-1e-rules-italian.txt: Condizioni di Vittoria; Scegliere un Signore della Catacomba (his
+    marker on the top of his health track)"""
     g = Game(["signore-della-catacomba"], lord="dragone")
     g.fight()
     lord = g.c("lord-dragone")

@@ -34,7 +34,11 @@ def summary(s: GameState) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED), ids=str)
 def test_the_example_log_replays_to_its_expected_end_state(name: str) -> None:
-    """catacombs-1e-rules-italian.txt: Riassunto delle regole (every phase, room after room, to the Lord)"""
+    """catacombs-1e-rules-italian.txt: Riassunto delle regole (every phase, room after room, to the Lord:
+    1. Fase Esplorazione, 2. Fase di Preparazione, 3. Fase combattimento, Fine del Round, 4. La Fase di
+    Risoluzione);
+    Il viaggio attraverso la Catacomba (the four phases of each room); Obiettivo del gioco (the heroes survive
+    every room and defeat the Lord)"""
     result = replay(read_log(EXAMPLES / name))
     assert result.rejected == []
     assert isinstance(result.state, GameState) and result.state.ruleset == "catacombs-1e"
