@@ -15,8 +15,6 @@ acknowledgements meanwhile go on as usual.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import logging
 import queue
 import threading
@@ -32,12 +30,12 @@ from service.attribution.infer import AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
 from service.bindings import SizeOf, resolve_bindings
 from service.board_view import board_payload, obstacles_for_pages
+from service.device_journal import journal_entry
 from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentDesk, EnrolmentRefused
 from service.eventlog.base import EventLog
 from service.eventlog.record import EventLogError
-from service.gamelog.context import game_context
-from service.gamelog.replay import SetupError, new_game_from_setup
+from service.gamelog.replay import SetupError
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
 from service.mat.geometry import PieceClass, load_mat, piece_classes_for
@@ -61,15 +59,12 @@ from service.sensing.shot_trace import (
     mat_geometry,
     unknown_classes,
 )
-from service.sensing.tags import TableConfigError
-from service.setup_game import SetupRefused, setup_payload
 from service.shot_actions import Attribute, Reading, ReadingContext, settle
 from service.shot_reader import ShotJob, ShotReader
 from service.table_commands import CommandRefused, records_for
 from service.table_config import TableConfig
-from service.table_games import table_game
 from service.table_session import SessionError, TableSession
-from service.trackers.config import TrackerConfig, load_trackers
+from service.wizard_commands import assign_tracker, setup_game, table_file_setup, table_trackers, tracker_view
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +128,7 @@ class Daemon:
         self._link_published: bool | None = None
         # Enrolling discs from the set-up page (docs/setup.md): scans go to it as well as to the segmenter.
         self.enrolment_desk = EnrolmentDesk(table.registry, self.options.sets_dir)
-        self.trackers = _table_trackers(table)
+        self.trackers = table_trackers(table)
         # The guided calibration (docs/setup.md): while it runs, the mat's impacts are taps, not shots.
         self.calibration_desk = GuidedCalibrationDesk(
             table,
@@ -288,7 +283,7 @@ class Daemon:
         )
 
     def _on_device_batch(self, batch: list[Any]) -> None:
-        entries = [_journal_entry(d) for d in batch if not isinstance(d.message, Hello)]
+        entries = [journal_entry(d) for d in batch if not isinstance(d.message, Hello)]
         try:
             self.eventlog.journal_device(entries)
         except EventLogError as exc:
@@ -528,10 +523,6 @@ class Daemon:
         if name == "rescan":
             self._request_scan()
             return None
-        if name == "setup_game":
-            return self._setup_game(args, actor)
-        if name == "assign_tracker":
-            return self._assign_tracker(args, actor)
         if name in ENROLMENT_COMMANDS:  # not the game's either: the set file is the record
             try:
                 self.enrolment_desk.command(name, args)
@@ -546,8 +537,14 @@ class Daemon:
                 raise CommandRefused(str(exc)) from None
             self._publish_state()
             return None
+        if name == "setup_game":
+            records = setup_game(args, self.table, self.session)
+        elif name == "assign_tracker":
+            records = assign_tracker(args, self.trackers, self.session)
+        else:
+            records = records_for(name, args, self.session, self.table.registry)
         seq = None
-        for kind, payload in records_for(name, args, self.session, self.table.registry):
+        for kind, payload in records:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
         if name == "new_game":
             seq = self._start_game_from_config()
@@ -571,46 +568,9 @@ class Daemon:
         return seq
 
     def _start_game_from_config(self) -> int:
-        # The table file's game, as its rule set sets one up (service/table_games.py); each game of the log
-        # draws its own dice: the table's seed, then the next, and so on.
-        payload = table_game(self.table.ruleset).setup_payload(self.table, self.session.games)
-        payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
+        payload = table_file_setup(self.table, self.session.games)
         self.session.check("setup", payload)
         return self._record("setup", payload, "daemon")
-
-    def _setup_game(self, args: dict[str, Any], actor: str) -> int:
-        """The set-up wizard's game (Catacombs 3E, or a Castles 2E mode): checked by the rules first, then the
-        old game closed, the new begun."""
-        try:
-            payload = setup_payload(args, self.table, self.session.games)
-        except SetupRefused as exc:
-            raise CommandRefused(str(exc)) from None
-        payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
-        new_game_from_setup(dict(payload))  # a SetupError names what is wrong before anything is logged
-        if self.session.state is not None:
-            self._checked("new_game", {"reason": "the set-up wizard starts a new game"}, actor)
-        return self._checked("setup", payload, actor)
-
-    def _assign_tracker(self, args: dict[str, Any], actor: str) -> int:
-        """The set-up wizard puts an LED tracker beside a character's board (or switches it off: null)."""
-        unknown = sorted(set(args) - {"tracker", "character"})
-        if unknown:
-            raise CommandRefused(f"assign_tracker does not take {', '.join(map(repr, unknown))}")
-        tracker, character = args.get("tracker"), args.get("character")
-        if tracker not in {t.id for t in self.trackers}:
-            known = ", ".join(t.id for t in self.trackers) or "none in the table file"
-            raise CommandRefused(f"no tracker {tracker!r} at this table (trackers: {known})")
-        if character is not None and (
-            self.session.state is None or self.session.state.find(str(character)) is None
-        ):
-            raise CommandRefused(f"no character {character!r} in this game")
-        return self._checked("assign_tracker", {"tracker": tracker, "character": character}, actor)
-
-    def tracker_assignments(self) -> dict[str, str | None]:
-        """Tracker id -> the character it stands beside: the table file's, then the referee's choices."""
-        chosen = {t.id: t.character for t in self.trackers}
-        chosen.update({k: v for k, v in self.session.tracker_assignments.items() if k in chosen})
-        return chosen
 
     def _apply_tag_swaps(self) -> None:
         """The table's registry follows the log's swap_tag records (the segmenter reads the same registry)."""
@@ -642,13 +602,7 @@ class Daemon:
         self._unknown_published = self.table.registry.unknown_uids
         self._link_published = self._serial_link_up()
         snapshot["health"] = {"serial_link": self._link_published, "mqtt": self.publisher.connected}
-        beside = self.tracker_assignments()
-        snapshot["trackers"] = [
-            {"id": t.id, "kind": t.kind, "character": beside[t.id], "topic": t.topic} for t in self.trackers
-        ]
-        for character in snapshot.get("characters", []) if self.trackers else ():
-            # The WLED bridge follows this: each tracker shows the character that lists it.
-            character["trackers"] = sorted(t for t, c in beside.items() if c == character["id"])
+        tracker_view(self.trackers, self.session, snapshot)
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 
@@ -675,33 +629,3 @@ class Daemon:
             obstacles_for_pages(self.table.obstacles, self.mat.obstacles),
         )
         self.publisher.publish_board(board, self.session.seq)
-
-
-def _table_trackers(table: TableConfig) -> tuple[TrackerConfig, ...]:
-    """The table file's LED trackers, for the set-up wizard; a broken list is logged, never fatal here."""
-    try:
-        return load_trackers(table.path)
-    except TableConfigError as exc:
-        log.error("the table's trackers cannot be read: %s", exc)
-        return ()
-
-
-def _journal_entry(delivery: Any) -> dict[str, Any]:
-    """A board message as the device journal keeps it: who sent it (boot, seq) and its fields."""
-    message = delivery.message
-    is_message = dataclasses.is_dataclass(message) and not isinstance(message, type)
-    fields = dataclasses.asdict(message) if is_message else {"repr": repr(message)}
-    return {
-        "boot_id": delivery.boot_id,
-        "seq": delivery.seq,
-        "type": type(message).__name__,
-        "message": json.loads(json.dumps(fields, default=_plain)),
-    }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, bytes | bytearray):
-        return value.hex()
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    return repr(value)
