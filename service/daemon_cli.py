@@ -40,6 +40,13 @@ def register_cli(subparsers: Any) -> None:
         help="Catacombs & Castles: the mode played, one of the table file's game.modes (default: its "
         "game.mode)",
     )
+    run.add_argument(
+        "--expansion",
+        action="append",
+        default=[],
+        help="Catacombs 3E: add a shipped expansion to the table's games (soloth; castles: Castles heroes, "
+        "Dark Spells and the Castles playmat in the party's game); may be given more than once",
+    )
     run.add_argument("--serial", default=os.environ.get("SMARTMAT_SERIAL"), help="the mat's serial port path")
     run.add_argument("--broker", default=DEFAULT_BROKER, help="MQTT URL mqtt://user:pass@host:port")
     run.add_argument(
@@ -219,7 +226,12 @@ def _chosen_table(args: argparse.Namespace) -> Any:
                 f"smartmat: no table plays {args.ruleset!r}; known: {', '.join(sorted(SHIPPED_FOR_RULESET))}"
             )
     try:
-        return with_game(load_table(path), getattr(args, "ruleset", None), getattr(args, "mode", None))
+        return with_game(
+            load_table(path),
+            getattr(args, "ruleset", None),
+            getattr(args, "mode", None),
+            tuple(getattr(args, "expansion", None) or ()),
+        )
     except TableConfigError as exc:
         raise SystemExit(f"smartmat: {exc}") from None
 

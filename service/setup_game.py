@@ -1,6 +1,7 @@
 """The set-up wizard's game: the referee picks the game; the table file gives the rule set, content and seed.
 
-- Catacombs 3E: ``setup_game {heroes, lord, rooms?}``.
+- Catacombs 3E: ``setup_game {heroes, lord, rooms?, expansions?}`` (``expansions: ["castles"]`` puts Castles
+  heroes in the party; without it, the table file's ``game.expansions``).
 - Catacombs & Castles 2E: ``setup_game {mode, sides, first?, game_length?, quick_start?}``, each side
   ``{team, heroes | boss and warriors, health_tokens?, reinforcement_tokens?}`` (the setup record's fields,
   docs/game-log.md).
@@ -18,7 +19,7 @@ from typing import Any
 
 from service.table_config import TableConfig
 
-ARGUMENTS = frozenset({"heroes", "lord", "rooms"})
+ARGUMENTS = frozenset({"heroes", "lord", "rooms", "expansions"})
 CASTLES_ARGUMENTS = frozenset({"mode", "sides", "first", "game_length", "quick_start"})
 CASTLES_SIDE_KEYS = frozenset({"team", "heroes", "boss", "warriors", "health_tokens", "reinforcement_tokens"})
 # The rule sets whose games the wizard sets up from a choice (Castles 1E also needs abilities and board sides:
@@ -54,13 +55,16 @@ def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int
     unknown = sorted(set(args) - ARGUMENTS)
     if unknown:
         raise SetupRefused(
-            f"setup_game does not take {', '.join(map(repr, unknown))} (it takes heroes, lord, rooms)"
+            f"setup_game does not take {', '.join(map(repr, unknown))} (it takes heroes, lord, rooms, "
+            "expansions)"
         )
     heroes = _ids(args, "heroes", 1, 4)
     lord = args.get("lord")
     if not isinstance(lord, str) or not _ID.match(lord):
         raise SetupRefused(f"lord: expected a Catacomb Lord's id like 'vasesak-the-sorcerer', got {lord!r}")
     rooms = _ids(args, "rooms", 1, 12) if args.get("rooms") else []
+    # The table's expansions unless the choice names its own (castles: the Castles heroes in the party).
+    expansions = _ids(args, "expansions", 0, 4) if "expansions" in args else list(table.game.expansions)
     return {
         "ruleset": table.ruleset,
         "heroes": heroes,
@@ -69,6 +73,7 @@ def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int
         "seed": table.game.seed + games_so_far,
         "content": table.game.content,
         **({"settings": dict(table.game.settings)} if table.game.settings else {}),
+        **({"expansions": expansions} if expansions else {}),
     }
 
 

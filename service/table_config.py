@@ -38,6 +38,9 @@ class GameSetup:
     # Catacombs 3E: the table's settings (service.rules.Settings fields, e.g. physical_decks: true for a table
     # that draws real cards), written into every game's setup record.
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # Catacombs 3E: the shipped expansions the game plays with (soloth; castles: the Castles heroes, Dark
+    # Spells and playmat, catacombs-and-castles-2e-manual.md: Catacombs 3E Integration), into every setup.
+    expansions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ def load_table(path: Path | str | None = None) -> TableConfig:
             rooms=tuple(str(r) for r in rooms) if rooms else None,
             content=_content(game.get("content", "shipped"), f"{where}: game.content"),
             settings=_settings(game.get("settings"), f"{where}: game.settings"),
+            expansions=_expansions(game.get("expansions"), f"{where}: game.expansions"),
         )
     mat = data.get("mat") or {}
     if not isinstance(mat, dict):
@@ -139,6 +143,15 @@ def _settings(raw: Any, where: str) -> dict[str, Any]:
     return dict(raw)
 
 
+def _expansions(raw: Any, where: str) -> tuple[str, ...]:
+    """Expansion names (the content check knows them: content/catacombs-3e/<name>/expansion.yaml)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(e, str) and e for e in raw):
+        raise TableConfigError(f"{where}: expected a list of expansion names (soloth, castles), got {raw!r}")
+    return tuple(raw)
+
+
 def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
     """A Catacombs & Castles table's games: ``modes`` maps each mode to its setup, ``mode`` picks one."""
     modes = _require(game, "modes", where, dict)
@@ -160,9 +173,14 @@ def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
     )
 
 
-def with_game(table: TableConfig, ruleset: str | None = None, mode: str | None = None) -> TableConfig:
-    """The table with another mode picked (``smartmat run --mode``); a rule set other than the file's is
-    refused by name, since its discs and games are the file's."""
+def with_game(
+    table: TableConfig,
+    ruleset: str | None = None,
+    mode: str | None = None,
+    expansions: tuple[str, ...] = (),
+) -> TableConfig:
+    """The table with another mode picked (``smartmat run --mode``) or expansions added (``--expansion``); a
+    rule set other than the file's is refused by name, since its discs and games are the file's."""
     from dataclasses import replace
 
     if ruleset is not None and ruleset != table.ruleset:
@@ -170,6 +188,11 @@ def with_game(table: TableConfig, ruleset: str | None = None, mode: str | None =
             f"{table.path}: this table plays {table.ruleset}, not {ruleset} "
             f"(give a table file for {ruleset}, or leave --table out to use the shipped one)"
         )
+    if expansions:
+        if table.game.modes:
+            raise TableConfigError(f"{table.path}: --expansion is for Catacombs 3E tables")
+        added = tuple(dict.fromkeys((*table.game.expansions, *expansions)))
+        table = replace(table, game=replace(table.game, expansions=added))
     if mode is None:
         return table
     if not table.game.modes:

@@ -47,6 +47,7 @@ class CatacombsTable:
             "seed": game.seed + games_so_far,
             "content": game.content,
             **({"settings": dict(game.settings)} if game.settings else {}),
+            **({"expansions": list(game.expansions)} if game.expansions else {}),
         }
 
     def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None:

@@ -240,6 +240,10 @@ def piece_classes_for(ruleset: str) -> dict[str, PieceClass]:
     own = CONTENT_DIR / ruleset / "pieces.yaml"
     if ruleset != "catacombs-3e" and own.exists():
         classes.update(load_piece_classes(own))
+    if ruleset == "catacombs-3e":
+        # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md:
+        # Catacombs 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
+        classes.update(load_piece_classes(CONTENT_DIR / "catacombs-and-castles-2e" / "pieces.yaml"))
     return classes
 
 

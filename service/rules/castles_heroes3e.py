@@ -32,11 +32,22 @@ from service.rules.state import Character, GameState, Option, Pending, PlannedSh
 from service.rules.tx import Tx
 
 INN = special_rooms.INN
+PENDING_RULES = {
+    "choose_start_zone": PLAYMATS,
+    "dark_spell_price": DARK_SPELLS,
+    "choose_catacomb_ally": CATACOMB_HEROES,
+    "choose_grapple_target": integration3e.SHOTS,
+    "choose_trapped": integration3e.NET_AND_WEB,
+}
 CATACOMB_ALLY = "catacomb_ally"  # the Inn's service: 15 gold, then choose an unused Catacomb hero
 
 
 class CastlesHeroes3E(CatacombsFlow):
     """The Catacombs 3E Integration rules; silent unless the content is an ``IntegratedContent``."""
+
+    def rule_for_pending(self, state: GameState) -> str:
+        kind = state.pending.kind if state.pending else ""
+        return PENDING_RULES.get(kind) or super().rule_for_pending(state)
 
     # == Team Catacomb heroes: shots that cannot be suppressed ===================================
     def plan(self, state: GameState, c: Character, shot: Shot, position: int) -> PlannedShot:

@@ -51,7 +51,7 @@ def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable
         "heroes: expected a list of 1 to 4 ids, got []"
     )
     assert table.send("setup_game", heroes=["xoric"], lord="hmotha-the-lich-lord", seed=3)["error"] == (
-        "setup_game does not take 'seed' (it takes heroes, lord, rooms)"
+        "setup_game does not take 'seed' (it takes heroes, lord, rooms, expansions)"
     )
     assert table.eventlog.last_seq() == before
 
