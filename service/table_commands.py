@@ -15,9 +15,10 @@ from service.sensing.tags import TagRegistry
 from service.table_session import TableSession
 
 # Rules actions a command passes through unchanged (their fields are the rules' own, docs/rules-api.md).
-PASS_THROUGH = ("enter_room", "start_battle", "use_service", "play_card")
+PASS_THROUGH = ("enter_room", "start_battle", "use_service", "play_card", "gain_rage")
 NEEDS_TURN = ("skip_shot", "end_turn")
-CORRECTABLE = {"health": ("set_health", "health"), "gold": ("set_gold", "gold")}
+# rage: the Catacombs 1E Barbarian's rage track (the other rule sets refuse set_rage, naming their rules).
+CORRECTABLE = {"health": ("set_health", "health"), "gold": ("set_gold", "gold"), "rage": ("set_rage", "rage")}
 
 Record = tuple[str, dict[str, Any]]
 
@@ -53,6 +54,7 @@ ARGUMENTS: Mapping[str, frozenset[str]] = {
         "draw": ("deck", "cards"),
         "use_service": ("service", "target", "item", "payment"),
         "play_card": ("character", "card", "alternative", "rush_first", "kind"),
+        "gain_rage": ("character", "levels"),
     }.items()
 }
 

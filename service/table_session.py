@@ -422,8 +422,10 @@ _UNDONE_WORDS = {
     "start_battle": "the start of the battle",
     "play_card": "a card played",
     "use_service": "a room's service",
+    "gain_rage": "rage gained",
     "set_health": "a health correction",
     "set_gold": "a gold correction",
+    "set_rage": "a rage correction",
 }
 
 

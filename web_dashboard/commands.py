@@ -110,6 +110,11 @@ def _optional_character(args: dict[str, Any]) -> dict[str, Any]:
     return {"character": _identifier(args, "character")} if "character" in args else {}
 
 
+def _gain_rage(args: dict[str, Any]) -> dict[str, Any]:
+    levels = {"levels": _int(args, "levels", 1, 9)} if "levels" in args else {}
+    return {"character": _identifier(args, "character"), **levels}
+
+
 def _declare(args: dict[str, Any]) -> dict[str, Any]:
     declared: dict[str, Any] = {"character": _identifier(args, "character")}
     if args.get("alternative") is not None:
@@ -144,7 +149,7 @@ def _manual_shot(args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_CORRECTABLE = {"health": (0, 99), "gold": (0, 999), "poison": (0, 99), "charge": (0, 20)}
+_CORRECTABLE = {"health": (0, 99), "gold": (0, 999), "poison": (0, 99), "charge": (0, 20), "rage": (0, 9)}
 
 
 def _correct(args: dict[str, Any]) -> dict[str, Any]:
@@ -262,6 +267,7 @@ CATALOGUE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "dismiss_shot": _dismiss,
     "bind": _bind,
     "use_service": _use_service,
+    "gain_rage": _gain_rage,
     "draw": _draw,
     "declare": _declare,
     "answer": _answer,
@@ -301,6 +307,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "dismiss_shot": ("reason",),
         "bind": ("character", "piece"),
         "use_service": ("service", "target", "item"),
+        "gain_rage": ("character", "levels"),
         "draw": ("deck", "cards"),
         "declare": ("character", "alternative", "action"),
         "answer": ("decision", "option"),

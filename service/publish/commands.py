@@ -30,6 +30,7 @@ COMMANDS = (
     "bind",
     "play_card",
     "use_service",
+    "gain_rage",  # Catacombs 1E: the Barbarian's rage marker moves up
     "draw",
     "new_game",
     "swap_tag",

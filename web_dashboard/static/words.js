@@ -96,7 +96,7 @@ window.SmartmatWords = (function () {
     confirm_hits: "Hits confirmed", manual_shot: "Shot recorded", correct: "Corrected", undo: "Taken back",
     pause: "Game paused", resume: "Game resumed", rescan: "The mat is scanning", enter_room: "Room card flipped",
     start_battle: "Battle started", dismiss_shot: "Shot set aside", bind: "Disc changed", new_game: "New game started",
-    use_service: "Done", play_card: "Card played", draw: "Card recorded",
+    use_service: "Done", play_card: "Card played", draw: "Card recorded", gain_rage: "Rage gained",
   };
   const done = (command) => DONE[command] || "Done";
 
