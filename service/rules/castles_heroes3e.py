@@ -36,8 +36,6 @@ PENDING_RULES = {
     "choose_start_zone": PLAYMATS,
     "dark_spell_price": DARK_SPELLS,
     "choose_catacomb_ally": CATACOMB_HEROES,
-    "choose_grapple_target": integration3e.SHOTS,
-    "choose_trapped": integration3e.NET_AND_WEB,
 }
 CATACOMB_ALLY = "catacomb_ally"  # the Inn's service: 15 gold, then choose an unused Catacomb hero
 
@@ -77,12 +75,6 @@ class CastlesHeroes3E(CatacombsFlow):
             tx.after_change()
             return
         super()._do_resolve_shot(tx, action)
-
-    def decide_choose_grapple_target(self, tx: Tx, pending: Pending, option: str) -> None:
-        castles_shots3e.grab(tx, tx.char(pending.character or ""), option)
-
-    def decide_choose_trapped(self, tx: Tx, pending: Pending, option: str) -> None:
-        castles_shots3e.decide_trapped(tx, pending, option)
 
     # == Dark Spell cards ==========================================================================
     def _check_play_card(self, state: GameState, action: A.PlayCard) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from service.rules import events as E
+from service.rules.actions import ResolveShot
 from service.rules.evolve import evolve
 from service.rules.integration3e import NET_AND_WEB, PieceMoved
 from service.rules.shots import Shot
-from service.rules.state import Character, Option, Pending, PlannedShot
+from service.rules.state import Character, PlannedShot
 
 if TYPE_CHECKING:
     from service.rules.tx import Tx
@@ -28,33 +29,39 @@ TARGET_SHOTS = ("target", "target_melee")  # Target Melee: the Target Shot's dec
 LIGHTNING_FLICKS = 3  # Lightning Shot: "flicks the lightning piece three times consecutively"
 
 
-def effects(tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], damaged: tuple[str, ...]) -> None:
+def struck(
+    tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], target: str | None
+) -> tuple[str, ...]:
+    """The hits a Castles shot damages. Grapple "Only affects one target": the enemy named as ``target``, else
+    the first enemy hit (as in Castles 2E, docs/rulings.md); the teammates it hits are rescued, not hurt."""
+    if shot.kind != "grapple":
+        return hits
+    enemies = tuple(h for h in hits if _enemy(tx, attacker, h) and tx.char(h).on_mat)
+    if not enemies:
+        return ()
+    return (target if target in enemies else enemies[0],)
+
+
+def effects(tx: Tx, attacker: Character, shot: Shot, action: ResolveShot, damaged: tuple[str, ...]) -> None:
     """After the hits of one Castles shot are resolved (damage, modifiers): what the shot does to pieces."""
+    hits = tuple(dict.fromkeys(h for h in action.direct_hits if h != attacker.id))
     enemies = tuple(h for h in hits if _enemy(tx, attacker, h) and tx.char(h).on_mat)
     if shot.kind == "grapple":
-        grapple(tx, attacker, hits, enemies)
-    elif shot.kind == "shuriken" and enemies:
-        # Shuriken: "After hitting (but not necessarily damaging) an enemy ... the attacker must immediately
-        # perform a rush shot with that piece": the first enemy it struck (docs/rulings.md).
-        _rush_with(tx, (enemies[0],))
+        grapple(tx, attacker, hits, struck(tx, attacker, shot, enemies, action.target))
+    elif shot.kind == "shuriken" and any(_enemy(tx, attacker, h) for h in hits):
+        # Shuriken: "After hitting (but not necessarily damaging) an enemy ... the attacker *must* immediately
+        # perform a rush shot": the attacker's own piece, as Castles 2E reads it (docs/rulings.md).
+        _rush_with(tx, attacker, (attacker.id,))
     elif shot.kind == "vortex" and enemies:
         # Vortex: "For each enemy hit (but not necessarily damaged) ... a single rush shot with that enemy's
         # piece" (the shield pieces of 2E's heroes have no owner among 3E's monsters).
-        _rush_with(tx, enemies)
+        _rush_with(tx, attacker, enemies)
     elif shot.kind in TRAPPING_SHOTS:
+        # "they only trap one enemy character at a time (the attacker decides which)": the one named as
+        # ``target``, else the first damaged (as in Castles 2E).
         trapped = tuple(d for d in damaged if tx.char(d).on_mat and not tx.char(d).has(TRAPPED))
-        if len(trapped) == 1:
-            trap(tx, attacker, tx.char(trapped[0]), shot)
-        elif trapped:
-            # "they only trap one enemy character at a time (the attacker decides which)"
-            tx.ask(
-                "choose_trapped",
-                attacker.id,
-                f"Which character does {attacker.name}'s {shot.label} trap?",
-                tuple(Option(t, tx.char(t).name) for t in trapped),
-                shot,
-                trapped,
-            )
+        if trapped:
+            trap(tx, attacker, tx.char(action.target if action.target in trapped else trapped[0]), shot)
 
 
 def _enemy(tx: Tx, attacker: Character, target_id: str) -> bool:
@@ -62,47 +69,37 @@ def _enemy(tx: Tx, attacker: Character, target_id: str) -> bool:
     return target.kind not in ("antient", "fire_wall") and target.side != attacker.side
 
 
-def grapple(tx: Tx, attacker: Character, hits: tuple[str, ...], enemies: tuple[str, ...]) -> None:
+def grapple(tx: Tx, attacker: Character, hits: tuple[str, ...], grabbed: tuple[str, ...]) -> None:
     """Grapple: Rescue ("If the grapple piece hits a teammate, place their piece within 2.5cm (1") of the
-    character performing the grapple shot") and Grab (a hit enemy is moved within 1" of the attacker, who
-    then rushes it; "If multiple enemies are hit, the attacking player chooses one")."""
+    character performing the grapple shot") and Grab (the enemy "moves it within 2.5cm (1") of the attacker's
+    piece. Then the attacking player performs a rush shot with that piece")."""
     for h in hits:
         mate = tx.char(h)
-        if mate.id != attacker.id and mate.side == attacker.side and mate.on_mat:
+        if mate.side == attacker.side and mate.on_mat and mate.kind != "antient":
             tx.emit(
                 PieceMoved(f"{attacker.name}'s grapple rescues {mate.name}", mate.id, attacker.id, "rescue")
             )
-    if len(enemies) == 1:
-        grab(tx, attacker, enemies[0])
-    elif enemies:
-        tx.ask(
-            "choose_grapple_target",
-            attacker.id,
-            f"Which enemy does {attacker.name}'s grapple grab?",
-            tuple(Option(e, tx.char(e).name) for e in enemies),
-            Shot("grapple"),
-            enemies,
+    for enemy_id in grabbed:
+        enemy = tx.char(enemy_id)
+        if not enemy.on_mat:
+            continue  # destroyed by the grapple's damage: no piece is left to move
+        tx.emit(
+            PieceMoved(
+                f"{attacker.name}'s grapple drags {enemy.name} within 1\" of {attacker.name}, then rushes it",
+                enemy.id,
+                attacker.id,
+                "grab",
+            )
         )
+        _rush_with(tx, attacker, (enemy.id,))
 
 
-def grab(tx: Tx, attacker: Character, enemy_id: str) -> None:
-    enemy = tx.char(enemy_id)
-    tx.emit(
-        PieceMoved(
-            f"{attacker.name}'s grapple drags {enemy.name} within 1\" of {attacker.name}, then rushes it",
-            enemy.id,
-            attacker.id,
-            "grab",
-        )
-    )
-    _rush_with(tx, (enemy.id,))
-
-
-def _rush_with(tx: Tx, pieces: tuple[str, ...]) -> None:
+def _rush_with(tx: Tx, attacker: Character, pieces: tuple[str, ...]) -> None:
     turn = tx.state.turn
     if turn is None:
         return
-    rushes = tuple(PlannedShot(Shot("rush"), p, -1) for p in pieces)
+    actor = None if attacker.id == turn.character else attacker.id
+    rushes = tuple(PlannedShot(Shot("rush"), p, -1, actor=actor) for p in pieces)
     tx.set_turn(evolve(turn, queue=(*rushes, *turn.queue)))
 
 
@@ -115,11 +112,6 @@ def trap(tx: Tx, attacker: Character, target: Character, shot: Shot) -> None:
             f"{attacker.name}'s {shot.label} traps {target.name} ({NET_AND_WEB})", target.id, TRAPPED, True
         )
     )
-
-
-def decide_trapped(tx: Tx, pending: Pending, option: str) -> None:
-    attacker = tx.char(pending.character or "")
-    trap(tx, attacker, tx.char(option), pending.shot or Shot("net"))
 
 
 def free_trapped(tx: Tx, knocked_off: tuple[str, ...]) -> None:

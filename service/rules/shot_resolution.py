@@ -53,6 +53,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
                 retry = evolve(planned, retry=True, target=action.target)
                 tx.set_turn(evolve(turn, queue=(retry, *turn.queue)))
         hits = tuple(h for h in hits if h == action.target)
+    hits = castles_shots3e.struck(tx, attacker, shot, hits, action.target)
     if shot.kind == "roll":
         # Roll Shot: "If more than one character is hit by a roll shot, only one is affected".
         enemies = tuple(h for h in hits if tx.char(h).on_mat and not same_side(tx, attacker, tx.char(h)))
@@ -87,7 +88,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     if tx.state.pending is None:
         tx.rules.after_hits(tx, attacker, shot, damaged)
     if tx.state.pending is None:
-        castles_shots3e.effects(tx, tx.char(attacker.id), shot, hits, damaged)
+        castles_shots3e.effects(tx, tx.char(attacker.id), shot, action, damaged)
     if shot.kind == "teleport" and attacker.alive:
         # Teleport Shots: "the target character being teleported" is the performer unless another is named.
         teleported = tx.char(action.teleported or attacker.id)

@@ -299,22 +299,24 @@ def test_target_melee_damages_only_the_declared_target() -> None:
     assert not t.state.character("monster-orc-1").alive
 
 
-def test_grapple_grabs_an_enemy_and_rushes_it() -> None:
+def test_grapple_grabs_one_enemy_and_rushes_it() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots: Grapple ("moves it within 2.5cm (1") of the
     attacker's piece. Then the attacking player performs a rush shot with that piece"; "If multiple enemies
-    are hit, the attacking player chooses one"); both functions in 3E (Catacombs & Castles Shots In
-    Catacombs 3E)."""
+    are hit, the attacking player chooses one"; Reference: "Only affects one target"); both functions in 3E
+    (Catacombs & Castles Shots In Catacombs 3E)."""
     t = battle(["the-barracks"], heroes=("xoric", "varesh", "kethyst", "edarir"))
-    t.edit("monster-orc-1", health=2, max_health=2)
     t.declare("hero-kethyst")
-    t.shot("hero-kethyst", "grapple", "monster-troll-1", "monster-orc-1")
-    pending = t.state.pending
-    assert pending is not None and pending.kind == "choose_grapple_target"
-    t.do(A.Decide(pending.id, "monster-troll-1"))
+    t.shot("hero-kethyst", "grapple", "monster-orc-1", "monster-troll-1", target="monster-troll-1")
+    assert t.health("monster-troll-1") == 1 and t.state.character("monster-orc-1").alive
     assert t.state.expected_shot()["piece"] == "monster-troll-1"  # type: ignore[index]
-    assert t.health("monster-troll-1") == 1
     t.shot("hero-kethyst", "rush", "monster-orc-2")
     assert t.state.character("monster-orc-2").alive  # the grabbed piece's rush harms nobody
+    t.edit("monster-orc-3", health=2, max_health=2)
+    t.edit("hero-edarir", shot_sequences=(seq("grapple"),))
+    t.declare("hero-edarir")
+    t.shot("hero-edarir", "grapple", "monster-orc-3", "monster-orc-4")  # no target named: the first hit
+    assert (t.health("monster-orc-3"), t.health("monster-orc-4")) == (1, 1)
+    assert t.state.expected_shot()["piece"] == "monster-orc-3"  # type: ignore[index]
 
 
 def test_grapple_rescues_a_teammate() -> None:
@@ -327,15 +329,17 @@ def test_grapple_rescues_a_teammate() -> None:
     assert t.health("hero-xoric") == 9
 
 
-def test_shuriken_and_vortex_rush_the_enemies_they_hit() -> None:
+def test_shuriken_and_vortex_rush_after_hitting_an_enemy() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots: Shuriken ("the attacker *must* immediately perform a
-    rush shot with that piece"), Vortex ("For each enemy hit ... a single rush shot with that enemy's
-    piece")."""
+    rush shot"; Reference: "Attacker may immediately perform a rush shot after hitting an enemy"), Vortex
+    ("For each enemy hit ... a single rush shot with that enemy's piece")."""
     t = battle(["the-barracks"])
     t.declare("hero-hakoru")
     t.shot("hero-hakoru", "rush")
     t.shot("hero-hakoru", "shuriken", "monster-orc-1")
-    assert not t.state.character("monster-orc-1").alive  # destroyed: no piece to rush
+    assert not t.state.character("monster-orc-1").alive
+    assert t.state.expected_shot()["piece"] == "hero-hakoru"  # type: ignore[index]
+    t.shot("hero-hakoru", "rush")
     t.edit("hero-edarir", shot_sequences=(seq("vortex"),))
     t.declare("hero-edarir")
     t.shot("hero-edarir", "vortex", "monster-troll-1", "monster-orc-2")
@@ -354,9 +358,10 @@ def test_net_traps_one_character_until_knocked_off() -> None:
     assert not t.state.character("monster-troll-1").alive  # the web's two damage
     t.edit("monster-pit-viper-1", health=2, max_health=2)
     t.declare("hero-hakoru")
-    t.shot("hero-hakoru", "net", "monster-pit-viper-1", "monster-orc-1")
-    assert t.state.pending is None  # the orc is destroyed: the net traps the pit viper
-    assert t.state.character("monster-pit-viper-1").has("trapped")
+    t.edit("monster-orc-1", health=2, max_health=2)
+    t.shot("hero-hakoru", "net", "monster-orc-1", "monster-pit-viper-1", target="monster-pit-viper-1")
+    assert t.state.character("monster-pit-viper-1").has("trapped")  # the attacker's choice
+    assert not t.state.character("monster-orc-1").has("trapped")  # one at a time
     t.heroes_pass()
     assert "monster-pit-viper-1" not in [c.id for c in t.rules.actors(t.state)]
     t.declare("monster-orc-2", 0)

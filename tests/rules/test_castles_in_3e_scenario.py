@@ -59,10 +59,12 @@ def test_a_short_room_with_a_catacomb_hero() -> None:
     events = do(A.Decide(state.pending.id, "start-zone-a"))
     assert any(e.type == "start_zone_chosen" and e.overseer == "start-zone-b" for e in events)
     do(A.StartBattle())
-    # Hakoru: rush, then the shuriken hits orc 1 (destroyed: no piece is left to rush).
+    # Hakoru: rush, then the shuriken hits orc 1, and he rushes again (Shuriken).
     do(A.DeclareAction("hero-hakoru"))
     do(A.ResolveShot("hero-hakoru", "rush"))
     do(A.ResolveShot("hero-hakoru", "shuriken", direct_hits=("monster-orc-1",)))
+    assert state.expected_shot()["piece"] == "hero-hakoru"
+    do(A.ResolveShot("hero-hakoru", "rush"))
     # Larra: rush, then the longbow from a teammate's spot (the rules see only what it hit).
     do(A.DeclareAction("hero-larra"))
     do(A.ResolveShot("hero-larra", "rush"))
