@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, MonsterCard, QuadrantEntry, RoomCard
+from tests.helpers import sample_content as sample
 
 
 def with_cards(

@@ -148,8 +148,8 @@ def test_the_same_playmat_side_cannot_be_chosen_twice_in_a_row_except_for_the_la
 
 def test_a_spell_casting_ally_takes_two_spells_and_may_cast_them() -> None:
     """catacombs-3e-reference.txt: Allies ("Spell Casters may take any two Spell cards of their choice")."""
-    from tests.helpers import sample_content as sample
     from service.rules.cards import CardIndex
+    from tests.helpers import sample_content as sample
 
     # Varesh is the only unused Hero Portrait card, so the Inn's random draw recruits him.
     heroes = [h for h in sample.HEROES if h.id != "oleira"]
@@ -176,9 +176,9 @@ def test_a_spell_casting_ally_takes_two_spells_and_may_cast_them() -> None:
 
 def test_the_lair_uses_the_playmat_on_the_lords_setup_card() -> None:
     """catacombs-3e-reference.txt: Catacomb Lord's Lair (Setup card: "which playmat is to be used")."""
-    from tests.helpers import sample_content as sample
     from service.rules.cards import CardIndex
     from service.rules.evolve import evolve
+    from tests.helpers import sample_content as sample
 
     lords = [evolve(lord, lair_playmat="throne-room") for lord in sample.LORDS]
     content = CardIndex(sample.HEROES, sample.MONSTERS, sample.ROOMS, lords, sample.POISON_DECK, sample.CARDS)

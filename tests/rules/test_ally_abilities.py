@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard
 from service.rules.errors import BadDecisionError
 from service.rules.evolve import evolve
+from tests.helpers import sample_content as sample
 
 from .conftest import Table
 

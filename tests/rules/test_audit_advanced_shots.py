@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, MonsterCard
 from service.rules.evolve import evolve
+from tests.helpers import sample_content as sample
 from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 
 from .conftest import Table

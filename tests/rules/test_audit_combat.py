@@ -11,13 +11,13 @@ from collections.abc import Sequence
 import pytest
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard, RoomCard
 from service.rules.errors import CardNotPlayableError, IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
-from tests.helpers.sample_content import FIRST_GAME_HEROES, seq, shots
 from service.rules.shots import Sequence as ShotSequence
 from service.rules.shots import Shot
+from tests.helpers import sample_content as sample
+from tests.helpers.sample_content import FIRST_GAME_HEROES, seq, shots
 
 from .conftest import Table
 from .content import room_of

@@ -17,7 +17,6 @@ from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
 from service.rules import GameState, Settings
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex, HeroCard, MonsterCard
 from service.rules.errors import (
     CardNotPlayableError,
@@ -34,6 +33,7 @@ from service.rules.errors import (
 from service.rules.events import Event
 from service.rules.evolve import evolve
 from service.rules.layout import deal_room_deck
+from tests.helpers import sample_content as sample
 from tests.helpers.sample_content import seq
 
 from .conftest import Table

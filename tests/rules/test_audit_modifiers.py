@@ -12,12 +12,12 @@ from collections.abc import Sequence
 import pytest
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, LordCard, MonsterCard
 from service.rules.errors import UnexpectedShotError
 from service.rules.evolve import evolve
-from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 from service.rules.state import Character
+from tests.helpers import sample_content as sample
+from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 
 from .conftest import Table
 from .content import room_of

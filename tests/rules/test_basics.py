@@ -7,8 +7,8 @@ import pytest
 from service.rules import IllegalActionError
 from service.rules import actions as A
 from service.rules.cards import HeroCard, MonsterCard
-from tests.helpers.sample_content import seq
 from service.rules.shots import CHARACTER_SHOTS, RANGED_SHOTS, Shot, UnknownShotError
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import room_of, with_cards

@@ -6,7 +6,6 @@ import pytest
 
 from service.rules import GameState, IllegalActionError
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, HeroCard, QuadrantEntry, RoomCard
 from service.rules.catacombs3e import Catacombs3E
 from service.rules.errors import (
@@ -16,6 +15,7 @@ from service.rules.errors import (
     UnexpectedShotError,
     UnknownCharacterError,
 )
+from tests.helpers import sample_content as sample
 from tests.helpers.sample_content import seq
 
 from .conftest import Table

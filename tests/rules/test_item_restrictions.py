@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import ActionCard, CardIndex
 from service.rules.errors import CardNotPlayableError
 from service.rules.evolve import evolve
-from tests.helpers.sample_content import seq
 from service.rules.state import Option, Pending
+from tests.helpers import sample_content as sample
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 

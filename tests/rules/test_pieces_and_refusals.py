@@ -8,8 +8,8 @@ import pytest
 from service.rules import actions as A
 from service.rules.cards import MonsterCard
 from service.rules.errors import IllegalActionError, NoSuchAlternativeError
-from tests.helpers.sample_content import seq
 from service.rules.shots import Sequence, Shot
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 from .content import room_of, with_cards

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from service.rules import actions as A
-from tests.helpers import sample_content as sample
 from service.rules.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
 from service.rules.errors import BadDecisionError, IllegalActionError
-from tests.helpers.sample_content import seq
 from service.rules.shots import Sequence, Shot
+from tests.helpers import sample_content as sample
+from tests.helpers.sample_content import seq
 
 from .conftest import Table
 
