@@ -159,6 +159,34 @@ def shipped_cards_first_room() -> None:
     g.write("shipped-cards-first-room.jsonl")
 
 
+def castles_heroes_in_3e() -> None:
+    """Castles heroes in a 3E party on the shipped cards (catacombs-and-castles-2e-manual.md: Catacombs 3E
+    Integration): the heroes choose a Start Zone on the Castles playmat, Hakoru's shuriken and Larra's longbow
+    clear the Barracks with Xoric and Varesh, and at the Amaranth Inn Hakoru's gold is his own."""
+    g = Game(
+        {
+            "ruleset": "catacombs-3e",
+            "content": "shipped",
+            "expansions": ["castles"],
+            "heroes": ["varesh", "xoric", "hakoru", "larra"],
+            "lord": "vasesak-the-sorcerer",
+            "rooms": ["the-barracks", "amaranth-inn", "zothas-gatehouse"],
+            "seed": 3,
+        }
+    )
+    g.do(A.EnterRoom(playmat="castles-front"), by="referee:anna")
+    g.decide("start-zone-a")
+    g.do(A.StartBattle(), by="referee:anna")
+    g.turn("hero-hakoru", ("rush",), ("shuriken", "monster-orc-1"), ("rush",))
+    g.turn("hero-larra", ("rush",), ("longbow", "monster-orc-2", "monster-orc-3"))
+    g.turn("hero-xoric", ("rush",), ("melee", "monster-orc-4", "monster-pit-viper-1"))
+    g.turn("hero-varesh", ("rush",), ("melee", "monster-troll-1"))
+    g.turn("monster-troll-1", ("melee",))
+    g.turn("hero-hakoru", ("rush",), ("shuriken", "monster-troll-1"))
+    g.do(A.EnterRoom(), by="referee:anna")
+    g.write("castles-heroes-in-3e.jsonl")
+
+
 def whole_game() -> None:
     """A whole game from the first room to the Lair: the heroes strike the nearest monster, the Overseer
     misses, every decision takes its first option. Shows room flow, gold, shopping and the final battle."""
@@ -209,3 +237,4 @@ if __name__ == "__main__":
     referee_corrections()
     pending_decision()
     mitholaq_hive_setup()
+    castles_heroes_in_3e()
