@@ -64,6 +64,9 @@ SECTIONS_1E = {
     "Item Cards: Usage Restrictions": "Equipaggiamento",
     "The Overseer, Heroes, and Catacomb Lords: Hero Player Boards": "Preparazione degli eroi",
     "Components": "Componenti",
+    # The pooled payment of a special room (special_rooms.payers): the heroes may pass gold to one another.
+    "Special Room Cards: Izchak the Merchant": "Il mercante",
+    "Special Room Cards: Althea The Healer": "Il guaritore",
 }
 
 

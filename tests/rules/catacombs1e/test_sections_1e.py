@@ -101,3 +101,23 @@ def test_the_components_are_the_limit_no_gold_card_no_gold_no_piece_no_monster(t
         g.act(hero, "melee", monster)
     assert g.state.phase == "resolution"
     assert all(h.gold == 0 for h in g.state.heroes) and g.state.treasury == 0
+
+
+def test_the_party_pays_together_and_a_price_it_cannot_meet_is_refused_by_the_merchants_rule() -> None:
+    """catacombs-1e-rules-italian.txt: Il mercante ("I giocatori possono ... scambiarsi l'oro"); Il
+    guaritore"""
+    g = Game(["mercante", "guaritore", *AFTER])
+    g.enter()
+    item = next(i for i in g.state.market if not g.rules.content.hero_cards.get(i))
+    with pytest.raises(IllegalActionError) as refused:
+        g.rules.check(g.state, A.UseService("buy", target="hero-elfo", item=item))
+    assert refused.value.rule == "catacombs-1e-rules-italian.txt: Il mercante"
+    g.do(A.SetGold("hero-barbaro", 1000, "gold from the rooms"))
+    g.do(A.UseService("buy", target="hero-elfo", item=item))  # the Barbarian's gold pays for the Elf's item
+    assert item in g.c("hero-elfo").items and g.c("hero-barbaro").gold < 1000
+    g.enter()
+    g.do(A.SetGold("hero-barbaro", 200, "what is left"))
+    g.do(A.SetHealth("hero-elfo", 5, "wounded"))
+    with pytest.raises(IllegalActionError, match="party holds 200") as refused:
+        g.rules.check(g.state, A.UseService("restoring_touch", target="hero-elfo"))
+    assert refused.value.rule == "catacombs-1e-rules-italian.txt: Il guaritore"
