@@ -171,6 +171,7 @@ def hero(record_id: str, raw: Raw) -> HeroCard:
         recommended_for_first_games=raw.get("recommended_for_first_games", False),
         team=raw.get("team"),
         hero_type=raw.get("hero_type"),
+        attributes=tuple(raw.get("attributes", ())),
     )
 
 

@@ -183,6 +183,7 @@ class HeroCard(Record):
     # hero has its own rules in a 3E party) and the hero type that says which Spell cards and items it uses.
     team: Literal["castle", "catacomb"] | None = None
     hero_type: Literal["cleric", "fighter", "spell_caster", "monarch"] | None = None
+    attributes: tuple[str, ...] = ()  # catacombs-and-castles-2e-manual.md: Hero Attributes (in 3E too)
 
 
 Frequency = Literal["once_per_game", "once_per_room", "permanent"]

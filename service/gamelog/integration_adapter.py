@@ -17,6 +17,7 @@ def integrated_content(content: Any) -> IntegratedContent:
         teams={h.id: h.team for h in content.heroes.values() if h.team},
         hero_types={h.id: h.hero_type for h in content.heroes.values() if h.hero_type},
         dark_spells=frozenset(s.id for s in content.spells.values() if s.dark),
+        attributes={h.id: tuple(h.attributes) for h in content.heroes.values() if h.attributes},
         playmats={p.id: tuple(p.zones) for p in content.playmats.values() if p.set == EXPANSION},
     )
     return IntegratedContent(rules_content(content), facts)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from service.rules import events as E
+from service.rules import integration3e
 from service.rules.actions import ResolveShot
 from service.rules.evolve import evolve
 from service.rules.integration3e import NET_AND_WEB, PieceMoved
@@ -43,7 +44,9 @@ def struck(
 
 
 def effects(tx: Tx, attacker: Character, shot: Shot, action: ResolveShot, damaged: tuple[str, ...]) -> None:
-    """After the hits of one Castles shot are resolved (damage, modifiers): what the shot does to pieces."""
+    """After the hits of one shot are resolved (damage, modifiers): what a Castles shot does to pieces, and
+    what the damaged characters' Hero Attributes do."""
+    attribute_effects(tx, attacker, shot, damaged)
     hits = tuple(dict.fromkeys(h for h in action.direct_hits if h != attacker.id))
     enemies = tuple(h for h in hits if _enemy(tx, attacker, h) and tx.char(h).on_mat)
     if shot.kind == "grapple":
@@ -62,6 +65,30 @@ def effects(tx: Tx, attacker: Character, shot: Shot, action: ResolveShot, damage
         trapped = tuple(d for d in damaged if tx.char(d).on_mat and not tx.char(d).has(TRAPPED))
         if trapped:
             trap(tx, attacker, tx.char(action.target if action.target in trapped else trapped[0]), shot)
+
+
+def attribute_effects(tx: Tx, attacker: Character, shot: Shot, damaged: tuple[str, ...]) -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes. Toxic: "When damaged by a character shot, the
+    attacker must immediately suffer one point of damage to themselves (defensive properties are ignored)".
+    Construct: "After resolving damage, the character ... may immediately perform a hook shot". Climber:
+    "After resolving damage, the character may attempt to escape ... by performing a single rush shot"."""
+    content = tx.rules.content
+    for target_id in damaged:
+        target = tx.char(target_id)
+        if (
+            integration3e.has(content, target, "toxic")
+            and shot.kind in integration3e.CHARACTER_SHOTS
+            and tx.char(attacker.id).alive
+        ):
+            tx.damage(tx.char(attacker.id), 1, target, "toxic")
+        if not target.on_mat:
+            continue
+        for attribute, escape in (("construct", "hook"), ("climber", "rush")):
+            if integration3e.has(content, target, attribute):
+                turn = tx.state.turn
+                if turn is not None:
+                    planned = PlannedShot(Shot(escape), target.id, -1, actor=target.id)
+                    tx.set_turn(evolve(turn, queue=(planned, *turn.queue)))
 
 
 def _enemy(tx: Tx, attacker: Character, target_id: str) -> bool:

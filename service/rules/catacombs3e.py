@@ -568,7 +568,10 @@ class Catacombs3E(CastlesHeroes3E):
             or (target.family == "undead" and shot.kind == "fireball")
         ):
             damage += 1  # Monster Vulnerabilities: treated as having the critical modifier
-        return damage
+        # catacombs-and-castles-2e-manual.md: Hero Attributes (heat resistant, toughness), Castles cards only.
+        return integration3e.attribute_damage(
+            self.content, target, shot.kind, shot.modifier is not None, damage
+        )
 
     def vulnerable(self, attacker: Character, target: Character, shot: Shot) -> bool:
         """Monster Vulnerabilities (optional rule): unmodified shots from the Heroic Forces only."""

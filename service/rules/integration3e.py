@@ -34,12 +34,13 @@ CATACOMB_ALTAR_COST = 3
 @dataclass(frozen=True)
 class CastlesFacts:
     """Hero card id -> team ("castle" | "catacomb") and hero type; the dark Spell card ids; Castles playmat
-    sides with their Start Zones."""
+    sides with their Start Zones; card id -> its Hero Attributes (bloodless, toughness, ...)."""
 
     teams: Mapping[str, str] = field(default_factory=dict)
     hero_types: Mapping[str, str] = field(default_factory=dict)
     dark_spells: frozenset[str] = frozenset()
     playmats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    attributes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # card id -> Hero Attributes
 
 
 class IntegratedContent:
@@ -142,8 +143,48 @@ def _why_not(content: object, name: str, kind: str | None, catacomb: bool, card:
 
 
 def unaffected_by(content: object, modifier: str, c: Character) -> bool:
-    """Team Catacomb Heroes: "Catacomb heroes are unaffected by the corrosion shot modifier"."""
-    return modifier == "corrosion" and is_catacomb_hero(content, c)
+    """Team Catacomb Heroes: "Catacomb heroes are unaffected by the corrosion shot modifier"; Hero
+    Attributes: a construct is "immune to the effects of the corrosion shot modifier", a stun resistant hero
+    "does not take a Stunned! card", a toxic character "is immune to the effects of the poison shot
+    modifier"."""
+    if modifier == "corrosion" and (is_catacomb_hero(content, c) or has(content, c, "construct")):
+        return True
+    return (modifier == "stun" and has(content, c, "stun_resistant")) or (
+        modifier == "poison" and has(content, c, "toxic")
+    )
+
+
+# == Hero Attributes (catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Hero Attributes) =======
+HERO_ATTRIBUTES = cite("Catacombs 3E Integration: Hero Attributes", MANUAL)
+CHARACTER_SHOTS = frozenset({"rush", "melee", "bite", "roll", "devour", "leech", "target_melee"})
+
+
+def has(content: object, c: Character, attribute: str) -> bool:
+    facts = facts_of(content)
+    return facts is not None and attribute in facts.attributes.get(c.card, ())
+
+
+def attribute_damage(content: object, target: Character, shot_kind: str, modified: bool, damage: int) -> int:
+    """Heat Resistant: "An unmodified fireball shot inflicts no damage. The giant fireball shot inflicts one
+    point of damage instead of two"; Toughness: "one less damage from any shot (minimum one)"."""
+    if has(content, target, "heat_resistant"):
+        if shot_kind == "fireball" and not modified:
+            return 0
+        if shot_kind == "giant_fireball":
+            damage = min(damage, 1)
+    if has(content, target, "toughness") and damage > 1:
+        damage -= 1
+    return damage
+
+
+def fireproof(content: object, c: Character) -> bool:
+    """Heat Resistant: "does not suffer damage from fire walls and fire obstacles"."""
+    return has(content, c, "heat_resistant")
+
+
+def bloodless(content: object, c: Character) -> bool:
+    """Bloodless: "does not provide any health to the attacker" (leech shot, regeneration modifier)."""
+    return has(content, c, "bloodless")
 
 
 def start_zones(content: object, playmat: str | None) -> tuple[str, ...]:

@@ -3,7 +3,7 @@ Taking Damage; Defensive Properties; Advanced Shots)."""
 
 from __future__ import annotations
 
-from service.rules import castles_shots3e, modifiers
+from service.rules import castles_shots3e, integration3e, modifiers
 from service.rules import events as E
 from service.rules.actions import ResolveShot
 from service.rules.errors import cite
@@ -119,7 +119,11 @@ def regenerates_from(tx: Tx, attacker: Character, target_id: str) -> bool:
     """Regeneration "steals health from an enemy": a reckless hero's hit on a teammate restores nothing, and
     the modifier is ineffective against shadow monsters."""
     target = tx.char(target_id)
-    return not target.shadow and not same_side(tx, attacker, target)
+    return (
+        not target.shadow
+        and not same_side(tx, attacker, target)
+        and not integration3e.bloodless(tx.rules.content, target)
+    )
 
 
 def chain_spared(tx: Tx, shot: Shot, hits: tuple[str, ...]) -> tuple[str, ...]:
@@ -145,8 +149,8 @@ def fire_wall_contacts(tx: Tx, touched: tuple[str, ...]) -> None:
         return
     for cid in dict.fromkeys(touched):
         c = tx.char(cid)
-        if c.has(FROZEN):
-            continue  # Ice Shot: "While frozen, a character ... does not take damage"
+        if c.has(FROZEN) or integration3e.fireproof(tx.rules.content, c):
+            continue  # Ice Shot: "While frozen, a character ... does not take damage"; Heat Resistant
         if c.on_mat and c.side == HEROES and c.kind != "antient":
             tx.damage(c, 1, None, "fire wall")
         elif (

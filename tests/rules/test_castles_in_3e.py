@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from service.rules import actions as A
@@ -68,16 +70,19 @@ FACTS = CastlesFacts(
 )
 
 
-def castles_content() -> IntegratedContent:
+def castles_content(facts: CastlesFacts = FACTS) -> IntegratedContent:
     cards = (*CARDS, ActionCard("dark-vortex", "Dark Vortex", "spell", "once_per_game", (seq("vortex"),)))
     base = CardIndex((*HEROES, *CASTLES_HEROES), MONSTERS, ROOMS, LORDS, POISON_DECK, cards, LAYOUTS)
-    return IntegratedContent(base, FACTS)
+    return IntegratedContent(base, facts)
 
 
 def table(
-    rooms: list[str], heroes: tuple[str, ...] = ("xoric", "varesh", "hakoru", "edarir"), **kw: object
+    rooms: list[str],
+    heroes: tuple[str, ...] = ("xoric", "varesh", "hakoru", "edarir"),
+    facts: CastlesFacts = FACTS,
+    **kw: object,
 ) -> Table:
-    return Table(rooms, heroes=heroes, content=castles_content(), **kw)  # type: ignore[arg-type]
+    return Table(rooms, heroes=heroes, content=castles_content(facts), **kw)  # type: ignore[arg-type]
 
 
 def battle(
@@ -390,3 +395,92 @@ def test_castles_ranged_shots_deal_their_2e_damage(shot: str, damage: int) -> No
     t.edit("hero-hakoru", shot_sequences=(Sequence(seq(shot).shots),))
     t.turn("hero-hakoru", (shot, "monster-troll-1"))
     assert t.health("monster-troll-1") == 2 - damage
+
+
+# == Hero Attributes ================================================================================
+def attributes(**by_card: tuple[str, ...]) -> CastlesFacts:
+    return replace(FACTS, attributes=by_card)
+
+
+def overseer_turn(t: Table, monster: str, sequence: str, *hits: str) -> None:
+    t.heroes_pass()
+    t.edit(monster, shot_sequences=(seq(sequence),))
+    shot = sequence.split()[-1]
+    t.turn(monster, (shot, *hits))
+
+
+def test_toughness_takes_one_less_damage_but_at_least_one() -> None:
+    """catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Hero Attributes: Toughness ("receives one
+    less damage from any shot (minimum one)")."""
+    t = table(["rat-nest"], facts=attributes(hakoru=("toughness",)))
+    t.enter_battle()
+    overseer_turn(t, "monster-sewer-rat-1", "bite", "hero-hakoru")
+    assert t.health("hero-hakoru") == 6
+    t.turn("monster-sewer-rat-2", ("melee", "hero-hakoru"))
+    assert t.health("hero-hakoru") == 5
+
+
+def test_heat_resistant_heroes_shrug_off_fire() -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes: Heat Resistant ("An unmodified fireball shot
+    inflicts no damage. The giant fireball shot inflicts one point of damage instead of two")."""
+    t = table(["rat-nest"], facts=attributes(hakoru=("heat_resistant",)))
+    t.enter_battle()
+    overseer_turn(t, "monster-sewer-rat-1", "fireball", "hero-hakoru")
+    assert t.health("hero-hakoru") == 7
+    t.edit("monster-sewer-rat-2", shot_sequences=(seq("giant_fireball"),))
+    t.turn("monster-sewer-rat-2", ("giant_fireball", "hero-hakoru"))
+    assert t.health("hero-hakoru") == 6
+
+
+def test_stun_resistant_and_toxic_heroes_ignore_stun_and_poison() -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes: Stun Resistant ("does not take a Stunned! card"),
+    Toxic ("immune to the effects of the poison shot modifier"; "When damaged by a character shot, the
+    attacker must immediately suffer one point of damage")."""
+    t = table(["rat-nest"], facts=attributes(hakoru=("stun_resistant",), edarir=("toxic",)))
+    t.enter_battle()
+    overseer_turn(t, "monster-sewer-rat-1", "stun melee", "hero-hakoru")
+    assert not t.state.character("hero-hakoru").has("stunned")
+    t.turn("monster-sewer-rat-2", ("melee", "hero-edarir"))
+    assert t.state.character("hero-edarir").poison == () and t.health("hero-edarir") == 6
+    assert not t.state.character("monster-sewer-rat-2").alive  # the toxic hero's point of damage
+
+
+def test_bloodless_gives_no_health_to_a_regenerating_attacker() -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes: Bloodless ("does not provide any health to the
+    attacker. Affects the following: leech shot, regeneration shot modifier")."""
+    t = table(["the-barracks"], facts=attributes(hakoru=("bloodless",)))
+    t.enter_battle()
+    t.edit("monster-troll-1", health=1)
+    t.heroes_pass()
+    t.turn("monster-troll-1", ("melee", "hero-hakoru"))
+    assert t.health("monster-troll-1") == 1 and t.health("hero-hakoru") == 6
+
+
+def test_constructs_and_climbers_answer_damage_with_a_shot() -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes: Construct ("immune to the effects of the corrosion
+    shot modifier. After resolving damage, the character ... may immediately perform a hook shot"), Climber
+    ("may attempt to escape from their attacker by performing a single rush shot")."""
+    t = table(["rat-nest"], facts=attributes(xoric=("construct",), varesh=("climber",)))
+    t.enter_battle()
+    overseer_turn(t, "monster-sewer-rat-1", "corrosion melee")
+    t.declare("monster-sewer-rat-2")
+    t.shot("monster-sewer-rat-2", "melee", "hero-xoric")
+    expected = t.state.expected_shot()
+    assert expected is not None and (expected["shot"], expected["actor"]) == ("hook", "hero-xoric")
+    t.shot("monster-sewer-rat-2", "hook")
+    t.edit("monster-sewer-rat-3", shot_sequences=(seq("corrosion melee"),))
+    t.edit("hero-varesh", items=("berserker-battle-axe",))
+    t.declare("monster-sewer-rat-3")
+    t.shot("monster-sewer-rat-3", "melee", "hero-varesh")
+    expected = t.state.expected_shot()
+    assert expected is not None and (expected["shot"], expected["actor"]) == ("rush", "hero-varesh")
+    assert t.state.character("hero-varesh").items == ()  # only constructs resist corrosion
+
+
+def test_a_construct_is_unaffected_by_corrosion() -> None:
+    """catacombs-and-castles-2e-manual.md: Hero Attributes: Construct ("immune to the effects of the corrosion
+    shot modifier")."""
+    t = table(["rat-nest"], facts=attributes(xoric=("construct",)), items={"xoric": ["berserker-battle-axe"]})
+    t.enter_battle()
+    overseer_turn(t, "monster-sewer-rat-1", "corrosion melee", "hero-xoric")
+    assert t.state.character("hero-xoric").items == ("berserker-battle-axe",)
