@@ -43,7 +43,10 @@ class Game:
     def play(self, limit: int = 2000) -> None:
         """Heroes hit the Keeper's pieces in turn, the Keeper hits a hero every other attack; in the
         Merchant's room the first hero who can pay buys the cheapest item, at the Healer the most wounded
-        hero is touched while the party can pay."""
+        hero is touched while the party can pay. The Barbarian opens the first and the last battle room with
+        his Frenzy, which spends his rage (Preparazione degli eroi), and his sheet gives him a level back at
+        the Healer's (``gain_rage``: when is the sheet's rule, docs/rulings.md)."""
+        frenzies, gained = 0, False
         for n in range(limit):
             s = self.s
             if s.outcome is not None:
@@ -51,6 +54,10 @@ class Game:
             if s.pending is not None:
                 self.do(A.Decide(s.pending.id, s.pending.options[0].id))
             elif s.phase == "special_room":
+                if s.room_kind == "healer" and not gained:
+                    gained = True
+                    self.do(A.GainRage("hero-barbaro"))
+                    continue
                 services = [a for a in self.rules.choices(s) if isinstance(a, A.UseService)]
                 bought = sum(1 for r in self.log.records[-3:] if '"use_service"' in str(r))
                 self.do(services[0] if services and bought < 2 else A.EnterRoom())
@@ -58,6 +65,12 @@ class Game:
                 starts = s.phase == "setup" and s.room_index >= 0
                 self.do(A.StartBattle() if starts else A.EnterRoom())
             elif s.turn is None:
+                frenzy = A.PlayCard("hero-barbaro", "furia")
+                opens = s.round == 1 and s.room_index in (0, 6)
+                if opens and frenzies < 2 and self.rules.is_legal(s, frenzy):
+                    frenzies += 1
+                    self.do(frenzy)
+                    continue
                 declares = [a for a in self.rules.choices(s) if isinstance(a, (A.DeclareAction, A.PlayCard))]
                 self.do(declares[0])
             else:
@@ -78,7 +91,13 @@ def expected(s: GameState) -> dict[str, Any]:
         "room": s.room_id,
         "treasury": s.treasury,
         "heroes": {
-            h.id: {"alive": h.alive, "health": h.health, "gold": h.gold, "items": list(h.items)}
+            h.id: {
+                "alive": h.alive,
+                "health": h.health,
+                "gold": h.gold,
+                "items": list(h.items),
+                "rage": h.rage,
+            }
             for h in s.heroes
         },
     }

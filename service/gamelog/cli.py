@@ -86,6 +86,8 @@ def describe(view: dict[str, Any]) -> str:
             extras.append(f"poison {c['poison_total']}")
         if c["gold"]:
             extras.append(f"{c['gold']} gold")
+        if c.get("rage") is not None:
+            extras.append(f"rage {c['rage']}")  # Catacombs 1E: the Barbarian's rage track
         if c["items"]:
             extras.append("items: " + ", ".join(c["items"]))
         lines.append(f"  {c['id']:<28} {state:<6} {' '.join(extras)}".rstrip())

@@ -26,7 +26,13 @@ def summary(s: GameState) -> dict[str, Any]:
         "room": s.room_id,
         "treasury": s.treasury,
         "heroes": {
-            h.id: {"alive": h.alive, "health": h.health, "gold": h.gold, "items": list(h.items)}
+            h.id: {
+                "alive": h.alive,
+                "health": h.health,
+                "gold": h.gold,
+                "items": list(h.items),
+                "rage": h.rage,
+            }
             for h in s.heroes
         },
     }
@@ -38,7 +44,7 @@ def test_the_example_log_replays_to_its_expected_end_state(name: str) -> None:
     1. Fase Esplorazione, 2. Fase di Preparazione, 3. Fase combattimento, Fine del Round, 4. La Fase di
     Risoluzione);
     Il viaggio attraverso la Catacomba (the four phases of each room); Obiettivo del gioco (the heroes survive
-    every room and defeat the Lord)"""
+    every room and defeat the Lord); Preparazione degli eroi (two Frenzies and a level gained: rage 1)"""
     result = replay(read_log(EXAMPLES / name))
     assert result.rejected == []
     assert isinstance(result.state, GameState) and result.state.ruleset == "catacombs-1e"
@@ -51,3 +57,4 @@ def test_smartmat_replay_prints_the_first_edition_game(capsys: pytest.CaptureFix
     text = capsys.readouterr().out
     assert text.startswith("catacombs-1e") and "outcome: the heroes win" in text
     assert "Il Signore della Catacomba" in text
+    assert "600 gold rage 1 items:" in text  # the Barbarian's rage track (Preparazione degli eroi)
