@@ -27,7 +27,7 @@ from service.rules.errors import (
 )
 from service.rules.evolve import evolve
 from service.rules.integration3e import CATACOMB_HEROES, DARK_SPELLS, PLAYMATS, is_catacomb_hero
-from service.rules.shots import Shot
+from service.rules.shots import Sequence, Shot
 from service.rules.state import Character, GameState, Option, Pending, PlannedShot
 from service.rules.tx import Tx
 
@@ -55,6 +55,10 @@ class CastlesHeroes3E(CatacombsFlow):
         return super().plan(state, c, shot, position)
 
     # == Castles shots =============================================================================
+    def start_sequence(self, tx: Tx, c: Character, sequence: Sequence, source: str = "rules") -> None:
+        super().start_sequence(tx, c, sequence, source)
+        fly_at_the_end(tx, c)
+
     def can_act(self, state: GameState, c: Character) -> bool:
         # Net and Web (variant): "The trapped character may not take their turn".
         return super().can_act(state, c) and not c.has(TRAPPED)
@@ -90,11 +94,13 @@ class CastlesHeroes3E(CatacombsFlow):
         card = self.content.card(card_play.card_kind(c, action), action.card)
         if not integration3e.is_dark(self.content, card):
             super()._do_play_card(tx, action)
+            fly_at_the_end(tx, c)
             return
         options = dark_spell_prices(c)
         if len(options) == 1:
             pay_for_dark_spell(tx, c, card.id, options[0].id)
             super()._do_play_card(tx, action)
+            fly_at_the_end(tx, c)
             return
         # Dark Spell Cards: "the hero must either: pay one gold or deduct one health (to a minimum of one)";
         # the choice is made as the card is played, before its shots (docs/rulings.md).
@@ -117,6 +123,7 @@ class CastlesHeroes3E(CatacombsFlow):
         pay_for_dark_spell(tx, c, card, option)
         play = A.PlayCard(c.id, card, int(alternative) if alternative else None, bool(rush_first), kind)
         super()._do_play_card(tx, play)
+        fly_at_the_end(tx, c)
 
     # == the Castles playmat =======================================================================
     def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:
@@ -223,6 +230,18 @@ class CastlesHeroes3E(CatacombsFlow):
 
     def decide_choose_catacomb_ally(self, tx: Tx, pending: Pending, option: str) -> None:
         recruit(self, tx, tx.char(pending.context[0]), option)
+
+
+def fly_at_the_end(tx: Tx, c: Character) -> None:
+    """Flying (catacombs-and-castles-2e-manual.md: Attributes; "the same in Catacombs 3E"): "an optional Move
+    to Rune at the end of their shot sequence", their ability's too. It may be skipped like any shot; the rune
+    it started from is the players' to remember."""
+    turn = tx.state.turn
+    if turn is None or turn.character != c.id or not integration3e.has(tx.rules.content, c, "flying"):
+        return
+    if any(p.shot.kind == "move_to_rune" for p in turn.queue):
+        return
+    tx.set_turn(evolve(turn, queue=(*turn.queue, PlannedShot(Shot("move_to_rune"), c.id, len(turn.queue)))))
 
 
 # == gold ==========================================================================================

@@ -40,6 +40,9 @@ CASTLES_RANGED_SHOTS: Mapping[str, int] = {
     "ice_boulder": 1,
     "lightning": 1,
 }
+# Special Shots: Move To Rune, "placed directly on top of any unoccupied rune icon" (no flick, no damage): the
+# flying attribute's optional shot at the end of a sequence (Hero Attributes, "the same in Catacombs 3E").
+CASTLES_SPECIAL_SHOTS = frozenset({"move_to_rune"})
 
 MOVEMENT_SHOTS = frozenset({"teleport", "runic_shift", "open_portal", "summon", "repeat"})
 """Shots that move or bring in pieces but inflict no damage themselves. ``repeat`` (a Cavern of Soloth icon
@@ -74,6 +77,7 @@ SHOT_NAMES: Mapping[str, str] = {
     "open_portal": "open portal",
     "target_melee": "target melee",
     "ice_boulder": "ice boulder",
+    "move_to_rune": "move to rune",
 }
 
 
@@ -94,6 +98,7 @@ class Shot:
             and self.kind not in RANGED_SHOTS
             and self.kind not in CASTLES_CHARACTER_SHOTS
             and self.kind not in CASTLES_RANGED_SHOTS
+            and self.kind not in CASTLES_SPECIAL_SHOTS
             and self.kind not in MOVEMENT_SHOTS
             and self.kind not in ICON_SHOTS
         ):

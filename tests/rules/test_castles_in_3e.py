@@ -484,3 +484,19 @@ def test_a_construct_is_unaffected_by_corrosion() -> None:
     t.enter_battle()
     overseer_turn(t, "monster-sewer-rat-1", "corrosion melee", "hero-xoric")
     assert t.state.character("hero-xoric").items == ("berserker-battle-axe",)
+
+
+def test_a_flying_hero_may_move_to_a_rune_after_its_sequence() -> None:
+    """catacombs-and-castles-2e-manual.md: Attributes: Flying ("an optional Move to Rune ... *at the end of
+    their shot sequence*. This includes their ability"); Hero Attributes ("the anchor and flying attributes
+    ... behave the same in Catacombs 3E")."""
+    t = table(["the-barracks"], facts=attributes(hakoru=("flying",)), spells={"edarir": ["heal"]})
+    t.enter_battle()
+    t.declare("hero-hakoru")
+    assert [p.shot.kind for p in t.state.turn.queue] == ["rush", "shuriken", "move_to_rune"]  # type: ignore[union-attr]
+    t.shot("hero-hakoru", "rush")
+    t.do(A.SkipShot("hero-hakoru"))
+    t.shot("hero-hakoru", "move_to_rune")
+    assert t.state.turn is None
+    t.declare("hero-xoric")
+    assert [p.shot.kind for p in t.state.turn.queue] == ["melee", "rush"]  # type: ignore[union-attr]
