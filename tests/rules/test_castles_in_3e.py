@@ -181,6 +181,7 @@ def test_the_inns_catacomb_ally_costs_fifteen_gold_and_is_chosen() -> None:
     with pytest.raises(NotEnoughGoldError):
         t.do(A.UseService("catacomb_ally", target="hero-xoric"))
     t.edit("hero-xoric", gold=15)
+    assert A.UseService("catacomb_ally", target="hero-xoric") in t.rules.choices(t.state)
     t.do(A.UseService("catacomb_ally", target="hero-xoric"))
     pending = t.state.pending
     assert pending is not None and pending.kind == "choose_catacomb_ally"
