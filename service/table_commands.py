@@ -7,7 +7,7 @@ applies it, and answers the command (docs/mqtt.md lists every command and its ar
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.rules.actions import CARD_HOLDINGS
@@ -292,7 +292,7 @@ def _correct_castles(args: Mapping[str, Any], session: TableSession, reason: str
     field, target, value = args.get("field"), args.get("target"), args.get("value")
     state = session.state
     assert state is not None
-    sides = {s.id for s in state.sides}
+    sides = {s.id for s in getattr(state, "sides", ())}  # a Castles state: GameState does not declare them
     if field == "armour":
         if not isinstance(value, list) or not all(v in (1, 2) and not isinstance(v, bool) for v in value):
             raise CommandRefused(f"armour needs a list of uses per token (2 full, 1 half), got {value!r}")
@@ -424,7 +424,9 @@ def _draw(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     return [("action", {"action": "draw_cards", "deck": args.get("deck"), "cards": [str(c) for c in cards]})]
 
 
-_HANDLERS: Mapping[str, Any] = {
+Handler = Callable[[dict[str, Any], TableSession, TagRegistry], list[Record]]
+
+_HANDLERS: Mapping[str, Handler] = {
     "draw": _draw,
     "declare": _declare,
     "answer": _answer,

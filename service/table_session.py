@@ -28,11 +28,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
 from service.rules import GameState, IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
+from service.rules.tx import FlowRules
 from service.table_games import table_game
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ class SessionError(ValueError):
 
 @dataclass
 class TableSession:
-    rules: RuleSet | None = None
+    rules: RuleSet[Any, Any] | None = None
     state: GameState | None = None
     seq: int = 0
     rules_records: list[LogRecord] = field(default_factory=list)
@@ -339,14 +340,15 @@ class TableSession:
         if state.phase != "battle" or state.turn is not None or state.pending is not None:
             return []
         actions = []
-        for character in self.rules.actors(state):
+        flow = cast(FlowRules, self.rules)  # the rule sets without a table adapter of their own (Catacombs)
+        for character in flow.actors(state):
             # What the rules offer this turn, each with the alternative that names it (none for a stunned
             # hero's lone rush, the printed one for the Gelatinous Cube's round).
             declarable = getattr(self.rules, "declarable", None)
             if declarable is not None:
                 offered = declarable(state, character)
             elif character.kind == "hero":
-                offered = list(enumerate(self.rules.hero_sequences(state, character)))
+                offered = list(enumerate(flow.hero_sequences(state, character)))
             else:
                 offered = list(enumerate(character.shot_sequences))
             for index, sequence in offered:
@@ -397,7 +399,7 @@ class TableSession:
             self.last_shot = {**self.last_shot, "status": status, **flags}
 
     # -- internals ------------------------------------------------------------------------------------
-    def _game(self) -> tuple[RuleSet, GameState]:
+    def _game(self) -> tuple[RuleSet[Any, Any], GameState]:
         if self.rules is None or self.state is None:
             raise SessionError("no game has been set up at this table yet")
         return self.rules, self.state
@@ -434,7 +436,7 @@ def _rooms_left(state: Any) -> int | None:
     deck = getattr(state, "room_deck", None)
     if state is None or deck is None:
         return None
-    return max(0, len(deck) - state.room_index - 1)
+    return max(0, len(deck) - int(state.room_index) - 1)
 
 
 def game_result(state: Any) -> dict[str, Any] | None:
