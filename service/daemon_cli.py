@@ -31,8 +31,8 @@ def register_cli(subparsers: Any) -> None:
     )
     run.add_argument(
         "--ruleset",
-        help="the game: catacombs-3e, catacombs-and-castles-2e or catacombs-and-castles-1e; without --table, "
-        "the shipped demo table of that game (default: the table file's)",
+        help="the game: catacombs-3e, catacombs-and-castles-2e, catacombs-and-castles-1e or catacombs-1e; "
+        "without --table, the shipped demo table of that game (default: the table file's)",
     )
     run.add_argument(
         "--mode",
