@@ -5,7 +5,8 @@ flow and ``Catacombs3E``; each override asks ``integration3e`` whether the game 
 and otherwise leaves 3E as it is. Team Catacomb heroes: shots never suppressed, no corrosion (in
 ``modifiers``), no pooled gold, lodging paid each for itself, the Inn's chosen Catacomb ally for 15 gold.
 Dark spells: who may cast them, and their price. The Castles playmat: the heroes choose their Start Zone.
-The Castles shots: the target melee's target, the lightning's three flicks, the net and web's trap.
+The Castles shots: the target melee's target, the lightning's three flicks, the net and web's trap; and the
+flying attribute's Move to Rune (the other Hero Attributes act where damage is dealt: ``integration3e``).
 """
 
 from __future__ import annotations
