@@ -367,6 +367,7 @@ class Catacombs1ETx(Tx):
     def kill(self, c: Character, by: Character | None, cause: str) -> None:
         """La Battaglia Finale: the Gorgon's gaze (the petrify modifier) turns a hero to stone: not dead, he
         takes no action until the battle ends; an ally or familiar turned to stone is gone as if destroyed."""
+        # modifiers.apply_modifier kills with the cause "petrified" (3E: "The character is dead").
         if cause == PETRIFIED and c.kind == "hero" and c.alive:
             self.update(self.char(c.id).with_status(PETRIFIED))
             return
