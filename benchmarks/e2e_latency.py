@@ -119,6 +119,7 @@ def sse_child(url: str) -> int:
                 if event == "shot":
                     out["shot_seq"] = body.get("shot_seq")
                     out["resolved"] = body.get("resolved")
+                    out["status"] = body.get("status")
                 print(json.dumps(out), flush=True)
             event = None
             data = []
@@ -173,7 +174,6 @@ class Probes:
         self.ingested: list[tuple[float, str, bytes]] = []  # broker → dashboard feed (state, shot)
 
     def install(self, daemon: Any) -> None:
-        import service.daemon as daemon_module
         from service.sensing import segmenter as segmenter_module
 
         probes = self
@@ -198,18 +198,27 @@ class Probes:
 
         segmenter_module.ShotSegmenter._on_scan_in_motion = timed_scan  # type: ignore[method-assign]
 
-        attribute = daemon_module.attribute
+        # A shot is recorded on the game thread, attributed on the shot reader's (one shot at a time, in
+        # order), and its reading recorded back on the game thread: one probe record spans all three.
+        attribute = daemon.reader._attribute
+        timings: list[tuple[float, float]] = []
 
         def timed_attribute(*args: Any, **kwargs: Any) -> Any:
             start = time.monotonic()
             result = attribute(*args, **kwargs)
-            if probes.current is not None:
-                probes.current["attribution"] = (start, time.monotonic())
+            with probes.lock:
+                timings.append((start, time.monotonic()))
             return result
 
-        daemon_module.attribute = timed_attribute  # type: ignore[assignment]
+        daemon.reader._attribute = timed_attribute
 
-        on_shot = daemon._on_shot
+        on_shot, on_reading = daemon._on_shot, daemon._on_reading
+        being_read: dict[int, dict[str, Any]] = {}
+
+        def finished(record: dict[str, Any]) -> None:
+            record["done"] = time.monotonic()
+            with probes.lock:
+                probes.shots.append(record)
 
         def timed_on_shot(shot: Any) -> None:
             record: dict[str, Any] = {
@@ -224,11 +233,28 @@ class Probes:
                 on_shot(shot)
             finally:
                 probes.current = None
-                record["done"] = time.monotonic()
+            pending = daemon.session.pending_shot
+            shot_seq = next((a[3] for a in record["appends"] if a[0] == "shot"), None)
+            if shot_seq is not None and pending and pending.get("attributing") and pending["seq"] == shot_seq:
+                being_read[shot_seq] = record  # finished when its reading is recorded
+            else:
+                finished(record)
+
+        def timed_on_reading(reading: Any) -> None:
+            record = being_read.pop(reading.shot_seq, None)
+            probes.current = record
+            try:
+                on_reading(reading)
+            finally:
+                probes.current = None
+            if record is not None:
                 with probes.lock:
-                    probes.shots.append(record)
+                    if reading.result is not None and timings:
+                        record["attribution"] = timings.pop(0)
+                finished(record)
 
         daemon._on_shot = timed_on_shot
+        daemon._on_reading = timed_on_reading
 
         append = daemon.eventlog.append
 
@@ -488,7 +514,10 @@ def analyse(
             (
                 m["t"]
                 for m in sse_lines
-                if m["event"] == "shot" and m.get("shot_seq") == shot_seq and m["t"] > rest
+                if m["event"] == "shot"
+                and m.get("shot_seq") == shot_seq
+                and m.get("status") != "attributing"  # its reading, not the notice that it is read
+                and m["t"] > rest
             ),
             None,
         )
