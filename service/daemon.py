@@ -39,7 +39,7 @@ from service.gamelog.replay import SetupError
 from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused, GuidedCalibrationDesk
 from service.mat.geometry import PieceClass, load_mat, piece_classes_for
-from service.mat.trace import MatGeometry, Scan, TraceFormatError, trace_from_json, trace_to_json
+from service.mat.trace import MatGeometry, Scan, ShotTrace, TraceFormatError, trace_from_json, trace_to_json
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
@@ -412,7 +412,7 @@ class Daemon:
         payload = {**about, "attributing": True, "flicked": flicked, "trace": trace_to_json(trace)}
         self._read(self._record("shot", payload, "sensor"), trace)
 
-    def _read(self, shot_seq: int, trace: Any) -> None:
+    def _read(self, shot_seq: int, trace: ShotTrace) -> None:
         """Hand a recorded shot to the shot reader, with the game as it stands now."""
         keeper = self.options.calibration
         config = keeper.config(self.options.attribution) if keeper else self.options.attribution
