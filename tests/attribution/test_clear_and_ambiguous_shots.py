@@ -13,6 +13,7 @@ import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
+from service.attribution.infer import Candidate, as_well_fitting_rival
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 
@@ -217,3 +218,38 @@ def test_a_pushed_piece_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() 
     assert result.reasons == (
         "orc-1 was not seen after the shot, so whether the flicked disc pushed or hit it cannot be checked",
     )
+
+
+def test_a_graze_that_would_fit_the_sensors_as_well_keeps_the_shot_for_the_referee() -> None:
+    # The hero passes 14 mm clear of the orc. A rollout that grazes it (the orc nudged, nothing heard) fits
+    # the scans and the piezos as well as the clean pass; only the prior, which gives a graze little room,
+    # ranks it lower, and on a mat that is not the model's mat that is not enough to score alone.
+    table = ShotLab(seed=23)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300 + 19 + 16 + 14, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1800)
+    result = attribute(shot.trace, AttributionConfig(workers=1, seed=1))
+    assert shot.truth.direct_hits == set()
+    assert result.top.direct_hits == frozenset()
+    assert not result.auto_apply
+    assert "a reading that also counts a hit on orc-1 fits the sensors as well" in result.reasons
+
+
+def _reading(hits: set[str], fit: float, probability: float) -> Candidate:
+    return Candidate(frozenset(hits), frozenset(), frozenset(), probability, (), best_fit=fit)
+
+
+@pytest.mark.parametrize(
+    ("rival_hits", "rival_fit", "named"),
+    [
+        ({"orc-1", "orc-2"}, -40.5, True),  # one more hit, within a nat: the sensors cannot tell them apart
+        ({"orc-1", "orc-2"}, -43.0, False),  # three nats worse: the sensors speak against the second hit
+        ({"orc-2"}, -40.0, False),  # not a superset: a different reading, which the probabilities weigh
+    ],
+)
+def test_only_a_reading_with_more_hits_that_fits_as_well_is_named_a_rival(
+    rival_hits: set[str], rival_fit: float, named: bool
+) -> None:
+    top = _reading({"orc-1"}, -40.0, 0.97)
+    rival = _reading(rival_hits, rival_fit, 0.01)
+    assert (as_well_fitting_rival([top, rival]) is rival) is named
