@@ -125,6 +125,7 @@ class Catacombs3E(CastlesHeroes3E):
             rng=state,
             settings=self.settings,
             monster_supply=tuple(sorted((m.id, m.pieces) for m in self.content.monsters() if not m.antient)),
+            pays_alone=integration3e.pays_alone(self.content, characters),
         )
 
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
@@ -199,7 +200,7 @@ class Catacombs3E(CastlesHeroes3E):
         tx.state = evolve(tx.state, room_deck=(*tx.state.room_deck[:index], flipped, *rest))
         room = self.content.room(tx.state.room_deck[index])
         special_rooms.close_market(tx)
-        tx.state = evolve(tx.state, free_cure_used=False)
+        tx.state = evolve(tx.state, free_cure_used=False, altar_offerings=0)
         if action.playmat is not None:
             tx.state = evolve(tx.state, playmat=action.playmat)
         tx.state = evolve(

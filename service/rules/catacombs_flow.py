@@ -13,7 +13,7 @@ from collections.abc import Sequence as Seq
 from typing import Any
 
 from service.rules import actions as A
-from service.rules import card_play, modifiers, shot_resolution, special_rooms
+from service.rules import altar, card_play, modifiers, shot_resolution, special_rooms
 from service.rules import events as E
 from service.rules.cards import Content, slug
 from service.rules.errors import (
@@ -403,6 +403,9 @@ class CatacombsFlow(RuleSet[GameState, Content]):
     def decide_choose_item(self, tx: Tx, pending: Pending, option: str) -> None:
         special_rooms.decide_item(self, tx, pending, option)
 
+    def decide_altar_card(self, tx: Tx, pending: Pending, option: str) -> None:
+        special_rooms.decide_altar_card(self, tx, pending, option)
+
     def lone_hero(self, state: GameState, hero: Character) -> bool:
         """Stun: "If only a single hero is able to perform their normal action(s) ... the stun is ignored"."""
         able = [h for h in state.heroes if h.alive and not (h.has(DEVOURED) or h.has(TELEPORTED))]
@@ -528,6 +531,7 @@ def state_rule(state: GameState) -> str:
         "choose_ally_ability": cite("Advanced Concepts: Allies"),
         "choose_ally_spell": cite("Advanced Concepts: Allies"),
         "transform": cite("Transform Shot Modifier", "catacombs-3e-shot-modifiers.txt"),
+        altar.DECISION: altar.ALTAR,
     }.get(kind, TURN_ORDER)
 
 

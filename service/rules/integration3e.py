@@ -98,6 +98,12 @@ def is_catacomb_hero(content: object, c: Character) -> bool:
     return facts is not None and c.kind in ("hero", "ally") and facts.teams.get(c.card) == "catacomb"
 
 
+def pays_alone(content: object, characters: Iterable[Character]) -> tuple[str, ...]:
+    """The heroes whose gold is never pooled ("Catacomb heroes cannot pool their gold with any other
+    heroes"), for ``GameState.pays_alone``."""
+    return tuple(c.id for c in characters if c.kind == "hero" and is_catacomb_hero(content, c))
+
+
 def hero_type(content: object, c: Character) -> str | None:
     """The hero's type (Dark Spell Cards). A 3E hero card that names none: a Spell Caster if it casts spells
     (the Wizard), otherwise unknown (docs/rulings.md, "Hero types of the 3E heroes")."""

@@ -1,7 +1,8 @@
 """Dealing the Room deck (catacombs-3e-reference.txt: Addendum: Alternate Room Card Layouts).
 
 A layout is a list of slots from the top of the column: a room id, ``difficulty_0`` / ``_1`` / ``_2``
-(a random battle room of that difficulty), ``special`` (a random Special Room card) or ``lair`` (the
+(a random battle room of that difficulty), ``special`` (a random Special Room card, the Altar of Soloth
+among them when the Cavern of Soloth is in play) or ``lair`` (the
 Catacomb Lord's Lair, "always placed last, face up"). Random picks come from the game's seed, so a log
 replays the same deck.
 """
@@ -15,7 +16,7 @@ from service.rules.cards import Content
 from service.rules.errors import IllegalActionError, cite
 
 LAYOUTS = cite("Addendum: Alternate Room Card Layouts")
-SPECIAL_KINDS = ("healer", "inn", "merchant", "tavern")
+SPECIAL_KINDS = ("healer", "inn", "merchant", "tavern", "altar")  # the Altar: with the soloth expansion
 
 
 def deal_room_deck(content: Content, slots: Sequence[str] | str, seed: int) -> tuple[str, ...]:

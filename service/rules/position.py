@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Protocol
 
+from service.rules import integration3e
 from service.rules.actions import CARD_HOLDINGS, CORRECTABLE_STATUSES
 from service.rules.cards import Content, UnknownCardError
 from service.rules.codec import DecodeError, decode_dataclass, encode
@@ -41,7 +42,9 @@ FORMAT = 1
 PHASES = ("setup", "battle", "resolution", "special_room", "game_over")
 KINDS = ("hero", "ally", "familiar", "monster", "lord", "antient", "fire_wall")
 # Fields the state holds that the content or the setup decides, so a position leaves them out.
-DERIVED = ("ruleset", "settings", "room_id", "room_name", "room_kind", "suppresses", "mercenary")
+DERIVED = (
+    "ruleset", "settings", "room_id", "room_name", "room_kind", "suppresses", "mercenary", "pays_alone",
+)  # fmt: skip
 DECKS = ("rooms", "monster_metre", "poison", "items", "tavern", "allies")
 
 
@@ -120,6 +123,7 @@ def load_position(rules: PositionRules, doc: Any) -> GameState:
         if "monster_supply" in raw
         else sorted([m.id, m.pieces] for m in rules.content.monsters() if not m.antient),
         table_draws=_draws(raw.get("table_draws", {})),
+        pays_alone=list(integration3e.pays_alone(rules.content, characters)),
     )
     if "rng" not in raw:
         merged["rng"] = 0x2545F4914F6CDD1D  # any non-zero state: the position names none

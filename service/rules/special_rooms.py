@@ -1,6 +1,7 @@
 """Special Room cards: Althea the Healer, Amaranth Inn, Izchak the Merchant, Alewife Tavern
 (catacombs-3e-reference.txt: Special Room Cards). "All gold coins spent by the heroes is returned to the
-treasury"; "Players may pool their gold coins"."""
+treasury"; "Players may pool their gold coins". The Cavern of Soloth's Altar of Soloth is bought here the
+same way; its card is flipped in ``altar``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from service.rules import actions as A
-from service.rules import card_play, integration3e, rng, table_draws
+from service.rules import altar, card_play, integration3e, rng, table_draws
 from service.rules import events as E
 from service.rules.cards import UnknownCardError
 from service.rules.errors import (
@@ -29,7 +30,7 @@ HEALER = cite("Special Room Cards: Althea The Healer")
 INN = cite("Special Room Cards: Amaranth Inn")
 MERCHANT = cite("Special Room Cards: Izchak the Merchant")
 TAVERN = cite("Special Room Cards: Alewife Tavern")
-RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN}
+RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN, "altar": altar.ALTAR}
 
 MARKET_SIZE = 6
 CELLAR_ITEMS = ("vaiels-urn", "healing-salve", "raisthrims-potion", "cloak-of-invisibility")
@@ -60,6 +61,9 @@ def services(rules: FlowRules) -> dict[str, dict[str, int]]:
         "inn": {"sleep": s.inn_sleep_cost, "cellar": 8, "meal": 10},
         "merchant": {"peek": s.merchant_peek_cost, "buy": 0, "map": 2},
         "tavern": {"bet": 2},
+        "altar": {
+            altar.OFFERING: altar.OFFERING_COST
+        },  # the Cavern of Soloth's Altar (service/rules/altar.py)
     }
 
 
@@ -90,6 +94,8 @@ def check(rules: FlowRules, state: GameState, action: A.UseService) -> None:
         raise IllegalActionError("Althea resurrects a dead hero (allies cannot be resurrected)", HEALER)
     if action.service == "peek" and not state.item_deck:
         raise IllegalActionError("the Item deck is empty", MERCHANT)
+    if action.service == altar.OFFERING and (why := altar.why_not(state, target)) is not None:
+        raise IllegalActionError(why, altar.ALTAR)
     if action.service == "buy":
         _check_buy(rules, state, action, target)
     if action.service == "meal":
@@ -146,6 +152,14 @@ def price(rules: FlowRules, state: GameState, action: A.UseService) -> int:
             # Marorg "buys items at a discount" (the amount comes from his card data).
             cost = max(0, cost - rules.content.hero(buyer.card).item_discount)
         return cost
+    maker = state.find(action.target or "")
+    if (
+        action.service == altar.OFFERING
+        and maker is not None
+        and integration3e.is_catacomb_hero(rules.content, maker)
+    ):
+        # Team Catacomb Heroes: "A Catacomb hero pays three coins (instead of five)" (it pays alone).
+        return integration3e.CATACOMB_ALTAR_COST
     return services(rules)[state.room_kind or ""][action.service]
 
 
@@ -202,6 +216,7 @@ def apply(rules: FlowRules, tx: Tx, action: A.UseService) -> None:
         "buy": lambda: _buy(rules, tx, _must(target), action.item or ""),
         "map": lambda: _map(tx),
         "bet": lambda: tavern_bet(tx, _must(target)),
+        altar.OFFERING: lambda: altar.make_offering(rules, tx, _must(target)),
     }
     handlers[action.service]()
 
@@ -521,3 +536,12 @@ def decide_item(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None
     deck.remove(option)
     tx.state = evolve(tx.state, item_deck=tuple(deck))
     _give_item(rules, tx, tx.char(pending.context[0]), option)
+
+
+def decide_altar_card(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
+    """The Altar of Soloth's flipped card: the hero takes it, or it goes on the bottom of the Item deck."""
+    hero_id, card = pending.context
+    if option == altar.TAKE:
+        _give_item(rules, tx, tx.char(hero_id), card)
+    else:
+        altar.put_under(tx, tx.char(hero_id), card)

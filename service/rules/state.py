@@ -171,6 +171,7 @@ class GameState:
     market: tuple[str, ...] = ()  # Item cards revealed at Izchak the Merchant
     map_revealed: bool = False  # a map bought from Izchak: every Room card is face up
     free_cure_used: bool = False  # Althea's one free Poison cure in this visit
+    altar_offerings: int = 0  # offerings made at the Altar of Soloth in this visit (two at most)
     playmat: str | None = None  # the playmat side of the current (or last) battle room
     # The Monster Pool's supply: pieces of each Monster card in the box (card id, pieces), top level so that
     # the pool can be told from the state alone (Components; Supply limits are hard limits).
@@ -179,6 +180,10 @@ class GameState:
     shield_raised: tuple[str, ...] = ()  # performed a shield shot in the sequence still under way
     # Cards the referee named as drawn, per deck, not yet used by a draw (service/rules/table_draws.py).
     table_draws: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Heroes whose gold is their own, never pooled: Team Catacomb heroes in a 3E game with the Castles cards
+    # (catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes). The content says
+    # who they are; the state keeps it so that the public view can tell the party's poolable gold.
+    pays_alone: tuple[str, ...] = ()
 
     # -- lookups -------------------------------------------------------------------------------------
     def character(self, character_id: str) -> Character:
@@ -231,7 +236,13 @@ class GameState:
 
     @property
     def party_gold(self) -> int:
+        """All the gold the heroes hold (what the party carries out of the catacomb)."""
         return sum(c.gold for c in self.heroes)
+
+    @property
+    def poolable_gold(self) -> int:
+        """The gold the heroes may pool in a special room: not a Team Catacomb hero's, which is its own."""
+        return sum(c.gold for c in self.heroes if c.id not in self.pays_alone)
 
     # -- the canonical text form ---------------------------------------------------------------------
     def to_json(self) -> str:
@@ -296,7 +307,8 @@ class GameState:
                 for c in self.characters
                 if c.kind not in ("monster", "fire_wall") or c.in_room
             ],
-            "gold": {"party": self.party_gold, "treasury": self.treasury},
+            # The party's poolable gold; a hero who pays alone shows its own gold (its character's "gold").
+            "gold": {"party": self.poolable_gold, "treasury": self.treasury},
             "poison_deck": len(self.poison_deck),
             "market": list(self.market),
             "rooms_ahead": list(self.room_deck[self.room_index + 1 :]) if self.map_revealed else None,

@@ -11,6 +11,7 @@ from service.rules import actions as A
 from service.rules.cards import ActionCard, CardIndex, HeroCard
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotEnoughGoldError
 from service.rules.integration3e import CastlesFacts, IntegratedContent
+from service.rules.position import load_position, position_of
 from service.rules.shots import Sequence
 from tests.helpers.sample_content import CARDS, HEROES, LAYOUTS, LORDS, MONSTERS, POISON_DECK, ROOMS, seq
 
@@ -159,6 +160,28 @@ def test_catacomb_heroes_do_not_pool_their_gold() -> None:
     t.edit("hero-edarir", health=3, gold=2)
     with pytest.raises(NotEnoughGoldError):  # Edarir may not borrow from Hakoru
         t.do(A.UseService("heal", target="hero-edarir"))
+
+
+def test_the_public_view_shows_the_gold_the_party_may_pool() -> None:
+    """catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes ("Catacomb heroes
+    cannot pool their gold with any other heroes"): the party's gold leaves theirs out; each shows its own."""
+    t = visit("althea-the-healer", xoric=4, varesh=1, hakoru=3, edarir=2)
+    assert t.state.pays_alone == ("hero-hakoru", "hero-edarir")
+    view = t.state.public_view()
+    assert view["gold"]["party"] == 5
+    assert {c["id"]: c["gold"] for c in view["characters"] if c["kind"] == "hero"} == {
+        "hero-xoric": 4,
+        "hero-varesh": 1,
+        "hero-hakoru": 3,
+        "hero-edarir": 2,
+    }
+    assert t.state.party_gold == 10  # all the gold the heroes carry (the game's result)
+    t.state = replace(t.state, treasury=92 - 10)  # the gold the scene handed out came from the Treasury
+    reloaded = load_position(t.rules, position_of(t.state))  # the content says who pays alone
+    assert reloaded == t.state and "pays_alone" not in position_of(t.state)
+    plain = Table(["althea-the-healer"])
+    plain.edit("hero-xoric", gold=4)
+    assert (plain.state.pays_alone, plain.state.public_view()["gold"]["party"]) == ((), 4)
 
 
 def test_each_catacomb_hero_pays_for_its_own_lodging_at_the_inn() -> None:
