@@ -226,6 +226,8 @@ def _setup_game(args: dict[str, Any]) -> dict[str, Any]:
     game: dict[str, Any] = {"heroes": heroes, "lord": _identifier(args, "lord")}
     if args.get("rooms"):
         game["rooms"] = _ids(args, "rooms")
+    if "expansions" in args:  # this game's own (castles: the Castles cards), not the table file's
+        game["expansions"] = _ids(args, "expansions")
     return game
 
 
@@ -323,7 +325,9 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "new_game": ("reason",),
         "calibrate_start": ("rounds",),
         "calibrate_flicks": (),
-        "setup_game": ("heroes", "lord", "rooms", "mode", "sides", "first", "game_length", "quick_start"),
+        "setup_game": (
+            "heroes", "lord", "rooms", "expansions", "mode", "sides", "first", "game_length", "quick_start",
+        ),  # fmt: skip
         "enrol_start": ("set", "pieces"),
         "assign_tracker": ("tracker", "character"),
         "enrol_forget": ("piece",),

@@ -54,8 +54,16 @@ def choices() -> Response:
             "heroes": [{"id": k, "name": v.name} for k, v in sorted(content.heroes.items())],
             "lords": [{"id": k, "name": v.name} for k, v in sorted(content.lords.items())],
             "rooms": [{"id": k, "name": v.name} for k, v in sorted(content.rooms.items())],
+            **({"castles_heroes": _castles_heroes(set(content.heroes))} if ruleset == "catacombs-3e" else {}),
         }
     )
+
+
+def _castles_heroes(known: set[str]) -> list[dict[str, str]]:
+    """The Castles heroes a 3E game may add with the ``castles`` expansion, offered when the referee ticks it
+    (catacombs-and-castles-2e-manual.md: Catacombs 3E Integration)."""
+    with_castles = load_content("catacombs-3e", expansions=("castles",))
+    return [{"id": k, "name": v.name} for k, v in sorted(with_castles.heroes.items()) if k not in known]
 
 
 def _castles_choices(ruleset: str) -> dict[str, object]:

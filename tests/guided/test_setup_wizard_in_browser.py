@@ -68,7 +68,11 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
     log_in(page, PIN)
 
-    # 1. The game: four heroes, a Lord, the first room.
+    # 1. The game: four heroes, a Lord, the first room, with the Castles cards (the Castles heroes are offered
+    # once they are ticked: catacombs-and-castles-2e-manual.md: Catacombs 3E Integration).
+    expect(page.locator("#wiz-3e-castles-heroes input[value=hakoru]")).to_be_hidden()
+    page.check("#wiz-3e-castles")
+    expect(page.locator("#wiz-3e-castles-heroes input[value=hakoru]")).to_be_visible()
     for hero in HEROES:
         page.check(f"#wiz-heroes input[value={hero}]")
     page.select_option("#wiz-lord", "vasesak-the-sorcerer")
@@ -76,6 +80,8 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     page.click("#wiz-start")
     expect(page.locator("#setup-result")).to_have_text("✔ setup_game accepted")
     expect(page.locator("#wiz-current")).to_contain_text("game 2: ")
+    setup = [r.payload for r in table.daemon.eventlog.records() if r.kind == "setup"][-1]
+    assert (sorted(setup["heroes"]), setup["expansions"]) == (sorted(HEROES), ["castles"])
 
     # 2. Place the pieces: the mat confirms each disc it sees.
     for hero in HEROES:

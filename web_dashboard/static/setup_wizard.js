@@ -101,6 +101,7 @@
     $("wiz-ruleset").textContent = choices.ruleset;
     if (choices.modes) { castlesChoices(choices); return; }
     choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
+    (choices.castles_heroes || []).forEach((h) => tick($("wiz-3e-castles-heroes"), "hero", h));
     choices.rooms.forEach((r) => tick($("wiz-rooms"), "room", r));
     for (const lord of choices.lords) {
       const option = document.createElement("option"); option.value = lord.id; option.textContent = lord.name;
@@ -209,8 +210,22 @@
     } catch (err) { /* the next poll tries again */ }
   }
 
+  // Catacombs 3E with the Castles cards: their heroes join the choice; the game names the expansion (unticked,
+  // the table file's expansions apply).
+  $("wiz-3e-castles").addEventListener("change", () => {
+    const on = $("wiz-3e-castles").checked;
+    $("wiz-3e-castles-heroes").classList.toggle("hidden", !on);
+    if (!on) $("wiz-3e-castles-heroes").querySelectorAll("input:checked").forEach((b) => { b.checked = false; });
+  });
+
+  function catacombsGame() {
+    const game = { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") };
+    if ($("wiz-3e-castles").checked) game.expansions = ["castles"];
+    return game;
+  }
+
   $("wiz-start").addEventListener("click", () => send("setup_game", $("wiz-castles").classList.contains("hidden")
-    ? { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") } : castlesGame()));
+    ? catacombsGame() : castlesGame()));
   $("wiz-rescan").addEventListener("click", () => send("rescan"));
   refresh();
   setInterval(refresh, 700);
