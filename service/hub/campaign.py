@@ -29,6 +29,12 @@ def rooms_cleared(state: dict[str, Any]) -> int:
 
 
 def party_gold(state: dict[str, Any]) -> int:
+    """All the gold the party's heroes carry. ``gold.party`` is what they may pool, which leaves out a Team
+    Catacomb hero's own gold (docs/state.md), so the heroes' own gold is summed when the state lists it."""
+    heroes = [c for c in state.get("characters") or () if isinstance(c, dict) and c.get("kind") == "hero"]
+    held = [c["gold"] for c in heroes if isinstance(c.get("gold"), int)]
+    if held:
+        return sum(held)
     gold = (state.get("gold") or {}).get("party")
     return gold if isinstance(gold, int) else 0
 
