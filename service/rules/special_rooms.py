@@ -157,8 +157,10 @@ def price(rules: FlowRules, state: GameState, action: A.UseService) -> int:
         action.service == altar.OFFERING
         and maker is not None
         and integration3e.is_catacomb_hero(rules.content, maker)
+        and all(hero == maker.id for hero, _ in action.payment)
     ):
-        # Team Catacomb Heroes: "A Catacomb hero pays three coins (instead of five)" (it pays alone).
+        # Team Catacomb Heroes: "A Catacomb hero pays three coins (instead of five)": for its own offering,
+        # from its own gold; another hero paying for it pays the Altar's price (docs/rulings.md).
         return integration3e.CATACOMB_ALTAR_COST
     return services(rules)[state.room_kind or ""][action.service]
 

@@ -181,6 +181,8 @@ def test_a_catacomb_hero_pays_three_coins_alone() -> None:
     table.edit("hero-edarir", gold=2)
     with pytest.raises(NotEnoughGoldError, match="pays alone"):  # Xoric's gold is not Edarir's
         table.do(A.UseService("offering", target="hero-edarir"))
+    with pytest.raises(NotEnoughGoldError, match="the price is 5"):  # the three coins are Edarir's own price
+        table.do(A.UseService("offering", target="hero-edarir", payment=(("hero-xoric", 3),)))
     table.do(A.UseService("offering", target="hero-xoric"))  # a regular hero pays five
     assert table.state.character("hero-xoric").gold == 0 and table.state.treasury == 92 + 3 + 5
 
