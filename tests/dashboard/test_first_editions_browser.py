@@ -73,8 +73,8 @@ def watched(tmp_path: Path) -> Iterator[Callable[[str], tuple[Play, TableSession
 
 def test_a_phone_shows_the_barbarian_incapacitated_after_his_frenzy(chromium, watched) -> None:  # type: ignore[no-untyped-def]
     """catacombs-1e-rules-italian.txt: Incapacità — an incapacitated hero takes no action; Colpi in sequenza
-    (the Barbarian's Furia leaves him incapacitated); Preparazione degli eroi (his rage track, which the Frenzy
-    spends)."""
+    (the Barbarian's Furia leaves him incapacitated); Preparazione degli eroi (his rage track, which the
+    Frenzy spends)."""
     play, session, url, publish_board = watched("catacombs-1e-demo")
     table = load_table("catacombs-1e-demo")
     setup = table_game(table.ruleset).setup_payload(table, 0)
