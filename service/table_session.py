@@ -325,9 +325,16 @@ class TableSession:
             "can_undo": bool(self.state is not None and self._effective()),
             "game": self.games,
             "rooms_left": _rooms_left(self.state),
+            # The game's expansions, so that the set-up wizard can start the next game with the same ones.
+            "expansions": self._expansions(),
         }
         view["result"] = game_result(self.state)
         return view
+
+    def _expansions(self) -> list[str]:
+        setup = next((r for r in self.rules_records if r.kind == "setup"), None)
+        expansions = setup.payload.get("expansions", []) if setup is not None else []
+        return [str(e) for e in expansions]
 
     def _actions(self) -> list[dict[str, Any]]:
         """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""

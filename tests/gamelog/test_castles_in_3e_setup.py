@@ -13,6 +13,7 @@ from service.sensing.tags import TableConfigError
 from service.setup_game import SetupRefused, setup_payload
 from service.table_config import load_table, with_game
 from service.table_games import table_game
+from service.table_session import TableSession
 
 
 def test_the_castles_table_writes_the_expansion_into_its_setup_record() -> None:
@@ -48,3 +49,15 @@ def test_run_adds_an_expansion_to_a_3e_table_only() -> None:
     assert table_game(table.ruleset).setup_payload(table, 0)["expansions"] == ["castles"]
     with pytest.raises(TableConfigError, match="Catacombs 3E"):
         with_game(load_table("castles-demo"), expansions=("castles",))
+
+
+def test_the_table_shows_the_games_expansions_and_the_wizard_keeps_the_others() -> None:
+    """catacombs-and-castles-2e-manual.md: Catacombs 3E Integration. The snapshot's ``table.expansions`` is
+    what the set-up wizard starts from: ticking or unticking the Castles cards must not drop Soloth."""
+    table = with_game(load_table("demo"), expansions=("soloth", "castles"))
+    setup = table_game(table.ruleset).setup_payload(table, 0)
+    log = LogWriter()
+    log.setup(setup)
+    session = TableSession.replay(log.records)
+    assert session.snapshot()["table"]["expansions"] == ["soloth", "castles"]
+    assert TableSession().snapshot().get("table", {}).get("expansions", []) == []

@@ -5,6 +5,7 @@
   const body = document.body;
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
+  let tableExpansions = null;  // the expansions of the game on the table, from the first view read
 
   const send = window.smartmatSetup.commandSender(refresh);  // refresh: a hoisted declaration below
 
@@ -135,6 +136,15 @@
       body.dataset.ruleset = state.ruleset;
       loadChoices(state.ruleset);
     }
+    const table = state.table || {};
+    if (!tableExpansions && table.expansions) {  // the first view: the box starts as the game on the table is
+      tableExpansions = table.expansions;
+      const box = $("wiz-3e-castles");
+      if (tableExpansions.includes("castles") && !box.checked) {
+        box.checked = true;
+        box.dispatchEvent(new Event("change"));
+      }
+    }
     const board = view.board || {};
     const characters = state.characters || [];
     const heroes = characters.filter((c) => c.kind === "hero" || c.kind === "boss").map((c) => c.name);
@@ -210,8 +220,7 @@
     } catch (err) { /* the next poll tries again */ }
   }
 
-  // Catacombs 3E with the Castles cards: their heroes join the choice; the game names the expansion (unticked,
-  // the table file's expansions apply).
+  // Catacombs 3E with the Castles cards: their heroes join the choice, and the game names the expansion.
   $("wiz-3e-castles").addEventListener("change", () => {
     const on = $("wiz-3e-castles").checked;
     $("wiz-3e-castles-heroes").classList.toggle("hidden", !on);
@@ -219,9 +228,10 @@
   });
 
   function catacombsGame() {
-    const game = { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") };
-    if ($("wiz-3e-castles").checked) game.expansions = ["castles"];
-    return game;
+    // The next game keeps the game's other expansions (Soloth, say); the box adds or drops the Castles cards.
+    const others = (tableExpansions || []).filter((e) => e !== "castles");
+    const expansions = $("wiz-3e-castles").checked ? [...others, "castles"] : others;
+    return { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room"), expansions };
   }
 
   $("wiz-start").addEventListener("click", () => send("setup_game", $("wiz-castles").classList.contains("hidden")
