@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
 
 
@@ -141,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--sensors",
         default="reference",
-        choices=("reference", "cheaper", "noisier", "proposed"),
+        choices=SENSOR_CONFIG_NAMES,
         help="the sensors every table has (default: reference; another to weigh a sensor change)",
     )
     parser.add_argument(

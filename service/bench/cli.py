@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from service.attribution.infer import AttributionConfig, shutdown_pool
+from service.mat.geometry import SENSOR_CONFIG_NAMES
 
 
 def register_cli(subparsers: Any) -> None:
@@ -33,7 +34,7 @@ def register_cli(subparsers: Any) -> None:
     b.add_argument("--workers", type=int, default=0, help="rollout processes (0: one per core)")
     b.add_argument(
         "--sensors",
-        choices=("reference", "cheaper", "noisier", "proposed"),
+        choices=SENSOR_CONFIG_NAMES,
         help="hidden mats: the sensors every table has (default: reference); --own-constants: only this "
         "configuration (default: all three in turn)",
     )

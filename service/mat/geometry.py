@@ -15,7 +15,7 @@ import yaml
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 HARDWARE_DIR = CONTENT_DIR / "hardware"
-SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed")
+SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed", "contact")
 PIEZO_LAYOUTS = ("corners", "corners-and-midpoints", "grid-3x3")
 
 
