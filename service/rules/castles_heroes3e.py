@@ -367,25 +367,8 @@ def _seeded_draw(tx: Tx, pool: list[str]) -> Callable[[], str]:
 
 
 def recruit(rules: CastlesHeroes3E, tx: Tx, hero: Character, card_id: str) -> None:
-    """The ally joins as special_rooms' Inn ally does (Allies: health four, no Items, fewer Ability cards)."""
-    card = rules.content.hero(card_id)
-    ally = Character(
-        id="ally-" + rules.hero_character_id(card.name).removeprefix("hero-"),
-        name=card.name,
-        side=hero.side,
-        kind="ally",
-        card=card.id,
-        health=4,
-        max_health=4,
-        shot_sequences=card.shot_sequences,
-        nullifies=card.nullifies,
-        reflects=card.reflects,
-        spell_caster=card.spell_caster,
-        owner=hero.id,
-    )
-    tx.state = evolve(tx.state, characters=(*tx.state.characters, ally))
-    tx.emit(E.AllyRecruited(f"{card.name} joins {hero.name} as an ally", ally.id, hero.id))
-    special_rooms.next_ally_choice(rules, tx, ally.id)
+    """The chosen Catacomb ally joins as special_rooms' Inn ally does."""
+    special_rooms.join_as_ally(rules, tx, hero, card_id)
 
 
 # == dark spells ===================================================================================

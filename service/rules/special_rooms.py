@@ -257,7 +257,13 @@ def recruit_ally(rules: FlowRules, tx: Tx, hero: Character) -> None:
         tx.state = evolve(tx.state, rng=state)
         return pool[index]
 
-    card = rules.content.hero(table_draws.take(tx, "allies", pool, seeded))
+    join_as_ally(rules, tx, hero, table_draws.take(tx, "allies", pool, seeded))
+
+
+def join_as_ally(rules: FlowRules, tx: Tx, hero: Character, card_id: str) -> None:
+    """The hero of ``card_id`` joins ``hero``'s side as an ally (Advanced Concepts: Allies: health four, no
+    Items; its Ability cards are chosen next)."""
+    card = rules.content.hero(card_id)
     ally = Character(
         id="ally-" + rules.hero_character_id(card.name).removeprefix("hero-"),
         name=card.name,
