@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from examples.logs.generate_catacombs1e import expected as summary  # what the generator recorded
 from service.cli import main
 from service.gamelog.records import read_log
 from service.gamelog.replay import replay
@@ -17,25 +18,6 @@ from service.rules.state import GameState
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "logs"
 EXPECTED: dict[str, dict[str, Any]] = json.loads((EXAMPLES / "catacombs1e-expected.json").read_text())
-
-
-def summary(s: GameState) -> dict[str, Any]:
-    return {
-        "phase": s.phase,
-        "outcome": s.outcome,
-        "room": s.room_id,
-        "treasury": s.treasury,
-        "heroes": {
-            h.id: {
-                "alive": h.alive,
-                "health": h.health,
-                "gold": h.gold,
-                "items": list(h.items),
-                "rage": h.rage,
-            }
-            for h in s.heroes
-        },
-    }
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED), ids=str)
