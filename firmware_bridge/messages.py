@@ -58,6 +58,9 @@ class Capabilities:
     mat_width_mm: float
     mat_height_mm: float
     button_ids: tuple[int, ...]
+    # The piezo channels' report threshold (ADC counts): below it an impact is not reported. Optional, so
+    # older firmware stays readable; the attribution then assumes the reference board's.
+    piezo_threshold: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +75,7 @@ class Capabilities:
             "sensors": [[s.id, s.x_mm, s.y_mm] for s in self.sensors],
             "mat_mm": [self.mat_width_mm, self.mat_height_mm],
             "buttons": list(self.button_ids),
+            **({"piezo_threshold": self.piezo_threshold} if self.piezo_threshold is not None else {}),
         }
 
     @classmethod
@@ -99,6 +103,9 @@ class Capabilities:
                 mat_width_mm=_number(width, "mat_mm"),
                 mat_height_mm=_number(height, "mat_mm"),
                 button_ids=tuple(_typed(b, int, "buttons") for b in obj["buttons"]),
+                piezo_threshold=(
+                    _number(obj["piezo_threshold"], "piezo_threshold") if "piezo_threshold" in obj else None
+                ),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, MalformedBody):
@@ -114,6 +121,8 @@ class Capabilities:
                 f"HELLO reader grid of {caps.grid.cols}x{caps.grid.rows} cells; TAG_SEEN can address at "
                 f"most {GRID_MAX_CELLS}x{GRID_MAX_CELLS}"
             )
+        if caps.piezo_threshold is not None and caps.piezo_threshold <= 0:
+            raise MalformedBody(f"HELLO piezo_threshold must be positive, got {caps.piezo_threshold}")
         if caps.mat_width_mm <= 0 or caps.mat_height_mm <= 0:
             raise MalformedBody(
                 f"HELLO mat_mm must be positive, got {[caps.mat_width_mm, caps.mat_height_mm]}"

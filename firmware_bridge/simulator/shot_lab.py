@@ -114,6 +114,7 @@ class ShotLab:
             self.mat.wall_gap_mm,
             self.sensor_config.piezo_positions(self.mat),
             obstacles=self.world.obstacles,
+            piezo_threshold=self.sensor_config.piezo.detection_threshold,  # as a board states it in HELLO
         )
         walls = self.world.walls
         if walls is None or set(walls) == set(classic.wall_segments()):
@@ -125,6 +126,7 @@ class ShotLab:
             classic.sensors,
             obstacles=classic.obstacles,
             walls=walls,
+            piezo_threshold=classic.piezo_threshold,
         )
 
     def scan(self) -> Scan:

@@ -55,6 +55,7 @@ class PhysicsSensorSource:
             mat_width_mm=self.world.mat.width_mm,
             mat_height_mm=self.world.mat.height_mm,
             button_ids=self._button_ids,
+            piezo_threshold=self.sensors.config.piezo.detection_threshold,
         )
 
     def request_scan(self) -> None:

@@ -118,7 +118,10 @@ def heard_probability(
     if second <= 0:
         return 0.0
     spread = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2 + sd**2)
-    z = math.log(second / ep.detection_threshold) / spread
+    # The board's own threshold when it states one: a board that hears softer touches makes their silence
+    # count as evidence.
+    threshold = trace.mat.piezo_threshold or ep.detection_threshold
+    z = math.log(second / threshold) / spread
     # Logistic approximation of the normal CDF (1.7 z).
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, 1.7 * z))))
 

@@ -90,6 +90,8 @@ class MatGeometry:
     obstacles: tuple[FixedObstacle, ...] = ()
     # None: the classic closed rectangle of walls ``wall_gap_mm`` outside the mat on all four sides.
     walls: tuple[WallSegment, ...] | None = None
+    # The piezos' report threshold (ADC counts) as the board states it; None: the reference board's.
+    piezo_threshold: float | None = None
 
     def wall_segments(self) -> tuple[WallSegment, ...]:
         if self.walls is not None:
@@ -162,6 +164,11 @@ def trace_to_json(trace: ShotTrace) -> dict[str, Any]:
             **(
                 {"walls": [[w.x1_mm, w.y1_mm, w.x2_mm, w.y2_mm] for w in trace.mat.walls]}
                 if trace.mat.walls is not None
+                else {}
+            ),
+            **(
+                {"piezo_threshold": trace.mat.piezo_threshold}
+                if trace.mat.piezo_threshold is not None
                 else {}
             ),
         },
@@ -332,6 +339,9 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
         sensors=tuple(sensors),
         obstacles=obstacles,
         walls=walls,
+        piezo_threshold=(
+            r.num(mat, "piezo_threshold", "mat", positive=True) if "piezo_threshold" in mat else None
+        ),
     )
     pieces = []
     for i, p in enumerate(r.array(top, "pieces", "")):

@@ -69,6 +69,7 @@ def mat_geometry(
         sensors=tuple((s.id, s.x_mm, s.y_mm) for s in caps.sensors),
         obstacles=obstacles,
         walls=walls,
+        piezo_threshold=caps.piezo_threshold,
     )
 
 

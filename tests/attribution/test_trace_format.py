@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 
 import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab
+from service.attribution.evidence import EvidenceParams, SoundModel, heard_probability
+from service.attribution.model import ModelContact
 from service.mat.trace import ShotTrace, TraceFormatError, read_traces, trace_to_json, write_traces
 
 
@@ -74,3 +77,27 @@ def test_a_corrupt_line_names_its_line_number(trace: ShotTrace) -> None:
     assert next(reader) == trace
     with pytest.raises(TraceFormatError, match=r":3: not valid JSON"):
         next(reader)
+
+
+def test_the_boards_piezo_threshold_travels_with_the_trace_and_a_bad_one_is_named(trace: ShotTrace) -> None:
+    # The board states its threshold in HELLO (firmware_bridge/PROTOCOL.md); the trace carries it.
+    assert trace.mat.piezo_threshold == 40
+    data = trace_to_json(trace)
+    assert data["mat"]["piezo_threshold"] == 40
+    del data["mat"]["piezo_threshold"]
+    assert next(read_traces(_line(data))).mat.piezo_threshold is None  # an older trace: the reference's
+    data["mat"]["piezo_threshold"] = 0
+    with pytest.raises(TraceFormatError, match=r"mat.piezo_threshold"):
+        list(read_traces(_line(data)))
+
+
+def test_a_board_that_hears_softer_touches_makes_a_soft_touch_likelier_heard(trace: ShotTrace) -> None:
+    # A gentle disc-on-disc touch in the middle of the mat: faint for the reference board's 40-count
+    # threshold, plain for a board that reports from 5 counts, so its silence says more there.
+    touch = ModelContact(0.1, 430.0, 305.0, "hero-xoric", "orc-1", "disc", impulse=400.0)
+    ep, sound = EvidenceParams(), SoundModel()
+    sensitive = dataclasses.replace(trace, mat=dataclasses.replace(trace.mat, piezo_threshold=5.0))
+    unstated = dataclasses.replace(trace, mat=dataclasses.replace(trace.mat, piezo_threshold=None))
+    reference = heard_probability(touch, unstated, ep, sound)
+    assert reference == heard_probability(touch, trace, ep, sound)  # unstated means the reference board's
+    assert heard_probability(touch, sensitive, ep, sound) > reference + 0.3

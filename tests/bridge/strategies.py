@@ -42,6 +42,7 @@ capabilities = st.builds(
     mat_width_mm=positive_mm,
     mat_height_mm=positive_mm,
     button_ids=st.lists(u8, max_size=6).map(tuple),
+    piezo_threshold=st.none() | positive_mm,
 )
 
 tag_seen = st.builds(

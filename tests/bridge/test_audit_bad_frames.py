@@ -95,6 +95,8 @@ def test_a_hello_nested_too_deeply_is_malformed_not_an_exception() -> None:
         (capabilities(sensors=[{"id": 0, "x": 1, "y": 2}]), "sensors.id should be int, got 'id'"),
         (capabilities(sensors=[[0, 1.0]]), "incomplete or mistyped"),
         (capabilities(mat_mm="900x600"), "incomplete or mistyped"),
+        (capabilities(piezo_threshold=0), "piezo_threshold must be positive, got 0"),
+        (capabilities(piezo_threshold="40"), "piezo_threshold should be a number, got '40'"),
         (b"[]", "not a JSON object"),
         (b"\xff\xfe{}", "not UTF-8 JSON"),
     ],
