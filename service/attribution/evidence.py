@@ -118,9 +118,10 @@ def heard_probability(
     if second <= 0:
         return 0.0
     spread = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2 + sd**2)
-    # The board's own threshold when it states one: a board that hears softer touches makes their silence
-    # count as evidence.
-    threshold = trace.mat.piezo_threshold or ep.detection_threshold
+    # A board that states a higher threshold than the reference's makes silence weaker evidence. One that
+    # states a lower one is not taken at its word: on hidden mats whose loudness the model does not know,
+    # trusting a 5-count board's silence applied three wrong shots in 223 (docs/attribution.md).
+    threshold = max(trace.mat.piezo_threshold or 0.0, ep.detection_threshold)
     z = math.log(second / threshold) / spread
     # Logistic approximation of the normal CDF (1.7 z).
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, 1.7 * z))))
