@@ -313,7 +313,9 @@ class SimulatedTable:
             if able and character["id"] not in able:
                 continue
             if character["side"] == side and character.get("on_mat") and character["id"] not in acted:
-                if character["kind"] in ("hero", "monster", "lord"):
+                # Allies act too (Catacombs 1E, Alleati: the familiar, the summoned skeleton): the turn waits
+                # for every character the table offers an action, so passing one over stalls the battle.
+                if character["kind"] in ("hero", "monster", "lord") or character["id"] in able:
                     return character
         return None
 

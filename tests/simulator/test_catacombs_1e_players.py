@@ -102,3 +102,18 @@ def test_at_the_merchant_each_hero_with_gold_buys_and_at_the_healer_the_hurt_are
         ("use_service", {"service": "resurrection", "target": "hero-elfo"}),
         ("enter_room", {}),
     ]
+
+
+def test_the_familiar_takes_its_action_when_the_heroes_have_acted(sim: Listening) -> None:
+    """catacombs-1e-rules-italian.txt: Alleati — allies are controlled by the heroes, with actions of their
+    own; the familiar's action is a melee that causes no damage. The heroes' turn waits for it."""
+    familiar = {"id": "familiar-famiglio", "piece": "familiar-famiglio", "side": "heroes", "kind": "familiar"}
+    state = {
+        "phase": "battle",
+        "seq": 1,
+        "characters": [hero("mago"), {**familiar, "on_mat": True, "alive": True, "owner": "hero-mago"}],
+        "turn": {"side": "heroes", "character": None, "acted": ["hero-mago"]},
+        "actions": [{"id": "familiar-famiglio:0", "character": "familiar-famiglio", "alternative": 0}],
+    }
+    sim._act(state)
+    assert sim.said == [("declare", {"character": "familiar-famiglio", "alternative": 0})]
