@@ -86,6 +86,10 @@ def test_a_referee_command_is_answered_while_a_slow_shot_is_read_then_its_readin
         "the shot to show as attributing",
     )
     shot_seq = (table.state() or {})["table"]["attributing"]["seq"]
+    # The state and shot topics are separate messages: the shot topic's may reach the probe a moment later.
+    table.wait_until(
+        lambda: any(s["shot_seq"] == shot_seq for s in shots(table)), 10, "the shot topic to name the shot"
+    )
     assert [s["status"] for s in shots(table) if s["shot_seq"] == shot_seq] == ["attributing"]
     assert held.threads == {"shot reader"}  # not the game thread ("daemon")
 
