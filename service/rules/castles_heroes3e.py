@@ -221,7 +221,7 @@ class CastlesHeroes3E(CatacombsFlow):
                 for hero in served:  # RULINGS.md 6 for the party; each Catacomb hero its own lodging
                     tx.heal(hero, 1, may_exceed=True)
             elif action.service == "cellar":
-                cellar(self, tx, served)
+                special_rooms.stock_from_cellar(self, tx, served)
             else:
                 pool = regular_unused_heroes(self, tx.state)
                 drawn = table_draws.take(tx, "allies", pool, _seeded_draw(tx, pool))
@@ -303,26 +303,6 @@ def served_heroes(rules: CastlesHeroes3E, state: GameState, action: A.UseService
     if target is not None and is_catacomb_hero(rules.content, target):
         return [target] if target.alive else []
     return [h for h in state.heroes if h.alive and not is_catacomb_hero(rules.content, h)]
-
-
-def cellar(rules: CastlesHeroes3E, tx: Tx, served: list[Character]) -> None:
-    """Amaranth Inn's cellar, for the heroes served (special_rooms' cellar for the whole party otherwise)."""
-    deck = list(tx.state.item_deck)
-    for hero in served:
-        gained = [
-            item
-            for item in special_rooms.CELLAR_ITEMS
-            if item in deck and card_play.usable_by(rules, hero, rules.content.card("item", item)) is None
-        ]
-        for item in gained:
-            deck.remove(item)
-        tx.update(evolve(tx.char(hero.id), items=(*tx.char(hero.id).items, *gained)))
-        if gained:
-            tx.emit(
-                E.ItemGained(f"{hero.name} takes {', '.join(gained)} from the cellar", hero.id, tuple(gained))
-            )
-    state, shuffled = rng.shuffled(tx.state.rng, deck)
-    tx.state = evolve(tx.state, rng=state, item_deck=shuffled)
 
 
 # == allies ========================================================================================

@@ -373,13 +373,15 @@ def decide_ally_spell(rules: FlowRules, tx: Tx, pending: Pending, option: str) -
 
 
 def _cellar(rules: FlowRules, tx: Tx) -> None:
-    """Amaranth Inn: each living hero receives one of each unused cellar item from the Item deck. smartmat
+    stock_from_cellar(rules, tx, [hero for hero in tx.state.heroes if hero.alive])
+
+
+def stock_from_cellar(rules: FlowRules, tx: Tx, served: list[Character]) -> None:
+    """Amaranth Inn: each hero served receives one of each unused cellar item from the Item deck. smartmat
     ruling (docs/rulings.md): an item the hero may not use (Item Cards: Usage Restrictions) stays in the deck
     for the next hero, and is shuffled back with the rest."""
     deck = list(tx.state.item_deck)
-    for hero in tx.state.heroes:
-        if not hero.alive:
-            continue
+    for hero in served:
         gained = [
             item
             for item in CELLAR_ITEMS
