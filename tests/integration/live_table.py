@@ -6,6 +6,8 @@ wait for the game to reach a point, look at what was published.
 from __future__ import annotations
 
 import json
+import math
+import random
 import time
 import urllib.request
 from collections.abc import Callable
@@ -13,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.simulator.players import SimulatedPlayer, Skill
 from firmware_bridge.simulator.table import Pace, SimulatedTable
 from firmware_bridge.transport import SerialConnection
 from service.attribution.infer import AttributionConfig
@@ -23,7 +26,7 @@ from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
 from service.shot_actions import Attribute
 from service.table_config import GameSetup, TableConfig, load_table
-from tests.helpers.broker import MosquittoBroker
+from tests.helpers.broker import MosquittoBroker, start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
 
 FAST = Pace(think_s=0.05, shot_timeout_s=30.0, scan_period_s=0.5)
@@ -191,3 +194,26 @@ def character(state: dict[str, Any], character_id: str) -> dict[str, Any]:
 
 
 __all__ = ["FAST", "GameSetup", "LiveTable", "character", "party_gold", "quick_table"]
+
+
+def play_until(
+    tmp_path: Path, table: TableConfig, done: Callable[[LiveTable], bool], what: str
+) -> tuple[LiveTable, list[dict[str, Any]]]:
+    """Brisk, practised simulated players on a private broker until ``done``; the live table (stopped) and
+    every ``state`` a phone received, in order."""
+    broker = start_mosquitto(tmp_path / "broker")
+    live = LiveTable(broker, tmp_path, table)
+    # Brisk players and a board that scans three times a second: the same path, fewer idle seconds.
+    brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
+    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
+    # Practised players (a degree of aim, steady strength): fewer misses, so a game ends in a dozen flicks.
+    live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
+    try:
+        live.sim.start()
+        live.start()
+        live.wait_until(lambda: done(live), 200, what)
+        assert live.probe is not None
+        return live, [m.json() for m in live.probe.seen if m.topic.endswith("/state") and m.payload]
+    finally:
+        live.stop()
+        broker.stop()

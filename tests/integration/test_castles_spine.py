@@ -8,19 +8,14 @@ The Health Pools are small (the setup's ``health_tokens``) so a whole game takes
 
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.players import SimulatedPlayer, Skill
-from firmware_bridge.simulator.table import Pace, SimulatedTable
 from service.table_config import TableConfig, load_table, with_game
-from tests.helpers.broker import start_mosquitto
-from tests.integration.live_table import LiveTable
+from tests.integration.live_table import LiveTable, play_until
 
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
 
@@ -33,21 +28,11 @@ def small_game(mode: str, table: TableConfig | None = None, **changes: Any) -> T
 
 
 def play_to_the_end(tmp_path: Path, table: TableConfig) -> tuple[LiveTable, dict[str, Any]]:
-    broker = start_mosquitto(tmp_path / "broker")
-    live = LiveTable(broker, tmp_path, table)
-    # Brisk players and a board that scans three times a second: the same path, fewer idle seconds.
-    brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
-    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
-    # Practised players (a degree of aim, steady strength): fewer misses, so a game ends in a dozen flicks.
-    live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
-    try:
-        live.sim.start()
-        live.start()
-        live.wait_until(lambda: (live.state() or {}).get("outcome") is not None, 200, "a side to win")
-        return live, live.state() or {}
-    finally:
-        live.stop()
-        broker.stop()
+    def over(live: LiveTable) -> bool:
+        return (live.state() or {}).get("outcome") is not None
+
+    live, states = play_until(tmp_path, table, over, "a side to win")
+    return live, next(s for s in states if s.get("outcome") is not None)
 
 
 def sensor_shots(live: LiveTable) -> list[dict[str, Any]]:

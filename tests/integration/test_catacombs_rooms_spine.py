@@ -5,40 +5,15 @@ heroes in the party. Simulated mat → serial → daemon → rules → event log
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.players import SimulatedPlayer, Skill
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.table_config import TableConfig, load_table
-from tests.helpers.broker import start_mosquitto
-from tests.integration.live_table import LiveTable
+from service.table_config import load_table
+from tests.integration.live_table import play_until
 
 pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]
-
-
-def play_until(
-    tmp_path: Path, table: TableConfig, done: Callable[[LiveTable], bool], what: str
-) -> tuple[LiveTable, list[dict[str, Any]]]:
-    broker = start_mosquitto(tmp_path / "broker")
-    live = LiveTable(broker, tmp_path, table)
-    brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
-    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
-    live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
-    try:
-        live.sim.start()
-        live.start()
-        live.wait_until(lambda: done(live), 200, what)
-        return live, [m.json() for m in live.probe.seen if m.topic.endswith("/state") and m.payload]
-    finally:
-        live.stop()
-        broker.stop()
 
 
 def test_the_first_edition_game_ends_when_the_heroes_destroy_the_catacomb_lord(tmp_path: Path) -> None:
