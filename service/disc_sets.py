@@ -8,16 +8,21 @@ below both.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import yaml
 
-from service.sensing.tags import RegisteredPiece, TableConfigError, TagRegistry, parse_registry
+from service.atomic_file import write_atomically
+from service.sensing.tags import (
+    RegisteredPiece,
+    TableConfigError,
+    TagRegistry,
+    parse_registry,
+    read_table_yaml,
+)
 
 FORMAT = "smartmat-disc-set"
 
@@ -45,27 +50,18 @@ def save_set(path: Path | str, name: str, entries: Iterable[RegisteredPiece]) ->
     entries = list(entries)
     TagRegistry(entries)  # refuses a tag or a piece listed twice, naming it
     data = set_to_json(name, entries)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(f"# Disc set {name}: each disc's NFC tag (written by smartmat enrol; docs/setup.md)\n")
-            yaml.safe_dump(data, out, sort_keys=False, default_flow_style=None, width=120)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def write(out: TextIO) -> None:
+        out.write(f"# Disc set {name}: each disc's NFC tag (written by smartmat enrol; docs/setup.md)\n")
+        yaml.safe_dump(data, out, sort_keys=False, default_flow_style=None, width=120)
+
+    write_atomically(path, write)
     return path
 
 
 def load_set(path: Path | str) -> DiscSet:
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+    data = read_table_yaml(path)
     if not isinstance(data, dict):
         raise TableConfigError(f"{path}: expected a mapping at the top")
     if data.get("format") != FORMAT:

@@ -11,13 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from service.disc_sets import load_set
 from service.mat.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
-from service.sensing.tags import TableConfigError, TagRegistry, parse_registry
+from service.sensing.tags import TableConfigError, TagRegistry, parse_registry, read_table_yaml
 
 SHIPPED_TABLES = Path(__file__).resolve().parents[1] / "content" / "tables"
 
@@ -71,10 +69,7 @@ def load_table(path: Path | str | None = None) -> TableConfig:
     path = Path(path) if path else SHIPPED_TABLES / "demo.yaml"
     if not path.exists() and not path.suffix:
         path = SHIPPED_TABLES / f"{path}.yaml"
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+    data = read_table_yaml(path)
     where = str(path)
     if not isinstance(data, dict):
         raise TableConfigError(f"{where}: expected a mapping at the top")

@@ -16,11 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from service.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
 
@@ -392,16 +392,9 @@ def load_calibration(path: Path | str, *, missing_ok: bool = True) -> TableCalib
 
 def save_calibration(calibration: TableCalibration, path: Path | str) -> None:
     """Write atomically (temporary file, fsync, rename): a power cut leaves the old file or the new one."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            json.dump(calibration.to_json(), handle, indent=1)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def write(handle: TextIO) -> None:
+        json.dump(calibration.to_json(), handle, indent=1)
+        handle.write("\n")
+
+    write_atomically(Path(path), write)

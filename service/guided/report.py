@@ -8,12 +8,11 @@ what figures, so the console and the set-up health check can show the calibratio
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from service.atomic_file import write_atomically
 from service.attribution.calibration import TableCalibration
 
 FORMAT = "smartmat-guided-calibration"
@@ -37,17 +36,7 @@ def save_report(
         "figures": figures,
         "mat": mat,
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            json.dump(body, handle, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda handle: json.dump(body, handle, indent=1))
     return path
 
 

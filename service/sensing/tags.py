@@ -126,11 +126,16 @@ def parse_registry(data: Any, where: str) -> TagRegistry:
         raise TableConfigError(f"{where}: tags: {exc}") from None
 
 
-def load_registry(path: Path) -> TagRegistry:
+def read_table_yaml(path: Path) -> Any:
+    """A table-side YAML file's content; TableConfigError names the file when it cannot be read."""
     try:
-        data = yaml.safe_load(path.read_text())
+        return yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as exc:
         raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+
+
+def load_registry(path: Path) -> TagRegistry:
+    data = read_table_yaml(path)
     if not isinstance(data, dict) or "tags" not in data:
         raise TableConfigError(f"{path}: tags: missing")
     return parse_registry(data["tags"], str(path))

@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from service.publish.topics import TopicError, check_id, wled_api_topic
-from service.sensing.tags import TableConfigError
+from service.sensing.tags import TableConfigError, read_table_yaml
 
 KINDS = ("wled", "gpio")
 
@@ -116,10 +114,7 @@ def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
 def load_trackers(table_file: Path | str) -> tuple[TrackerConfig, ...]:
     """The ``trackers`` of a table file (none listed: an empty tuple)."""
     path = Path(table_file)
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise TableConfigError(f"{path}: cannot read: {exc}") from exc
+    data = read_table_yaml(path)
     if not isinstance(data, dict):
         raise TableConfigError(f"{path}: expected a mapping at the top")
     return parse_trackers(data.get("trackers"), str(path))
