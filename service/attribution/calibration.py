@@ -37,8 +37,9 @@ PRIOR_DISC_RESTITUTION_SD = 0.10
 PRIOR_WALL_RESTITUTION_SD = 0.22
 
 # When the calibration is settled enough for shots to be applied without the referee.
-SETTLED_SPEED_LOG_SD = 0.05
+SETTLED_SPEED_LOG_SD = 0.10
 SETTLED_MIN_SHOTS = 5
+INFORMATIVE_BOUND_Z = 2.0  # a censored reading this far above the belief's mean barely moves it
 GUIDED = "guided"
 
 
@@ -62,6 +63,30 @@ class Belief:
         """Combine with one shot's estimate (a likelihood with that mean and sd)."""
         p0, p1 = 1 / self.sd**2, 1 / sd**2
         return Belief((self.mean * p0 + mean * p1) / (p0 + p1), math.sqrt(1 / (p0 + p1)), self.shots + 1)
+
+    def below(self, bound: float, sd: float, outlier: float = 0.0) -> Belief:
+        """Combine with a reading that fell below ``bound`` (with that sd): a contact the board did not hear.
+
+        The likelihood is ``outlier + (1 - outlier) * Phi((bound - x) / sd)``: with a chance that the contact
+        was heard after all but not recognised, one loud "unheard" contact cannot drag the belief down. The
+        exact posterior is not Gaussian; this keeps its mean and variance (the probit update)."""
+        v = self.sd**2
+        s = math.sqrt(v + sd**2)
+        z = (bound - self.mean) / s
+        cdf = 0.5 * math.erfc(-z / math.sqrt(2))
+        pdf = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+        evidence = outlier + (1 - outlier) * cdf
+        if evidence < 1e-12:  # the belief is far off: move it to the bound rather than divide by nothing
+            return Belief(bound, self.sd, self.shots + 1)
+        ratio = pdf / max(cdf, 1e-300)
+        censored_mean = self.mean - v / s * ratio
+        censored_var = v * (1 - v / s**2 * ratio * (ratio + z))
+        w = (1 - outlier) * cdf / evidence  # the share of the posterior that believes the silence
+        mean = (1 - w) * self.mean + w * censored_mean
+        second = (1 - w) * (v + self.mean**2) + w * (censored_var + censored_mean**2)
+        # Only a bound the belief had to reckon with, and believed, counts as a reading learnt from.
+        informative = z < INFORMATIVE_BOUND_Z and w >= 0.5
+        return Belief(mean, math.sqrt(max(second - mean**2, 1e-6)), self.shots + informative)
 
     def to_json(self) -> dict[str, Any]:
         return {"mean": round(self.mean, 6), "sd": round(self.sd, 6), "shots": self.shots}

@@ -92,19 +92,15 @@ def group_impacts(trace: ShotTrace, ep: EvidenceParams) -> list[HeardEvent]:
     return list(read_impacts(trace, prior_loglik=prior, offsets_us={}, jitter_us=ep.timing_jitter_us).events)
 
 
-def heard_probability(
-    contact: ModelContact, trace: ShotTrace, ep: EvidenceParams, sound: SoundModel
+def unit_loudness_amplitude(
+    contact: ModelContact, trace: ShotTrace, ep: EvidenceParams, gains: dict[int, float]
 ) -> float:
-    """Probability that a predicted contact is heard by two or more sensors, given what is known of how loud
-    this mat is: uncertain loudness makes the answer soft, so silence is weak evidence on a new table."""
-    if contact.kind == "flick":
-        return sound.flick_sound_rate
-    mean, sd = sound.disc_loudness if contact.kind == "disc" else sound.wall_loudness
+    """What the second-loudest piezo would read of a contact on a mat of nominal loudness (scale 1): a
+    contact is heard when two piezos pass the threshold, so the second one decides."""
     coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
-    strength = ep.impulse_scale * contact.impulse * coupling * math.exp(mean)
+    strength = ep.impulse_scale * contact.impulse * coupling
     if strength <= 0:
         return 0.0
-    gains = dict(sound.gains)
     amplitudes = sorted(
         (
             gains.get(sid, 1.0)
@@ -114,14 +110,30 @@ def heard_probability(
         ),
         reverse=True,
     )
-    second = amplitudes[1] if len(amplitudes) > 1 else 0.0
+    return amplitudes[1] if len(amplitudes) > 1 else 0.0
+
+
+def board_threshold(trace: ShotTrace, ep: EvidenceParams) -> float:
+    """The level below which the board stays silent: what its HELLO stated, or the reference board's."""
+    return trace.mat.piezo_threshold or ep.detection_threshold
+
+
+def heard_probability(
+    contact: ModelContact, trace: ShotTrace, ep: EvidenceParams, sound: SoundModel
+) -> float:
+    """Probability that a predicted contact is heard by two or more sensors, given what is known of how loud
+    this mat is: uncertain loudness makes the answer soft, so silence is weak evidence on a new table."""
+    if contact.kind == "flick":
+        return sound.flick_sound_rate
+    mean, sd = sound.disc_loudness if contact.kind == "disc" else sound.wall_loudness
+    second = unit_loudness_amplitude(contact, trace, ep, dict(sound.gains)) * math.exp(mean)
     if second <= 0:
         return 0.0
     spread = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2 + sd**2)
     # A board that states a higher threshold than the reference's makes silence weaker evidence. One that
-    # states a lower one is not taken at its word: on hidden mats whose loudness the model does not know,
-    # trusting a 5-count board's silence applied three wrong shots in 223 (docs/attribution.md).
-    threshold = max(trace.mat.piezo_threshold or 0.0, ep.detection_threshold)
+    # states a lower one is not taken at its word: on hidden mats, trusting a 5-count board's silence
+    # applied wrong shots even once the table had learnt its loudness (docs/attribution.md).
+    threshold = max(board_threshold(trace, ep), ep.detection_threshold)
     z = math.log(second / threshold) / spread
     # Logistic approximation of the normal CDF (1.7 z).
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, 1.7 * z))))

@@ -36,7 +36,7 @@ from service.mat.trace import Scan, SeenPiece, ShotTrace
 from .acoustics import AcousticPicture, read_impacts
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
-from .model import COVER_KINDS, ModelParams, Rollout, RolloutParams, ShotModel
+from .model import COVER_KINDS, ModelContact, ModelParams, Rollout, RolloutParams, ShotModel
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
 
 __all__ = ["Attribution", "AttributionConfig", "Candidate", "attribute", "calibrate", "shutdown_pool"]
@@ -89,6 +89,9 @@ class ShotEvidence:
     wall_restitution: tuple[float, float] = (0.0, 1.0)
     effective_samples: float = 0.0
     trusted: bool = False  # the top reading is sure and explains everything: safe to learn contact loudness
+    # Contacts of that rollout no heard event matched: each says its contact was quieter than the board's
+    # threshold, which learning needs as much as the heard ones (only the loud ones are heard).
+    unheard: tuple[ModelContact, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -361,6 +364,7 @@ UNRESOLVED_SHARE = 0.9
 # grazes through (docs/attribution.md).
 NEAR_MISS_MM = 5.0
 AS_WELL_FITTING_NATS = 1.0  # a log-likelihood margin this small is one the sensors cannot tell apart
+PLAUSIBLE_SHARE = 0.01  # a reading holding less of the posterior than this is not offered first on its fit
 
 
 def as_well_fitting_rival(candidates: Sequence[Candidate]) -> Candidate | None:
@@ -371,6 +375,24 @@ def as_well_fitting_rival(candidates: Sequence[Candidate]) -> Candidate | None:
         if other.direct_hits > first.direct_hits and first.best_fit - other.best_fit < AS_WELL_FITTING_NATS:
             return other
     return None
+
+
+def best_fitting_first(candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates in the order the referee should weigh them: those holding at least
+    ``PLAUSIBLE_SHARE`` of the posterior by how well they fit the sensors, then the rest as ranked.
+
+    Posterior mass adds the prior's volume to the fit: a second hit needs the flick lined up within a
+    fraction of a degree, so it holds little volume. On mats that are not the model's, that volume misleads:
+    where a reading with one more hit fitted better than the likeliest one, the extra hit was the truth more
+    often than not, while the posterior gave it under a quarter (docs/attribution.md, "Best fit first").
+    A shot whose best-fitting reading is not its likeliest is never applied automatically."""
+    plausible = [c for c in candidates if c.raw_probability >= PLAUSIBLE_SHARE]
+    rest = [c for c in candidates if c.raw_probability < PLAUSIBLE_SHARE]
+    return sorted(plausible, key=lambda c: -c.best_fit) + rest
+
+
+def _described(hits: frozenset[str]) -> str:
+    return "no hit" if not hits else "a hit on " + " and ".join(sorted(hits))
 
 
 def _nothing_known(trace: ShotTrace) -> Candidate:
@@ -451,10 +473,17 @@ def _summarise(
                 unexplained=frozenset(s.misfits),
             )
         )
+    likeliest = candidates[0]
+    candidates = best_fitting_first(candidates)
     # Never a silent guess: a sure-looking answer that leaves a piece's movement unexplained goes to the
     # referee (no rollout found what happened, so the probabilities are over the wrong hypotheses).
     first = candidates[0]
-    if first.probability < config.auto_apply_threshold:
+    if first is not likeliest:
+        reasons.append(
+            f"this reading fits the sensors best, but the model's prior favours "
+            f"{_described(likeliest.direct_hits)} ({likeliest.probability:.0%})"
+        )
+    elif first.probability < config.auto_apply_threshold:
         if len(candidates) > 1 and candidates[1].probability > 0.15:
             reasons.append(
                 f"two readings are close ({first.probability:.0%} against {candidates[1].probability:.0%})"
@@ -565,6 +594,7 @@ def _summarise(
         wall_e,
         ess,
         trusted=first.probability >= config.auto_apply_threshold and not first.unexplained,
+        unheard=tuple(c for c in rollout.contacts if id(c) not in heard_contacts and c.impulse > 0),
     )
     elapsed = time.perf_counter() - started
     log.debug(

@@ -41,13 +41,24 @@ from .calibration import (
     wide_priors,
 )
 from .config import AttributionConfig
-from .evidence import EvidenceParams
+from .evidence import (
+    AMPLITUDE_SCATTER,
+    IMPULSE_MODEL_ERROR,
+    EvidenceParams,
+    board_threshold,
+    unit_loudness_amplitude,
+)
 from .infer import Attribution
 
 log = logging.getLogger(__name__)
 
 PHYSICS_TEMPER = 0.3
 LOUDNESS_SAMPLE_SD = 0.5  # one matched contact's loudness against the model's impulse: a rough reading
+UNHEARD_SAMPLE_SD = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2)  # as heard_probability has it
+# A contact the board heard can still go unmatched (its event placed too far off, or merged with another):
+# the share of "unheard" contacts that were heard after all.
+UNRECOGNISED_SHARE = 0.1
+MASKING_WINDOW_S = 0.004  # contacts this close in time share one heard event (one mat crossing of sound)
 MIN_EFFECTIVE_SAMPLES = 15.0
 FLICK_ANCHOR_SIGMA_MM = 8.0  # the finger's click is where the flicked disc stood
 CONTACT_ANCHOR_SIGMA_MM = 15.0  # a contact of the sure reading's best rollout
@@ -162,6 +173,22 @@ def learn_from_shot(
                 disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
             else:
                 wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
+        # Learning only from the contacts that were heard would learn the loud ones: on a mat where most
+        # touches fall near the threshold the loudness comes out too high, and silence is then trusted too
+        # much. So each unheard contact says "quieter than the threshold" (a censored reading).
+        heard_at = [m.contact.t_s for m in evidence.matches if m.contact.kind != "flick"]
+        silence = board_threshold(trace, ep)
+        for contact in evidence.unheard:
+            if any(abs(contact.t_s - t) < MASKING_WINDOW_S for t in heard_at):
+                continue  # it may have been heard inside a louder contact's event
+            unit = unit_loudness_amplitude(contact, trace, ep, gains)
+            if unit <= 0:
+                continue
+            bound = math.log(silence / unit)
+            if contact.kind == "disc":
+                disc = _shift(disc.below(bound, UNHEARD_SAMPLE_SD, UNRECOGNISED_SHARE))
+            else:
+                wall = _shift(wall.below(bound, UNHEARD_SAMPLE_SD, UNRECOGNISED_SHARE))
 
     friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
     if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:

@@ -13,7 +13,7 @@ import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
-from service.attribution.infer import Candidate, as_well_fitting_rival
+from service.attribution.infer import Candidate, as_well_fitting_rival, best_fitting_first
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 
@@ -253,3 +253,23 @@ def test_only_a_reading_with_more_hits_that_fits_as_well_is_named_a_rival(
     top = _reading({"orc-1"}, -40.0, 0.97)
     rival = _reading(rival_hits, rival_fit, 0.01)
     assert (as_well_fitting_rival([top, rival]) is rival) is named
+
+
+def _share(hits: set[str], fit: float, raw: float) -> Candidate:
+    return Candidate(frozenset(hits), frozenset(), frozenset(), raw, (), raw_probability=raw, best_fit=fit)
+
+
+def test_the_reading_that_fits_the_sensors_best_is_offered_first_when_the_sampler_found_it_plausible() -> (
+    None
+):
+    # docs/attribution.md, "Best fit first": posterior mass adds the prior's volume to the fit, and on mats
+    # that are not the model's the volume misleads.
+    likeliest = _share({"orc-1"}, -41.0, 0.80)
+    two_hits = _share({"orc-1", "orc-2"}, -40.2, 0.15)
+    miss = _share(set(), -45.0, 0.05)
+    assert best_fitting_first([likeliest, two_hits, miss]) == [two_hits, likeliest, miss]
+    # A reading that fits better but that hardly any rollout reached is no lead to follow: it goes last.
+    stray = _share({"orc-3"}, -39.0, 0.004)
+    assert best_fitting_first([likeliest, stray, miss]) == [likeliest, miss, stray]
+    # The likeliest reading that also fits best stays in front.
+    assert best_fitting_first([two_hits, likeliest]) == [two_hits, likeliest]

@@ -23,7 +23,6 @@ def test_the_three_sensor_configurations_load_and_differ() -> None:
     assert noisier.nfc.rssi_noise > reference.nfc.rssi_noise
 
 
-
 def test_the_upgrades_hear_softer_touches_and_read_finer_than_the_reference() -> None:
     # docs/attribution.md, "What the sensors, not the code, cost": each upgrade is named by what it changes.
     mat = load_mat()
@@ -32,6 +31,7 @@ def test_the_upgrades_hear_softer_touches_and_read_finer_than_the_reference() ->
     thresholds = [c.piezo.detection_threshold for c in (reference, proposed, contact)]
     assert thresholds == sorted(thresholds, reverse=True) and len(set(thresholds)) == 3
     assert reference.nfc.pitch_mm > proposed.nfc.pitch_mm > contact.nfc.pitch_mm
+
 
 def test_every_piece_class_the_game_needs_is_there_with_a_source() -> None:
     classes = load_piece_classes()

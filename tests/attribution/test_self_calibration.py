@@ -277,3 +277,21 @@ def test_a_quiet_mat_learns_its_sound_speed_from_contacts_four_piezos_heard_wher
     assert anchored is not None and anchored.events_used >= 25
     assert anchored.speed_mm_per_us == pytest.approx(0.45, rel=0.05)
     assert anchored.speed_log_sd < 0.05
+
+
+def speed_belief(speed: float, log_sd: float) -> tuple[float, ...]:
+    from service.attribution.acoustics import SPEED_GRID
+
+    return tuple(-0.5 * (math.log(v / speed) / log_sd) ** 2 for v in SPEED_GRID)
+
+
+def test_a_calibration_settles_once_its_speed_is_known_to_ten_percent_after_five_shots() -> None:
+    # docs/calibration.md, "Until it has settled": each located event already carries the speed's
+    # uncertainty, so the gate only keeps a new mat's first, wildly unsure shots for the referee.
+    played = dataclasses.replace(wide_priors("t"), shots=12, source="learnt from play")
+    assert dataclasses.replace(played, speed_loglik=speed_belief(0.6, 0.08)).settled
+    unsure = dataclasses.replace(played, speed_loglik=speed_belief(0.6, 0.16))
+    assert not unsure.settled
+    assert unsure.unsettled_reasons() == ["the mat's sound speed is still uncertain (±16%)"]
+    early = dataclasses.replace(played, shots=4, speed_loglik=speed_belief(0.6, 0.03))
+    assert early.unsettled_reasons() == ["the table has been calibrated from 4 shots so far"]

@@ -141,7 +141,6 @@ def main() -> int:
         die()  # quicker than the delay: still before the shot is recorded
         return result
 
-
     holder: dict[str, Daemon] = {}
     publisher = TablePublisher(
         table.table,

@@ -38,4 +38,3 @@ def test_a_first_edition_team_mode_game_is_played_to_an_empty_health_pool(tmp_pa
     # players answered on the command channel, and the phones saw the question.
     published = [m.json() for m in live.probe.seen if m.topic.endswith("/state") and m.payload]
     assert any((state.get("pending") or {}).get("kind") == "armour" for state in published)
-
