@@ -346,6 +346,39 @@ def _barely_moved(trace: ShotTrace, piece: str) -> bool:
     return moved < 3 * math.hypot(before.sigma_mm, after.sigma_mm)
 
 
+def moved_beside_path(trace: ShotTrace, reading: Candidate) -> list[tuple[str, float]]:
+    """Pieces within reach of the flicked disc's path that the scans saw move (``MOVED_SIGMAS``) though the
+    reading neither hits nor pushes them: a touch the reading does not have, or a model that is not the mat.
+    Anywhere on the mat a 2.5-sigma wobble is common; beside the path it is what a missed hit looks like."""
+    flicked = trace.declaration.flicked
+    specs = {spec.piece: spec for spec in trace.pieces}
+    before, after = trace.pre.by_piece(), trace.post.by_piece()
+    path = [(x, y) for _, x, y in reading.path]
+    accounted = reading.direct_hits | reading.pushed | reading.left_mat | {flicked}
+    out = []
+    for pid, was in before.items():
+        now = after.get(pid)
+        if now is None or pid in accounted or pid not in specs or specs[pid].kind in COVER_KINDS:
+            continue
+        moved = math.hypot(now.x_mm - was.x_mm, now.y_mm - was.y_mm)
+        if moved < MOVED_SIGMAS * math.hypot(was.sigma_mm, now.sigma_mm):
+            continue
+        reach = specs[flicked].radius_mm + specs[pid].radius_mm + BESIDE_PATH_MM
+        if any(
+            _segment_distance((was.x_mm, was.y_mm), a, b) <= reach
+            for a, b in zip(path, path[1:], strict=False)
+        ):
+            out.append((pid, moved))
+    return out
+
+
+def _segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
 def _unresolved(pooled: list[tuple[_Scored, float]]) -> bool:
     """The best rollout leaves a piece unexplained, or no hit set has most of the posterior."""
     best = max(pooled, key=lambda item: item[1])[0]
@@ -364,6 +397,10 @@ UNRESOLVED_SHARE = 0.9
 # grazes through (docs/attribution.md).
 NEAR_MISS_MM = 5.0
 AS_WELL_FITTING_NATS = 1.0  # a log-likelihood margin this small is one the sensors cannot tell apart
+# A piece this close to the flicked disc's path (beyond touching) that moved this many scan sigmas, and that
+# the reading leaves alone, keeps the shot for the referee.
+BESIDE_PATH_MM = 20.0
+MOVED_SIGMAS = 2.5
 PLAUSIBLE_SHARE = 0.01  # a reading holding less of the posterior than this is not offered first on its fit
 
 
@@ -501,6 +538,15 @@ def _summarise(
     if first.unexplained:
         reasons.append(
             "a piece moved that no reading explains (" + ", ".join(sorted(first.unexplained)) + ")"
+        )
+    beside = moved_beside_path(trace, first)
+    if beside:
+        reasons.append(
+            ", ".join(f"{pid} moved {moved:.0f} mm" for pid, moved in beside)
+            + " beside the flicked disc's path, and the best reading leaves "
+            + ("it" if len(beside) == 1 else "them")
+            + " where "
+            + ("it was" if len(beside) == 1 else "they were")
         )
     best_top = best[first.direct_hits][1]
     matches: list[ImpactMatch] = []

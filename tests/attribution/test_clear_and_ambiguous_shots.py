@@ -13,7 +13,8 @@ import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
-from service.attribution.infer import Candidate, as_well_fitting_rival, best_fitting_first
+from service.attribution.infer import Candidate, as_well_fitting_rival, best_fitting_first, moved_beside_path
+from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 
@@ -273,3 +274,34 @@ def test_the_reading_that_fits_the_sensors_best_is_offered_first_when_the_sample
     assert best_fitting_first([likeliest, stray, miss]) == [likeliest, miss, stray]
     # The likeliest reading that also fits best stays in front.
     assert best_fitting_first([two_hits, likeliest]) == [two_hits, likeliest]
+
+
+def _scene(orc_moves_mm: float, orc_y: float) -> ShotTrace:
+    """A hero flicked along y = 300 from x = 100 to x = 500; an orc at (300, orc_y), seen to ±3 mm."""
+    hero_before, hero_after = SeenPiece("hero-1", 100.0, 300.0, 3.0), SeenPiece("hero-1", 500.0, 300.0, 3.0)
+    orc_before = SeenPiece("orc-1", 300.0, orc_y, 3.0)
+    orc_after = SeenPiece("orc-1", 300.0, orc_y + orc_moves_mm, 3.0)
+    return ShotTrace(
+        MatGeometry(860, 610, 60, ((0, 0.0, 0.0), (1, 860.0, 0.0), (2, 860.0, 610.0), (3, 0.0, 610.0))),
+        (
+            PieceSpec("hero-1", 19.0, 7.4, "hero", "heroes"),
+            PieceSpec("orc-1", 16.0, 6.0, "monster", "overseer"),
+        ),
+        Scan(0, (hero_before, orc_before)),
+        Declaration("hero-1", "melee"),
+        (),
+        Scan(10_000_000, (hero_after, orc_after)),
+    )
+
+
+def test_a_piece_that_moved_beside_the_path_while_the_reading_leaves_it_alone_is_named() -> None:
+    # The missed second hit of hidden mats: the orc beside the path moved 12 mm (2.8 scan sigmas), the best
+    # reading neither hits nor pushes it.
+    miss = Candidate(frozenset(), frozenset(), frozenset(), 0.97, ((0.0, 100.0, 300.0), (0.8, 500.0, 300.0)))
+    assert moved_beside_path(_scene(12.0, 345.0), miss) == [("orc-1", 12.0)]
+    # The same wobble far from the path is scan noise somewhere on a crowded mat; a smaller one is noise here.
+    assert moved_beside_path(_scene(12.0, 420.0), miss) == []
+    assert moved_beside_path(_scene(6.0, 345.0), miss) == []
+    # A reading that pushes it accounts for the movement.
+    push = dataclasses.replace(miss, pushed=frozenset({"orc-1"}))
+    assert moved_beside_path(_scene(12.0, 345.0), push) == []
