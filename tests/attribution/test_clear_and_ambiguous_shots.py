@@ -305,3 +305,20 @@ def test_a_piece_that_moved_beside_the_path_while_the_reading_leaves_it_alone_is
     # A reading that pushes it accounts for the movement.
     push = dataclasses.replace(miss, pushed=frozenset({"orc-1"}))
     assert moved_beside_path(_scene(12.0, 345.0), push) == []
+
+
+def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee() -> None:
+    # The hero glances off orc-1 into orc-2: both are direct hits, the reading finds both and is sure of them,
+    # but a reading's second hit rests on weaker evidence, and on hidden mats such readings were wrong 1 time
+    # in 16; the referee confirms them (docs/attribution.md, "Multi-hit readings go to the referee").
+    table = ShotLab(seed=3)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 330, 325, side="overseer", kind="monster")
+    table.place("orc-2", "monster-medium", 420, 240, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 2200)
+    assert shot.truth.direct_hits == {"orc-1", "orc-2"}
+    result = attribute(shot.trace, QUICK)
+    assert result.top.direct_hits == {"orc-1", "orc-2"}
+    assert result.top.probability >= 0.95
+    assert not result.auto_apply
+    assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
