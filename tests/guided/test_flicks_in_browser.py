@@ -35,8 +35,11 @@ def test_the_page_asks_for_a_flick_reads_it_and_shows_the_surface_in_words(
     log_in(page, PIN)
     page.select_option("#cal-rounds", "1")
     page.click("#cal-start")
+    desk = table.daemon.calibration_desk
     for done in range(1, 10):  # the taps first (test_calibrate_in_browser.py walks them in detail)
-        routine = table.daemon.calibration_desk.routine
+        # The page's start command reaches the daemon over the broker a moment after the click.
+        table.until(lambda: desk.routine is not None and desk.routine.current is not None)
+        routine = desk.routine
         assert routine is not None and routine.current is not None
         table.source.tap(routine.current.x_mm, routine.current.y_mm)
         table.until(lambda taken=done, r=routine: r.position == taken)
