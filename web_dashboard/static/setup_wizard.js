@@ -224,6 +224,7 @@
   $("wiz-3e-castles").addEventListener("change", () => {
     const on = $("wiz-3e-castles").checked;
     $("wiz-3e-castles-heroes").classList.toggle("hidden", !on);
+    $("wiz-3e-castles-heroes").hidden = !on;  // hidden even before the stylesheet has loaded
     if (!on) $("wiz-3e-castles-heroes").querySelectorAll("input:checked").forEach((b) => { b.checked = false; });
   });
 
