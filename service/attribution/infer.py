@@ -397,6 +397,7 @@ UNRESOLVED_SHARE = 0.9
 # grazes through (docs/attribution.md).
 NEAR_MISS_MM = 5.0
 AS_WELL_FITTING_NATS = 1.0  # a log-likelihood margin this small is one the sensors cannot tell apart
+CLEAR_FIT_NATS = 6.0  # a reading is applied only if it fits the sensors this much better than any other
 # A piece this close to the flicked disc's path (beyond touching) that moved this many scan sigmas, and that
 # the reading leaves alone, keeps the shot for the referee.
 BESIDE_PATH_MM = 20.0
@@ -413,6 +414,20 @@ def as_well_fitting_rival(candidates: Sequence[Candidate]) -> Candidate | None:
         if other.direct_hits > first.direct_hits and first.best_fit - other.best_fit < AS_WELL_FITTING_NATS:
             return other
     return None
+
+
+def nearly_as_well_fitting(candidates: Sequence[Candidate]) -> Candidate | None:
+    """The best-fitting other reading when the first does not beat it by ``CLEAR_FIT_NATS``.
+
+    On a mat that is not the model's, the sensors must prefer the reading clearly, not just the posterior:
+    the wrongly applied shots of hidden mats had a runner-up within a few nats far more often than the right
+    ones (docs/attribution.md, "A clear fit margin")."""
+    first = candidates[0]
+    others = [c for c in candidates[1:] if c.direct_hits != first.direct_hits]
+    if not others:
+        return None
+    runner_up = max(others, key=lambda c: c.best_fit)
+    return runner_up if first.best_fit - runner_up.best_fit < CLEAR_FIT_NATS else None
 
 
 def best_fitting_first(candidates: list[Candidate]) -> list[Candidate]:
@@ -536,6 +551,12 @@ def _summarise(
     if rival is not None:
         added = ", ".join(sorted(rival.direct_hits - first.direct_hits))
         reasons.append(f"a reading that also counts a hit on {added} fits the sensors as well")
+    else:
+        runner_up = nearly_as_well_fitting(candidates)
+        if runner_up is not None:
+            reasons.append(
+                f"a reading with {_described(runner_up.direct_hits)} fits the sensors nearly as well"
+            )
     # A missile or a small monster weighs a third of a hero: what it touches moves a third as far and sounds
     # a third as loud, so a second touch, or a touch on a heavy obstacle, passes unseen. Applied readings of
     # such flicks were wrong 4 times in 298 on hidden mats, against 7 in 1,431 for heavier discs.

@@ -13,7 +13,13 @@ import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
-from service.attribution.infer import Candidate, as_well_fitting_rival, best_fitting_first, moved_beside_path
+from service.attribution.infer import (
+    Candidate,
+    as_well_fitting_rival,
+    best_fitting_first,
+    moved_beside_path,
+    nearly_as_well_fitting,
+)
 from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
@@ -329,3 +335,14 @@ def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee()
     assert result.top.probability >= 0.95
     assert not result.auto_apply
     assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
+
+
+def test_a_reading_is_applied_only_when_the_sensors_prefer_it_clearly_over_every_other() -> None:
+    # docs/attribution.md, "A clear fit margin": on hidden mats the wrongly applied shots had a runner-up that
+    # fitted within a few nats far more often than the right ones.
+    top = _share({"orc-1"}, -100.0, 0.99)
+    close_miss = _share(set(), -104.0, 0.01)
+    assert nearly_as_well_fitting([top, close_miss]) is close_miss
+    clear_miss = _share(set(), -110.0, 0.01)
+    assert nearly_as_well_fitting([top, clear_miss]) is None
+    assert nearly_as_well_fitting([top]) is None
