@@ -122,7 +122,7 @@ def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
     assert result.top.direct_hits == {"orc-1"}  # the shooter right beside it is not "hit"
     assert result.top.probability >= 0.95
     # A 2 g missile's soft second touches pass unseen by the reference sensors, so the referee confirms even a
-    # sure reading of one (docs/attribution.md, "Light discs go to the referee").
+    # sure reading of one (docs/attribution.md, "Light discs").
     assert not result.auto_apply
     assert result.reasons == (
         "the flicked disc weighs 2 g: what so light a disc touches barely moves and is rarely heard, so the "
@@ -323,7 +323,7 @@ def test_a_piece_that_moved_beside_the_path_while_the_reading_leaves_it_alone_is
 def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee() -> None:
     # The hero glances off orc-1 into orc-2: both are direct hits, the reading finds both and is sure of them,
     # but a reading's second hit rests on weaker evidence, and on hidden mats such readings were wrong 1 time
-    # in 16; the referee confirms them (docs/attribution.md, "Multi-hit readings go to the referee").
+    # in 16; the referee confirms them (docs/attribution.md, "Two or more hits").
     table = ShotLab(seed=3)
     table.place("hero-xoric", "hero", 150, 300, side="heroes")
     table.place("orc-1", "monster-medium", 330, 325, side="overseer", kind="monster")
