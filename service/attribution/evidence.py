@@ -80,6 +80,9 @@ class SoundModel:
 
 AMPLITUDE_SCATTER = 0.15  # log-normal scatter of one reading
 IMPULSE_MODEL_ERROR = 0.35  # the nominal model's contact impulses are themselves off by this much (log)
+# How far one contact's loudness strays from the model's at a known mat loudness (log): the reading's scatter
+# and the impulse's error together.
+CONTACT_LOUDNESS_SPREAD = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2)
 TIMING_FLOOR_US = 4000.0  # a rollout's contact times are trusted to a few ms...
 TIMING_SHARE = 0.10  # ...and a tenth of the time since the flick (friction and speed trade off)
 
@@ -129,7 +132,7 @@ def heard_probability(
     second = unit_loudness_amplitude(contact, trace, ep, dict(sound.gains)) * math.exp(mean)
     if second <= 0:
         return 0.0
-    spread = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2 + sd**2)
+    spread = math.sqrt(CONTACT_LOUDNESS_SPREAD**2 + sd**2)
     # A board that states a higher threshold than the reference's makes silence weaker evidence. One that
     # states a lower one is not taken at its word: on hidden mats, trusting a 5-count board's silence
     # applied wrong shots even once the table had learnt its loudness (docs/attribution.md).

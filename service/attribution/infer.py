@@ -560,8 +560,8 @@ def _summarise(
     # A missile or a small monster weighs a third of a hero: what it touches moves a third as far and sounds
     # a third as loud, so a second touch, or a touch on a heavy obstacle, passes unseen. Applied readings of
     # such flicks were wrong 4 times in 298 on hidden mats, against 7 in 1,431 for heavier discs.
-    flicked_mass = next((p.mass_g for p in trace.pieces if p.piece == trace.declaration.flicked), None)
-    if flicked_mass is not None and flicked_mass < LIGHT_DISC_G:
+    flicked_mass = trace.spec(trace.declaration.flicked).mass_g
+    if flicked_mass < LIGHT_DISC_G:
         reasons.append(
             f"the flicked disc weighs {flicked_mass:g} g: what so light a disc touches barely moves and is "
             "rarely heard, so the referee confirms its shots"

@@ -42,8 +42,7 @@ from .calibration import (
 )
 from .config import AttributionConfig
 from .evidence import (
-    AMPLITUDE_SCATTER,
-    IMPULSE_MODEL_ERROR,
+    CONTACT_LOUDNESS_SPREAD,
     EvidenceParams,
     board_threshold,
     unit_loudness_amplitude,
@@ -54,7 +53,6 @@ log = logging.getLogger(__name__)
 
 PHYSICS_TEMPER = 0.3
 LOUDNESS_SAMPLE_SD = 0.5  # one matched contact's loudness against the model's impulse: a rough reading
-UNHEARD_SAMPLE_SD = math.sqrt(AMPLITUDE_SCATTER**2 + IMPULSE_MODEL_ERROR**2)  # as heard_probability has it
 # A contact the board heard can still go unmatched (its event placed too far off, or merged with another):
 # the share of "unheard" contacts that were heard after all.
 UNRECOGNISED_SHARE = 0.1
@@ -186,9 +184,9 @@ def learn_from_shot(
                 continue
             bound = math.log(silence / unit)
             if contact.kind == "disc":
-                disc = _shift(disc.below(bound, UNHEARD_SAMPLE_SD, UNRECOGNISED_SHARE))
+                disc = _shift(disc.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
             else:
-                wall = _shift(wall.below(bound, UNHEARD_SAMPLE_SD, UNRECOGNISED_SHARE))
+                wall = _shift(wall.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
 
     friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
     if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:
