@@ -157,6 +157,9 @@ class World:
         ]
         self._record: ShotRecord | None = None
         self._open: dict[tuple[str, str], list[float]] = {}
+        # Pieces the flicked disc rests against when it is flicked: no contact begins with them, yet a flick
+        # into one pushes it from the first instant, and that is a direct hit like any other.
+        self._resting_against: set[str] = set()
         self.space.on_collision(
             begin=self._on_begin,
             post_solve=self._on_post_solve,
@@ -322,6 +325,11 @@ class World:
         piece.gear.max_force = force * piece.shape.radius * 2 / 3
 
     # ---- contacts ----
+    def _note_resting_against(self, arbiter: pymunk.Arbiter, flicked: str) -> None:
+        other = next((name for name in self._names(arbiter) if name != flicked), None)
+        if other is not None and other not in self._static_names and arbiter.contact_point_set.points:
+            self._resting_against.add(other)
+
     def _names(self, arbiter: pymunk.Arbiter) -> tuple[str, str]:
         a, b = arbiter.shapes
         return self._by_shape.get(a, "?"), self._by_shape.get(b, "?")
@@ -362,6 +370,11 @@ class World:
         key = self._names(arbiter)
         if key in self._open:
             self._open[key][3] += arbiter.total_impulse.length
+        record = self._record
+        if record is not None and record.flicked in key and arbiter.total_impulse.length > 0:
+            other = key[1] if key[0] == record.flicked else key[0]
+            if other in self._resting_against:
+                record.direct_hits.add(other)
 
     def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         key = self._names(arbiter)
@@ -403,6 +416,8 @@ class World:
             flick_momentum=flicked.mass * speed_mm_s,
         )
         self._record = record
+        self._resting_against = set()
+        flicked.each_arbiter(self._note_resting_against, piece_id)
         flicked.velocity = (speed_mm_s * math.cos(angle_rad), speed_mm_s * math.sin(angle_rad))
         # A flick with a fingernail adds some spin; it changes little but is real.
         flicked.angular_velocity = self.rng.gauss(0.0, 3.0) if self.perturb else 0.0

