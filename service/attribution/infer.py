@@ -37,15 +37,8 @@ from .acoustics import AcousticPicture, read_impacts
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
 from .gates import (
-    AS_WELL_FITTING_NATS,
-    CLEAR_FIT_NATS,
-    LIGHT_DISC_G,
-    NEAR_MISS_MM,
     BestRollout,
-    as_well_fitting_rival,
     best_fitting_first,
-    moved_beside_path,
-    nearly_as_well_fitting,
     referee_reasons,
 )
 from .model import ModelContact, ModelParams, Rollout, RolloutParams, ShotModel
@@ -53,19 +46,11 @@ from .proposals import BroadProposal, FlickPrior, RefinedProposal
 from .reading import Candidate
 
 __all__ = [
-    "AS_WELL_FITTING_NATS",
-    "CLEAR_FIT_NATS",
-    "LIGHT_DISC_G",
-    "NEAR_MISS_MM",
     "Attribution",
     "AttributionConfig",
     "Candidate",
-    "as_well_fitting_rival",
     "attribute",
-    "best_fitting_first",
     "calibrate",
-    "moved_beside_path",
-    "nearly_as_well_fitting",
     "shutdown_pool",
 ]
 

@@ -13,13 +13,14 @@ import pytest
 
 from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import Attribution, AttributionConfig, attribute
-from service.attribution.infer import (
-    Candidate,
+from service.attribution.gates import (
     as_well_fitting_rival,
     best_fitting_first,
+    came_to_rest_against,
     moved_beside_path,
     nearly_as_well_fitting,
 )
+from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
@@ -215,6 +216,27 @@ def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
     assert attribute(shot.trace, QUICK).auto_apply  # seen, the same shot is applied
 
 
+def test_a_flicked_disc_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() -> None:
+    # The straight hit of the first test, but Xoric's tag was not read after it: where a run ends is what
+    # tells a last soft touch from none, so the table does not decide alone (docs/attribution.md).
+    table = ShotLab(seed=11)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1400)
+    post = dataclasses.replace(
+        shot.trace.post, pieces=tuple(p for p in shot.trace.post.pieces if p.piece != "hero-xoric")
+    )
+    result = attribute(dataclasses.replace(shot.trace, post=post), QUICK)
+    assert result.top.direct_hits == {"orc-1"}
+    assert not result.auto_apply
+    # Without its resting place the reading is also less sure; the missing read is named either way.
+    assert (
+        "the flicked disc was not seen after the shot, so where its run ended, which tells a last touch "
+        "from none, is unknown"
+    ) in result.reasons
+    assert attribute(shot.trace, QUICK).auto_apply  # seen, the same shot is applied
+
+
 def test_a_pushed_piece_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() -> None:
     # The teammate-in-the-way shot above, but the orc was not read after it: only its resting place could
     # show that Elani pushed it rather than Xoric hitting it, so the table does not decide alone.
@@ -335,6 +357,36 @@ def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee()
     assert result.top.probability >= 0.95
     assert not result.auto_apply
     assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
+
+
+def _rest_scene(gap_mm: float, orc_moves_mm: float = 0.0, sigma_mm: float = 3.0) -> ShotTrace:
+    """The scene above with the orc ahead of where the hero stops, ``gap_mm`` clear of it before the shot."""
+    scene = _scene(orc_moves_mm, 300.0)
+    orc_x = 500.0 + 19.0 + 16.0 + gap_mm
+    return dataclasses.replace(
+        scene,
+        pre=Scan(0, (scene.pre.pieces[0], SeenPiece("orc-1", orc_x, 300.0, sigma_mm))),
+        post=Scan(
+            10_000_000, (scene.post.pieces[0], SeenPiece("orc-1", orc_x + orc_moves_mm, 300.0, sigma_mm))
+        ),
+    )
+
+
+def test_a_flicked_disc_at_rest_against_a_piece_the_reading_leaves_alone_names_it() -> None:
+    # A run ends slowly, so a disc that stops against another may have kissed it on the way in, too softly
+    # to hear or to move it beyond the scans' noise (docs/attribution.md, "Where a run ends").
+    miss = Candidate(frozenset(), frozenset(), frozenset(), 0.97, ((0.0, 100.0, 300.0), (0.8, 500.0, 300.0)))
+    assert came_to_rest_against(_rest_scene(3.0), miss) == ["orc-1"]
+    # Clear of it by more than the two reads can blur, the rest place says nothing.
+    assert came_to_rest_against(_rest_scene(12.0), miss) == []
+    # Where the orc stood before counts too: the hero at rest where it was means it moved out of the way.
+    assert came_to_rest_against(_rest_scene(-20.0, orc_moves_mm=40.0), miss) == ["orc-1"]
+    # Reads from the edge of the grid (25 mm) cannot rule out a touch 12 mm apart.
+    assert came_to_rest_against(_rest_scene(12.0, sigma_mm=25.0), miss) == ["orc-1"]
+    # A reading that hits or pushes it accounts for it.
+    orc = frozenset({"orc-1"})
+    assert came_to_rest_against(_rest_scene(3.0), dataclasses.replace(miss, pushed=orc)) == []
+    assert came_to_rest_against(_rest_scene(3.0), dataclasses.replace(miss, direct_hits=orc)) == []
 
 
 def test_a_reading_is_applied_only_when_the_sensors_prefer_it_clearly_over_every_other() -> None:
