@@ -304,9 +304,13 @@ def test_the_reading_that_fits_the_sensors_best_is_offered_first_when_the_sample
     two_hits = _share({"orc-1", "orc-2"}, -40.2, 0.15)
     miss = _share(set(), -45.0, 0.05)
     assert best_fitting_first([likeliest, two_hits, miss]) == [two_hits, likeliest, miss]
-    # A reading that fits better but that hardly any rollout reached is no lead to follow: it goes last.
-    stray = _share({"orc-3"}, -39.0, 0.004)
-    assert best_fitting_first([likeliest, stray, miss]) == [likeliest, miss, stray]
+    # The prior's volume still counts, at a tenth of its weight ("Ranking with a tempered prior"): a reading
+    # that fits a little better but that hardly any rollout reached stays behind the likeliest ...
+    stray = _share({"orc-3"}, -40.8, 0.0001)
+    assert best_fitting_first([likeliest, stray, miss]) == [likeliest, stray, miss]
+    # ... while one that fits two nats better goes first, however little of the posterior it holds.
+    clear = _share({"orc-3"}, -39.0, 0.004)
+    assert best_fitting_first([likeliest, clear, miss]) == [clear, likeliest, miss]
     # The likeliest reading that also fits best stays in front.
     assert best_fitting_first([two_hits, likeliest]) == [two_hits, likeliest]
 
