@@ -141,24 +141,17 @@ def referee_reasons(
         and spec.kind not in COVER_KINDS
     )
     if unseen:
-        reasons.append(
-            ", ".join(unseen)
-            + (" was" if len(unseen) == 1 else " were")
-            + " not seen before the shot, so a hit on "
-            + ("it" if len(unseen) == 1 else "them")
-            + " cannot be ruled out"
-        )
+        reasons.append(_were(unseen, "not seen before the shot, so a hit on {it} cannot be ruled out"))
     # A piece the reading pushes that no scan saw afterwards: where it ended is what tells a push from a hit
     # (on the hidden mats one such applied shot in twelve was a missed second hit).
     post_seen = trace.post.by_piece()
     unchecked = sorted(pid for pid in first.pushed if pid not in post_seen and pid in pre_seen)
     if unchecked:
         reasons.append(
-            ", ".join(unchecked)
-            + (" was" if len(unchecked) == 1 else " were")
-            + " not seen after the shot, so whether the flicked disc pushed or hit "
-            + ("it" if len(unchecked) == 1 else "them")
-            + " cannot be checked"
+            _were(
+                unchecked,
+                "not seen after the shot, so whether the flicked disc pushed or hit {it} cannot be checked",
+            )
         )
     # Where the flicked disc stopped is the one fixed point of its path after the start. Without it a last
     # touch cannot be told from none: on hidden mats, applied shots whose flicked disc no scan saw
@@ -311,6 +304,12 @@ def best_fitting_first(candidates: list[Candidate]) -> list[Candidate]:
         candidates,
         key=lambda c: -(c.best_fit + PRIOR_WEIGHT * math.log(max(c.raw_probability, SHARE_FLOOR))),
     )
+
+
+def _were(pieces: Sequence[str], what: str) -> str:
+    """'orc-1 was …' or 'orc-1, orc-2 were …', with ``{it}`` in ``what`` made 'it' or 'them'."""
+    one = len(pieces) == 1
+    return ", ".join(pieces) + (" was " if one else " were ") + what.format(it="it" if one else "them")
 
 
 def _described(hits: frozenset[str]) -> str:

@@ -198,18 +198,27 @@ def test_a_reading_that_brushes_past_a_piece_goes_to_the_referee_and_says_so() -
     assert any("passed within a few millimetres of orc-1" in why for why in result.reasons)
 
 
-def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
-    # The straight hit of the first test, but the troll's tag was not read before the shot: the model does not
-    # know where it stood, so "it was not hit" is not the table's to decide.
+def _straight_hit() -> SimulatedShot:
+    """The straight hit of the first test: Xoric flicked into the orc, the troll well off the path."""
     table = ShotLab(seed=11)
     table.place("hero-xoric", "hero", 150, 300, side="heroes")
     table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
     table.place("troll-1", "monster-large", 420, 480, side="overseer", kind="monster")
-    shot = table.shoot("hero-xoric", 0.0, 1400)
-    pre = dataclasses.replace(
-        shot.trace.pre, pieces=tuple(p for p in shot.trace.pre.pieces if p.piece != "troll-1")
-    )
-    result = attribute(dataclasses.replace(shot.trace, pre=pre), QUICK)
+    return table.shoot("hero-xoric", 0.0, 1400)
+
+
+def _unread(trace: ShotTrace, piece: str, *, before: bool) -> ShotTrace:
+    """The trace with ``piece``'s tag missed by the scan before (or after) the shot."""
+    scan = trace.pre if before else trace.post
+    kept = dataclasses.replace(scan, pieces=tuple(p for p in scan.pieces if p.piece != piece))
+    return dataclasses.replace(trace, **{"pre" if before else "post": kept})
+
+
+def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
+    # The straight hit of the first test, but the troll's tag was not read before the shot: the model does not
+    # know where it stood, so "it was not hit" is not the table's to decide.
+    shot = _straight_hit()
+    result = attribute(_unread(shot.trace, "troll-1", before=True), QUICK)
     assert result.top.direct_hits == {"orc-1"}
     assert not result.auto_apply
     assert result.reasons == ("troll-1 was not seen before the shot, so a hit on it cannot be ruled out",)
@@ -219,14 +228,8 @@ def test_a_piece_the_pre_scan_missed_keeps_the_shot_for_the_referee() -> None:
 def test_a_flicked_disc_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() -> None:
     # The straight hit of the first test, but Xoric's tag was not read after it: where a run ends is what
     # tells a last soft touch from none, so the table does not decide alone (docs/attribution.md).
-    table = ShotLab(seed=11)
-    table.place("hero-xoric", "hero", 150, 300, side="heroes")
-    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
-    shot = table.shoot("hero-xoric", 0.0, 1400)
-    post = dataclasses.replace(
-        shot.trace.post, pieces=tuple(p for p in shot.trace.post.pieces if p.piece != "hero-xoric")
-    )
-    result = attribute(dataclasses.replace(shot.trace, post=post), QUICK)
+    shot = _straight_hit()
+    result = attribute(_unread(shot.trace, "hero-xoric", before=False), QUICK)
     assert result.top.direct_hits == {"orc-1"}
     assert not result.auto_apply
     # Without its resting place the reading is also less sure; the missing read is named either way.
