@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from service.mat.trace import ShotTrace
 
-from .acoustics import AcousticPicture
+from .acoustics import AcousticPicture, HeardEvent
 from .evidence import ImpactMatch
 from .model import COVER_KINDS, Rollout
 from .reading import Candidate
@@ -187,10 +187,33 @@ def referee_reasons(
             "ruled out"
         )
     located = [e for e in picture.events if e.x_mm is not None]
-    unmatched_loud = [e for e in located if e.sensors >= 5 and all(m.event is not e for m in best.matches)]
+    unmatched_loud = [
+        e for e in located if e.sensors >= LOUD_SENSORS and all(m.event is not e for m in best.matches)
+    ]
     if len(unmatched_loud) >= 2:
         reasons.append(f"{len(unmatched_loud)} loud impacts that no reading explains (a hand on the mat?)")
+    # A piece the reading has leave the mat is not followed beyond its edge, where it may still strike the
+    # rim: only an impact on the mat, away from where a piece left it, counts as one the reading is missing.
+    unmatched_loud = [e for e in unmatched_loud if _on_the_mat_away_from_exits(e, trace, first)]
+    if len(unmatched_loud) == 1:
+        # One loud impact the reading leaves over is most often a touch it is missing: on hidden mats, three
+        # of the last wrongly applied shots were a second touch on an obstacle, heard by every piezo, that
+        # the reading explained by nothing.
+        (event,) = unmatched_loud
+        reasons.append(
+            f"an impact heard by {event.sensors} piezos at ({event.x_mm:.0f}, {event.y_mm:.0f}) mm is one "
+            "the best reading does not explain"
+        )
     return reasons
+
+
+def _on_the_mat_away_from_exits(event: HeardEvent, trace: ShotTrace, reading: Candidate) -> bool:
+    if event.x_mm is None or event.y_mm is None:
+        return False
+    x, y = event.x_mm, event.y_mm
+    if not (0.0 <= x <= trace.mat.width_mm and 0.0 <= y <= trace.mat.height_mm):
+        return False
+    return all(math.hypot(x - ex, y - ey) > EXIT_REACH_MM for _, ex, ey in reading.left_mat_at)
 
 
 def _barely_moved(trace: ShotTrace, piece: str) -> bool:
@@ -276,6 +299,8 @@ LIGHT_DISC_G = 3.0  # missiles (2 g) and the smallest monsters (2.5 g), against 
 # A read this uncertain (mm) comes from the last antennas of the grid, for a disc centred beyond them
 # (docs/sensor-model.md).
 ROUGH_READ_MM = 10.0
+LOUD_SENSORS = 5  # an impact this many piezos heard is a real touch on the mat, not noise
+EXIT_REACH_MM = 100.0  # how far from where a piece left the mat its strike on the rim may be placed
 # A flicked disc at rest this close to a piece (beyond the reads' own uncertainty) may have touched it last.
 REST_GAP_MM = 2.0
 # The weight of the prior's volume (log posterior share) against the fit when readings are ranked, and the

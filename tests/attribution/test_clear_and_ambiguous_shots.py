@@ -11,7 +11,8 @@ import math
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
+from firmware_bridge.simulator.shot_lab import SETTLE_US, ShotLab, SimulatedShot
+from firmware_bridge.simulator.world import Contact
 from service.attribution import Attribution, AttributionConfig, attribute
 from service.attribution.gates import (
     as_well_fitting_rival,
@@ -21,7 +22,7 @@ from service.attribution.gates import (
     nearly_as_well_fitting,
 )
 from service.attribution.reading import Candidate
-from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 
@@ -427,3 +428,46 @@ def test_a_reading_is_applied_only_when_the_sensors_prefer_it_clearly_over_every
     clear_miss = _share(set(), -110.0, 0.01)
     assert nearly_as_well_fitting([top, clear_miss]) is None
     assert nearly_as_well_fitting([top]) is None
+
+
+def _with_knocks(table: ShotLab, shot: SimulatedShot, *knocks_at: tuple[float, float, float]) -> ShotTrace:
+    """The shot's trace with a loud knock on the mat at each (seconds into the shot, x, y): a touch (or a
+    hand) that the shot's own contacts do not include, heard through the table's own piezos."""
+    start_us = table.clock_us - round(shot.truth.duration_s * 1e6) - SETTLE_US
+    knocks = [Contact(t, x, y, "hand", "wall", "wall", 4000.0, 500.0) for t, x, y in knocks_at]
+    extra = table.sensors.impacts(knocks, start_us, 0.0)
+    impacts = shot.trace.impacts + tuple(ImpactRecord(i.sensor_id, i.t_us, float(i.amplitude)) for i in extra)
+    return dataclasses.replace(shot.trace, impacts=tuple(sorted(impacts, key=lambda i: i.t_us)))
+
+
+def test_a_loud_impact_the_reading_does_not_explain_keeps_the_shot_for_the_referee() -> None:
+    # docs/attribution.md, "An impact the reading leaves over": the last wrongly applied shots on hidden mats
+    # were second touches on an obstacle that every piezo heard and the reading explained by nothing.
+    table = ShotLab(seed=11)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 1400)
+    assert attribute(shot.trace, QUICK).auto_apply  # as heard, the straight hit is applied
+    result = attribute(_with_knocks(table, shot, (0.15, 600.0, 450.0)), QUICK)
+    assert result.top.direct_hits == {"orc-1"}
+    assert not result.auto_apply
+    (reason,) = [why for why in result.reasons if "the best reading does not explain" in why]
+    x, y = (float(v) for v in reason.split("(")[1].split(")")[0].split(","))
+    assert math.hypot(x - 600.0, y - 450.0) < 60.0  # it says where
+    # Two such impacts read as a hand on the mat.
+    result = attribute(_with_knocks(table, shot, (0.15, 600.0, 450.0), (0.25, 200.0, 120.0)), QUICK)
+    assert not result.auto_apply
+    assert "2 loud impacts that no reading explains (a hand on the mat?)" in result.reasons
+
+
+def test_a_piece_leaving_the_mat_may_strike_the_rim_unexplained() -> None:
+    # The model stops following a piece at the mat's edge; its strike on the rim beyond is no missing touch
+    # (the shadow-monster shot above is applied although the phantom's strike on the rim is heard).
+    table = ShotLab(seed=14)
+    table.place("hero-xoric", "hero", 700, 300, side="heroes")
+    table.place("phantom-1", "monster-medium", 800, 300, side="overseer", kind="monster", shadow=True)
+    shot = table.shoot("hero-xoric", 0.0, 2000)
+    assert any(c.b == "wall" and c.x_mm > 860 for c in shot.truth.contacts)  # the rim beyond the edge
+    result = attribute(shot.trace, QUICK)
+    assert result.top.left_mat == {"phantom-1"}
+    assert not any("does not explain" in why or "no reading explains" in why for why in result.reasons)
