@@ -20,6 +20,7 @@ from service.attribution.gates import (
     came_to_rest_against,
     moved_beside_path,
     nearly_as_well_fitting,
+    touch_on_an_obstacle_in_doubt,
 )
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
@@ -471,3 +472,19 @@ def test_a_piece_leaving_the_mat_may_strike_the_rim_unexplained() -> None:
     result = attribute(shot.trace, QUICK)
     assert result.top.left_mat == {"phantom-1"}
     assert not any("does not explain" in why or "no reading explains" in why for why in result.reasons)
+
+
+def test_a_reading_that_differs_only_by_a_touch_on_an_obstacle_needs_a_wider_margin() -> None:
+    # docs/attribution.md, "An impact the reading leaves over": the model's bounce off a movable obstacle is
+    # its least faithful physics: a reading with an obstacle touch 7 to 25 nats worse may still be the truth.
+    scene = _scene(0.0, 345.0)
+    scene = dataclasses.replace(
+        scene, pieces=scene.pieces + (PieceSpec("obstacle-1", 25.0, 16.0, "obstacle", "neutral"),)
+    )
+    top = _share({"orc-1"}, -100.0, 0.99)
+    with_obstacle = _share({"orc-1", "obstacle-1"}, -108.0, 0.01)
+    assert nearly_as_well_fitting([top, with_obstacle]) is None  # clear by the usual 6 nats ...
+    assert touch_on_an_obstacle_in_doubt(scene, [top, with_obstacle]) is with_obstacle  # ... not by 12
+    assert touch_on_an_obstacle_in_doubt(scene, [top, _share({"orc-1", "obstacle-1"}, -113.0, 0.01)]) is None
+    # A reading that differs by a piece that is not an obstacle is weighed by the usual margin alone.
+    assert touch_on_an_obstacle_in_doubt(scene, [top, _share({"orc-1", "hero-1"}, -108.0, 0.01)]) is None
