@@ -323,7 +323,18 @@ class FlickRun:
         self.spots = spots
         self.flicks: list[Flick] = []
         self.position = 0
-        self.last: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None
+        self.heard = 0  # flicks judged so far, read or refused: tells a repeated refusal from the one before
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """What the last flick heard came to: its spot, whether it was read, and why not in words."""
+        return None if self._last is None else self._last | {"heard": self.heard}
+
+    @last.setter
+    def last(self, outcome: dict[str, Any]) -> None:
+        self._last = outcome
+        self.heard += 1
 
     @property
     def current(self) -> FlickSpot | None:

@@ -71,21 +71,32 @@ def test_the_referee_makes_four_of_the_prescribed_flicks_and_the_table_learns_it
         # A disc on the spot, a second 12 cm behind it on the way to the arrow's end, flicked at it.
         heading = math.atan2(spot["aim_y_mm"] - spot["y_mm"], spot["aim_x_mm"] - spot["x_mm"])
         behind = (spot["x_mm"] - 120 * math.cos(heading), spot["y_mm"] - 120 * math.sin(heading))
-        with table.source.hands() as world:
-            for piece in ("hero-xoric", "hero-varesh"):
-                if piece in world.pieces:
-                    world.remove(piece)
-            world.place("hero-xoric", HERO, spot["x_mm"], spot["y_mm"], side="heroes")
-            world.place("hero-varesh", HERO, *behind, side="heroes")
-            frictions.append(HIDDEN_FRICTION * world.pieces["hero-xoric"].friction_scale)
-        table.until(
-            lambda at=(spot["x_mm"], spot["y_mm"]), back=behind: (
-                seen_at(table, "hero-xoric", *at) and seen_at(table, "hero-varesh", *back)
+        # The simulated flick is perturbed (spin, each disc's own friction), so now and then the struck disc
+        # stops short of the wall; the routine then says why and keeps the spot, and the referee flicks again.
+        for _ in range(3):
+            with table.source.hands() as world:
+                for piece in ("hero-xoric", "hero-varesh"):
+                    if piece in world.pieces:
+                        world.remove(piece)
+                world.place("hero-xoric", HERO, spot["x_mm"], spot["y_mm"], side="heroes")
+                world.place("hero-varesh", HERO, *behind, side="heroes")
+                friction = HIDDEN_FRICTION * world.pieces["hero-xoric"].friction_scale
+            table.until(
+                lambda at=(spot["x_mm"], spot["y_mm"]), back=behind: (
+                    seen_at(table, "hero-xoric", *at) and seen_at(table, "hero-varesh", *back)
+                )
             )
-        )
-        table.source.flick("hero-varesh", heading, 2300.0)
-        table.until(lambda n=number: (table.calibration_view["flicks"].get("last") or {}).get("spot") == n)
-        last = table.calibration_view["flicks"]["last"]
+            heard = (table.calibration_view["flicks"].get("last") or {}).get("heard", 0)
+            table.source.flick("hero-varesh", heading, 2300.0)
+            table.until(
+                lambda h=heard: (table.calibration_view["flicks"].get("last") or {}).get("heard", 0) > h
+            )
+            last = table.calibration_view["flicks"]["last"]
+            assert last["spot"] == number
+            if last["ok"]:
+                break
+            assert table.calibration_view["flicks"]["spot"]["number"] == number  # the spot is kept
+        frictions.append(friction)
         assert last["ok"], last["text"]
         assert last["text"].startswith(f"flick {number} read: friction about ")
 
