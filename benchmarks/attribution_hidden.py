@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--laws",
         default="shared",
-        choices=("shared", "varied"),
+        choices=("shared", "varied", "impulse"),
         help="varied: the sensor and contact laws differ from the model's too, not only their constants",
     )
     args = parser.parse_args(argv)

@@ -68,7 +68,11 @@ TIMING_TAIL_DOFS = (0.0, 3.0, 5.0)  # Gaussian timing noise, or Student-t with t
 DISC_DISC_FRICTION_RANGE = (0.05, 0.50)  # tangential: spin and throw on glancing hits
 MASS_SPREAD = 0.15  # each piece's mass ×U(0.85, 1.15) around the catalogue's
 RSSI_NOISE_SCALE_RANGE = (1.0, 1.8)
-LAWS = ("shared", "varied")
+# ---- with ``laws="impulse"``: the varied laws, on another physics engine (impulse_world.py) ----
+FLICK_SPIN_RANGE = (1.0, 15.0)  # rad/s: the spread of the spin a flick gives
+SPEED_FRICTION_SLOPE_RANGE = (-0.05, 0.20)  # sliding friction's change per m/s above 1 m/s
+PAIR_DISC_FRICTION_RANGE = (0.10, 0.50)  # the impulse engine's disc-on-disc Coulomb friction (a pair's)
+LAWS = ("shared", "varied", "impulse")
 
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
@@ -112,6 +116,12 @@ def drawn_ranges() -> dict[str, Any]:
             "mass_spread": MASS_SPREAD,
             "rssi_noise_scale": RSSI_NOISE_SCALE_RANGE,
         },
+        "laws_impulse": {
+            "engine": "impulse_world (no pymunk): coupled sliding-spinning friction, impulse contacts",
+            "flick_spin_rad_s": FLICK_SPIN_RANGE,
+            "speed_friction_slope_per_m_s": SPEED_FRICTION_SLOPE_RANGE,
+            "disc_disc_friction_pair": PAIR_DISC_FRICTION_RANGE,
+        },
     }
 
 
@@ -127,9 +137,11 @@ class HiddenTable:
     obstacles: tuple[FixedObstacle, ...]
     layout: str  # the walls in words: "closed", or each side that differs
     boxes: tuple[dict[str, float], ...]  # the boxes as drawn (centre, length, width, angle), for reports
+    engine: str = "pymunk"  # or "impulse": the physics of impulse_world.py
 
     def lab(self, seed: int) -> ShotLab:
         return ShotLab(
+            engine=self.engine,
             seed=seed,
             sensor_config=self.sensors,
             mat=self.mat,
@@ -164,6 +176,9 @@ class HiddenTable:
             "rssi_noise_scale": truth.rssi_noise_scale,
             "disc_disc_friction": self.physics.disc_disc_friction,
             "mass_spread": self.physics.mass_spread,
+            "engine": self.engine,
+            "flick_spin_rad_s": self.physics.flick_spin_rad_s,
+            "speed_friction_slope_per_m_s": self.physics.speed_friction_slope,
             "walls_layout": self.layout,
             "walls": None
             if self.walls is None
@@ -179,6 +194,7 @@ def draw_hidden_table(
     mat: MatConfig | None = None,
     sensors: SensorConfig | None = None,
     laws_rng: random.Random | None = None,
+    engine_rng: random.Random | None = None,
 ) -> HiddenTable:
     """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones.
 
@@ -233,7 +249,19 @@ def draw_hidden_table(
             timing_tail_dof=laws_rng.choice(TIMING_TAIL_DOFS),
             rssi_noise_scale=lu(*RSSI_NOISE_SCALE_RANGE),
         )
-    return HiddenTable(table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes)
+    engine = "pymunk"
+    if engine_rng is not None:
+        eu = engine_rng.uniform
+        engine = "impulse"
+        physics = dataclasses.replace(
+            physics,
+            disc_disc_friction=eu(*PAIR_DISC_FRICTION_RANGE),
+            flick_spin_rad_s=eu(*FLICK_SPIN_RANGE),
+            speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
+        )
+    return HiddenTable(
+        table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine
+    )
 
 
 def classic_wall_faces(mat: MatConfig) -> tuple[WallSegment, ...]:
@@ -369,13 +397,15 @@ def hidden_table(
 ) -> HiddenTable:
     """The hidden table number ``table_index`` of the set drawn with ``seed`` (with these sensors: the
     reference ones unless a sensor change is being weighed). ``laws="varied"``: the sensor and contact laws
-    differ from the model's as well as their constants."""
+    differ from the model's as well as their constants; ``laws="impulse"``: those varied laws on another
+    physics engine (impulse_world.py), whose friction couples sliding and spin and depends on speed."""
     if laws not in LAWS:
         raise ValueError(f"laws must be one of {', '.join(LAWS)}, not {laws!r}")
     return draw_hidden_table(
         random.Random(f"hidden-table/{seed}/{table_index}"),
         sensors=load_sensor_config(sensors),
-        laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws == "varied" else None,
+        laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws != "shared" else None,
+        engine_rng=random.Random(f"hidden-engine/{seed}/{table_index}") if laws == "impulse" else None,
     )
 
 
@@ -431,7 +461,7 @@ def _new_room(lab: ShotLab, rng: random.Random, sizes: Sequence[int]) -> list[st
 
 
 def _remove_with_covers(lab: ShotLab, piece_id: str) -> None:
-    for pid, piece in list(lab.world.pieces.items()):
-        if piece.covering == piece_id:
+    for pid in list(lab.world.pieces):
+        if lab.world.pieces[pid].covering == piece_id:
             lab.remove(pid)
     lab.remove(piece_id)

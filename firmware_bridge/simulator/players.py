@@ -13,7 +13,10 @@ from dataclasses import dataclass
 
 from service.mat.geometry import PieceClass
 
+from .impulse_world import ImpulseWorld
 from .world import GRAVITY_MM_S2, World
+
+AnyWorld = World | ImpulseWorld  # the players aim the same on either engine
 
 RANGED_PLACEMENT_MM = (
     25.0  # 3E reference, Ranged Piece Placement: centre of the character to the piece's edge
@@ -44,7 +47,7 @@ class SimulatedPlayer:
         self.rng = rng
         self.skill = skill or Skill()
 
-    def choose_target(self, world: World, shooter: str, enemies: Sequence[str]) -> str | None:
+    def choose_target(self, world: AnyWorld, shooter: str, enemies: Sequence[str]) -> str | None:
         """The nearest enemy, with some preference noise (players do not always go for the closest)."""
         on_mat = [e for e in enemies if e in world.pieces and world.pieces[e].covering is None]
         if not on_mat:
@@ -57,7 +60,7 @@ class SimulatedPlayer:
 
         return min(on_mat, key=score)
 
-    def aim(self, world: World, piece: str, target: str | None) -> tuple[float, float]:
+    def aim(self, world: AnyWorld, piece: str, target: str | None) -> tuple[float, float]:
         """Angle and speed of a flick from ``piece`` at ``target`` (or a random direction when none)."""
         x, y = world.position(piece)
         if target is None:
@@ -72,14 +75,14 @@ class SimulatedPlayer:
         speed = wanted * math.exp(self.rng.gauss(0.0, self.skill.strength_sigma))
         return angle, min(MAX_SPEED_MM_S, max(MIN_SPEED_MM_S, speed))
 
-    def plan_character_shot(self, world: World, character: str, enemies: Sequence[str]) -> PlannedShot:
+    def plan_character_shot(self, world: AnyWorld, character: str, enemies: Sequence[str]) -> PlannedShot:
         target = self.choose_target(world, character, enemies)
         angle, speed = self.aim(world, character, target)
         return PlannedShot(character, target, angle, speed)
 
     def plan_ranged_shot(
         self,
-        world: World,
+        world: AnyWorld,
         shooter: str,
         ranged_id: str,
         ranged_class: PieceClass,
@@ -111,7 +114,7 @@ class SimulatedPlayer:
         return PlannedShot(ranged_id, target, angle, speed, placed_at=spot)
 
     @staticmethod
-    def _clear(world: World, x: float, y: float, radius: float) -> bool:
+    def _clear(world: AnyWorld, x: float, y: float, radius: float) -> bool:
         m = world.mat
         if not (radius <= x <= m.width_mm - radius and radius <= y <= m.height_mm - radius):
             return False
@@ -126,7 +129,7 @@ class SimulatedPlayer:
         return True
 
 
-def clear_of_fixed_obstacles(world: World, x: float, y: float, radius: float) -> bool:
+def clear_of_fixed_obstacles(world: AnyWorld, x: float, y: float, radius: float) -> bool:
     """Whether a disc of ``radius`` at (x, y) stays clear of the table's fixed obstacles (each taken as the
     circle round it: a hand puts a disc down beside the scenery, not against it)."""
     for obstacle in world.obstacles:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.messages import ReaderGrid
+from firmware_bridge.simulator.impulse_world import ImpulseWorld
 from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, PlannedShot, SimulatedPlayer, Skill
 from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
 from firmware_bridge.simulator.world import Physics, ShotRecord, World
@@ -64,13 +65,17 @@ class ShotLab:
         fixed_obstacles: Sequence[FixedObstacle] = (),
         physics: Physics | None = None,
         piezo_truth: PiezoTruth | None = None,
+        engine: str = "pymunk",
     ) -> None:
         self.mat = mat or load_mat()
         self.sensor_config = (
             load_sensor_config(sensor_config) if isinstance(sensor_config, str) else sensor_config
         )
         self.classes = classes or load_piece_classes()
-        self.world = World(
+        engines = {"pymunk": World, "impulse": ImpulseWorld}
+        if engine not in engines:
+            raise ValueError(f"engine must be one of {', '.join(engines)}, not {engine!r}")
+        self.world: World | ImpulseWorld = engines[engine](
             self.mat, seed=seed, perturb=perturb, walls=walls, obstacles=fixed_obstacles, physics=physics
         )
         self.sensors = SensorModel(self.sensor_config, self.mat, seed=seed + 7919, truth=piezo_truth)

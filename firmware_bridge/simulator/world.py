@@ -62,6 +62,9 @@ class Physics:
     obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
     disc_disc_friction: float = 0.25  # wood on wood, tangential: how much spin and throw a glancing hit gives
     mass_spread: float = 0.0  # each piece's mass ×U(1 − spread, 1 + spread); 0: the catalogue mass
+    # Only the impulse engine (impulse_world.py) reads these two: pymunk's joints have neither law.
+    flick_spin_rad_s: float = 3.0  # spread of the spin a flick gives
+    speed_friction_slope: float = 0.0  # share by which sliding friction grows per m/s above 1 m/s
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ def register_cli(subparsers: Any) -> None:
     )
     b.add_argument(
         "--laws",
-        choices=("shared", "varied"),
+        choices=("shared", "varied", "impulse"),
         default="shared",
         help="hidden mats: varied draws the sensor and contact laws too (how loudness falls with distance, "
         "rise time, heavy-tailed timing, spin), not only their constants",
