@@ -44,6 +44,7 @@ class RolloutParams:
     restitution_scale: float = 1.0  # disc on disc
     offsets: tuple[tuple[str, float, float], ...] = ()  # start-position corrections of some pieces
     wall_restitution_scale: float = 1.0  # walls and fixed obstacles
+    disc_friction_scale: float = 1.0  # tangential friction between discs: the throw of a glancing hit
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class ShotModel:
             wall.elasticity = min(0.98, mp.wall_restitution * rp.wall_restitution_scale)
         placed = self.starting_positions(rp)
         elasticity = min(0.98, mp.disc_restitution * rp.restitution_scale)
+        grip = mp.disc_friction * rp.disc_friction_scale  # per shape: pymunk multiplies a pair's two
         for pid, (body, shape, pivot, gear) in self.bodies.items():
             if body.is_sleeping:
                 body.activate()
@@ -196,6 +198,7 @@ class ShotModel:
             body.angular_velocity = 0.0
             body.angle = 0.0
             shape.elasticity = elasticity
+            shape.friction = grip
             self._set_friction(body, pivot, gear, shape.radius, rp.friction_scale)
             self.space.reindex_shapes_for_body(body)
         # Settle one empty step so contacts cached from the previous rollout separate before the flick.

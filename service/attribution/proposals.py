@@ -18,6 +18,11 @@ MIN_SPEED_MM_S = 250.0
 MAX_SPEED_MM_S = 4500.0
 LOG_SPEED_SPAN = math.log(MAX_SPEED_MM_S / MIN_SPEED_MM_S)
 BANK_SHARE_OF_AIMS = 0.2
+# Disc-on-disc tangential friction is not learnt (only glancing hits feel it, and they are rarely heard), so
+# every rollout draws it: per disc ×exp(N(0, 0.5)) around the model's 0.25, which puts a pair's coefficient
+# (pymunk multiplies the two) between about 0.01 and 0.45 — lacquered wood to raw wood and felt.
+DISC_FRICTION_LOG_SD = 0.5
+DISC_FRICTION_MAX_SCALE = 3.0
 
 
 def wrap_angle(angle: float) -> float:
@@ -222,6 +227,7 @@ class RefinedProposal:
             fresh.restitution_scale,
             tuple(offsets),
             fresh.wall_restitution_scale,
+            fresh.disc_friction_scale,
         )
 
     def log_density(self, rp: RolloutParams) -> float:
@@ -266,4 +272,5 @@ def draw_nuisance(
         scale(cal.disc_restitution.mean, cal.disc_restitution.sd, 0.5),
         offsets,
         scale(cal.wall_restitution.mean, cal.wall_restitution.sd, 0.3),
+        min(DISC_FRICTION_MAX_SCALE, math.exp(rng.gauss(0.0, DISC_FRICTION_LOG_SD))),
     )

@@ -21,7 +21,7 @@ def test_attribute_prints_ranked_candidates_as_json(
     path = tmp_path / "shot.jsonl"
     with path.open("w") as out:
         write_traces([table.shoot("hero-xoric", 0.0, 1400).trace], out)
-    assert main(["attribute", str(path), "--json", "--workers", "1"]) == 0
+    assert main(["attribute", str(path), "--json", "--workers", "1", "--seed", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["flicked"] == "hero-xoric"
     assert result["candidates"][0]["direct_hits"] == ["orc-1"]
