@@ -43,7 +43,8 @@ def register_cli(subparsers: Any) -> None:
         choices=("shared", "varied", "impulse"),
         default="shared",
         help="hidden mats: varied draws the sensor and contact laws too (how loudness falls with distance, "
-        "rise time, heavy-tailed timing, spin), not only their constants",
+        "rise time, heavy-tailed timing, spin), not only their constants; impulse plays those on another "
+        "physics engine (no pymunk: spinning discs, impulse contacts)",
     )
     b.add_argument(
         "--pieces", type=int, help="only rooms of this many pieces (default: 5, 10, 20, 30 in turn)"

@@ -117,6 +117,7 @@ def run_hidden_benchmark(
                 "hidden_sound_speed_m_per_s": round(1000 * hidden["wave_speed_mm_per_us"]),
                 "hidden_sliding_friction": round(hidden["sliding_friction"], 3),
                 "walls": hidden.get("walls_layout"),
+                "engine": hidden["engine"],
             }
         )
     result.wall_s = time.perf_counter() - started

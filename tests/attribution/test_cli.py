@@ -47,3 +47,13 @@ def test_bench_prints_the_documented_figures_per_method(capsys: pytest.CaptureFi
         for key in ("top1_accuracy", "top3_accuracy", "auto_coverage", "latency_p50_s", "latency_p95_s"):
             assert 0.0 <= figures[key] <= (1.0 if "accuracy" in key or "coverage" in key else 60.0)
         assert "auto_precision" in figures
+
+
+def test_bench_on_hidden_mats_of_another_physics_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "attribution", "--laws", "impulse", "--tables", "1", "--per-table", "2", "--workers", "1"]
+    assert main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tables"] == 1 and report["self-calibrating"]["shots"] == 2
+    (table,) = report["calibrations"]
+    assert table["engine"] == "impulse"  # the truth came from impulse_world.py, not from pymunk
+    assert 0.0 <= report["self-calibrating"]["top1_accuracy"] <= 1.0
