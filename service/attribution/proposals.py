@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 
-from service.mat.trace import ShotTrace
+from service.mat.trace import SeenPiece, ShotTrace
 
 from .config import AttributionConfig
 from .model import COVER_KINDS, RolloutParams
@@ -22,6 +22,13 @@ BANK_SHARE_OF_AIMS = 0.2
 # every rollout draws it: per disc ×exp(N(0, 0.5)) around the model's 0.25, which puts a pair's coefficient
 # (pymunk multiplies the two) between about 0.01 and 0.45 — lacquered wood to raw wood and felt.
 DISC_FRICTION_LOG_SD = 0.5
+# Caroms (a hit glancing on to a second piece or to where the flicked disc stopped): their share of the aims,
+# the spread around each, the contact points tried around the first piece, and how many kept per pair.
+CAROM_SHARE_OF_AIMS = 0.15
+CAROM_SIGMA = math.radians(1.5)
+CAROM_STEPS = 360
+CAROM_PER_PAIR = 2
+CAROM_FIRST_PIECES = 6  # the surest movers only: a push through a crowd moves many
 DISC_FRICTION_MAX_SCALE = 3.0
 
 
@@ -82,6 +89,7 @@ class BroadProposal:
         # Points the flicked piece's centre seems to have gone for, each weighted by how sure the evidence is:
         # a piece that moved ten sigmas is a far better lead than one whose scan merely wobbled.
         targets: list[tuple[float, float, float]] = []
+        moved_pieces: list[tuple[str, float, float, float, float, float]] = []  # id, before, after, weight
         travel = 0.0
         mover = post.get(me.piece)
         if mover is not None:
@@ -101,6 +109,7 @@ class BroadProposal:
                 continue
             weight = min(3.0, max(0.3, moved / noise / 8.0))
             targets.append((piece.x_mm, piece.y_mm, 0.5 * weight))
+            moved_pieces.append((piece.piece, piece.x_mm, piece.y_mm, after.x_mm, after.y_mm, weight))
             # "Ghost ball" aim: a struck disc leaves along the line of centres, so the flicked piece met
             # it one radius-sum behind its start, opposite to where it went.
             dx, dy = after.x_mm - piece.x_mm, after.y_mm - piece.y_mm
@@ -108,6 +117,7 @@ class BroadProposal:
             targets.append((piece.x_mm - reach * dx / moved, piece.y_mm - reach * dy / moved, weight))
         aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty, _ in targets]
         aim_weights = [w for _, _, w in targets]
+        caroms = carom_aims(trace, config, moved_pieces, mover if travel > 10 else None)
         banks: list[float] = []
         bank_weights: list[float] = []
         # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
@@ -130,12 +140,18 @@ class BroadProposal:
                 ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
                 banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
                 bank_weights.append(w)
-        # Straight aims carry most of the aimed share; bank shots are rarer and there are several per target.
-        self.aims = aims + banks
+        # Straight aims carry most of the aimed share; bank shots and caroms are rarer, and there are several
+        # of them per target.
+        self.aims = aims + banks + [a for a, _ in caroms]
+        carom_share = CAROM_SHARE_OF_AIMS if caroms else 0.0
         straight_total, bank_total = sum(aim_weights) or 1.0, sum(bank_weights) or 1.0
-        self.aim_weights = [(1 - BANK_SHARE_OF_AIMS) * w / straight_total for w in aim_weights] + [
-            BANK_SHARE_OF_AIMS * w / bank_total for w in bank_weights
-        ]
+        carom_total = sum(w for _, w in caroms) or 1.0
+        self.aim_weights = (
+            [(1 - BANK_SHARE_OF_AIMS - carom_share) * w / straight_total for w in aim_weights]
+            + [BANK_SHARE_OF_AIMS * w / bank_total for w in bank_weights]
+            + [carom_share * w / carom_total for _, w in caroms]
+        )
+        self.aim_sigmas = [self.AIM_SIGMA] * (len(aims) + len(banks)) + [CAROM_SIGMA] * len(caroms)
         mu = config.model.sliding_friction * config.table_calibration().friction.scale
         self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
 
@@ -150,8 +166,8 @@ class BroadProposal:
         if not self.aims or rng.random() < self.UNIFORM_SHARE:
             angle = rng.uniform(-math.pi, math.pi)
         else:
-            aim = rng.choices(self.aims, weights=self.aim_weights)[0]
-            angle = wrap_angle(aim + rng.gauss(0, self.AIM_SIGMA))
+            k = rng.choices(range(len(self.aims)), weights=self.aim_weights)[0]
+            angle = wrap_angle(self.aims[k] + rng.gauss(0, self.aim_sigmas[k]))
         if rng.random() < 0.5:
             log_speed = rng.uniform(math.log(MIN_SPEED_MM_S), math.log(MAX_SPEED_MM_S))
         else:
@@ -161,18 +177,88 @@ class BroadProposal:
     def log_density_flick(self, angle: float, speed: float) -> float:
         dens_a = self.UNIFORM_SHARE / (2 * math.pi) if self.aims else 1 / (2 * math.pi)
         if self.aims:
-            for aim, weight in zip(self.aims, self.aim_weights, strict=True):
-                dens_a += (
-                    (1 - self.UNIFORM_SHARE)
-                    * weight
-                    * normal_density(wrap_angle(angle - aim), self.AIM_SIGMA)
-                )
+            for aim, weight, sigma in zip(self.aims, self.aim_weights, self.aim_sigmas, strict=True):
+                dens_a += (1 - self.UNIFORM_SHARE) * weight * normal_density(wrap_angle(angle - aim), sigma)
         ls = math.log(speed)
         inside = math.log(MIN_SPEED_MM_S) <= ls <= math.log(MAX_SPEED_MM_S)
         dens_s = 0.5 * (1 / LOG_SPEED_SPAN if inside else 0.0) + 0.5 * normal_density(
             ls - math.log(self.speed_guess), 0.35
         )
         return math.log(dens_a) + math.log(max(dens_s, 1e-300))
+
+
+def carom_aims(
+    trace: ShotTrace,
+    config: AttributionConfig,
+    moved: list[tuple[str, float, float, float, float, float]],
+    rest: SeenPiece | None,
+) -> list[tuple[float, float]]:
+    """Flick angles that strike one moved piece and glance on to another moved piece, or to where the flicked
+    disc came to rest: (angle, weight) pairs.
+
+    A second hit needs the flick lined up within a fraction of a degree, which aims at single pieces rarely
+    find. After a hit the flicked disc keeps its speed across the line of centres and a share
+    (m − e·M)/(m + M) of its speed along it, so for each point of contact around the first piece the way on
+    is known; the contact whose way on passes through the second piece's ghost-ball point (or the rest point)
+    gives the flick's angle.
+    """
+    pre = trace.pre.by_piece()
+    me = pre[trace.declaration.flicked]
+    spec = trace.spec(me.piece)
+    e = config.model.disc_restitution**2  # the model's discs meet at the product of their elasticities
+    goals: list[tuple[str, float, float, float, float]] = []  # piece, where the flicked centre must pass
+    for pid, x0, y0, x1, y1, w in moved:
+        d = math.hypot(x1 - x0, y1 - y0)
+        reach = trace.spec(pid).radius_mm + spec.radius_mm
+        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
+    if rest is not None:
+        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
+    out: list[tuple[float, float]] = []
+    for first, ax, ay, _, _, weight in sorted(moved, key=lambda m: -m[5])[:CAROM_FIRST_PIECES]:
+        reach = trace.spec(first).radius_mm + spec.radius_mm
+        k = (spec.mass_g - e * trace.spec(first).mass_g) / (spec.mass_g + trace.spec(first).mass_g)
+        for second, gx, gy, w2, tolerance in goals:
+            if second == first:
+                continue
+            runs: list[list[tuple[float, float]]] = []  # contact points, in turn, whose way on reaches it
+            inside = False
+            for step in range(CAROM_STEPS):
+                phi = 2 * math.pi * step / CAROM_STEPS
+                miss_angle = _carom(me.x_mm, me.y_mm, ax, ay, reach, k, gx, gy, phi)
+                if miss_angle is None or miss_angle[0] >= tolerance:
+                    inside = False
+                    continue
+                if not inside:
+                    runs.append([])
+                    inside = True
+                runs[-1].append(miss_angle)
+            for run in runs[:CAROM_PER_PAIR]:
+                out.append((min(run)[1], min(weight, w2)))
+    return out
+
+
+def _carom(
+    sx: float, sy: float, ax: float, ay: float, reach: float, k: float, gx: float, gy: float, phi: float
+) -> tuple[float, float] | None:
+    """Flicked from (sx, sy), the disc meets the piece at (ax, ay) with the line of centres at ``phi``: how
+    far its way on passes from (gx, gy), and the flick's angle; None when it cannot meet it so or the goal
+    lies behind."""
+    nx, ny = math.cos(phi), math.sin(phi)  # from the flicked centre at contact to the piece's
+    cx, cy = ax - reach * nx, ay - reach * ny
+    ux, uy = cx - sx, cy - sy
+    run = math.hypot(ux, uy)
+    if run < 1.0:
+        return None
+    ux, uy = ux / run, uy / run
+    along = ux * nx + uy * ny
+    if along < 0.05:
+        return None  # it would not reach this side of the piece
+    across = -ux * ny + uy * nx
+    ox, oy = -ny * across + nx * along * k, nx * across + ny * along * k
+    norm = math.hypot(ox, oy)
+    if norm < 1e-9 or (gx - cx) * ox + (gy - cy) * oy <= 0:
+        return None
+    return abs((gx - cx) * oy - (gy - cy) * ox) / norm, math.atan2(uy, ux)
 
 
 def normal_density(x: float, sigma: float) -> float:

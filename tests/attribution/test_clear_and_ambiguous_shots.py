@@ -22,6 +22,7 @@ from service.attribution.gates import (
     nearly_as_well_fitting,
     touch_on_an_obstacle_in_doubt,
 )
+from service.attribution.proposals import CAROM_SIGMA, BroadProposal
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
@@ -170,10 +171,15 @@ def test_probabilities_are_ranked_over_distinct_hit_sets() -> None:
     table.place("orc-1", "monster-medium", 400, 333, side="overseer", kind="monster")
     _, result = play(table, "hero-xoric", 0.0, 1800)
     # Calibrated: the shares never add up to more than 1; the rest is "something no rollout tried".
-    assert 0.9 <= sum(c.probability for c in result.candidates) <= 1.0
+    assert sum(c.probability for c in result.candidates) <= 1.0
+    assert all(c.probability <= c.raw_probability for c in result.candidates)
+    assert sum(c.raw_probability for c in result.candidates) == pytest.approx(1.0)
     assert len({c.direct_hits for c in result.candidates}) == len(result.candidates)
-    assert [c.probability for c in result.candidates] == sorted(
-        (c.probability for c in result.candidates), reverse=True
+    # Offered best fitting first, with a tenth of the prior's say (gates.best_fitting_first).
+    keys = [c.best_fit + 0.1 * math.log(max(c.raw_probability, 1e-6)) for c in result.candidates]
+    assert keys == sorted(keys, reverse=True)
+    assert result.auto_apply is False or result.top.probability == max(
+        c.probability for c in result.candidates
     )
 
 
@@ -400,6 +406,25 @@ def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee()
     assert result.top.probability >= 0.95
     assert not result.auto_apply
     assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
+
+
+def test_the_search_aims_at_the_carom_that_glances_off_one_orc_into_the_other() -> None:
+    # A second hit needs the flick lined up within a fraction of a degree: the broad stage aims narrowly at
+    # the contact on orc-1 whose way on reaches where orc-2 was struck from (proposals.carom_aims).
+    table = ShotLab(seed=3)
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 330, 325, side="overseer", kind="monster")
+    table.place("orc-2", "monster-medium", 420, 240, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", 0.0, 2200)
+    broad = BroadProposal(shot.trace, AttributionConfig())
+    caroms = [a for a, sigma in zip(broad.aims, broad.aim_sigmas, strict=True) if sigma == CAROM_SIGMA]
+    assert caroms and min(abs(math.degrees(a)) for a in caroms) < 2.0
+    # Only moved pieces make caroms: the same hero flicked past everything leaves none.
+    lone = ShotLab(seed=3)
+    lone.place("hero-xoric", "hero", 150, 300, side="heroes")
+    lone.place("orc-1", "monster-medium", 330, 425, side="overseer", kind="monster")
+    quiet = BroadProposal(lone.shoot("hero-xoric", 0.0, 1500).trace, AttributionConfig())
+    assert CAROM_SIGMA not in quiet.aim_sigmas
 
 
 def _rest_scene(gap_mm: float, orc_moves_mm: float = 0.0, sigma_mm: float = 3.0) -> ShotTrace:
