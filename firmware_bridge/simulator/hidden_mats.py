@@ -29,7 +29,8 @@ from firmware_bridge.simulator.shot_lab import (
     random_shot,
     tidy_after_shot,
 )
-from firmware_bridge.simulator.world import WALL_RADIUS_MM, Physics
+from firmware_bridge.simulator.table_edges import WALL_RADIUS_MM, inside_convex
+from firmware_bridge.simulator.world import Physics
 from service.mat.geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
 
@@ -348,18 +349,8 @@ def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by:
     return math.hypot(px - ax - t * dx, py - ay - t * dy)
 
 
-def _inside(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> bool:
-    """Inside a convex polygon whose corners run anticlockwise."""
-    n = len(polygon)
-    for i in range(n):
-        (ax, ay), (bx, by) = polygon[i], polygon[(i + 1) % n]
-        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
-            return False
-    return True
-
-
 def _point_polygon_distance(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> float:
-    if _inside(px, py, polygon):
+    if inside_convex(px, py, polygon):
         return 0.0
     n = len(polygon)
     return min(_segment_distance(px, py, *polygon[i], *polygon[(i + 1) % n]) for i in range(n))
@@ -367,7 +358,7 @@ def _point_polygon_distance(px: float, py: float, polygon: Sequence[tuple[float,
 
 def _polygon_gap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
     """Distance between two convex polygons (0 when they overlap)."""
-    if any(_inside(x, y, b) for x, y in a) or any(_inside(x, y, a) for x, y in b):
+    if any(inside_convex(x, y, b) for x, y in a) or any(inside_convex(x, y, a) for x, y in b):
         return 0.0
     gap = min(
         min(_point_polygon_distance(x, y, b) for x, y in a),

@@ -28,19 +28,25 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from firmware_bridge.simulator.table_edges import (
+    Contact,
+    MatSurface,
+    ShotRecord,
+    close_the_record,
+    edge_crossing,
+    falls_off,
+    inside_convex,
+    landing_spot,
+    return_spot,
+    wall_lines,
+)
 from firmware_bridge.simulator.world import (
-    COVER_KNOCK_IMPULSE,
-    FALL_OFF_MM,
     GRAVITY_MM_S2,
     MAX_SHOT_S,
     RESTITUTION_FLOOR,
     WALL_FRICTION,
     WALL_RADIUS_MM,
-    Contact,
     Physics,
-    ShotRecord,
-    _offset,
-    _ray_hits_segment,
 )
 from service.mat.geometry import MatConfig, PieceClass
 from service.mat.trace import FixedObstacle, WallSegment
@@ -114,7 +120,7 @@ class _Static:
             d = math.hypot(x - qx, y - qy)
             if d < best[2]:
                 best = (qx, qy, d)
-        inside = _inside_convex(x, y, self.polygon)
+        inside = inside_convex(x, y, self.polygon)
         return best[0], best[1], -best[2] if inside else best[2]
 
 
@@ -156,20 +162,10 @@ class ImpulseWorld:
         self._record: ShotRecord | None = None  # the shot being run
         self._open: dict[tuple[str, str], list[float]] = {}  # contacts in progress: t, x, y, impulse, speed
         self._touching: set[tuple[str, str]] = set()
-        self._friction_waves = [
-            (self.rng.uniform(0.004, 0.02), self.rng.uniform(0.004, 0.02), self.rng.uniform(0, 2 * math.pi))
-            for _ in range(3)
-        ]
+        self._surface = MatSurface(mat, self.rng, perturb)
 
     def _add_walls(self) -> None:
-        g, w, h = self.mat.wall_gap_mm, self.mat.width_mm, self.mat.height_mm
-        if self.walls is None:
-            corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
-            lines = [(*corners[i], *corners[(i + 1) % 4]) for i in range(4)]
-            faces = [_offset(*line, w / 2, h / 2, -WALL_RADIUS_MM) for line in lines]
-        else:
-            faces = [(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm) for s in self.walls]
-            lines = [_offset(*face, w / 2, h / 2, WALL_RADIUS_MM) for face in faces]
+        lines, faces = wall_lines(self.mat, self.walls)
         for line, face in zip(lines, faces, strict=True):
             self._statics.append(_Static("wall", self.mat.wall_restitution, segment=line))
             self._wall_lines.append(face)
@@ -250,19 +246,10 @@ class ImpulseWorld:
         return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
 
     def friction_at(self, x_mm: float, y_mm: float) -> float:
-        m = self.mat
-        if not (0.0 <= x_mm <= m.width_mm and 0.0 <= y_mm <= m.height_mm):
-            return m.off_mat_friction
-        if not self.perturb:
-            return m.sliding_friction
-        wave = sum(math.sin(kx * x_mm + ky * y_mm + phase) for kx, ky, phase in self._friction_waves) / 3
-        return m.sliding_friction * (1.0 + m.friction_variation * wave)
+        return self._surface.friction_at(x_mm, y_mm)
 
     def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
-        r = self.radius(piece_id)
-        x = min(max(where[0], r), self.mat.width_mm - r)
-        y = min(max(where[1], r), self.mat.height_mm - r)
-        self.move(piece_id, x, y)
+        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))
 
     # ---- a shot ----
     def flick(
@@ -336,20 +323,10 @@ class ImpulseWorld:
             self._close(key)
         record.duration_s = self.time_s - t0
         record.path.append((record.duration_s, flicked.x, flicked.y))
-        touched: set[str] = set()
-        for contact in record.contacts:
-            touched.update(p for p in (contact.a, contact.b) if p not in self._static_names and p != piece_id)
-            if contact.impulse >= COVER_KNOCK_IMPULSE:
-                for pid in (contact.a, contact.b):
-                    for cover in self.pieces.values():
-                        if cover.covering == pid:
-                            record.covers_knocked_off.add(cover.id)
-        for pid, (x0, y0) in start.items():
-            x, y = self.position(pid)
-            if math.hypot(x - x0, y - y0) > 1.0:
-                record.moved.add(pid)
-        record.pushed = (touched | record.moved) - record.direct_hits - {piece_id}
-        record.pushed -= {c for c in record.pushed if self.pieces[c].covering is not None}
+        covers = {pid: d.covering for pid, d in self.pieces.items() if d.covering is not None}
+        close_the_record(
+            record, start, {pid: self.position(pid) for pid in start}, covers, self._static_names
+        )
         for cover_id in record.covers_knocked_off:
             self._knock_off(cover_id)
         self._record = None
@@ -530,25 +507,13 @@ class ImpulseWorld:
 
     # ---- leaving the mat and the table (as world.py) ----
     def _note_edge(self, disc: _Disc, record: ShotRecord) -> None:
-        if disc.id in record.left_mat:
-            return
-        r, m = disc.radius, self.mat
-        if -r <= disc.x <= m.width_mm + r and -r <= disc.y <= m.height_mm + r:
-            return
-        record.left_mat[disc.id] = (min(max(disc.x, 0.0), m.width_mm), min(max(disc.y, 0.0), m.height_mm))
+        if disc.id not in record.left_mat:
+            crossing = edge_crossing(self.mat, disc.x, disc.y, disc.radius)
+            if crossing is not None:
+                record.left_mat[disc.id] = crossing
 
     def _falls(self, disc: _Disc) -> bool:
-        m = self.mat
-        cx, cy = min(max(disc.x, 0.0), m.width_mm), min(max(disc.y, 0.0), m.height_mm)
-        distance = math.hypot(disc.x - cx, disc.y - cy)
-        if distance <= FALL_OFF_MM:
-            return False
-        ux, uy = (disc.x - cx) / distance, (disc.y - cy) / distance
-        for x1, y1, x2, y2 in self._wall_lines:
-            hit = _ray_hits_segment(cx, cy, ux, uy, x1, y1, x2, y2)
-            if hit is not None and hit >= distance - 2 * WALL_RADIUS_MM:
-                return False
-        return True
+        return falls_off(self.mat, self._wall_lines, disc.x, disc.y)
 
     def _fall(self, disc: _Disc, record: ShotRecord) -> None:
         if disc.id not in record.left_mat:
@@ -564,16 +529,11 @@ class ImpulseWorld:
         host = self.pieces[cover.covering] if cover.covering else None
         if host is None:
             return
-        x, y = host.x, host.y
-        for _ in range(20):
-            angle = self.rng.uniform(0, 2 * math.pi)
-            distance = host.radius + cover.radius + self.rng.uniform(2, 20)
-            x = min(max(host.x + distance * math.cos(angle), 5.0), self.mat.width_mm - 5.0)
-            y = min(max(host.y + distance * math.sin(angle), 5.0), self.mat.height_mm - 5.0)
-            if self.fixed_clearance(x, y) >= cover.radius:
-                break
+        spot = landing_spot(
+            self.rng, self.mat, (host.x, host.y, host.radius), cover.radius, self.fixed_clearance
+        )
         cover.covering = None
-        cover.x, cover.y = x, y
+        cover.x, cover.y = spot
 
 
 def _key(a: str, b: str) -> tuple[str, str]:
@@ -595,12 +555,3 @@ def _anticlockwise(points: Sequence[tuple[float, float]]) -> tuple[tuple[float, 
         for i in range(len(points))
     )
     return tuple(points) if area > 0 else tuple(reversed(points))
-
-
-def _inside_convex(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> bool:
-    n = len(polygon)
-    for i in range(n):
-        (ax, ay), (bx, by) = polygon[i], polygon[(i + 1) % n]
-        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
-            return False
-    return True

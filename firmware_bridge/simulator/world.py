@@ -24,22 +24,43 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pymunk
 
+from firmware_bridge.simulator.table_edges import (
+    COVER_KNOCK_IMPULSE,
+    FALL_OFF_MM,
+    WALL_RADIUS_MM,
+    Contact,
+    MatSurface,
+    ShotRecord,
+    close_the_record,
+    edge_crossing,
+    falls_off,
+    landing_spot,
+    return_spot,
+    wall_lines,
+)
 from service.mat.geometry import MatConfig, PieceClass
 from service.mat.trace import FixedObstacle, WallSegment
+
+__all__ = [
+    "COVER_KNOCK_IMPULSE",
+    "FALL_OFF_MM",
+    "WALL_RADIUS_MM",
+    "Contact",
+    "Physics",
+    "ShotRecord",
+    "World",
+]
 
 GRAVITY_MM_S2 = 9810.0
 SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the smallest radius (11 mm)
 REST_SPEED_MM_S = 2.0
 MAX_SHOT_S = 8.0
 FRICTION_UPDATE_EVERY = 10  # substeps between re-reading the mat's local friction
-COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
-WALL_RADIUS_MM = 10.0  # walls are 20 mm thick: pymunk segments of this radius
 WALL_FRICTION = 0.3
-FALL_OFF_MM = 40.0  # how far past the mat's edge the table goes where no wall stands
 RESTITUTION_FLOOR = 0.6  # hard hits lose bounce, but never below this share of the nominal restitution
 
 PIECE_COLLISION = 1
@@ -65,42 +86,6 @@ class Physics:
     # Only the impulse engine (impulse_world.py) reads these two: pymunk's joints have neither law.
     flick_spin_rad_s: float = 3.0  # spread of the spin a flick gives
     speed_friction_slope: float = 0.0  # share by which sliding friction grows per m/s above 1 m/s
-
-
-@dataclass(frozen=True)
-class Contact:
-    """One contact between two bodies, from first touch to separation."""
-
-    t_s: float
-    x_mm: float
-    y_mm: float
-    a: str  # piece id
-    b: str  # piece id, "wall", or a fixed obstacle's id ("fixed-1", …)
-    kind: str  # "disc" (two movable discs), "obstacle" (a disc and a tagged or fixed obstacle) or "wall"
-    impulse: float  # g·mm/s, summed over the contact
-    relative_speed_mm_s: float
-
-
-@dataclass
-class ShotRecord:
-    """Ground truth of one shot, for tests and the benchmark (never shown to the daemon)."""
-
-    flicked: str
-    angle_rad: float
-    speed_mm_s: float
-    start_t_s: float
-    flick_at: tuple[float, float] = (0.0, 0.0)  # where the flicked piece stood
-    flick_momentum: float = 0.0  # g·mm/s given to it by the finger (a real flick clicks: sensors.py)
-    duration_s: float = 0.0
-    direct_hits: set[str] = field(default_factory=set)
-    pushed: set[str] = field(default_factory=set)
-    moved: set[str] = field(default_factory=set)
-    left_mat: dict[str, tuple[float, float]] = field(
-        default_factory=dict
-    )  # piece → where it crossed the edge
-    covers_knocked_off: set[str] = field(default_factory=set)  # ice pieces shaken off their host
-    contacts: list[Contact] = field(default_factory=list)
-    path: list[tuple[float, float, float]] = field(default_factory=list)  # (t_s, x, y) of the flicked piece
 
 
 @dataclass
@@ -153,11 +138,7 @@ class World:
         self._static_names = {"wall"}
         self._add_walls()
         self._add_fixed_obstacles()
-        # Smooth variation of the mat's friction: a few random sine waves across the surface.
-        self._friction_waves = [
-            (self.rng.uniform(0.004, 0.02), self.rng.uniform(0.004, 0.02), self.rng.uniform(0, 2 * math.pi))
-            for _ in range(3)
-        ]
+        self._surface = MatSurface(mat, self.rng, perturb)  # the mat's friction varies smoothly across it
         self._record: ShotRecord | None = None
         self._open: dict[tuple[str, str], list[float]] = {}
         # Pieces the flicked disc rests against when it is flicked: no contact begins with them, yet a flick
@@ -172,15 +153,7 @@ class World:
 
     # ---- building the table ----
     def _add_walls(self) -> None:
-        g, w, h = self.mat.wall_gap_mm, self.mat.width_mm, self.mat.height_mm
-        if self.walls is None:
-            corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
-            lines = [(*corners[i], *corners[(i + 1) % 4]) for i in range(4)]
-            faces = [_offset(*line, w / 2, h / 2, -WALL_RADIUS_MM) for line in lines]
-        else:
-            # A segment is the wall's inner face; the wall's body stands behind it, away from the mat.
-            faces = [(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm) for s in self.walls]
-            lines = [_offset(*face, w / 2, h / 2, WALL_RADIUS_MM) for face in faces]
+        lines, faces = wall_lines(self.mat, self.walls)
         for (x1, y1, x2, y2), face in zip(lines, faces, strict=True):
             wall = pymunk.Segment(self.space.static_body, (x1, y1), (x2, y2), WALL_RADIUS_MM)
             wall.elasticity = self.mat.wall_restitution
@@ -312,13 +285,7 @@ class World:
         return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
 
     def friction_at(self, x_mm: float, y_mm: float) -> float:
-        m = self.mat
-        if not (0.0 <= x_mm <= m.width_mm and 0.0 <= y_mm <= m.height_mm):
-            return m.off_mat_friction
-        if not self.perturb:
-            return m.sliding_friction
-        wave = sum(math.sin(kx * x_mm + ky * y_mm + phase) for kx, ky, phase in self._friction_waves) / 3
-        return m.sliding_friction * (1.0 + m.friction_variation * wave)
+        return self._surface.friction_at(x_mm, y_mm)
 
     def _update_friction(self, piece: _Piece) -> None:
         mu = self.friction_at(*self.position(piece.id)) * piece.friction_scale
@@ -424,7 +391,6 @@ class World:
         flicked.velocity = (speed_mm_s * math.cos(angle_rad), speed_mm_s * math.sin(angle_rad))
         # A flick with a fingernail adds some spin; it changes little but is real.
         flicked.angular_velocity = self.rng.gauss(0.0, 3.0) if self.perturb else 0.0
-        touched: set[str] = set()
         free = [p for p in self.pieces.values() if p.covering is None and not p.fallen]
         step = 0
         t0 = self.time_s
@@ -460,53 +426,23 @@ class World:
         self._record = None
         record.duration_s = self.time_s - t0
         record.path.append((record.duration_s, flicked.position.x, flicked.position.y))
-        for contact in record.contacts:
-            touched.update(p for p in (contact.a, contact.b) if p not in self._static_names and p != piece_id)
-            if contact.impulse >= COVER_KNOCK_IMPULSE:
-                for pid in (contact.a, contact.b):
-                    for cover in self.pieces.values():
-                        if cover.covering == pid:
-                            record.covers_knocked_off.add(cover.id)
-        for pid, (x0, y0) in start.items():
-            x, y = self.position(pid)
-            if math.hypot(x - x0, y - y0) > 1.0:
-                record.moved.add(pid)
-        record.pushed = (touched | record.moved) - record.direct_hits - {piece_id}
-        record.pushed -= {c for c in record.pushed if self.pieces[c].covering is not None}
+        covers = {pid: p.covering for pid, p in self.pieces.items() if p.covering is not None}
+        now = {pid: self.position(pid) for pid in start}
+        close_the_record(record, start, now, covers, self._static_names)
         for cover_id in record.covers_knocked_off:
             self._knock_off(cover_id)
         return record
 
     def _note_edge(self, piece: _Piece, record: ShotRecord) -> None:
         """Record where a piece went completely off the playmat (beyond the edge by more than its radius)."""
-        if piece.id in record.left_mat:
-            return
-        x, y = piece.body.position
-        r = piece.shape.radius
-        m = self.mat
-        if -r <= x <= m.width_mm + r and -r <= y <= m.height_mm + r:
-            return
-        record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
+        if piece.id not in record.left_mat:
+            crossing = edge_crossing(self.mat, *piece.body.position, piece.shape.radius)
+            if crossing is not None:
+                record.left_mat[piece.id] = crossing
 
     def _falls(self, piece: _Piece) -> bool:
-        """Whether a piece went off the table: more than FALL_OFF_MM beyond the mat with no wall behind it.
-
-        Looking outwards from the nearest point of the mat through the piece, a wall whose body is at or
-        beyond the piece holds it (it sits in the gap between mat and wall); a wall already passed, a gap in
-        the wall or an open side does not. With the classic closed walls nothing ever falls.
-        """
-        x, y = piece.body.position
-        m = self.mat
-        cx, cy = min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm)
-        distance = math.hypot(x - cx, y - cy)
-        if distance <= FALL_OFF_MM:
-            return False
-        ux, uy = (x - cx) / distance, (y - cy) / distance
-        for x1, y1, x2, y2 in self._wall_lines:
-            hit = _ray_hits_segment(cx, cy, ux, uy, x1, y1, x2, y2)
-            if hit is not None and hit >= distance - 2 * WALL_RADIUS_MM:
-                return False
-        return True
+        """Whether a piece went off the table (table_edges.falls_off)."""
+        return falls_off(self.mat, self._wall_lines, *piece.body.position)
 
     def _fall(self, piece: _Piece, record: ShotRecord) -> None:
         """The piece drops off the table where it is: it leaves the space and every later scan."""
@@ -527,14 +463,10 @@ class World:
         host = self.pieces[cover.covering] if cover.covering else None
         if host is None:
             return
-        for _ in range(20):
-            angle = self.rng.uniform(0, 2 * math.pi)
-            distance = host.shape.radius + cover.shape.radius + self.rng.uniform(2, 20)
-            x = host.body.position.x + distance * math.cos(angle)
-            y = host.body.position.y + distance * math.sin(angle)
-            x, y = min(max(x, 5.0), self.mat.width_mm - 5.0), min(max(y, 5.0), self.mat.height_mm - 5.0)
-            if self.fixed_clearance(x, y) >= cover.shape.radius:
-                break  # it must not land inside a fixed obstacle; the classic table has none
+        hx, hy = host.body.position
+        x, y = landing_spot(
+            self.rng, self.mat, (hx, hy, host.shape.radius), cover.shape.radius, self.fixed_clearance
+        )
         cover.covering = None
         cover.body.position = (x, y)
         self.space.add(cover.body, cover.shape, cover.pivot, cover.gear)
@@ -543,33 +475,4 @@ class World:
 
     def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
         """Rulebook: a piece that left the playmat is put back on the edge where it left."""
-        r = self.radius(piece_id)
-        x = min(max(where[0], r), self.mat.width_mm - r)
-        y = min(max(where[1], r), self.mat.height_mm - r)
-        self.move(piece_id, x, y)
-
-
-def _offset(
-    x1: float, y1: float, x2: float, y2: float, mx: float, my: float, by: float
-) -> tuple[float, float, float, float]:
-    """The segment moved ``by`` mm along its normal away from (mx, my) (towards it when ``by`` < 0)."""
-    length = math.hypot(x2 - x1, y2 - y1)
-    nx, ny = (y2 - y1) / length, -(x2 - x1) / length
-    if (x1 + x2) / 2 * nx + (y1 + y2) / 2 * ny - (mx * nx + my * ny) < 0:
-        nx, ny = -nx, -ny
-    return (x1 + by * nx, y1 + by * ny, x2 + by * nx, y2 + by * ny)
-
-
-def _ray_hits_segment(
-    ox: float, oy: float, ux: float, uy: float, x1: float, y1: float, x2: float, y2: float
-) -> float | None:
-    """Distance along the ray (o, u) to the segment, or None when the ray misses it."""
-    dx, dy = x2 - x1, y2 - y1
-    denominator = ux * dy - uy * dx
-    if abs(denominator) < 1e-12:
-        return None  # parallel
-    t = ((x1 - ox) * dy - (y1 - oy) * dx) / denominator
-    s = ((x1 - ox) * uy - (y1 - oy) * ux) / denominator
-    if t < 0 or not 0.0 <= s <= 1.0:
-        return None
-    return t
+        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))

@@ -50,7 +50,8 @@ def test_bench_prints_the_documented_figures_per_method(capsys: pytest.CaptureFi
 
 
 def test_bench_on_hidden_mats_of_another_physics_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["bench", "attribution", "--laws", "impulse", "--tables", "1", "--per-table", "2", "--workers", "1"]
+    args = ["bench", "attribution", "--laws", "impulse", "--tables", "1", "--per-table", "2"]
+    args += ["--workers", "1"]
     assert main([*args, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["tables"] == 1 and report["self-calibrating"]["shots"] == 2

@@ -1,0 +1,206 @@
+"""What a simulated table is beyond its physics engine: walls, the mat's uneven friction, its edges, the
+floor beyond them, and the bookkeeping that turns a shot's contacts into its ground truth.
+
+Both ground-truth engines use it (world.py on pymunk, impulse_world.py on its own mechanics), so the two
+differ only in how discs move and meet, not in where a table ends or what counts as a push.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from service.mat.geometry import MatConfig
+from service.mat.trace import WallSegment
+
+WALL_RADIUS_MM = 10.0  # walls are 20 mm thick
+FALL_OFF_MM = 40.0  # how far past the mat's edge the table goes where no wall stands
+COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
+
+Line = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Contact:
+    """One contact between two bodies, from first touch to separation."""
+
+    t_s: float
+    x_mm: float
+    y_mm: float
+    a: str  # piece id
+    b: str  # piece id, "wall", or a fixed obstacle's id ("fixed-1", …)
+    kind: str  # "disc" (two movable discs), "obstacle" (a disc and a tagged or fixed obstacle) or "wall"
+    impulse: float  # g·mm/s, summed over the contact
+    relative_speed_mm_s: float
+
+
+@dataclass
+class ShotRecord:
+    """Ground truth of one shot, for tests and the benchmark (never shown to the daemon)."""
+
+    flicked: str
+    angle_rad: float
+    speed_mm_s: float
+    start_t_s: float
+    flick_at: tuple[float, float] = (0.0, 0.0)  # where the flicked piece stood
+    flick_momentum: float = 0.0  # g·mm/s given to it by the finger (a real flick clicks: sensors.py)
+    duration_s: float = 0.0
+    direct_hits: set[str] = field(default_factory=set)
+    pushed: set[str] = field(default_factory=set)
+    moved: set[str] = field(default_factory=set)
+    left_mat: dict[str, tuple[float, float]] = field(
+        default_factory=dict
+    )  # piece → where it crossed the edge
+    covers_knocked_off: set[str] = field(default_factory=set)  # ice pieces shaken off their host
+    contacts: list[Contact] = field(default_factory=list)
+    path: list[tuple[float, float, float]] = field(default_factory=list)  # (t_s, x, y) of the flicked piece
+
+
+def wall_lines(mat: MatConfig, walls: Sequence[WallSegment] | None) -> tuple[list[Line], list[Line]]:
+    """The walls' centre lines (a wall is a capsule of ``WALL_RADIUS_MM`` around one) and their inner faces.
+    ``walls`` gives the inner faces; None: the classic closed rectangle ``wall_gap_mm`` outside the mat."""
+    g, w, h = mat.wall_gap_mm, mat.width_mm, mat.height_mm
+    if walls is None:
+        corners = [(-g, -g), (w + g, -g), (w + g, h + g), (-g, h + g)]
+        lines = [(*corners[i], *corners[(i + 1) % 4]) for i in range(4)]
+        faces = [_offset(*line, w / 2, h / 2, -WALL_RADIUS_MM) for line in lines]
+    else:
+        # A segment is the wall's inner face; the wall's body stands behind it, away from the mat.
+        faces = [(s.x1_mm, s.y1_mm, s.x2_mm, s.y2_mm) for s in walls]
+        lines = [_offset(*face, w / 2, h / 2, WALL_RADIUS_MM) for face in faces]
+    return lines, faces
+
+
+class MatSurface:
+    """The mat's sliding friction where a disc is: a few random sine waves across it, the floor beyond."""
+
+    def __init__(self, mat: MatConfig, rng: random.Random, perturb: bool) -> None:
+        self.mat, self.perturb = mat, perturb
+        self.waves = [
+            (rng.uniform(0.004, 0.02), rng.uniform(0.004, 0.02), rng.uniform(0, 2 * math.pi))
+            for _ in range(3)
+        ]
+
+    def friction_at(self, x_mm: float, y_mm: float) -> float:
+        m = self.mat
+        if not (0.0 <= x_mm <= m.width_mm and 0.0 <= y_mm <= m.height_mm):
+            return m.off_mat_friction
+        if not self.perturb:
+            return m.sliding_friction
+        wave = sum(math.sin(kx * x_mm + ky * y_mm + phase) for kx, ky, phase in self.waves) / 3
+        return m.sliding_friction * (1.0 + m.friction_variation * wave)
+
+
+def edge_crossing(mat: MatConfig, x: float, y: float, radius: float) -> tuple[float, float] | None:
+    """Where a disc wholly off the playmat (beyond its edge by more than its radius) left it; else None."""
+    if -radius <= x <= mat.width_mm + radius and -radius <= y <= mat.height_mm + radius:
+        return None
+    return (min(max(x, 0.0), mat.width_mm), min(max(y, 0.0), mat.height_mm))
+
+
+def falls_off(mat: MatConfig, faces: Sequence[Line], x: float, y: float) -> bool:
+    """Whether a piece at (x, y) went off the table: more than FALL_OFF_MM beyond the mat, no wall behind it.
+
+    Looking outwards from the nearest point of the mat through the piece, a wall whose body is at or beyond
+    the piece holds it (it sits in the gap between mat and wall); a wall already passed, a gap in the wall
+    or an open side does not. With the classic closed walls nothing ever falls.
+    """
+    cx, cy = min(max(x, 0.0), mat.width_mm), min(max(y, 0.0), mat.height_mm)
+    distance = math.hypot(x - cx, y - cy)
+    if distance <= FALL_OFF_MM:
+        return False
+    ux, uy = (x - cx) / distance, (y - cy) / distance
+    for x1, y1, x2, y2 in faces:
+        hit = _ray_hits_segment(cx, cy, ux, uy, x1, y1, x2, y2)
+        if hit is not None and hit >= distance - 2 * WALL_RADIUS_MM:
+            return False
+    return True
+
+
+def return_spot(mat: MatConfig, where: tuple[float, float], radius: float) -> tuple[float, float]:
+    """Rulebook: a piece that left the playmat is put back on the edge where it left."""
+    return (
+        min(max(where[0], radius), mat.width_mm - radius),
+        min(max(where[1], radius), mat.height_mm - radius),
+    )
+
+
+def landing_spot(
+    rng: random.Random,
+    mat: MatConfig,
+    host: tuple[float, float, float],
+    cover_radius: float,
+    clearance: Callable[[float, float], float],
+) -> tuple[float, float]:
+    """Where an ice piece shaken off its host (x, y, radius) lands: beside it, never in a fixed obstacle."""
+    hx, hy, hr = host
+    x, y = hx, hy
+    for _ in range(20):
+        angle = rng.uniform(0, 2 * math.pi)
+        distance = hr + cover_radius + rng.uniform(2, 20)
+        x, y = hx + distance * math.cos(angle), hy + distance * math.sin(angle)
+        x, y = min(max(x, 5.0), mat.width_mm - 5.0), min(max(y, 5.0), mat.height_mm - 5.0)
+        if clearance(x, y) >= cover_radius:
+            break  # it must not land inside a fixed obstacle; the classic table has none
+    return x, y
+
+
+def close_the_record(
+    record: ShotRecord,
+    start: dict[str, tuple[float, float]],
+    now: dict[str, tuple[float, float]],
+    covers: dict[str, str],
+    static_names: set[str],
+) -> None:
+    """After the pieces rest: who was pushed, which pieces moved, which ice pieces were shaken off.
+
+    ``now`` holds every piece's position (on or off the table), ``covers`` each ice piece's host."""
+    flicked = record.flicked
+    touched: set[str] = set()
+    for contact in record.contacts:
+        touched.update(p for p in (contact.a, contact.b) if p not in static_names and p != flicked)
+        if contact.impulse >= COVER_KNOCK_IMPULSE:
+            for pid in (contact.a, contact.b):
+                record.covers_knocked_off.update(c for c, host in covers.items() if host == pid)
+    for pid, (x0, y0) in start.items():
+        x, y = now[pid]
+        if math.hypot(x - x0, y - y0) > 1.0:
+            record.moved.add(pid)
+    record.pushed = (touched | record.moved) - record.direct_hits - {flicked}
+    record.pushed -= set(covers)
+
+
+def _offset(x1: float, y1: float, x2: float, y2: float, mx: float, my: float, by: float) -> Line:
+    """The segment moved ``by`` mm along its normal away from (mx, my) (towards it when ``by`` < 0)."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = (y2 - y1) / length, -(x2 - x1) / length
+    if (x1 + x2) / 2 * nx + (y1 + y2) / 2 * ny - (mx * nx + my * ny) < 0:
+        nx, ny = -nx, -ny
+    return (x1 + by * nx, y1 + by * ny, x2 + by * nx, y2 + by * ny)
+
+
+def _ray_hits_segment(
+    ox: float, oy: float, ux: float, uy: float, x1: float, y1: float, x2: float, y2: float
+) -> float | None:
+    """Distance along the ray (o, u) to the segment, or None when the ray misses it."""
+    dx, dy = x2 - x1, y2 - y1
+    denominator = ux * dy - uy * dx
+    if abs(denominator) < 1e-12:
+        return None  # parallel
+    t = ((x1 - ox) * dy - (y1 - oy) * dx) / denominator
+    s = ((x1 - ox) * uy - (y1 - oy) * ux) / denominator
+    if t < 0 or not 0.0 <= s <= 1.0:
+        return None
+    return t
+
+
+def inside_convex(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> bool:
+    """Inside a convex polygon whose corners run anticlockwise."""
+    n = len(polygon)
+    for i in range(n):
+        (ax, ay), (bx, by) = polygon[i], polygon[(i + 1) % n]
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
+            return False
+    return True
