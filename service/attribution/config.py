@@ -36,9 +36,9 @@ def calibrate(raw: float, table: tuple[tuple[float, float], ...]) -> float:
 class AttributionConfig:
     auto_apply_threshold: float = 0.95
     workers: int = 1  # 0 means one per core
-    broad_rollouts: int = 96
+    broad_rollouts: int = 160
     refine_rounds: int = 2
-    refine_rollouts: int = 64
+    refine_rollouts: int = 96
     extra_rounds: int = 2  # finer refinement rounds for a shot the standard budget leaves unresolved
     temperature: float = 1.0
     aimed_prior_share: float = 0.5  # share of the flick-angle prior aimed at enemies

@@ -21,6 +21,7 @@ MAX_ROLLOUT_S = 5.0
 REST_SPEED_MM_S = 3.0
 PATH_EVERY_STEPS = 10
 COVER_KINDS = ("ice", "net", "web")  # pieces that sit on top of a character and are knocked off
+GAP_NOISE_MM = 0.5  # a gap that closes by less than this over a rollout did not close
 FIXED_PREFIX = "fixed:"  # contacts with the mat's fixed obstacles; like walls, they are nobody's hit
 
 
@@ -255,7 +256,8 @@ class ShotModel:
 
     def run(self, rp: RolloutParams, closest: dict[str, float] | None = None) -> Rollout:
         """One rollout. ``closest``, when given, is filled with the smallest gap (mm, surface to surface)
-        the flicked piece came to each other piece (costly: used once per shot, on the chosen rollout)."""
+        the flicked piece came to each other piece (costly: used once per shot, on the chosen rollout). A
+        piece it only ever drew away from, as a missile from the shooter it lay beside, is left out."""
         if self.flicked not in self.bodies:
             raise ValueError(f"the flicked piece {self.flicked!r} has no pre-shot position")
         self._live = None
@@ -267,6 +269,9 @@ class ShotModel:
         path = [(0.0, fb.position.x, fb.position.y)]
         steps = 0
         left: dict[str, tuple[float, float]] = {}
+        opening: dict[str, float] = {}
+        if closest is not None:
+            self._note_gaps(fb, opening)
         while live.clock < MAX_ROLLOUT_S:
             self.space.step(STEP_S)
             live.clock += STEP_S
@@ -294,6 +299,10 @@ class ShotModel:
         for key in list(live.open):
             self._close(key)
         self._live = None
+        if closest is not None:
+            for pid, gap in opening.items():
+                if closest.get(pid, math.inf) >= gap - GAP_NOISE_MM:
+                    closest.pop(pid, None)  # it never came nearer than it stood at the flick: no pass
         direct, touched, contacts = live.direct, live.touched, live.contacts
         path.append((live.clock, fb.position.x, fb.position.y))
         result = Rollout(rp)

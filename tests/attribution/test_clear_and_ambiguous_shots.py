@@ -22,6 +22,7 @@ from service.attribution.gates import (
     nearly_as_well_fitting,
     touch_on_an_obstacle_in_doubt,
 )
+from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import CAROM_SIGMA, BroadProposal
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
@@ -216,6 +217,22 @@ def test_a_reading_that_brushes_past_a_piece_goes_to_the_referee_and_says_so() -
     assert result.top.direct_hits == frozenset()
     assert not result.auto_apply
     assert any("passed within a few millimetres of orc-1" in why for why in result.reasons)
+
+
+def test_a_piece_the_flicked_disc_only_draws_away_from_is_no_near_pass() -> None:
+    # A missile is set down a few millimetres from its shooter: flicked away from it, it never passes it.
+    table = ShotLab(seed=19)
+    table.place("hero-elani", "hero", 150, 300, side="heroes")
+    table.place("ranged-1", "ranged", 150 + 19 + 10 + 3, 300, side="heroes", kind="ranged")
+    table.place("orc-1", "monster-medium", 330, 420, side="overseer", kind="monster")
+    model = ShotModel(table.shoot("ranged-1", 0.0, 1200, shot="missile", shooter="hero-elani").trace)
+    away: dict[str, float] = {}
+    model.run(RolloutParams(0.0, 1200.0), away)
+    assert "hero-elani" not in away and away["orc-1"] > 50.0
+    # Flicked back into the shooter it does come nearer, and that counts.
+    past: dict[str, float] = {}
+    model.run(RolloutParams(math.radians(150.0), 1200.0), past)
+    assert past["hero-elani"] < 1.0
 
 
 def _straight_hit() -> SimulatedShot:
