@@ -20,8 +20,10 @@ LOG_SPEED_SPAN = math.log(MAX_SPEED_MM_S / MIN_SPEED_MM_S)
 BANK_SHARE_OF_AIMS = 0.2
 # Disc-on-disc tangential friction is not learnt (only glancing hits feel it, and they are rarely heard), so
 # every rollout draws it: per disc ×exp(N(0, 0.5)) around the model's 0.25, which puts a pair's coefficient
-# (pymunk multiplies the two) between about 0.01 and 0.45 — lacquered wood to raw wood and felt.
+# (pymunk multiplies the two) between about 0.01 and 0.45 — lacquered wood to raw wood and felt. The disc's
+# grip on walls and fixed obstacles scales with it, being the same product.
 DISC_FRICTION_LOG_SD = 0.5
+DISC_FRICTION_MAX_SCALE = 3.0
 # Caroms (a hit glancing on to a second piece or to where the flicked disc stopped): their share of the aims,
 # the spread around each, the contact points tried around the first piece, and how many kept per pair.
 CAROM_SHARE_OF_AIMS = 0.15
@@ -29,7 +31,6 @@ CAROM_SIGMA = math.radians(1.5)
 CAROM_STEPS = 360
 CAROM_PER_PAIR = 2
 CAROM_FIRST_PIECES = 6  # the surest movers only: a push through a crowd moves many
-DISC_FRICTION_MAX_SCALE = 3.0
 
 
 def wrap_angle(angle: float) -> float:
