@@ -121,11 +121,17 @@ def test_an_ice_piece_is_knocked_off_a_frozen_monster() -> None:
     assert result.auto_apply
 
 
-def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
+def _missile_beside_its_shooter(orc_at: tuple[float, float]) -> ShotLab:
+    """Elani's missile set down 3 mm from her, and an orc at ``orc_at``."""
     table = ShotLab(seed=19)
     table.place("hero-elani", "hero", 150, 300, side="heroes")
     table.place("ranged-1", "ranged", 150 + 19 + 10 + 3, 300, side="heroes", kind="ranged")
-    table.place("orc-1", "monster-medium", 450, 310, side="overseer", kind="monster")
+    table.place("orc-1", "monster-medium", *orc_at, side="overseer", kind="monster")
+    return table
+
+
+def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
+    table = _missile_beside_its_shooter((450, 310))
     # The full rollout budget: with the quick one this long missile is found only on some seeds.
     shot = table.shoot("ranged-1", math.radians(2.0), 1600, shot="missile", shooter="hero-elani")
     result = attribute(shot.trace, AttributionConfig(workers=1, seed=0))
@@ -221,10 +227,7 @@ def test_a_reading_that_brushes_past_a_piece_goes_to_the_referee_and_says_so() -
 
 def test_a_piece_the_flicked_disc_only_draws_away_from_is_no_near_pass() -> None:
     # A missile is set down a few millimetres from its shooter: flicked away from it, it never passes it.
-    table = ShotLab(seed=19)
-    table.place("hero-elani", "hero", 150, 300, side="heroes")
-    table.place("ranged-1", "ranged", 150 + 19 + 10 + 3, 300, side="heroes", kind="ranged")
-    table.place("orc-1", "monster-medium", 330, 420, side="overseer", kind="monster")
+    table = _missile_beside_its_shooter((330, 420))
     model = ShotModel(table.shoot("ranged-1", 0.0, 1200, shot="missile", shooter="hero-elani").trace)
     away: dict[str, float] = {}
     model.run(RolloutParams(0.0, 1200.0), away)
@@ -408,15 +411,19 @@ def test_a_piece_that_moved_beside_the_path_while_the_reading_leaves_it_alone_is
     assert moved_beside_path(_scene(12.0, 345.0), push) == []
 
 
-def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee() -> None:
-    # The hero glances off orc-1 into orc-2: both are direct hits, the reading finds both and is sure of them,
-    # but a reading's second hit rests on weaker evidence, and on hidden mats such readings were wrong 1 time
-    # in 16; the referee confirms them (docs/attribution.md, "Two or more hits").
+def _glance_off_one_orc_into_the_other() -> SimulatedShot:
     table = ShotLab(seed=3)
     table.place("hero-xoric", "hero", 150, 300, side="heroes")
     table.place("orc-1", "monster-medium", 330, 325, side="overseer", kind="monster")
     table.place("orc-2", "monster-medium", 420, 240, side="overseer", kind="monster")
-    shot = table.shoot("hero-xoric", 0.0, 2200)
+    return table.shoot("hero-xoric", 0.0, 2200)
+
+
+def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee() -> None:
+    # The hero glances off orc-1 into orc-2: both are direct hits, the reading finds both and is sure of them,
+    # but a reading's second hit rests on weaker evidence, and on hidden mats such readings were wrong 1 time
+    # in 16; the referee confirms them (docs/attribution.md, "Two or more hits").
+    shot = _glance_off_one_orc_into_the_other()
     assert shot.truth.direct_hits == {"orc-1", "orc-2"}
     result = attribute(shot.trace, dataclasses.replace(QUICK, seed=0))
     assert result.top.direct_hits == {"orc-1", "orc-2"}
@@ -428,11 +435,7 @@ def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee()
 def test_the_search_aims_at_the_carom_that_glances_off_one_orc_into_the_other() -> None:
     # A second hit needs the flick lined up within a fraction of a degree: the broad stage aims narrowly at
     # the contact on orc-1 whose way on reaches where orc-2 was struck from (proposals.carom_aims).
-    table = ShotLab(seed=3)
-    table.place("hero-xoric", "hero", 150, 300, side="heroes")
-    table.place("orc-1", "monster-medium", 330, 325, side="overseer", kind="monster")
-    table.place("orc-2", "monster-medium", 420, 240, side="overseer", kind="monster")
-    shot = table.shoot("hero-xoric", 0.0, 2200)
+    shot = _glance_off_one_orc_into_the_other()
     broad = BroadProposal(shot.trace, AttributionConfig())
     caroms = [a for a, sigma in zip(broad.aims, broad.aim_sigmas, strict=True) if sigma == CAROM_SIGMA]
     assert caroms and min(abs(math.degrees(a)) for a in caroms) < 2.0
