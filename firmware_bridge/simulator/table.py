@@ -493,6 +493,15 @@ class SimulatedTable:
                 if piece in self.world.pieces and not self.world.on_mat(piece):
                     self.world.return_to_edge(piece, where)  # 3E reference: Legal Locations
                     touched = True
+        for piece in list(self.world.pieces):
+            # resting with its centre past the mat's edge, in the gutter before a wall: it left the playmat
+            if (
+                self.world.pieces[piece].covering is None
+                and not self.world.off_table(piece)
+                and not self.world.on_mat(piece)
+            ):
+                self.world.return_to_edge(piece, self.world.position(piece))
+                touched = True
         if state.get("phase") == "battle":
             touched |= self._set_up_room(state)  # summoned monsters and returning heroes come onto the mat
         if not (state.get("turn") or {}).get("character"):

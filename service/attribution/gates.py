@@ -72,15 +72,6 @@ def referee_reasons(
                 f"a reading with {_described(obstacle_rival.direct_hits)} fits the sensors almost as well, "
                 "and a bounce off a movable obstacle is what the model reproduces least well"
             )
-    # A missile or a small monster weighs a third of a hero: what it touches moves a third as far and sounds
-    # a third as loud, so a second touch, or a touch on a heavy obstacle, passes unseen. Applied readings of
-    # such flicks were wrong 4 times in 298 on hidden mats, against 7 in 1,431 for heavier discs.
-    flicked_mass = trace.spec(trace.declaration.flicked).mass_g
-    if flicked_mass < LIGHT_DISC_G:
-        reasons.append(
-            f"the flicked disc weighs {flicked_mass:g} g: what so light a disc touches barely moves and is "
-            "rarely heard, so the referee confirms its shots"
-        )
     # A reading's later hits rest on weaker evidence than its first: they come after a deflection the model
     # reproduces less well, and are softer. Applied readings with two or more hits were wrong 2 times in 33
     # on hidden mats, against 9 in 1,622 for the rest (docs/attribution.md), so the referee confirms them.
@@ -302,7 +293,6 @@ OBSTACLE_FIT_NATS = 12.0  # the same margin against a reading that differs only 
 # the reading leaves alone, keeps the shot for the referee.
 BESIDE_PATH_MM = 20.0
 MOVED_SIGMAS = 2.5
-LIGHT_DISC_G = 3.0  # missiles (2 g) and the smallest monsters (2.5 g), against a hero's 7.4 g
 # A read this uncertain (mm) comes from the last antennas of the grid, for a disc centred beyond them
 # (docs/sensor-model.md).
 ROUGH_READ_MM = 10.0

@@ -49,6 +49,21 @@ def test_a_disc_flicked_at_an_open_side_falls_off_the_table_and_is_not_read_agai
     assert lab.shoot("hero-1", math.pi / 2, 800.0).truth.duration_s > 0  # back in play
 
 
+@pytest.mark.parametrize("engine", ["pymunk", "impulse"])
+def test_a_disc_left_in_the_gutter_before_a_wall_is_put_back_on_the_edge(engine: str) -> None:
+    # 3E reference: a piece that leaves the playmat goes back on its edge. One resting with its centre past
+    # the edge, between mat and wall, has left it too, and the tag grid cannot read it there.
+    lab = ShotLab(seed=3, engine=engine)
+    lab.place("hero-1", "hero", 400.0, -20.0, side="heroes")
+    lab.place("hero-2", "hero", 400.0, 300.0, side="heroes")
+    shot = lab.shoot("hero-2", 0.0, 600.0)
+    assert "hero-1" not in shot.trace.post.by_piece()  # unreadable in the gutter
+    assert not lab.world.off_table("hero-1") and not lab.world.on_mat("hero-1")
+    tidy_after_shot(lab, shot)
+    assert lab.world.position("hero-1") == pytest.approx((400.0, 19.0), abs=0.5)  # on the edge, radius in
+    assert "hero-1" in lab.shoot("hero-2", math.pi, 600.0).trace.pre.by_piece()
+
+
 def test_the_same_flick_at_a_closed_wall_stays_on_the_table() -> None:
     lab = ShotLab(seed=3)
     lab.place("hero-1", "hero", 400.0, 100.0, side="heroes")
