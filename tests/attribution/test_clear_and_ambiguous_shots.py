@@ -144,6 +144,22 @@ def test_a_missile_from_a_placed_ranged_piece_hits_its_target() -> None:
     assert result.reasons == ()
 
 
+def test_a_missile_that_stops_short_of_its_target_goes_to_the_referee() -> None:
+    table = _missile_beside_its_shooter((450, 310))
+    shot = table.shoot("ranged-1", math.radians(2.0), 700, shot="missile", shooter="hero-elani")
+    result = attribute(shot.trace, QUICK)
+    assert shot.truth.direct_hits == set()
+    assert result.top.direct_hits == frozenset()
+    assert result.top.probability >= 0.95
+    # A 2 g disc's touch can pass unheard and leave its target where the scans cannot tell it moved, so a
+    # reading that it touched nothing rests on silence alone: the referee confirms the miss.
+    assert not result.auto_apply
+    assert result.reasons == (
+        "the flicked disc weighs 2 g and the reading has it touch nothing: so light a disc's touch is rarely "
+        "heard and barely moves what it strikes",
+    )
+
+
 # The sampler seed is fixed per case: how the quick budget splits a near miss between its two readings
 # varies from seed to seed (docs/attribution.md, "Known weaknesses").
 @pytest.mark.parametrize(
