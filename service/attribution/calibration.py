@@ -38,6 +38,11 @@ PRIOR_WALL_RESTITUTION_SD = 0.22
 
 # When the calibration is settled enough for shots to be applied without the referee.
 SETTLED_SPEED_LOG_SD = 0.10
+# ... or the speed's uncertainty moves a located impact less than the mat's timing noise already blurs it:
+# a speed off by a share s moves a placed impact by about s times the paths' difference to two piezos
+# (typically this far on a mat of the reference size), while the noise blurs it by speed × jitter.
+TYPICAL_PATH_DIFFERENCE_MM = 400.0
+SETTLED_SPEED_LOG_SD_MAX = 0.25  # however noisy the timing, a speed this unsure still waits
 SETTLED_MIN_SHOTS = 5
 INFORMATIVE_BOUND_Z = 2.0  # a censored reading this far above the belief's mean barely moves it
 GUIDED = "guided"
@@ -180,9 +185,18 @@ class TableCalibration:
         # not need shots of play to trust them, only the speed's own uncertainty below.
         if self.shots < SETTLED_MIN_SHOTS and self.source != GUIDED:
             out.append(f"the table has been calibrated from {self.shots} shots so far")
-        if self.speed_log_sd > SETTLED_SPEED_LOG_SD:
+        if self.speed_log_sd > self.speed_settles_at:
             out.append(f"the mat's sound speed is still uncertain (±{self.speed_log_sd:.0%})")
         return out
+
+    @property
+    def speed_settles_at(self) -> float:
+        """The sound speed's uncertainty (log sd) below which knowing it better would not place impacts
+        better: ±10 %, or more where the timing noise blurs a placed impact more than the speed's doubt.
+        Every placed event carries both in its sigma, so an unsure speed already makes readings humbler; on
+        a mat with noisy timing a tighter speed changes little, and it is also slow to learn (docs)."""
+        blur = self.speed_mm_per_us * self.jitter_us / TYPICAL_PATH_DIFFERENCE_MM
+        return min(SETTLED_SPEED_LOG_SD_MAX, max(SETTLED_SPEED_LOG_SD, blur))
 
     # ---- file ----
     def to_json(self) -> dict[str, Any]:
@@ -228,6 +242,7 @@ class TableCalibration:
             "unsettled_because": self.unsettled_reasons(),
             "sound_speed_m_per_s": round(self.speed_mm_per_us * 1000),
             "sound_speed_uncertainty": round(self.speed_log_sd, 4),
+            "sound_speed_settles_at": round(self.speed_settles_at, 4),
             "timing_jitter_us": round(self.jitter_us, 1),
             "sensor_offsets_us": {str(k): round(v, 1) for k, v in sorted(self.sensor_offsets_us().items())},
             "sensor_gains": {str(k): round(v, 3) for k, v in sorted(self.sensor_gains().items())},

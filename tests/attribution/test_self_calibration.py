@@ -295,3 +295,22 @@ def test_a_calibration_settles_once_its_speed_is_known_to_ten_percent_after_five
     assert unsure.unsettled_reasons() == ["the mat's sound speed is still uncertain (±16%)"]
     early = dataclasses.replace(played, shots=4, speed_loglik=speed_belief(0.6, 0.03))
     assert early.unsettled_reasons() == ["the table has been calibrated from 4 shots so far"]
+
+
+def test_on_a_mat_with_noisy_timing_a_less_certain_speed_is_settled_enough() -> None:
+    # docs/calibration.md, "Until it has settled": 180 µs of timing noise at 0.85 mm/µs blurs a placed impact
+    # by some 150 mm, more than a speed off by 14 % moves it over a 400 mm path difference (56 mm), so knowing
+    # the speed better would not place impacts better; a speed unsure by 30 % still waits.
+    noisy = dataclasses.replace(
+        wide_priors("t"), shots=12, source="learnt from play", jitter_ss_us2=180.0**2 * 20, jitter_dof=20
+    )
+    assert dataclasses.replace(noisy, speed_loglik=speed_belief(0.85, 0.14)).settled
+    assert dataclasses.replace(noisy, speed_loglik=speed_belief(0.85, 0.14)).speed_settles_at == 0.25
+    very_unsure = dataclasses.replace(noisy, speed_loglik=speed_belief(0.85, 0.30))
+    assert not very_unsure.settled
+    assert very_unsure.unsettled_reasons() == [
+        f"the mat's sound speed is still uncertain (±{very_unsure.speed_log_sd:.0%})"
+    ]
+    # The same speed's doubt on a mat with the prior's 45 µs of noise is more than the noise: it waits.
+    quiet = dataclasses.replace(wide_priors("t"), shots=12, source="learnt from play")
+    assert not dataclasses.replace(quiet, speed_loglik=speed_belief(0.85, 0.14)).settled
