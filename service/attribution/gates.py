@@ -76,7 +76,7 @@ def referee_reasons(
     # what it strikes a third as far, often below what these sensors notice. A reading that it touched
     # nothing rests on that silence alone; one that counts a hit rests on what was heard or seen to move
     # (the soft-touch check below covers the rest). On hidden mats light discs read as touching nothing were
-    # wrong 2 times in 20 once every other check had passed them; read as hitting something, 0 in 179.
+    # wrong 2 times in 28 once every other check had passed them; read as hitting something, 0 in 179.
     flicked_mass = trace.spec(trace.declaration.flicked).mass_g
     if flicked_mass < LIGHT_DISC_G and not first.direct_hits:
         reasons.append(
