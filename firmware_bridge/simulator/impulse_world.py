@@ -295,7 +295,7 @@ class ImpulseWorld:
         while self.time_s - t0 < MAX_SHOT_S and awake:
             self.time_s += STEP_S
             steps += 1
-            for disc in [self.pieces[p] for p in awake]:
+            for disc in [self.pieces[p] for p in sorted(awake)]:
                 self._brake(disc)
                 disc.x += disc.vx * STEP_S
                 disc.y += disc.vy * STEP_S
@@ -303,7 +303,8 @@ class ImpulseWorld:
                 if not self._solve(free, awake, t0):
                     break
             self._close_separated(t0)
-            for pid in list(awake):
+            for pid in sorted(awake):  # sorted: the record's order, and so the noise drawn for it, never
+                # depends on how strings hash in this process
                 disc = self.pieces[pid]
                 self._note_edge(disc, record)
                 if self._falls(disc):
@@ -470,7 +471,7 @@ class ImpulseWorld:
             opened[3] += jn
 
     def _close_separated(self, t0: float) -> None:
-        for key in list(self._touching):
+        for key in sorted(self._touching):
             a, b = key
             da = self.pieces.get(a)
             if da is None:

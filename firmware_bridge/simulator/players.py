@@ -139,3 +139,17 @@ def clear_of_fixed_obstacles(world: AnyWorld, x: float, y: float, radius: float)
         if math.hypot(x - obstacle.x_mm, y - obstacle.y_mm) < reach + radius + 2.0:
             return False
     return True
+
+
+def put_back_from_the_gutter(world: AnyWorld) -> list[str]:
+    """Put every piece resting with its centre past the mat's edge (in the gutter before a wall) back on the
+    edge, and name them. Such a piece has left the playmat, and the tag grid cannot read it there (3E
+    reference: "place it back on the edge of the playmat at the point where it left")."""
+    strays = [
+        pid
+        for pid in world.pieces
+        if world.pieces[pid].covering is None and not world.off_table(pid) and not world.on_mat(pid)
+    ]
+    for pid in strays:
+        world.return_to_edge(pid, world.position(pid))
+    return strays

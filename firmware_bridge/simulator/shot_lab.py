@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from firmware_bridge.messages import ReaderGrid
 from firmware_bridge.simulator.impulse_world import ImpulseWorld
-from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, PlannedShot, SimulatedPlayer, Skill
+from firmware_bridge.simulator.players import (
+    RANGED_PLACEMENT_MM,
+    PlannedShot,
+    SimulatedPlayer,
+    Skill,
+    put_back_from_the_gutter,
+)
 from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
 from firmware_bridge.simulator.world import Physics, ShotRecord, World
 from service.mat.geometry import (
@@ -313,13 +319,7 @@ def tidy_after_shot(table: ShotLab, shot: SimulatedShot) -> None:
     for pid, where in shot.truth.left_mat.items():
         if pid in table.world.pieces:
             table.world.return_to_edge(pid, where)
-    # A piece that came to rest with its centre beyond the mat's edge (in the gutter before a wall) has left
-    # the playmat too, and the tag grid cannot read it there: players put it back on the edge (3E reference:
-    # "place it back on the edge of the playmat at the point where it left").
-    world = table.world
-    for pid in list(world.pieces):
-        if world.pieces[pid].covering is None and not world.off_table(pid) and not world.on_mat(pid):
-            world.return_to_edge(pid, world.position(pid))
+    put_back_from_the_gutter(table.world)
     for pid in list(table.world.pieces):
         kind = table.specs[pid].kind if pid in table.specs else ""
         if kind == "ranged" or pid in shot.truth.covers_knocked_off:

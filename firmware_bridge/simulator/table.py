@@ -24,7 +24,12 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlayer, clear_of_fixed_obstacles
+from firmware_bridge.simulator.players import (
+    RANGED_PLACEMENT_MM,
+    SimulatedPlayer,
+    clear_of_fixed_obstacles,
+    put_back_from_the_gutter,
+)
 from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.source_physics import PhysicsSensorSource
 from firmware_bridge.simulator.world import ShotRecord, World
@@ -493,15 +498,8 @@ class SimulatedTable:
                 if piece in self.world.pieces and not self.world.on_mat(piece):
                     self.world.return_to_edge(piece, where)  # 3E reference: Legal Locations
                     touched = True
-        for piece in list(self.world.pieces):
-            # resting with its centre past the mat's edge, in the gutter before a wall: it left the playmat
-            if (
-                self.world.pieces[piece].covering is None
-                and not self.world.off_table(piece)
-                and not self.world.on_mat(piece)
-            ):
-                self.world.return_to_edge(piece, self.world.position(piece))
-                touched = True
+        if put_back_from_the_gutter(self.world):
+            touched = True
         if state.get("phase") == "battle":
             touched |= self._set_up_room(state)  # summoned monsters and returning heroes come onto the mat
         if not (state.get("turn") or {}).get("character"):
