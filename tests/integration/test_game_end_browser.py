@@ -120,6 +120,9 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     # Into the one room of this demo: the Monster Metre asks for an Orc and a Zombie.
     referee.click("button[data-action=enter_room]")
     expect(referee.locator("#decision-prompt")).to_contain_text("Monster Metre")
+    # The page and the test's own MQTT probe get the state by different roads; on a loaded machine the page
+    # can be first, so the probe is waited for before the test reads the state.
+    live.wait_until(lambda: (live.state() or {}).get("pending"), 20, "the Monster Metre decision")
     first = live.state()["pending"]["id"]
     referee.click("#decision-options button[data-option='orc:1']")
     live.wait_until(lambda: (live.state()["pending"] or {}).get("id") not in (None, first), 20, "icon 2")
@@ -143,6 +146,7 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     # Xoric plays his Rules card and flicks at the Orc; the table applies what it reads.
     referee.click("button[data-action='hero-xoric:0']")
     expect(referee.locator("#expected-shot")).to_contain_text("Next: Xoric the Barbarian — ")
+    live.wait_until(lambda: (live.state() or {}).get("expected_shot"), 20, "Xoric's expected shot")
     kind = live.state()["expected_shot"]["shot"]
     orc = next(c for c in live.state()["characters"] if c["id"] == "monster-orc-1")
     live.sim.flick_at(xoric["piece"], orc["piece"])

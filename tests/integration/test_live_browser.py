@@ -57,6 +57,8 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     referee.click("button[data-action=enter_room]")
     expect(spectator.locator("#room-name")).to_contain_text("The Mitholaq Hive")
     expect(referee.locator("#decision-prompt")).to_contain_text("Monster Metre")
+    # The page can get the state before the test's own MQTT probe does: wait for the probe.
+    live.wait_until(lambda: (live.state() or {}).get("pending"), 20, "the Monster Metre decision")
     first = live.state()["pending"]["id"]
     referee.click("#decision-options button[data-option='orc:1']")
     live.wait_until(
@@ -79,6 +81,7 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     referee.click("button[data-action='hero-xoric:0']")
     expect(referee.locator("#expected-shot")).to_contain_text("Xoric")
     referee.screenshot(path=str(shots_dir / "turn-controller.png"))
+    live.wait_until(lambda: (live.state() or {}).get("expected_shot"), 20, "Xoric's expected shot")
     expected = live.state()["expected_shot"]
 
     # He flicks at the nearest orc; the mat is made unsure, so the console asks the referee.
@@ -199,8 +202,10 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
             lambda h=hero: h in (live.state()["turn"] or {}).get("acted", []), 20, f"{hero}'s turn to end"
         )
     expect(referee.locator("button[data-action='monster-orc-1:1']")).to_contain_text("missile")
+    before_missile = live.state()["seq"]
     referee.click("button[data-action='monster-orc-1:1']")
     expect(referee.locator("#expected-shot")).to_contain_text("missile")
+    live.wait_until(lambda: live.state()["seq"] > before_missile, 20, "the missile declared")
     assert live.state()["expected_shot"]["ranged"] is True
 
     kinds = [r.kind for r in live.eventlog.records()]
