@@ -314,3 +314,48 @@ def test_on_a_mat_with_noisy_timing_a_less_certain_speed_is_settled_enough() -> 
     # The same speed's doubt on a mat with the prior's 45 µs of noise is more than the noise: it waits.
     quiet = dataclasses.replace(wide_priors("t"), shots=12, source="learnt from play")
     assert not dataclasses.replace(quiet, speed_loglik=speed_belief(0.85, 0.14)).settled
+
+
+def test_a_mat_whose_weak_arrivals_fire_late_learns_the_time_walk_and_its_true_speed() -> None:
+    # docs/attribution.md, "Time walk on quiet mats": a channel fires when the wave front crosses its
+    # threshold, and a weak front crosses it later (rise time × threshold / amplitude). Far piezos hear a
+    # contact weakly, so their arrivals run late, which reads as a slower mat unless the walk is fitted too.
+    from service.attribution.acoustics import KeptEvent, solve_joint, weakness
+
+    rng = random.Random(11)
+    positions = {sid: (sx, sy) for sid, sx, sy in SENSORS}
+    speed, rise = 0.90, 60.0
+
+    def events(with_weakness: bool) -> list[KeptEvent]:
+        out = []
+        for _ in range(60):
+            x, y = rng.uniform(0, 860), rng.uniform(0, 610)
+            loudness = 40.0 * rng.uniform(3.0, 12.0)
+            heard = []
+            for s, (sx, sy) in positions.items():
+                d = math.dist((x, y), (sx, sy))
+                amplitude = loudness * math.exp(-d / 280.0) * rng.lognormvariate(0, 0.15)
+                if amplitude >= 40.0:
+                    share = weakness(amplitude, 40.0)
+                    heard.append((s, d / speed + rise * share + rng.gauss(0, 20), share))
+            if len(heard) < 5:
+                continue
+            first = min(t for _, t, _ in heard)
+            out.append(
+                KeptEvent(
+                    tuple((s, t - first) for s, t, _ in heard),
+                    None,
+                    tuple(w for _, _, w in heard) if with_weakness else (),
+                )
+            )
+        return out
+
+    blind = solve_joint(events(False), SENSORS, 860, 610, 60, 0.6, {}, 40)
+    rng.seed(11)
+    seeing = solve_joint(events(True), SENSORS, 860, 610, 60, 0.6, {}, 40)
+    assert blind is not None and seeing is not None and seeing.events_used >= 20
+    assert blind.walk_us == 0.0 and blind.speed_mm_per_us < 0.94 * speed  # the walk read as a slower mat
+    # Each piezo's lag takes up the walk it carries on average (the far ones are the weak ones), so only
+    # the walk's spread across events is seen: part of it, and the speed comes closer to the truth.
+    assert 15.0 < seeing.walk_us < 1.5 * rise
+    assert abs(math.log(seeing.speed_mm_per_us / speed)) < 0.6 * abs(math.log(blind.speed_mm_per_us / speed))
