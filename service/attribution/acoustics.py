@@ -28,12 +28,6 @@ MIN_SENSORS_FOR_SPEED = 5  # four unknowns (x, y, t0, v): five sensors leave one
 # Where a sure reading says the contact happened (an anchor), (x, y) are known to a centimetre or so, and four
 # sensors leave two degrees of freedom: on a mat that carries sound poorly few contacts reach five piezos.
 MIN_SENSORS_ANCHORED = 4
-# Time walk: a channel fires when the wave front crosses its threshold, and a weak front crosses it later, by
-# about the front's rise time × threshold / amplitude. Far piezos hear a contact weakly, so unmodelled walk
-# reads as a slower mat. The table learns the walk (µs at threshold amplitude) with its speed and lags.
-WALK_PRIOR_SD_US = 40.0
-WALK_MAX_US = 150.0
-REFERENCE_THRESHOLD = 40.0  # counts; the walk is learnt against this level when a board states none
 OUTLIER_Z = 4.0  # a sensor this many timing sigmas off the fit is a merged false trigger or another contact
 
 
@@ -50,7 +44,6 @@ class HeardEvent:
     # Raw arrivals (sensor, µs after the first, no lag correction) when four or more piezos heard it: what
     # the table keeps to refit its sound speed and lags (solve_joint; four only with an anchor).
     raw: tuple[tuple[int, float], ...] = ()
-    raw_weakness: tuple[float, ...] = ()  # threshold / amplitude of each raw arrival (time walk)
 
 
 @dataclass(frozen=True)
@@ -59,7 +52,6 @@ class KeptEvent:
 
     arrivals: tuple[tuple[int, float], ...]
     anchor: tuple[float, float, float] | None = None  # (x_mm, y_mm, sigma_mm)
-    weakness: tuple[float, ...] = ()  # threshold / amplitude per arrival; empty: not recorded (no walk)
 
 
 @dataclass(frozen=True)
@@ -213,11 +205,8 @@ def read_impacts(
     prior_loglik: tuple[float, ...],
     offsets_us: dict[int, float],
     jitter_us: float,
-    walk_us: float = 0.0,
 ) -> AcousticPicture:
-    """Group, read the sound speed (this shot's events with the table's belief) and place the events.
-
-    ``walk_us``: the table's time walk; each arrival is taken back by it × threshold / amplitude."""
+    """Group, read the sound speed (this shot's events with the table's belief) and place the events."""
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     g = trace.mat.wall_gap_mm + 40.0
     bounds = (-g, -g, trace.mat.width_mm + g, trace.mat.height_mm + g)
@@ -225,14 +214,7 @@ def read_impacts(
     top = max(prior_loglik)
     plausible = [v for v, ll in zip(SPEED_GRID, prior_loglik, strict=True) if ll > top - 8.0]
     raw_groups = group_impacts(trace, min(plausible), jitter_us)
-    threshold = trace.mat.piezo_threshold or REFERENCE_THRESHOLD
-    groups = [
-        [
-            (sid, t - offsets_us.get(sid, 0.0) - walk_us * weakness(amp, threshold), amp)
-            for sid, t, amp in group
-        ]
-        for group in raw_groups
-    ]
+    groups = [[(sid, t - offsets_us.get(sid, 0.0), amp) for sid, t, amp in group] for group in raw_groups]
     sigma2 = jitter_us**2
     shot_loglik = [0.0] * SPEED_STEPS
     usable: list[list[tuple[int, float, float]]] = []
@@ -278,22 +260,12 @@ def read_impacts(
         kept = {s for s, _ in timing}
         readings = tuple((s, t, a) for s, t, a in group if s in kept)
         raw_arrivals: tuple[tuple[int, float], ...] = ()
-        raw_weakness: tuple[float, ...] = ()
         if len(timing) >= MIN_SENSORS_ANCHORED:
-            weak = {s: weakness(a, threshold) for s, _, a in group}
-            raw = [(s, t + offsets_us.get(s, 0.0) + walk_us * weak[s]) for s, t in timing]
+            raw = [(s, t + offsets_us.get(s, 0.0)) for s, t in timing]
             first = min(t for _, t in raw)
             raw_arrivals = tuple((s, round(t - first, 1)) for s, t in raw)
-            raw_weakness = tuple(round(weak[s], 4) for s, _ in raw)
-        events.append(
-            HeardEvent(t0, x, y, len(timing), min(sigma, 150.0), readings, raw_arrivals, raw_weakness)
-        )
+        events.append(HeardEvent(t0, x, y, len(timing), min(sigma, 150.0), readings, raw_arrivals))
     return AcousticPicture(tuple(events), speed, log_sd, tuple(shot_loglik))
-
-
-def weakness(amplitude: float, threshold: float) -> float:
-    """How much of the time walk an arrival carries: 1 at the threshold, less the louder it was."""
-    return threshold / max(amplitude, threshold)
 
 
 def _clean(
@@ -348,7 +320,6 @@ class JointAcoustics:
     jitter_us: float
     jitter_dof: int
     events_used: int
-    walk_us: float = 0.0
 
 
 def solve_joint(
@@ -360,7 +331,6 @@ def solve_joint(
     speed0: float,
     offsets0: dict[int, float],
     jitter0: float,
-    walk0: float = 0.0,
 ) -> JointAcoustics | None:
     """Sound speed and every piezo's lag, fitted together with the places of many well-heard events.
 
@@ -368,9 +338,8 @@ def solve_joint(
     the lags ignored biases it low (the lags widen the spread of arrival times, which a slower speed
     explains). So the table keeps its well-heard events and refits everything at once: a Gauss-Newton
     bundle adjustment of arrival = emission + distance × slowness + lag over the events' places and
-    emissions, the slowness, the lags and the time walk (× each arrival's threshold / amplitude, where the
-    events recorded it), with each event's 3 × 3 block eliminated (Schur complement) so the solve stays
-    small. Alternating between placing events and fitting the speed crawls along the
+    emissions, the slowness and the lags, with each event's 3 × 3 block eliminated (Schur complement) so
+    the solve stays small. Alternating between placing events and fitting the speed crawls along the
     valley where speed and lags trade off; solving them together does not. Where a sure reading put an
     event (its anchor), that place is a prior on it.
     """
@@ -385,25 +354,16 @@ def solve_joint(
         return None
     ids = sorted(positions)
     index = {sid: i + 1 for i, sid in enumerate(ids)}
-    walk_slot = len(ids) + 1  # after the slowness (0) and the lags (1 … len(ids))
-    n = len(ids) + 2
+    n = len(ids) + 1
     g = gap_mm + 40.0
     bounds = (-g, -g, width_mm + g, height_mm + g)
     sigma = max(jitter0, 15.0)
     slowness = 1 / speed0
     offsets = [0.0] + [offsets0.get(sid, 0.0) for sid in ids]  # index 0 unused (the slowness slot)
-    walk = min(WALK_MAX_US, max(0.0, walk0))
-
-    def walk_share(kept: KeptEvent, i: int) -> float:
-        return kept.weakness[i] if len(kept.weakness) == len(kept.arrivals) else 0.0
-
     # Start: each event placed with the current speed and lags; badly fitting events are left out.
     events: list[tuple[KeptEvent, list[float]]] = []
     for kept in usable:
-        corrected = [
-            (sid, t - offsets[index[sid]] - walk * walk_share(kept, i))
-            for i, (sid, t) in enumerate(kept.arrivals)
-        ]
+        corrected = [(sid, t - offsets[index[sid]]) for sid, t in kept.arrivals]
         start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
         x, y, t0, rss = _fit(corrected, positions, 1 / slowness, start, bounds, 8, kept.anchor, sigma)
         if rss <= _degrees_of_freedom(kept) * (5 * sigma) ** 2:
@@ -421,16 +381,15 @@ def solve_joint(
             av = [0.0] * 3
             bmat = [[0.0] * n for _ in range(3)]
             cv = [0.0] * n
-            for i, (sid, t) in enumerate(kept.arrivals):
+            for sid, t in kept.arrivals:
                 sx, sy = positions[sid]
                 d = max(1.0, math.hypot(x - sx, y - sy))
-                share = walk_share(kept, i)
-                r = t - t0 - slowness * d - offsets[index[sid]] - walk * share
+                r = t - t0 - slowness * d - offsets[index[sid]]
                 # Huber weights: an arrival far off the fit (a heavy-tailed jitter, a merged echo) pulls
                 # linearly, not quadratically, so a few of them cannot drag the speed and the lags.
                 hw = min(1.0, HUBER_K * sigma / max(abs(r), 1e-9))
                 jl = (slowness * (x - sx) / d, slowness * (y - sy) / d, 1.0)
-                jg = {0: d, index[sid]: 1.0, walk_slot: share}
+                jg = {0: d, index[sid]: 1.0}
                 for p in range(3):
                     av[p] += hw * jl[p] * r
                     for q in range(3):
@@ -460,22 +419,18 @@ def solve_joint(
                 for c in range(n):
                     schur[r_][c] -= sum(bmat[k][r_] * inv_b[k][c] for k in range(3))
             blocks.append((inv_a, inv_b))
-        for p in range(1, walk_slot):
+        for p in range(1, n):
             schur[p][p] += ridge
             rhs[p] -= ridge * offsets[p]
             total = sum(offsets[1:])
             rhs[p] -= total  # the lags are relative: their sum is held at zero
-            for q in range(1, walk_slot):
+            for q in range(1, n):
                 schur[p][q] += 1.0
-        walk_ridge = (sigma / WALK_PRIOR_SD_US) ** 2  # most boards walk little: the prior holds it near 0
-        schur[walk_slot][walk_slot] += walk_ridge
-        rhs[walk_slot] -= walk_ridge * walk
         step = _solve(schur, rhs)
         if step is None:
             return None
         slowness = min(1 / SPEED_MIN, max(1 / SPEED_MAX, slowness + step[0]))
-        offsets = [0.0] + [offsets[p] + step[p] for p in range(1, walk_slot)]
-        walk = min(WALK_MAX_US, max(0.0, walk + step[walk_slot]))
+        offsets = [0.0] + [offsets[p] + step[p] for p in range(1, n)]
         for kept_and_local, block in zip(events, blocks, strict=True):
             if block is None:
                 continue
@@ -492,9 +447,9 @@ def solve_joint(
     # uses the weighted residuals, as the weighted normal matrix does.
     rss, weighted_rss, dof = 0.0, 0.0, 0
     for kept, (x, y, t0) in events:
-        for i, (sid, t) in enumerate(kept.arrivals):
+        for sid, t in kept.arrivals:
             d = math.hypot(x - positions[sid][0], y - positions[sid][1])
-            r = t - t0 - slowness * d - offsets[index[sid]] - walk * walk_share(kept, i)
+            r = t - t0 - slowness * d - offsets[index[sid]]
             rss += r**2
             weighted_rss += min(1.0, HUBER_K * sigma / max(abs(r), 1e-9)) * r**2
         dof += _degrees_of_freedom(kept)
@@ -510,7 +465,6 @@ def solve_joint(
         sigma,
         dof,
         len(events),
-        walk,
     )
 
 

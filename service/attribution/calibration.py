@@ -123,7 +123,6 @@ class TableCalibration:
     speed_loglik: tuple[float, ...] = field(default_factory=_uniform_speed_prior)
     jitter_ss_us2: float = PRIOR_JITTER_US**2 * PRIOR_JITTER_DOF
     jitter_dof: float = PRIOR_JITTER_DOF
-    walk_us: float = 0.0  # time walk at threshold amplitude (acoustics.py), refitted with the speed and lags
     sensors: tuple[tuple[int, SensorStats], ...] = ()
     offsets_us: tuple[tuple[int, float], ...] = ()  # each piezo's lag against the others (solve_joint)
     # The well-heard events the sound speed and lags are refitted from (raw arrivals, newest last).
@@ -210,11 +209,7 @@ class TableCalibration:
             "summary": self.summary(),
             "speed_grid_mm_per_us": [round(v, 6) for v in SPEED_GRID],
             "speed_loglik": [round(x, 4) for x in self.speed_loglik],
-            "timing": {
-                "ss_us2": round(self.jitter_ss_us2, 3),
-                "dof": round(self.jitter_dof, 3),
-                "walk_us": round(self.walk_us, 2),
-            },
+            "timing": {"ss_us2": round(self.jitter_ss_us2, 3), "dof": round(self.jitter_dof, 3)},
             "sensors": [
                 {
                     "id": sid,
@@ -228,7 +223,6 @@ class TableCalibration:
                 {
                     "arrivals": [[sid, t] for sid, t in event.arrivals],
                     "at": None if event.anchor is None else [round(v, 1) for v in event.anchor],
-                    "weakness": list(event.weakness),
                 }
                 for event in self.acoustic_events
             ],
@@ -250,7 +244,6 @@ class TableCalibration:
             "sound_speed_uncertainty": round(self.speed_log_sd, 4),
             "sound_speed_settles_at": round(self.speed_settles_at, 4),
             "timing_jitter_us": round(self.jitter_us, 1),
-            "timing_walk_us": round(self.walk_us, 1),
             "sensor_offsets_us": {str(k): round(v, 1) for k, v in sorted(self.sensor_offsets_us().items())},
             "sensor_gains": {str(k): round(v, 3) for k, v in sorted(self.sensor_gains().items())},
             "wall_loudness_x": round(self.wall_loudness.scale, 3),
@@ -387,17 +380,10 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
             not isinstance(at, list) or len(at) != 3 or not all(finite(v) for v in at) or at[2] <= 0
         ):
             raise fail(f"{path}.at", "expected null or [x_mm, y_mm, sigma_mm]")
-        # Files written before the time walk was learnt carry no weakness: those events do not inform it.
-        weak = event.get("weakness", [])
-        if not isinstance(weak, list) or (
-            weak and (len(weak) != len(arrivals) or not all(finite(v) and 0 <= v <= 1 for v in weak))
-        ):
-            raise fail(f"{path}.weakness", "expected [] or one number in 0-1 per arrival")
         events.append(
             KeptEvent(
                 tuple((r[0], float(r[1])) for r in arrivals),
                 None if at is None else (float(at[0]), float(at[1]), float(at[2])),
-                tuple(float(v) for v in weak),
             )
         )
     flick = data.get("flick_sounds")
@@ -416,7 +402,6 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         speed_loglik=tuple(float(x) for x in loglik),
         jitter_ss_us2=num(timing, "ss_us2", "timing", positive=True),
         jitter_dof=num(timing, "dof", "timing", positive=True),
-        walk_us=num(timing, "walk_us", "timing") if isinstance(timing, dict) and "walk_us" in timing else 0.0,
         sensors=tuple(sorted(sensors)),
         offsets_us=tuple(sorted(offsets)),
         acoustic_events=tuple(events),

@@ -226,11 +226,7 @@ def sound_model(trace: ShotTrace, config: AttributionConfig) -> tuple[SoundModel
     """The shot's impacts read with what the table knows of its mat (calibration.py)."""
     cal = config.table_calibration()
     picture = read_impacts(
-        trace,
-        prior_loglik=cal.speed_loglik,
-        offsets_us=cal.sensor_offsets_us(),
-        jitter_us=cal.jitter_us,
-        walk_us=cal.walk_us,
+        trace, prior_loglik=cal.speed_loglik, offsets_us=cal.sensor_offsets_us(), jitter_us=cal.jitter_us
     )
     sound = SoundModel(
         events=picture.events,

@@ -90,13 +90,12 @@ def learn_from_shot(
             anchors[id(event)] = (contact.x_mm, contact.y_mm, sigma)
     # An event heard by four piezos is kept only where a sure reading anchored it (acoustics.py).
     new_events = tuple(
-        KeptEvent(e.raw, anchors.get(id(e)), e.raw_weakness)
+        KeptEvent(e.raw, anchors.get(id(e)))
         for e in picture.events
         if len(e.raw) >= MIN_SENSORS_FOR_SPEED or (len(e.raw) >= MIN_SENSORS_ANCHORED and id(e) in anchors)
     )
     kept = (cal.acoustic_events + new_events)[-MAX_JOINT_EVENTS:]
     speed_loglik, offsets, ss, dof = cal.speed_loglik, cal.offsets_us, cal.jitter_ss_us2, cal.jitter_dof
-    walk = cal.walk_us
     if new_events:
         joint = solve_joint(
             list(kept),
@@ -107,7 +106,6 @@ def learn_from_shot(
             cal.speed_mm_per_us,
             cal.sensor_offsets_us(),
             cal.jitter_us,
-            cal.walk_us,
         )
         if joint is not None:
             # The joint fit's error bar (events' places left free), widened by half because a mat is not
@@ -119,7 +117,6 @@ def learn_from_shot(
                 for p, v in zip(prior, SPEED_GRID, strict=True)
             )
             offsets = joint.offsets_us
-            walk = joint.walk_us
             ss = joint.jitter_us**2 * max(joint.jitter_dof, 1)
             dof = float(max(joint.jitter_dof, 1))
     stats = dict(cal.sensors)
@@ -204,7 +201,6 @@ def learn_from_shot(
         speed_loglik=speed_loglik,
         jitter_ss_us2=ss,
         jitter_dof=dof,
-        walk_us=walk,
         offsets_us=tuple(offsets),
         acoustic_events=tuple(kept),
         sensors=tuple(sorted(stats.items())),
