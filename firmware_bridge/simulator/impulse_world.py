@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from firmware_bridge.simulator.table_edges import (
     Contact,
     MatSurface,
+    PiecesOnTheTable,
     ShotRecord,
     close_the_record,
     edge_crossing,
     falls_off,
     inside_convex,
     landing_spot,
-    return_spot,
     wall_lines,
 )
 from firmware_bridge.simulator.world import (
@@ -124,7 +124,7 @@ class _Static:
         return best[0], best[1], -best[2] if inside else best[2]
 
 
-class ImpulseWorld:
+class ImpulseWorld(PiecesOnTheTable):
     """The pieces on one mat, moved by the mechanics above; ``flick`` runs a shot to rest."""
 
     def __init__(
@@ -226,30 +226,11 @@ class ImpulseWorld:
             return (host.x + disc.offset[0], host.y + disc.offset[1])
         return (disc.x, disc.y)
 
-    def positions(self) -> dict[str, tuple[float, float]]:
-        return {pid: self.position(pid) for pid in self.pieces if not self.off_table(pid)}
-
-    def off_table(self, piece_id: str) -> bool:
-        disc = self.pieces[piece_id]
-        if disc.covering is not None:
-            return self.pieces[disc.covering].fallen
-        return disc.fallen
-
     def fixed_clearance(self, x_mm: float, y_mm: float) -> float:
         return min((s.nearest(x_mm, y_mm)[2] for s in self._statics if s.name != "wall"), default=math.inf)
 
     def radius(self, piece_id: str) -> float:
         return self.pieces[piece_id].radius
-
-    def on_mat(self, piece_id: str) -> bool:
-        x, y = self.position(piece_id)
-        return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
-
-    def friction_at(self, x_mm: float, y_mm: float) -> float:
-        return self._surface.friction_at(x_mm, y_mm)
-
-    def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
-        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))
 
     # ---- a shot ----
     def flick(

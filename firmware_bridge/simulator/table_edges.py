@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from service.mat.geometry import MatConfig
 from service.mat.trace import WallSegment
@@ -204,3 +205,47 @@ def inside_convex(px: float, py: float, polygon: Sequence[tuple[float, float]]) 
         if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
             return False
     return True
+
+
+class SeatedPiece(Protocol):
+    covering: str | None  # for ice: the piece it rides on
+    fallen: bool  # fell off the table
+
+
+class PiecesOnTheTable:
+    """What either engine answers alike about its pieces: where they are, whether they are on the mat or
+    off the table, the mat's friction under a point, and putting a stray back on the edge."""
+
+    mat: MatConfig
+    pieces: Mapping[str, SeatedPiece]
+    _surface: MatSurface
+
+    def position(self, piece_id: str) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def radius(self, piece_id: str) -> float:
+        raise NotImplementedError
+
+    def move(self, piece_id: str, x_mm: float, y_mm: float) -> None:
+        raise NotImplementedError
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        """Where the pieces on the table are; a piece that fell off it (or rides on one that did) is not."""
+        return {pid: self.position(pid) for pid in self.pieces if not self.off_table(pid)}
+
+    def off_table(self, piece_id: str) -> bool:
+        piece = self.pieces[piece_id]
+        if piece.covering is not None:
+            return self.pieces[piece.covering].fallen
+        return piece.fallen
+
+    def on_mat(self, piece_id: str) -> bool:
+        x, y = self.position(piece_id)
+        return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
+
+    def friction_at(self, x_mm: float, y_mm: float) -> float:
+        return self._surface.friction_at(x_mm, y_mm)
+
+    def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
+        """Rulebook: a piece that left the playmat is put back on the edge where it left."""
+        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))

@@ -34,12 +34,12 @@ from firmware_bridge.simulator.table_edges import (
     WALL_RADIUS_MM,
     Contact,
     MatSurface,
+    PiecesOnTheTable,
     ShotRecord,
     close_the_record,
     edge_crossing,
     falls_off,
     landing_spot,
-    return_spot,
     wall_lines,
 )
 from service.mat.geometry import MatConfig, PieceClass
@@ -105,7 +105,7 @@ class _Piece:
     fallen: bool = False  # fell off the table: out of the space and out of every scan until put back
 
 
-class World:
+class World(PiecesOnTheTable):
     """Pymunk world of the pieces on the mat; ``flick`` runs one shot to rest and returns its ground truth."""
 
     def __init__(
@@ -263,29 +263,12 @@ class World:
             return (host.x + piece.offset[0], host.y + piece.offset[1])
         return (piece.body.position.x, piece.body.position.y)
 
-    def positions(self) -> dict[str, tuple[float, float]]:
-        """Where the pieces on the table are; a piece that fell off it (or rides on one that did) is not."""
-        return {pid: self.position(pid) for pid in self.pieces if not self.off_table(pid)}
-
-    def off_table(self, piece_id: str) -> bool:
-        piece = self.pieces[piece_id]
-        if piece.covering is not None:
-            return self.pieces[piece.covering].fallen
-        return piece.fallen
-
     def fixed_clearance(self, x_mm: float, y_mm: float) -> float:
         """Distance from a point to the nearest fixed obstacle (negative inside one; infinite without any)."""
         return min((shape.point_query((x_mm, y_mm)).distance for shape in self._fixed), default=math.inf)
 
     def radius(self, piece_id: str) -> float:
         return float(self.pieces[piece_id].shape.radius)
-
-    def on_mat(self, piece_id: str) -> bool:
-        x, y = self.position(piece_id)
-        return 0.0 <= x <= self.mat.width_mm and 0.0 <= y <= self.mat.height_mm
-
-    def friction_at(self, x_mm: float, y_mm: float) -> float:
-        return self._surface.friction_at(x_mm, y_mm)
 
     def _update_friction(self, piece: _Piece) -> None:
         mu = self.friction_at(*self.position(piece.id)) * piece.friction_scale
@@ -472,7 +455,3 @@ class World:
         self.space.add(cover.body, cover.shape, cover.pivot, cover.gear)
         self._by_shape[cover.shape] = cover.id
         self._update_friction(cover)
-
-    def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
-        """Rulebook: a piece that left the playmat is put back on the edge where it left."""
-        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))
