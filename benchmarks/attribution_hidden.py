@@ -8,7 +8,7 @@ constants.
 Write a set (one directory; K counts from 0):
 
     .venv/bin/python benchmarks/attribution_hidden.py --out hidden-set [--tables 6] [--shots 40] [--seed 1]
-        [--pieces 10,20,30]
+        [--pieces 10,20,30] [--faults dropped,spurious,scan-noise,mat-offset]
 
     hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
     hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...]} per line
@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from firmware_bridge.simulator.trace_faults import FAULTS, check_faults, with_faults
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
 
@@ -43,6 +45,7 @@ def write_hidden_set(
     pieces: Sequence[int],
     sensors: str = "reference",
     laws: str = "shared",
+    faults: Sequence[str] = (),
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     described = []
@@ -55,6 +58,9 @@ def write_hidden_set(
             for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
                 # The trace file gets only what the sensors recorded, and where it sits in the set.
                 trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
+                if faults:
+                    # Seeded by the shot, so a set with faults holds the same shots as the set without.
+                    trace = with_faults(trace, faults, random.Random(f"faults {seed} {k} {i}"))
                 traces.write(json.dumps(trace, separators=(",", ":")) + "\n")
                 truth = {
                     "shot": i,
@@ -68,6 +74,7 @@ def write_hidden_set(
         "pieces": list(pieces),
         "sensors": sensors,
         "laws": laws,
+        "faults": list(faults),
         "ranges": drawn_ranges(),
         "tables": described,
     }
@@ -151,7 +158,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("shared", "varied", "impulse"),
         help="varied: the sensor and contact laws differ from the model's too, not only their constants",
     )
+    parser.add_argument(
+        "--faults",
+        default="",
+        help="faults of a real board laid over the traces, comma-separated, from: "
+        + ", ".join(FAULTS)
+        + " (firmware_bridge/simulator/trace_faults.py)",
+    )
     args = parser.parse_args(argv)
+    try:
+        faults = check_faults(args.faults.split(","))
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.score is not None:
         return score(args.score)
     if args.out is None:
@@ -165,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pieces=pieces,
         sensors=args.sensors,
         laws=args.laws,
+        faults=faults,
     )
     print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
     return 0
