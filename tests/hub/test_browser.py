@@ -71,3 +71,37 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
     finally:
         server.stop()
         hub.store.close()
+
+
+def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
+    tmp_path: Path, chromium
+) -> None:
+    """The referee picks the winner, and before the tap on Sign off another table's news redraws the live
+    part of the page: the pick survives the redraw, and the sign-off sends it."""
+    hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo", "cy", "dee"))
+    hub.pair_next_round("organiser", ["t1", "t2"])
+    hub.on_status("t1", "online")
+    finish_game(hub, "t1", "g1", records=6, outcome="cy")
+    server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
+    try:
+        referee, errors = phone(chromium, f"{server.url}/hub/login")
+        referee.fill("input[name=name]", "rita")
+        referee.fill("input[name=pin]", PIN)
+        referee.click("form.login button")
+        winner = referee.locator("tr[data-table=t1] select[name=winner]")
+        winner.wait_for()
+        winner.select_option("cy")
+        referee.evaluate("document.activeElement && document.activeElement.blur()")  # the thumb moves on
+        drawn = referee.evaluate("document.getElementById('live').dataset.updated || ''")
+        hub.on_status("t2", "online")  # news from another table: the live part is read again and redrawn
+        referee.wait_for_function(f"(document.getElementById('live').dataset.updated || '') !== {drawn!r}")
+        assert winner.input_value() == "cy"
+        referee.locator("tr[data-table=t1] form.sign-off button").click()
+        referee.wait_for_function(
+            "document.querySelector('tr[data-table=t1]').innerText.includes('signed off')"
+        )
+        assert hub.tournament.results[(1, "t1")].winner == "cy"
+        assert errors == []
+    finally:
+        server.stop()
+        hub.store.close()

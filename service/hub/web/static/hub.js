@@ -22,11 +22,38 @@
       .then((html) => {
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
         if (fresh) {
+          const chosen = choices();
           live.innerHTML = fresh.innerHTML;
+          restore(chosen);
           live.dataset.updated = String(Date.now());
         }
       })
       .catch(() => {});
+  }
+
+  // What the referee has chosen or typed in the live part survives its redraw: a winner picked a moment
+  // before the redraw, with the focus already on the button, must be the winner the button sends.
+  function controlKey(el) {
+    const form = el.closest("form");
+    const where = form ? form.dataset.table || form.id || "" : "";
+    return where + "|" + el.name;
+  }
+
+  function choices() {
+    const kept = new Map();
+    live.querySelectorAll("form select[name], form input[name], form textarea[name]").forEach((el) => {
+      if (el.tagName === "SELECT" || el.value !== el.defaultValue) kept.set(controlKey(el), el.value);
+    });
+    return kept;
+  }
+
+  function restore(kept) {
+    live.querySelectorAll("form select[name], form input[name], form textarea[name]").forEach((el) => {
+      const value = kept.get(controlKey(el));
+      if (value === undefined) return;
+      if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) return;
+      el.value = value;
+    });
   }
 
   function soon() {
