@@ -140,20 +140,24 @@ window.SmartmatBoard = (function () {
       const b = badges.get(it);
       if (b) taken.push([it.x + b.x, it.y + b.y, BADGE_PX / k]);
     }
+    const TURNS = [0, 45, -45, 90, -90, 135, -135, 180, 22.5, -22.5, 67.5, -67.5, 112.5, -112.5, 157.5, -157.5];
     const word = (x, y, fromX, fromY, label) => {
-      const half = label.length * 0.32 * text;  // half the word's width, bold 16 px
+      const half = label.length * 0.32 * text + 1 / k;  // half the word's width, bold 16 px, and a pixel
+      const tall = 0.6 * text;  // half its height as drawn: ascent and descent, not the font size alone
       const ahead = Math.atan2(y - fromY, x - fromX);
       let best = null;
-      for (let ring = 0; ring < 3 && !(best && best.covered === 0); ring++) {
+      // Near first, straight on first; further out and in between only when every nearer place is covered
+      // (a crowded corner of the mat).
+      for (let ring = 0; ring < 6 && !(best && best.covered === 0); ring++) {
         const d = (18 + ring * 16) / k + half;
-        for (const turn of [0, 45, -45, 90, -90, 135, -135, 180]) {
+        for (const turn of TURNS) {
           const a = ahead + turn * Math.PI / 180;
           const cx = x + Math.cos(a) * d, cy = y + Math.sin(a) * d;
           if (cx - half < 0 || cx + half > matWidth || cy - text < 0 || cy + text / 2 > matHeight) continue;
           let covered = 0;
           for (const [tx, ty, tr] of taken) {
-            // the word as a box half × text/2, against a circle: distance from the circle to the box
-            const gx = Math.max(Math.abs(tx - cx) - half, 0), gy = Math.max(Math.abs(ty - cy) - text / 2, 0);
+            // the word as a box half × tall, against a circle: distance from the circle to the box
+            const gx = Math.max(Math.abs(tx - cx) - half, 0), gy = Math.max(Math.abs(ty - cy) - tall, 0);
             covered += Math.max(0, tr - Math.hypot(gx, gy));
           }
           if (!best || covered < best.covered) best = { cx, cy, covered };
@@ -161,7 +165,7 @@ window.SmartmatBoard = (function () {
         }
       }
       const spot = best || { cx: x, cy: y + 24 / k };
-      taken.push([spot.cx, spot.cy, Math.max(half, text / 2)]);
+      taken.push([spot.cx, spot.cy, Math.max(half, tall)]);
       return [spot.cx, spot.cy + text * 0.35];  // the baseline that centres the word there
     };
     svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
