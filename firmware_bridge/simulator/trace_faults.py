@@ -2,18 +2,20 @@
 
 The hidden mats (hidden_mats.py) draw the physics and the sensors' constants; these are what a table adds on
 top: a piezo channel that misses a trigger, a stray trigger (a knock on the table leg, electrical noise), tag
-reads noisier than the board states, and a playmat that lies a few millimetres off the tag grid. The
+reads noisier than the board states, a playmat that lies a few millimetres off the tag grid, and a hand that
+moves a piece while the discs are still (a player steadying a disc, a sleeve). The
 benchmark (benchmarks/attribution_hidden.py --faults) lays them over a set's traces after the shots are
 played, so the truth is untouched and the same shots can be read with and without them.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 from typing import Any
 
-FAULTS = ("dropped", "spurious", "scan-noise", "mat-offset")
+FAULTS = ("dropped", "spurious", "scan-noise", "mat-offset", "hand")
 
 DROPPED_SHARE = 0.10  # each piezo trigger is lost with this chance
 SPURIOUS_SHOT_SHARE = 0.5  # half the shots get one or two stray single-piezo triggers
@@ -21,6 +23,8 @@ SPURIOUS_AMPLITUDE = (41, 90)  # counts: just over the reference board's 40-coun
 SPURIOUS_WINDOW_US = 200_000  # strays fall between the shot's first trigger and this long after its last
 SCAN_NOISE_MM = 2.0  # extra Gaussian noise on every after-shot tag read, beyond the stated sigma
 MAT_OFFSET_MM = (6.0, -4.0)  # the playmat lies this far off the grid, in both scans
+HAND_SHOT_SHARE = 0.3  # a hand moves one piece (not the flicked one) between the scans on this share of shots
+HAND_MOVE_MM = (25.0, 40.0)
 
 
 def check_faults(names: Iterable[str]) -> tuple[str, ...]:
@@ -55,6 +59,13 @@ def with_faults(trace: dict[str, Any], faults: Iterable[str], rng: random.Random
         for scan in (out["pre"], out["post"]):
             for seen in scan["pieces"]:
                 seen["x_mm"], seen["y_mm"] = seen["x_mm"] + dx, seen["y_mm"] + dy
+    if "hand" in chosen and rng.random() < HAND_SHOT_SHARE:
+        others = [p for p in out["post"]["pieces"] if p["piece"] != trace["declaration"]["flicked"]]
+        if others:
+            moved = rng.choice(others)
+            heading, distance = rng.uniform(0.0, 2 * math.pi), rng.uniform(*HAND_MOVE_MM)
+            moved["x_mm"] += distance * math.cos(heading)
+            moved["y_mm"] += distance * math.sin(heading)
     if "scan-noise" in chosen:
         for seen in out["post"]["pieces"]:
             seen["x_mm"] += rng.gauss(0.0, SCAN_NOISE_MM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from firmware_bridge.simulator.trace_faults import (
     DROPPED_SHARE,
+    HAND_MOVE_MM,
     MAT_OFFSET_MM,
     SPURIOUS_AMPLITUDE,
     SPURIOUS_WINDOW_US,
@@ -81,6 +83,34 @@ def test_scan_noise_blurs_the_reads_after_the_shot_and_not_before() -> None:
     shifts = [m["post"]["pieces"][0]["x_mm"] - 150.0 for m in moved]
     assert 1.0 < (sum(s * s for s in shifts) / len(shifts)) ** 0.5 < 3.5
     assert trace["post"]["pieces"][0]["x_mm"] == 150.0  # the original is not changed
+
+
+def test_a_hand_moves_one_piece_that_was_not_flicked_and_nothing_else() -> None:
+    pieces = [
+        {"piece": p, "x_mm": 100.0 * (i + 1), "y_mm": 200.0, "sigma_mm": 3.0} for i, p in enumerate("abc")
+    ]
+    trace = {
+        "mat": {"sensors": [{"id": 0, "x_mm": 0.0, "y_mm": 0.0}]},
+        "declaration": {"flicked": "a"},
+        "impacts": [{"sensor_id": 0, "t_us": 5, "amplitude": 50.0}],
+        "pre": {"t_us": 0, "pieces": [dict(p) for p in pieces]},
+        "post": {"t_us": 9, "pieces": [dict(p) for p in pieces]},
+    }
+    touched = 0
+    for seed in range(40):
+        after = with_faults(trace, ["hand"], random.Random(seed))
+        assert after["pre"] == trace["pre"] and after["impacts"] == trace["impacts"]
+        moves = {
+            p["piece"]: math.hypot(p["x_mm"] - q["x_mm"], p["y_mm"] - q["y_mm"])
+            for p, q in zip(after["post"]["pieces"], pieces, strict=True)
+        }
+        assert moves["a"] == 0.0  # never the flicked disc
+        moved = [m for m in moves.values() if m > 0]
+        assert len(moved) <= 1
+        for m in moved:
+            assert HAND_MOVE_MM[0] - 1e-9 <= m <= HAND_MOVE_MM[1] + 1e-9
+        touched += len(moved)
+    assert 0 < touched < 40
 
 
 def test_an_unknown_fault_is_named() -> None:
