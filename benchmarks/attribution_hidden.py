@@ -8,7 +8,7 @@ constants.
 Write a set (one directory; K counts from 0):
 
     .venv/bin/python benchmarks/attribution_hidden.py --out hidden-set [--tables 6] [--shots 40] [--seed 1]
-        [--pieces 10,20,30] [--faults dropped,spurious,scan-noise,mat-offset]
+        [--pieces 10,20,30] [--faults dropped,spurious,scan-noise,mat-offset,hand]
 
     hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
     hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...]} per line
