@@ -33,6 +33,8 @@
 
   // What the referee has chosen or typed in the live part survives its redraw: a winner picked a moment
   // before the redraw, with the focus already on the button, must be the winner the button sends.
+  const CONTROLS = "form select[name], form input[name], form textarea[name]";
+
   function controlKey(el) {
     const form = el.closest("form");
     const where = form ? form.dataset.table || form.id || "" : "";
@@ -41,14 +43,14 @@
 
   function choices() {
     const kept = new Map();
-    live.querySelectorAll("form select[name], form input[name], form textarea[name]").forEach((el) => {
+    live.querySelectorAll(CONTROLS).forEach((el) => {
       if (el.tagName === "SELECT" || el.value !== el.defaultValue) kept.set(controlKey(el), el.value);
     });
     return kept;
   }
 
   function restore(kept) {
-    live.querySelectorAll("form select[name], form input[name], form textarea[name]").forEach((el) => {
+    live.querySelectorAll(CONTROLS).forEach((el) => {
       const value = kept.get(controlKey(el));
       if (value === undefined) return;
       if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) return;
