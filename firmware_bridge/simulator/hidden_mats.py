@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_bridge.simulator.camera import CameraTruth
 from firmware_bridge.simulator.sensors import PiezoTruth
 from firmware_bridge.simulator.shot_lab import (
     ShotLab,
@@ -74,6 +75,11 @@ FLICK_SPIN_RANGE = (1.0, 15.0)  # rad/s: the spread of the spin a flick gives
 SPEED_FRICTION_SLOPE_RANGE = (-0.05, 0.20)  # sliding friction's change per m/s above 1 m/s
 PAIR_DISC_FRICTION_RANGE = (0.10, 0.50)  # the impulse engine's disc-on-disc Coulomb friction (a pair's)
 LAWS = ("shared", "varied", "impulse")
+# ---- with a camera (``sensors="camera"``): its real noise and faults, drawn from their own stream ----
+CAMERA_SIGMA_RANGE = (0.3, 1.5)  # mm per axis and frame (the camera states 0.5)
+CAMERA_DROPPED_RANGE = (0.0, 0.05)  # share of frames lost
+CAMERA_HAND_RANGE = (0.0, 0.06)  # s the flicking hand hides the flicked disc
+CAMERA_OFFSET_MAX_MM = 1.5  # its registration against the mat: up to this far off, per axis
 
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
@@ -123,6 +129,12 @@ def drawn_ranges() -> dict[str, Any]:
             "speed_friction_slope_per_m_s": SPEED_FRICTION_SLOPE_RANGE,
             "disc_disc_friction_pair": PAIR_DISC_FRICTION_RANGE,
         },
+        "camera": {
+            "sigma_mm": CAMERA_SIGMA_RANGE,
+            "dropped_frames": CAMERA_DROPPED_RANGE,
+            "hand_s": CAMERA_HAND_RANGE,
+            "offset_max_mm": CAMERA_OFFSET_MAX_MM,
+        },
     }
 
 
@@ -139,10 +151,12 @@ class HiddenTable:
     layout: str  # the walls in words: "closed", or each side that differs
     boxes: tuple[dict[str, float], ...]  # the boxes as drawn (centre, length, width, angle), for reports
     engine: str = "pymunk"  # or "impulse": the physics of impulse_world.py
+    camera: CameraTruth | None = None  # where the sensors include an overhead camera
 
     def lab(self, seed: int) -> ShotLab:
         return ShotLab(
             engine=self.engine,
+            camera_truth=self.camera,
             seed=seed,
             sensor_config=self.sensors,
             mat=self.mat,
@@ -180,6 +194,7 @@ class HiddenTable:
             "engine": self.engine,
             "flick_spin_rad_s": self.physics.flick_spin_rad_s,
             "speed_friction_slope_per_m_s": self.physics.speed_friction_slope,
+            "camera": None if self.camera is None else dataclasses.asdict(self.camera),
             "walls_layout": self.layout,
             "walls": None
             if self.walls is None
@@ -196,6 +211,7 @@ def draw_hidden_table(
     sensors: SensorConfig | None = None,
     laws_rng: random.Random | None = None,
     engine_rng: random.Random | None = None,
+    camera_rng: random.Random | None = None,
 ) -> HiddenTable:
     """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones.
 
@@ -260,8 +276,17 @@ def draw_hidden_table(
             flick_spin_rad_s=eu(*FLICK_SPIN_RANGE),
             speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
         )
+    camera = None
+    if base_sensors.camera is not None:
+        cu = (camera_rng or random.Random(rng.random())).uniform
+        camera = CameraTruth(
+            sigma_mm=cu(*CAMERA_SIGMA_RANGE),
+            dropped_frames=cu(*CAMERA_DROPPED_RANGE),
+            hand_s=cu(*CAMERA_HAND_RANGE),
+            offset_mm=(cu(-1, 1) * CAMERA_OFFSET_MAX_MM, cu(-1, 1) * CAMERA_OFFSET_MAX_MM),
+        )
     return HiddenTable(
-        table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine
+        table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine, camera
     )
 
 
@@ -397,6 +422,7 @@ def hidden_table(
         sensors=load_sensor_config(sensors),
         laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws != "shared" else None,
         engine_rng=random.Random(f"hidden-engine/{seed}/{table_index}") if laws == "impulse" else None,
+        camera_rng=random.Random(f"hidden-camera/{seed}/{table_index}"),
     )
 
 

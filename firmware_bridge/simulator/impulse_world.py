@@ -273,6 +273,7 @@ class ImpulseWorld(PiecesOnTheTable):
         t0 = self.time_s
         steps = 0
         awake = {flicked.id}
+        self.film(record, 0.0)
         while self.time_s - t0 < MAX_SHOT_S and awake:
             self.time_s += STEP_S
             steps += 1
@@ -296,6 +297,7 @@ class ImpulseWorld(PiecesOnTheTable):
                     awake.discard(pid)
             if steps % 50 == 0:
                 record.path.append((self.time_s - t0, flicked.x, flicked.y))
+            self.film(record, self.time_s - t0)
         for disc in free:
             if not disc.fallen and self._falls(disc):
                 self._note_edge(disc, record)
@@ -305,6 +307,7 @@ class ImpulseWorld(PiecesOnTheTable):
             self._close(key)
         record.duration_s = self.time_s - t0
         record.path.append((record.duration_s, flicked.x, flicked.y))
+        self.film(record, record.duration_s, last=True)
         covers = {pid: d.covering for pid, d in self.pieces.items() if d.covering is not None}
         close_the_record(
             record, start, {pid: self.position(pid) for pid in start}, covers, self._static_names

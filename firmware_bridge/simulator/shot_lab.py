@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from firmware_bridge.messages import ReaderGrid
+from firmware_bridge.simulator.camera import CameraModel, CameraTruth
 from firmware_bridge.simulator.impulse_world import ImpulseWorld
 from firmware_bridge.simulator.players import (
     RANGED_PLACEMENT_MM,
@@ -72,6 +73,7 @@ class ShotLab:
         physics: Physics | None = None,
         piezo_truth: PiezoTruth | None = None,
         engine: str = "pymunk",
+        camera_truth: CameraTruth | None = None,
     ) -> None:
         self.mat = mat or load_mat()
         self.sensor_config = (
@@ -85,6 +87,12 @@ class ShotLab:
             self.mat, seed=seed, perturb=perturb, walls=walls, obstacles=fixed_obstacles, physics=physics
         )
         self.sensors = SensorModel(self.sensor_config, self.mat, seed=seed + 7919, truth=piezo_truth)
+        # The camera draws its noise from its own stream: the same table with and without it plays the same
+        # shots and reads the same NFC and piezo noise.
+        self.camera: CameraModel | None = None
+        if self.sensor_config.camera is not None:
+            self.camera = CameraModel(self.sensor_config.camera, camera_truth, seed=seed + 104_729)
+            self.world.frame_period_s = 1.0 / self.sensor_config.camera.fps
         self.grid = ReaderGrid(
             cols=self.sensors.cols,
             rows=self.sensors.rows,
@@ -173,6 +181,7 @@ class ShotLab:
         self.clock_us += self.sensors.rng.randrange(100_000, 600_000)  # the player lines up the flick
         start_us = self.clock_us
         truth = self.world.flick(piece_id, angle_rad, speed_mm_s)
+        camera = self.camera.film(truth, start_us) if self.camera is not None else None
         # The finger's click (when this mat's piezos hear one) is a sound, not a contact of the shot's truth.
         heard = self.sensors.flick_sounds(truth) + truth.contacts
         impacts = self.sensors.impacts(heard, start_us, truth.duration_s)
@@ -185,6 +194,7 @@ class ShotLab:
             declaration=Declaration(piece_id, shot, shooter),
             impacts=tuple(ImpactRecord(i.sensor_id, i.t_us, float(i.amplitude)) for i in impacts),
             post=post,
+            camera=camera,
         )
         return SimulatedShot(trace, truth)
 

@@ -57,6 +57,9 @@ class ShotRecord:
     covers_knocked_off: set[str] = field(default_factory=set)  # ice pieces shaken off their host
     contacts: list[Contact] = field(default_factory=list)
     path: list[tuple[float, float, float]] = field(default_factory=list)  # (t_s, x, y) of the flicked piece
+    # Every piece on the table at an overhead camera's frame times (t_s, {piece: (x, y)}), when the world
+    # films (``frame_period_s``); a piece that fell off is out of the later frames.
+    frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
 
 
 def wall_lines(mat: MatConfig, walls: Sequence[WallSegment] | None) -> tuple[list[Line], list[Line]]:
@@ -219,6 +222,15 @@ class PiecesOnTheTable:
     mat: MatConfig
     pieces: Mapping[str, SeatedPiece]
     _surface: MatSurface
+    frame_period_s: float | None = None  # set: each shot is filmed at this period (ShotRecord.frames)
+
+    def film(self, record: ShotRecord, t_s: float, *, last: bool = False) -> None:
+        """Take the frames due by ``t_s`` into the shot (``last``: the shot has ended; one more frame)."""
+        if self.frame_period_s is None:
+            return
+        due = len(record.frames) * self.frame_period_s
+        if t_s + 1e-9 >= due or last:
+            record.frames.append((t_s, self.positions()))
 
     def position(self, piece_id: str) -> tuple[float, float]:
         raise NotImplementedError

@@ -377,10 +377,12 @@ class World(PiecesOnTheTable):
         free = [p for p in self.pieces.values() if p.covering is None and not p.fallen]
         step = 0
         t0 = self.time_s
+        self.film(record, 0.0)
         while self.time_s - t0 < MAX_SHOT_S:
             self.space.step(self.substep_s)
             self.time_s += self.substep_s
             step += 1
+            self.film(record, self.time_s - t0)
             if step % FRICTION_UPDATE_EVERY == 0:
                 moving = False
                 for piece in free:
@@ -409,6 +411,7 @@ class World(PiecesOnTheTable):
         self._record = None
         record.duration_s = self.time_s - t0
         record.path.append((record.duration_s, flicked.position.x, flicked.position.y))
+        self.film(record, record.duration_s, last=True)
         covers = {pid: p.covering for pid, p in self.pieces.items() if p.covering is not None}
         now = {pid: self.position(pid) for pid in start}
         close_the_record(record, start, now, covers, self._static_names)

@@ -15,7 +15,7 @@ import yaml
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 HARDWARE_DIR = CONTENT_DIR / "hardware"
-SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed", "contact")
+SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed", "contact", "camera")
 PIEZO_LAYOUTS = ("corners", "corners-and-midpoints", "grid-3x3")
 
 
@@ -83,10 +83,20 @@ class PiezoConfig:
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    """An overhead camera with a tracker (a sensor study: docs/sensor-model.md, "Overhead camera")."""
+
+    fps: float
+    position_sigma_mm: float  # per axis, per frame, as the camera's maker states it
+    motion_threshold_mm: float  # the tracker reports a piece's path once it has moved this far
+
+
+@dataclass(frozen=True)
 class SensorConfig:
     name: str
     nfc: NfcConfig
     piezo: PiezoConfig
+    camera: CameraConfig | None = None
 
     def grid_shape(self, mat: MatConfig) -> tuple[int, int]:
         """Columns and rows of NFC antennas covering the mat, centred on it."""
@@ -222,6 +232,18 @@ def load_sensor_config(name_or_path: str | Path = "reference") -> SensorConfig:
             false_triggers_per_s=_number(path, piezo, "piezo.false_triggers_per_s", allow_low=True),
             impulse_scale=_number(path, piezo, "piezo.impulse_scale"),
         ),
+        camera=_camera(path, data),
+    )
+
+
+def _camera(path: Path, data: dict[str, Any]) -> CameraConfig | None:
+    if "camera" not in data:
+        return None
+    camera = _section(path, data, "camera")
+    return CameraConfig(
+        fps=_number(path, camera, "camera.fps", low=10.0, high=2000.0),
+        position_sigma_mm=_number(path, camera, "camera.position_sigma_mm", high=20.0),
+        motion_threshold_mm=_number(path, camera, "camera.motion_threshold_mm", high=50.0),
     )
 
 

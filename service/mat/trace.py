@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from service.mat.camera_trace import CameraRecord, camera_from_json, camera_to_json
+
 TRACE_FORMAT_VERSION = 1
 SIDES = ("heroes", "overseer", "neutral")
 
@@ -132,6 +134,7 @@ class ShotTrace:
     impacts: tuple[ImpactRecord, ...]
     post: Scan
     meta: dict[str, Any] = field(default_factory=dict, compare=False)  # table, shot number: for people
+    camera: CameraRecord | None = None  # an overhead camera's view of the shot, where the mat has one
 
     def spec(self, piece: str) -> PieceSpec:
         for spec in self.pieces:
@@ -193,6 +196,7 @@ def trace_to_json(trace: ShotTrace) -> dict[str, Any]:
             {"sensor_id": i.sensor_id, "t_us": i.t_us, "amplitude": i.amplitude} for i in trace.impacts
         ],
         "post": scan(trace.post),
+        **({"camera": camera_to_json(trace.camera)} if trace.camera is not None else {}),
         **({"meta": trace.meta} if trace.meta else {}),
     }
 
@@ -388,6 +392,7 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
                 raise r.fail(f"{label}.pieces[{i}].piece", f"unknown piece {seen.piece!r}")
     # A flicked piece the pre-scan missed is not a format error: attribution sends such a shot to the
     # referee with that reason (docs/attribution.md).
+    camera = camera_from_json(top["camera"], names, r.fail) if "camera" in top else None
     meta = top.get("meta", {})
     return ShotTrace(
         geometry,
@@ -397,6 +402,7 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
         tuple(impacts),
         post,
         meta if isinstance(meta, dict) else {},
+        camera,
     )
 
 
