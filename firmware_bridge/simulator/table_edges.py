@@ -123,6 +123,9 @@ def falls_off(mat: MatConfig, faces: Sequence[Line], x: float, y: float) -> bool
     return True
 
 
+RETURN_STEP_MM = 4.0  # how far along the edge a player looks for room to put a stray back
+
+
 def return_spot(mat: MatConfig, where: tuple[float, float], radius: float) -> tuple[float, float]:
     """Rulebook: a piece that left the playmat is put back on the edge where it left."""
     return (
@@ -259,5 +262,29 @@ class PiecesOnTheTable:
         return self._surface.friction_at(x_mm, y_mm)
 
     def return_to_edge(self, piece_id: str, where: tuple[float, float]) -> None:
-        """Rulebook: a piece that left the playmat is put back on the edge where it left."""
-        self.move(piece_id, *return_spot(self.mat, where, self.radius(piece_id)))
+        """Rulebook: a piece that left the playmat is put back on the edge where it left. Where another piece
+        already stands there, the player puts it beside that one, along the edge (discs never overlap)."""
+        radius = self.radius(piece_id)
+        x0, y0 = return_spot(self.mat, where, radius)
+        others = [
+            (*self.position(p), self.radius(p))
+            for p, piece in self.pieces.items()
+            if p != piece_id and piece.covering is None and not self.off_table(p)
+        ]
+        w, h = self.mat.width_mm, self.mat.height_mm
+        along_x = not (x0 <= radius + 1e-6 or x0 >= w - radius - 1e-6)  # on the bottom or top edge
+        inward = (0.0, 1.0 if y0 < h / 2 else -1.0) if along_x else (1.0 if x0 < w / 2 else -1.0, 0.0)
+        for row in range(4):
+            for step in range(60):
+                for sign in (1.0, -1.0) if step else (1.0,):
+                    shift = sign * step * RETURN_STEP_MM
+                    x = x0 + (shift if along_x else 0.0) + inward[0] * row * 2 * radius
+                    y = y0 + (0.0 if along_x else shift) + inward[1] * row * 2 * radius
+                    if not (radius <= x <= w - radius and radius <= y <= h - radius):
+                        continue
+                    if self.fixed_clearance(x, y) < radius:
+                        continue
+                    if all(math.hypot(x - ox, y - oy) >= radius + orad + 0.5 for ox, oy, orad in others):
+                        self.move(piece_id, x, y)
+                        return
+        self.move(piece_id, x0, y0)

@@ -36,6 +36,8 @@ MAX_TIMING_FRAMES = 12.0
 DEFLECTED_SHARE = 0.05  # struck pieces deflected at once (by a piece they rested against) off the line
 NO_STRIKER_DENSITY = 1e-5  # likelihood of the set-off under "no disc the camera saw started it" (a hand)
 STOP_SHORT_PER_MM = 2.0  # a disc stopping short of a still piece: odds per mm of gap against a soft touch
+MIN_TRACE_BACK_MM = 10.0  # a run on must span this across missing frames to show where it came from
+HIDDEN_BOUNCE_MM = 2.0  # how uncertain a bounce is that the frames did not see
 FAR_MM = 25.0  # beyond this closest approach the flicked disc did not touch the piece
 
 
@@ -99,25 +101,25 @@ def camera_touches(trace: ShotTrace) -> dict[str, TouchReading]:
     # Covers (ice) ride on their host: they neither strike nor are struck on the mat.
     radius = {p.piece: p.radius_mm for p in trace.pieces if p.kind not in COVER_KINDS}
     set_offs = {p: _set_off(paths, p, sigma) for p in paths.tracks if p != flicked and p in radius}
-    for piece in sorted(paths.tracks.keys() | paths.still.keys()):
-        if piece == flicked or piece not in radius:
-            continue
-        reach = radius[flicked] + radius[piece]
-        set_off = set_offs.get(piece)
+    for piece, set_off in set_offs.items():
         if set_off is not None:
             # Whatever set it off, even under the flicking hand where the flicked disc was not seen.
-            reading = _moved_piece(paths, flicked, piece, set_off, radius, sigma, set_offs)
-        else:
-            closest = _closest_approach(paths, flicked, piece)
-            if closest is None or closest - reach > FAR_MM:
-                continue
-            # Still, or moved too little for a direction: judged as a piece that stayed put, at home.
-            home = paths.still.get(piece) or paths.tracks[piece].get(0)
-            if home is None:
-                continue
-            reading = _still_piece(paths, flicked, piece, home, reach, sigma)
-        readings[piece] = reading
-    return readings
+            readings[piece] = _moved_piece(paths, flicked, piece, set_off, radius, sigma, set_offs)
+    # When the flicked disc surely struck these, it bounced off them: no unseen bounce to account for.
+    bounces = [set_offs[p].t_frames for p, r in readings.items() if r.probability >= SURE_YES]  # type: ignore[union-attr]
+    for piece in sorted(paths.tracks.keys() | paths.still.keys()):
+        if piece == flicked or piece not in radius or piece in readings:
+            continue
+        reach = radius[flicked] + radius[piece]
+        closest = _closest_approach(paths, flicked, piece)
+        if closest is None or closest - reach > FAR_MM:
+            continue
+        # Still, or moved too little for a direction: judged as a piece that stayed put, at home.
+        home = paths.still.get(piece) or paths.tracks[piece].get(0)
+        if home is None:
+            continue
+        readings[piece] = _still_piece(paths, flicked, piece, home, reach, sigma, bounces)
+    return dict(sorted(readings.items()))
 
 
 def _closest_approach(paths: _Paths, a: str, b: str) -> float | None:
@@ -152,12 +154,18 @@ def _set_off(paths: _Paths, piece: str, sigma: float) -> _SetOff | None:
         return None
     first = moving[0]
     early = [k for k in sorted(points) if first <= k < first + DIRECTION_FRAMES + 2][:DIRECTION_FRAMES]
-    mx = statistics.fmean(points[k][0] for k in early) - home[0]
-    my = statistics.fmean(points[k][1] for k in early) - home[1]
-    length = math.hypot(mx, my)
-    if length < 1e-6:
-        return None
-    ux, uy = mx / length, my / length
+    while True:
+        mx = statistics.fmean(points[k][0] for k in early) - home[0]
+        my = statistics.fmean(points[k][1] for k in early) - home[1]
+        length = math.hypot(mx, my)
+        if length < 1e-6:
+            return None
+        ux, uy = mx / length, my / length
+        # Stop at a bend: a second contact soon after the first turns the piece.
+        bent = max(abs(-(points[k][0] - home[0]) * uy + (points[k][1] - home[1]) * ux) for k in early)
+        if len(early) <= 2 or bent <= 3.0 * sigma + 1.0:
+            break
+        early = early[:-1]
     direction_rad = sigma * math.sqrt(2.0 / len(early)) / length
     last_still = max((k for k in points if k < first), default=0)
     fit = early[:ONSET_FIT_FRAMES]
@@ -322,9 +330,13 @@ def _striker_odds(
             likelihoods[other] = max(likelihoods.get(other, 0.0), *alternatives)
     if not likelihoods:
         return None
+    # "None of the discs the camera saw fits" leaves open whether the flicked disc did it: half each way.
     total = sum(likelihoods.values()) + NO_STRIKER_DENSITY
     best = max(likelihoods, key=lambda o: likelihoods[o])
-    return likelihoods.get(flicked, 0.0) / total, f"set off as {best} reached it, along their line of centres"
+    share = (likelihoods.get(flicked, 0.0) + NO_STRIKER_DENSITY / 2) / total
+    if likelihoods[best] < NO_STRIKER_DENSITY:
+        return share, f"set off with no disc the camera saw clearly against it (nearest: {best})"
+    return share, f"set off as {best} reached it, along their line of centres"
 
 
 def _later_touch(
@@ -357,33 +369,45 @@ def _smoothed(paths: _Paths, piece: str, k: int) -> Point | None:
 
 # ---- a piece the camera saw stay put ----
 def _still_piece(
-    paths: _Paths, flicked: str, piece: str, home: Point, reach: float, sigma: float
+    paths: _Paths,
+    flicked: str,
+    piece: str,
+    home: Point,
+    reach: float,
+    sigma: float,
+    bounces: list[float],
 ) -> TouchReading:
     """A piece that stayed put was touched softly or by a disc that bounced off it (a heavy piece): the
     flicked disc's path runs up to the piece's edge and, if it goes on, leaves from there."""
-    gap, hidden = _approach_gap(paths, flicked, home, reach, sigma)
-    s = math.sqrt(sigma**2 / 2 + 2 * RADIUS_TOLERANCE_MM**2 + hidden**2)
-    p = _soft_touch_odds(gap, s)
+    best = (0.0, math.inf, 0.0)  # (probability, gap, how much of it was guessed)
+    for gap, hidden in _approaches(paths, flicked, home, reach, sigma, bounces):
+        s = math.sqrt(sigma**2 / 2 + 2 * RADIUS_TOLERANCE_MM**2 + hidden**2)
+        p = _soft_touch_odds(gap, s)
+        if p > best[0] or (p == best[0] and gap < best[1]):
+            best = (p, gap, hidden)
+    p, gap, hidden = best
     unseen = " (unseen under the hand)" if hidden > 1.0 else ""
     return TouchReading(piece, p, f"stayed put; the flicked disc came to {gap:.1f} mm of it{unseen}")
 
 
-def _approach_gap(
-    paths: _Paths, flicked: str, spot: Point, reach: float, sigma: float
-) -> tuple[float, float]:
-    """How close the flicked disc's edge came to a still piece's, and how much of that was guessed (mm).
+def _approaches(
+    paths: _Paths, flicked: str, spot: Point, reach: float, sigma: float, bounces: list[float]
+) -> list[tuple[float, float]]:
+    """How close the flicked disc's edge came to a still piece's between each two frames it was seen, and
+    how much of that was guessed (mm).
 
     Between two frames the disc's run-up carried on and its run on traced back both meet the piece's
     edge if it touched it there; a disc passing by misses it by the same gap on both. A disc resting by
     the piece is judged from where it rests."""
     points = paths.tracks[flicked]
     frames = sorted(points)
-    best, guessed = math.inf, 0.0
+    found: list[tuple[float, float]] = []
     for i, (a, b) in enumerate(zip(frames, frames[1:], strict=False)):
         if min(math.dist(points[a], spot), math.dist(points[b], spot)) - reach > FAR_MM + 30.0 * (b - a):
             continue
-        before = [(k, points[k]) for k in frames[max(0, i - 2) : i + 1]]
-        after = [(k, points[k]) for k in frames[i + 1 : i + 4]]
+        before = _unbroken(frames[max(0, i - 2) : i + 1], from_end=True)
+        after = _unbroken(frames[i + 1 : i + 4], from_end=False)
+        before, after = [(k, points[k]) for k in before], [(k, points[k]) for k in after]
         gaps, straight = [], 0.0
         for run_points, start, end in ((before, a, b), (after, b, a)):
             run = _line(run_points) if not _resting(run_points, sigma) else None
@@ -397,13 +421,44 @@ def _approach_gap(
             gaps.append(_segment_distance(spot, p0, p1) - reach)
             if run_points is after:
                 straight = math.dist(p1, points[a])  # 0 when it ran straight from the frame before
-        gap = max(gaps)
-        if gap < best:
-            best = gap
-            # Frames missing (under the flicking hand) hide a bounce only if the run on does not lead
-            # straight back to where the disc was last seen.
-            guessed = straight / 2 if b - a > 2 and straight > 3 * sigma + 1.0 else 0.0
-    return best, guessed
+                if math.hypot(vx, vy) * (b - a) < MIN_TRACE_BACK_MM:
+                    straight = math.inf  # too slow a run to trace back across the missing frames
+        gap, unsure = max(gaps), 0.0
+        explained = any(a <= t <= b for t in bounces)
+        if b - a > 2 and straight > 3 * sigma + 1.0 and not explained:
+            # Frames missing (under the flicking hand) and a run on that does not lead straight back to
+            # where the disc was last seen: it bounced off something unseen, which the run on, traced back,
+            # leads to only roughly (it slowed on the way).
+            gap = max(min(gaps), 0.0)
+            unsure = HIDDEN_BOUNCE_MM + 0.5 * gap
+        if a == 0 and _heads_towards(after, points[0], spot):
+            # Flicked from against the piece, not straight away from it: the flick may have pressed into
+            # it before the disc left.
+            gap = min(gap, gaps[0])
+        found.append((gap, unsure))
+    return found
+
+
+def _unbroken(frames: list[int], *, from_end: bool) -> list[int]:
+    """The frames next to the pair, cut where frames are missing (a run is not traced across a gap)."""
+    ordered = frames[::-1] if from_end else frames
+    kept = ordered[:1]
+    for k in ordered[1:]:
+        if abs(k - kept[-1]) > 2:
+            break
+        kept.append(k)
+    return kept[::-1] if from_end else kept
+
+
+def _heads_towards(run_points: list[tuple[int, Point]], start: Point, spot: Point) -> bool:
+    """Whether a disc's first run from ``start`` leaves other than straight away from ``spot`` (~135°)."""
+    run = _line(run_points)
+    if run is None:
+        return True
+    _, (vx, vy), _ = run
+    dx, dy = spot[0] - start[0], spot[1] - start[1]
+    norm = math.hypot(vx, vy) * math.hypot(dx, dy)
+    return norm == 0 or (vx * dx + vy * dy) / norm > -0.7
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:

@@ -34,6 +34,7 @@ from typing import Any
 from service.mat.trace import Scan, SeenPiece, ShotTrace
 
 from .acoustics import AcousticPicture, read_impacts
+from .camera_fusion import fuse_camera
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
 from .gates import (
@@ -440,6 +441,9 @@ def _summarise(
     if not cal.settled:
         reasons.extend(f"calibration not settled: {why}" for why in cal.unsettled_reasons())
     auto = not reasons
+    if trace.camera is not None:
+        candidates, auto, seen_reasons = fuse_camera(trace, candidates, tuple(reasons))
+        reasons = list(seen_reasons)
     heard = {id(m.contact) for m in matches}
     friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))
     disc_e, _ = _moments(pooled, lambda p: math.log(p.restitution_scale))

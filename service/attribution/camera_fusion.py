@@ -1,0 +1,106 @@
+"""An overhead camera's reading of a shot weighed together with the physics posterior (docs/attribution.md,
+"An overhead camera").
+
+The physics posterior (what the piezos heard, where the scans found the pieces) is the prior; each piece's
+camera reading (camera.py) is the likelihood of the frames. A hit set the physics never proposed can still
+win when the frames show it, from a small floor. The shot is applied without the referee when the weighed
+top set is sure enough; the camera sees the touches themselves, so the physics gates that stand in for not
+seeing them (a soft touch, a near miss, an unsettled mat calibration) give way to the frames.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+from service.mat.trace import ShotTrace
+
+from .camera import TouchReading, camera_touches
+from .model import COVER_KINDS
+from .reading import Candidate
+
+CAMERA_AUTO_THRESHOLD = 0.99
+PHYSICS_FLOOR = 0.02  # the share a hit set gets from the physics posterior when no rollout produced it
+NOT_NEAR = 1e-4  # the frames' likelihood of a touch on a piece the flicked disc never came near
+ALTERNATIVES_FROM = 4  # the least certain readings whose flips make new hit sets
+# Reasons that hold whatever the camera saw: the shot's record itself is incomplete.
+KEPT_REASONS = ("the flicked disc was not seen before the shot",)
+
+
+def fuse_camera(
+    trace: ShotTrace, candidates: list[Candidate], reasons: tuple[str, ...]
+) -> tuple[list[Candidate], bool, tuple[str, ...]]:
+    """The candidates re-weighed by the frames, whether to apply the top one, and why not in words."""
+    readings = camera_touches(trace)
+    flicked = trace.declaration.flicked
+    camera = trace.camera
+    if camera is None or camera.track(flicked) is None:
+        why = "the camera did not follow the flicked disc"
+        return candidates, False, (*reasons, why) if why not in reasons else reasons
+    covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
+    physics = {c.direct_hits: c for c in candidates}
+    sets = dict(physics)
+    for direct in _camera_sets(readings):
+        if direct not in sets:
+            sets[direct] = _candidate_for(trace, direct, candidates[0])
+    weights = {}
+    for direct, candidate in sets.items():
+        prior = PHYSICS_FLOOR + (candidate.probability if direct in physics else 0.0)
+        weights[direct] = prior * _frames_likelihood(direct, readings, covers)
+    total = sum(weights.values())
+    if total <= 0:
+        return candidates, False, (*reasons, "the camera's frames fit no hit set")
+    fused = sorted(
+        (dataclasses.replace(c, probability=weights[d] / total) for d, c in sets.items()),
+        key=lambda c: -c.probability,
+    )
+    top = fused[0]
+    kept = tuple(r for r in reasons if r in KEPT_REASONS)
+    doubts = tuple(
+        f"the camera cannot tell whether {piece} was touched: {r.evidence}"
+        for piece, r in sorted(readings.items())
+        if not r.sure
+    )
+    # Where the frames leave a touch open, the physics alone decides whether the shot can go without the
+    # referee, as it would without a camera: its gates stand in for what nobody saw.
+    unsure = any(not r.sure for r in readings.values())
+    auto = top.probability >= CAMERA_AUTO_THRESHOLD and not kept and not (unsure and reasons)
+    why = () if auto else kept + (doubts or (f"the top reading has {top.probability:.1%}",))
+    return fused, auto, why
+
+
+def _frames_likelihood(direct: frozenset[str], readings: dict[str, TouchReading], covers: set[str]) -> float:
+    likelihood = 1.0
+    for piece, reading in readings.items():
+        likelihood *= reading.probability if piece in direct else 1.0 - reading.probability
+    for piece in direct - readings.keys():
+        if piece not in covers:
+            likelihood *= NOT_NEAR
+    return likelihood
+
+
+def _camera_sets(readings: dict[str, TouchReading]) -> list[frozenset[str]]:
+    """The frames' likeliest set and those that flip its least certain readings."""
+    likeliest = frozenset(p for p, r in readings.items() if r.probability > 0.5)
+    doubtful = sorted(readings, key=lambda p: abs(readings[p].probability - 0.5))[:ALTERNATIVES_FROM]
+    doubtful = [p for p in doubtful if not readings[p].sure]
+    sets = [likeliest]
+    for n in range(1, len(doubtful) + 1):
+        for flipped in itertools.combinations(doubtful, n):
+            sets.append(likeliest ^ frozenset(flipped))
+    return sets
+
+
+def _candidate_for(trace: ShotTrace, direct: frozenset[str], like: Candidate) -> Candidate:
+    """A hit set the rollouts never produced: what was pushed is what the likeliest reading moved and this
+    set does not hit."""
+    shadows = {p.piece for p in trace.pieces if p.shadow}
+    return dataclasses.replace(
+        like,
+        direct_hits=direct,
+        pushed=(like.pushed | like.direct_hits) - direct,
+        # 3E reference, Shadow Monsters: destroyed only when a direct hit pushes them off the playmat
+        shadow_destroyed=like.left_mat & shadows & direct,
+        probability=0.0,
+        raw_probability=0.0,
+    )
