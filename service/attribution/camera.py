@@ -167,7 +167,8 @@ def _set_off(paths: _Paths, piece: str, sigma: float) -> _SetOff | None:
             break
         early = early[:-1]
     direction_rad = sigma * math.sqrt(2.0 / len(early)) / length
-    last_still = max((k for k in points if k < first), default=0)
+    # The last frame that still shows it at home: it set off between that one and the first away.
+    last_still = max((k for k in points if k < first and math.dist(points[k], home) <= 2.0 * sigma + 0.3), default=0)
     fit = early[:ONSET_FIT_FRAMES]
     along = [((points[k][0] - home[0]) * ux + (points[k][1] - home[1]) * uy) for k in fit]
     v = 0.0
@@ -178,8 +179,8 @@ def _set_off(paths: _Paths, piece: str, sigma: float) -> _SetOff | None:
         v = sum((k - mean_k) * (d - mean_d) for k, d in zip(ks, along, strict=True)) / var_k
     if v > 1e-6:
         # A slow piece creeps below the threshold for frames before the first one past it.
-        t0 = min(max(mean_k - mean_d / v, 0.0), float(first))
-        timing = math.hypot(TIMING_FRAMES, 2.0 * sigma / v)
+        t0 = min(max(mean_k - mean_d / v, float(last_still)), float(first))
+        timing = math.hypot(TIMING_FRAMES, min(2.0 * sigma / v, (first - last_still) / 2))
     else:
         t0 = (last_still + first) / 2
         timing = math.hypot(TIMING_FRAMES, (first - last_still) / 2)
