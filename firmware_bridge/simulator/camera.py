@@ -53,16 +53,21 @@ class CameraModel:
         start = by_frame[0]
         # Before the flick: the tracker's place for every piece, and its own estimate of its noise.
         before = {p: [self._seen(*start[p]) for _ in range(PRE_SHOT_FRAMES)] for p in sorted(start)}
-        home = {p: (statistics.fmean(x for x, _ in v), statistics.fmean(y for _, y in v)) for p, v in before.items()}
+        home = {
+            p: (statistics.fmean(x for x, _ in v), statistics.fmean(y for _, y in v))
+            for p, v in before.items()
+        }
         spread = [x - home[p][0] for p, v in before.items() for x, _ in v]
         noise = statistics.pstdev(spread) if len(spread) > 1 else self.config.position_sigma_mm
-        threshold = max(self.config.motion_threshold_mm, THRESHOLD_SIGMAS * noise / math.sqrt(SMOOTHING_FRAMES))
+        threshold = max(
+            self.config.motion_threshold_mm, THRESHOLD_SIGMAS * noise / math.sqrt(SMOOTHING_FRAMES)
+        )
         seen: dict[str, list[tuple[int, float, float]]] = {p: [] for p in start}
         for k in range(1, last + 1):
-            places = by_frame.get(k)
-            if places is None or (k < last and self.rng.random() < self.truth.dropped_frames):
+            frame = by_frame.get(k)
+            if frame is None or (k < last and self.rng.random() < self.truth.dropped_frames):
                 continue
-            for piece, (x, y) in sorted(places.items()):
+            for piece, (x, y) in sorted(frame.items()):
                 if piece not in seen:
                     continue  # a piece put on the mat during the shot is not one the tracker follows
                 if piece == record.flicked and k * period < self.truth.hand_s:

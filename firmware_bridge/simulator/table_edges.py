@@ -238,6 +238,10 @@ class PiecesOnTheTable:
     def position(self, piece_id: str) -> tuple[float, float]:
         raise NotImplementedError
 
+    def fixed_clearance(self, x_mm: float, y_mm: float) -> float:
+        """Distance from a point to the nearest fixed obstacle (negative inside one)."""
+        raise NotImplementedError
+
     def radius(self, piece_id: str) -> float:
         raise NotImplementedError
 

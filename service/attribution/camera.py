@@ -35,7 +35,9 @@ TIMING_FRAMES = 1.0  # a striker reaches the spot within this of the set-off (1 
 MAX_TIMING_FRAMES = 12.0
 DEFLECTED_SHARE = 0.05  # struck pieces deflected at once (by a piece they rested against) off the line
 NO_STRIKER_DENSITY = 1e-5  # likelihood of the set-off under "no disc the camera saw started it" (a hand)
-STOP_SHORT_PER_MM = 2.0  # a disc stopping short of a still piece: odds per mm of gap against a soft touch
+STOP_SHORT_PER_MM = 1.0  # a disc stopping short of a still piece: odds per mm of gap against a soft touch
+TOUCH_REBOUND_MM = 0.5  # how far a disc that touched a still piece typically rests from it
+TOUCH_REBOUND_SPREAD_MM = 0.7
 MIN_TRACE_BACK_MM = 10.0  # a run on must span this across missing frames to show where it came from
 HIDDEN_BOUNCE_MM = 2.0  # how uncertain a bounce is that the frames did not see
 FAR_MM = 25.0  # beyond this closest approach the flicked disc did not touch the piece
@@ -168,7 +170,9 @@ def _set_off(paths: _Paths, piece: str, sigma: float) -> _SetOff | None:
         early = early[:-1]
     direction_rad = sigma * math.sqrt(2.0 / len(early)) / length
     # The last frame that still shows it at home: it set off between that one and the first away.
-    last_still = max((k for k in points if k < first and math.dist(points[k], home) <= 2.0 * sigma + 0.3), default=0)
+    last_still = max(
+        (k for k in points if k < first and math.dist(points[k], home) <= 2.0 * sigma + 0.3), default=0
+    )
     fit = early[:ONSET_FIT_FRAMES]
     along = [((points[k][0] - home[0]) * ux + (points[k][1] - home[1]) * uy) for k in fit]
     v = 0.0
@@ -249,7 +253,9 @@ def _moved_piece(
     else:
         p_first, words = first_touch
     # A later touch: the flicked disc catching the piece again once it was already moving.
-    p_later, later_words = _later_touch(paths, flicked, piece, set_off, radius[flicked] + radius[piece], sigma)
+    p_later, later_words = _later_touch(
+        paths, flicked, piece, set_off, radius[flicked] + radius[piece], sigma
+    )
     p = 1.0 - (1.0 - p_first) * (1.0 - p_later)
     return TouchReading(piece, p, words if p_first >= p_later else later_words)
 
@@ -406,14 +412,16 @@ def _approaches(
     for i, (a, b) in enumerate(zip(frames, frames[1:], strict=False)):
         if min(math.dist(points[a], spot), math.dist(points[b], spot)) - reach > FAR_MM + 30.0 * (b - a):
             continue
-        before = _unbroken(frames[max(0, i - 2) : i + 1], from_end=True)
-        after = _unbroken(frames[i + 1 : i + 4], from_end=False)
-        before, after = [(k, points[k]) for k in before], [(k, points[k]) for k in after]
+        before = [(k, points[k]) for k in _unbroken(frames[max(0, i - 2) : i + 1], from_end=True)]
+        after = [(k, points[k]) for k in _unbroken(frames[i + 1 : i + 4], from_end=False)]
         gaps, straight = [], 0.0
         for run_points, start, end in ((before, a, b), (after, b, a)):
             run = _line(run_points) if not _resting(run_points, sigma) else None
             if run is None:
-                here = statistics.fmean(p[0] for _, p in run_points), statistics.fmean(p[1] for _, p in run_points)
+                here = (
+                    statistics.fmean(p[0] for _, p in run_points),
+                    statistics.fmean(p[1] for _, p in run_points),
+                )
                 gaps.append(math.dist(here, spot) - reach)
                 continue
             (mx, my), (vx, vy), mean_k = run
@@ -471,7 +479,8 @@ def _segment_distance(p: Point, a: Point, b: Point) -> float:
 
 def _soft_touch_odds(gap: float, s: float) -> float:
     """Touching (gap 0, seen with noise s) against stopping short (any gap ≥ 0, ``STOP_SHORT_PER_MM``)."""
-    touch = _normal(gap, s)
+    # A disc that touched can rebound a little before it rests: its gap is a little open, and less sure.
+    touch = _normal(gap - TOUCH_REBOUND_MM, math.hypot(s, TOUCH_REBOUND_SPREAD_MM))
     short = STOP_SHORT_PER_MM * 0.5 * (1.0 + math.erf(gap / (s * math.sqrt(2.0))))
     return touch / (touch + short) if touch + short > 0 else 0.0
 

@@ -35,8 +35,8 @@ def fuse_camera(
     flicked = trace.declaration.flicked
     camera = trace.camera
     if camera is None or camera.track(flicked) is None:
-        why = "the camera did not follow the flicked disc"
-        return candidates, False, (*reasons, why) if why not in reasons else reasons
+        blind = "the camera did not follow the flicked disc"
+        return candidates, False, (*reasons, blind)
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -65,8 +65,11 @@ def fuse_camera(
     # referee, as it would without a camera: its gates stand in for what nobody saw.
     unsure = any(not r.sure for r in readings.values())
     auto = top.probability >= CAMERA_AUTO_THRESHOLD and not kept and not (unsure and reasons)
-    why = () if auto else kept + (doubts or (f"the top reading has {top.probability:.1%}",))
-    return fused, auto, why
+    if auto:
+        return fused, True, ()
+    gates = tuple(r for r in reasons if r not in kept) if unsure else ()
+    why = kept + doubts + gates
+    return fused, False, why or (f"the top reading, with the camera, has only {top.probability:.1%}",)
 
 
 def _frames_likelihood(direct: frozenset[str], readings: dict[str, TouchReading], covers: set[str]) -> float:

@@ -82,3 +82,18 @@ def test_a_file_that_is_not_yaml_is_refused(tmp_path: Path) -> None:
     broken.write_text("mat: [unclosed\n")
     with pytest.raises(ContentFileError, match=r"mat.yaml: \(file\): not valid YAML"):
         load_mat(broken)
+
+
+def test_the_camera_study_is_the_reference_board_with_a_camera() -> None:
+    reference, camera = load_sensor_config("reference"), load_sensor_config("camera")
+    assert reference.camera is None
+    assert camera.camera is not None and camera.camera.fps == 120
+    assert (camera.nfc, camera.piezo) == (reference.nfc, reference.piezo)
+
+
+def test_a_broken_camera_section_names_file_and_key(tmp_path: Path) -> None:
+    broken = tmp_path / "sensors-cam.yaml"
+    text = (Path(__file__).resolve().parents[2] / "content/hardware/sensors-camera.yaml").read_text()
+    broken.write_text(text.replace("fps: 120", "fps: -5"))
+    with pytest.raises(ContentFileError, match=r"sensors-cam.yaml: camera.fps: -5 out of range"):
+        load_sensor_config(broken)

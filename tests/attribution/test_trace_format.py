@@ -104,3 +104,44 @@ def test_silence_counts_for_less_on_a_board_that_reports_only_louder_impacts(tra
 
     assert heard(None) == heard(40.0) == heard(5.0)
     assert heard(120.0) < heard(40.0) - 0.2
+
+
+@pytest.fixture(scope="module")
+def filmed() -> ShotTrace:
+    table = ShotLab(seed=31, sensor_config="camera")
+    table.place("hero-xoric", "hero", 150, 300, side="heroes")
+    table.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    return table.shoot("hero-xoric", 0.0, 2400).trace
+
+
+def test_a_camera_report_round_trips_with_the_trace(filmed: ShotTrace) -> None:
+    assert filmed.camera is not None
+    assert {t.piece for t in filmed.camera.tracks} == {"hero-xoric", "orc-1"}
+    back = list(read_traces(_line(trace_to_json(filmed))))[0]
+    assert back.camera is not None
+    assert back.camera.fps == 120.0 and back.camera.frames == filmed.camera.frames
+    hero = back.camera.track("hero-xoric")
+    assert hero is not None and hero.points[0][0] == 0
+    assert hero.points[-1][1] == pytest.approx(filmed.camera.track("hero-xoric").points[-1][1], abs=0.01)
+
+
+def test_a_camera_frame_out_of_order_is_named(filmed: ShotTrace) -> None:
+    data = trace_to_json(filmed)
+    points = data["camera"]["tracks"]["orc-1"]
+    points[1][0] = points[0][0]
+    with pytest.raises(TraceFormatError, match=r"camera.tracks.orc-1\[1\]: frame 0 out of order"):
+        list(read_traces(_line(data)))
+
+
+def test_a_camera_track_of_an_unknown_piece_is_named(filmed: ShotTrace) -> None:
+    data = trace_to_json(filmed)
+    data["camera"]["tracks"]["dragon-9"] = [[0, 1.0, 2.0]]
+    with pytest.raises(TraceFormatError, match=r"camera.tracks.dragon-9: unknown piece 'dragon-9'"):
+        list(read_traces(_line(data)))
+
+
+def test_a_camera_without_a_frame_rate_is_named(filmed: ShotTrace) -> None:
+    data = trace_to_json(filmed)
+    data["camera"]["fps"] = "fast"
+    with pytest.raises(TraceFormatError, match=r"camera.fps: expected a number, got 'fast'"):
+        list(read_traces(_line(data)))

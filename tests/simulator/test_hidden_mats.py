@@ -297,3 +297,18 @@ def test_on_a_varied_laws_table_each_piece_has_its_own_mass() -> None:
     plain = hidden_table(4, 1).lab(seed=3)
     plain.place("monster-0", "monster-medium", 200.0, 300.0, side="monsters")
     assert plain.world.pieces["monster-0"].body.mass == catalogue
+
+
+def test_a_camera_films_the_same_shots_without_changing_them() -> None:
+    # A sensor study compares like with like: the camera's noise comes from its own stream, so a hidden table
+    # with the camera plays the same shots and reads the same piezos and tags as without it.
+    plain = list(hidden_mats.table_shots(41, 0, 4, 10, sensors="reference"))
+    filmed = list(hidden_mats.table_shots(41, 0, 4, 10, sensors="camera"))
+    for a, b in zip(plain, filmed, strict=True):
+        assert a.trace.camera is None and b.trace.camera is not None
+        assert (a.trace.impacts, a.trace.post) == (b.trace.impacts, b.trace.post)
+        assert a.truth.direct_hits == b.truth.direct_hits
+        flicked = b.trace.camera.track(b.trace.declaration.flicked)
+        assert flicked is not None and flicked.points[0][0] == 0
+    drawn = hidden_table(41, 0, "camera").camera
+    assert drawn is not None and 0.3 <= drawn.sigma_mm <= 1.5

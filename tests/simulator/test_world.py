@@ -88,6 +88,26 @@ def test_a_piece_knocked_off_the_mat_is_recorded_where_it_left() -> None:
     assert world.on_mat("phantom-1")
 
 
+@pytest.mark.parametrize("engine", ["pymunk", "impulse"])
+def test_strays_put_back_where_others_stand_go_beside_them_not_on_top(engine: str) -> None:
+    # 3E reference: a piece that left the playmat goes back on the edge where it left. Two that left at
+    # the same spot, and one where a piece already stands by the edge, must not overlap (real discs can't).
+    from firmware_bridge.simulator.impulse_world import ImpulseWorld
+
+    world = World(MAT, seed=3) if engine == "pymunk" else ImpulseWorld(MAT, seed=3)
+    world.place("orc-1", PIECES["monster-medium"], MAT.width_mm - 16.0, 300.0, side="overseer")
+    for pid in ("troll-1", "troll-2"):
+        world.place(pid, PIECES["monster-large"], 400.0 + 100 * int(pid[-1]), 100.0, side="overseer")
+        world.return_to_edge(pid, (MAT.width_mm + 20.0, 300.0))
+    placed = ["orc-1", "troll-1", "troll-2"]
+    for i, a in enumerate(placed):
+        assert world.on_mat(a)
+        assert world.position(a)[0] >= MAT.width_mm - 3 * world.radius(a), "on the edge, or next to it"
+        for b in placed[i + 1 :]:
+            gap = math.dist(world.position(a), world.position(b)) - world.radius(a) - world.radius(b)
+            assert gap >= 0.0, f"{a} and {b} overlap by {-gap:.1f} mm"
+
+
 def test_an_ice_piece_is_knocked_off_when_its_host_is_hit() -> None:
     world = World(MAT, seed=8)
     world.place("hero-xoric", PIECES["hero"], 150.0, 300.0, side="heroes")
