@@ -29,6 +29,10 @@ class CameraTruth:
     dropped_frames: float = 0.0  # share of frames lost
     hand_s: float = 0.0  # the flicking hand hides the flicked disc this long
     offset_mm: tuple[float, float] = (0.0, 0.0)  # the camera's registration against the mat
+    # A player's arm over the mat during a shot: how often, and the patch it hides (radius, mm) for how long.
+    arm_probability: float = 0.0
+    arm_radius_mm: tuple[float, float] = (60.0, 150.0)
+    arm_s: tuple[float, float] = (0.05, 0.30)
 
 
 class CameraModel:
@@ -40,6 +44,17 @@ class CameraModel:
     def _seen(self, x: float, y: float) -> tuple[float, float]:
         t, g = self.truth, self.rng.gauss
         return (x + t.offset_mm[0] + g(0.0, t.sigma_mm), y + t.offset_mm[1] + g(0.0, t.sigma_mm))
+
+    def _arm(self, record: ShotRecord, duration_s: float) -> tuple[float, float, float, float, float] | None:
+        """(x, y, from s, to s, radius) of an arm over the mat during this shot, or None. It reaches in
+        somewhere near the flicked disc's path, where players lean."""
+        t = self.truth
+        if self.rng.random() >= t.arm_probability:
+            return None
+        cx, cy = _shot_centre(record)
+        x, y = cx + self.rng.gauss(0.0, 120.0), cy + self.rng.gauss(0.0, 120.0)
+        start = self.rng.uniform(0.0, max(duration_s, 0.05))
+        return (x, y, start, start + self.rng.uniform(*t.arm_s), self.rng.uniform(*t.arm_radius_mm))
 
     def film(self, record: ShotRecord, start_us: int) -> CameraRecord:
         """The camera's report of one shot (``record.frames`` must hold its frames)."""
@@ -63,6 +78,7 @@ class CameraModel:
             self.config.motion_threshold_mm, THRESHOLD_SIGMAS * noise / math.sqrt(SMOOTHING_FRAMES)
         )
         seen: dict[str, list[tuple[int, float, float]]] = {p: [] for p in start}
+        arm = self._arm(record, last * period)
         for k in range(1, last + 1):
             frame = by_frame.get(k)
             if frame is None or (k < last and self.rng.random() < self.truth.dropped_frames):
@@ -71,6 +87,8 @@ class CameraModel:
                 if piece not in seen:
                     continue  # a piece put on the mat during the shot is not one the tracker follows
                 if piece == record.flicked and k * period < self.truth.hand_s:
+                    continue
+                if arm is not None and arm[2] <= k * period <= arm[3] and math.dist((x, y), arm[:2]) < arm[4]:
                     continue
                 seen[piece].append((k, *self._seen(x, y)))
         tracks, still = [], []
@@ -92,6 +110,12 @@ class CameraModel:
             tracks=tuple(tracks),
             still=tuple(still),
         )
+
+
+def _shot_centre(record: ShotRecord) -> tuple[float, float]:
+    xs = [x for _, x, _ in record.path] or [record.flick_at[0]]
+    ys = [y for _, _, y in record.path] or [record.flick_at[1]]
+    return statistics.fmean(xs), statistics.fmean(ys)
 
 
 def _moved(points: list[tuple[int, float, float]], hx: float, hy: float, threshold: float) -> bool:

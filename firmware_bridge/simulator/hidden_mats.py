@@ -80,6 +80,7 @@ CAMERA_SIGMA_RANGE = (0.3, 1.5)  # mm per axis and frame (the camera states 0.5)
 CAMERA_DROPPED_RANGE = (0.0, 0.05)  # share of frames lost
 CAMERA_HAND_RANGE = (0.0, 0.06)  # s the flicking hand hides the flicked disc
 CAMERA_OFFSET_MAX_MM = 1.5  # its registration against the mat: up to this far off, per axis
+CAMERA_ARM_RANGE = (0.0, 0.3)  # share of shots with a player's arm over part of the mat for 50-300 ms
 
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
@@ -134,6 +135,7 @@ def drawn_ranges() -> dict[str, Any]:
             "dropped_frames": CAMERA_DROPPED_RANGE,
             "hand_s": CAMERA_HAND_RANGE,
             "offset_max_mm": CAMERA_OFFSET_MAX_MM,
+            "arm_share_of_shots": CAMERA_ARM_RANGE,
         },
     }
 
@@ -284,6 +286,7 @@ def draw_hidden_table(
             dropped_frames=cu(*CAMERA_DROPPED_RANGE),
             hand_s=cu(*CAMERA_HAND_RANGE),
             offset_mm=(cu(-1, 1) * CAMERA_OFFSET_MAX_MM, cu(-1, 1) * CAMERA_OFFSET_MAX_MM),
+            arm_probability=cu(*CAMERA_ARM_RANGE),
         )
     return HiddenTable(
         table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine, camera

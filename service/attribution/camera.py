@@ -40,7 +40,8 @@ TOUCH_REBOUND_MM = 0.5  # how far a disc that touched a still piece typically re
 TOUCH_REBOUND_SPREAD_MM = 0.7
 MIN_TRACE_BACK_MM = 10.0  # a run on must span this across missing frames to show where it came from
 HIDDEN_BOUNCE_MM = 2.0  # how uncertain a bounce is that the frames did not see
-FAR_MM = 25.0  # beyond this closest approach the flicked disc did not touch the piece
+FAR_MM = 25.0
+EDGE_MM = 60.0  # a disc last seen this near the mat's edge may have left the table  # beyond this closest approach the flicked disc did not touch the piece
 
 
 @dataclass(frozen=True)
@@ -124,12 +125,30 @@ def camera_touches(trace: ShotTrace) -> dict[str, TouchReading]:
     return dict(sorted(readings.items()))
 
 
+def flicked_disc_lost(trace: ShotTrace) -> bool:
+    """Whether the frames lose the flicked disc before the shot ends, away from the mat's edge (where it
+    could have left the table): what it did after that, the camera cannot say."""
+    camera = trace.camera
+    if camera is None:
+        return True
+    track = camera.track(trace.declaration.flicked)
+    if track is None:
+        return True
+    last_frame, x, y = track.points[-1]
+    if last_frame >= camera.frames - 1:
+        return False
+    mat = trace.mat
+    return min(x, y, mat.width_mm - x, mat.height_mm - y) > EDGE_MM
+
+
 def _closest_approach(paths: _Paths, a: str, b: str) -> float | None:
+    """How near disc ``a``'s path, straight between the frames it was seen in, came to ``b``'s place."""
     best = None
-    for k in paths.tracks[a]:
-        pa, pb = paths.at(a, k), paths.at(b, k)
-        if pa is not None and pb is not None:
-            d = math.dist(pa, pb)
+    frames = sorted(paths.tracks[a])
+    for k, j in zip(frames, frames[1:] or frames, strict=False):
+        pa, pj, pb = paths.at(a, k), paths.at(a, j), paths.at(b, k)
+        if pa is not None and pj is not None and pb is not None:
+            d = _segment_distance(pb, pa, pj)
             best = d if best is None else min(best, d)
     return best
 
@@ -433,13 +452,16 @@ def _approaches(
                 if math.hypot(vx, vy) * (b - a) < MIN_TRACE_BACK_MM:
                     straight = math.inf  # too slow a run to trace back across the missing frames
         gap, unsure = max(gaps), 0.0
-        explained = any(a <= t <= b for t in bounces)
-        if b - a > 2 and straight > 3 * sigma + 1.0 and not explained:
+        if b - a > 2 and straight > 3 * sigma + 1.0:
             # Frames missing (under the flicking hand) and a run on that does not lead straight back to
             # where the disc was last seen: it bounced off something unseen, which the run on, traced back,
-            # leads to only roughly (it slowed on the way).
+            # leads to only roughly (it slowed on the way). A piece it surely struck meanwhile explains a
+            # bounce, but not that it was the only one.
             gap = max(min(gaps), 0.0)
-            unsure = HIDDEN_BOUNCE_MM + 0.5 * gap
+            if any(a <= t <= b for t in bounces):
+                unsure = HIDDEN_BOUNCE_MM / 2 + 0.25 * gap
+            else:
+                unsure = HIDDEN_BOUNCE_MM + 0.5 * gap
         if a == 0 and _heads_towards(after, points[0], spot):
             # Flicked from against the piece, not straight away from it: the flick may have pressed into
             # it before the disc left.

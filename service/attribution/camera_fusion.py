@@ -15,7 +15,7 @@ import itertools
 
 from service.mat.trace import ShotTrace
 
-from .camera import TouchReading, camera_touches
+from .camera import TouchReading, camera_touches, flicked_disc_lost
 from .model import COVER_KINDS
 from .reading import Candidate
 
@@ -31,12 +31,14 @@ def fuse_camera(
     trace: ShotTrace, candidates: list[Candidate], reasons: tuple[str, ...]
 ) -> tuple[list[Candidate], bool, tuple[str, ...]]:
     """The candidates re-weighed by the frames, whether to apply the top one, and why not in words."""
-    readings = camera_touches(trace)
-    flicked = trace.declaration.flicked
     camera = trace.camera
-    if camera is None or camera.track(flicked) is None:
+    if camera is None or camera.track(trace.declaration.flicked) is None:
         blind = "the camera did not follow the flicked disc"
         return candidates, False, (*reasons, blind)
+    if flicked_disc_lost(trace):
+        # What it touched after the camera lost it is the piezos' and the scans' to say, as without a camera.
+        return candidates, not reasons, reasons
+    readings = camera_touches(trace)
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)

@@ -160,3 +160,23 @@ def test_the_camera_noise_is_measured_from_the_shot_not_taken_from_its_data_shee
     assert shot.trace.camera is not None and shot.trace.camera.sigma_mm == 0.5
     measured = _Paths(shot.trace.camera).noise(shot.trace.camera.sigma_mm)
     assert measured == pytest.approx(sigma, rel=0.35)
+
+
+def test_a_flicked_disc_the_camera_loses_midway_is_read_as_without_a_camera() -> None:
+    # An arm over the mat hides the hero from x = 200 mm on: whatever it met after that, only the piezos and
+    # the scans can say. The shot is read exactly as it would be without the camera.
+    trace = report(300.0 - REACH)
+    assert trace.camera is not None
+    hero = trace.camera.tracks[0]
+    cut = CameraTrack("hero", tuple(p for p in hero.points if p[1] < 200.0))
+    lost = dataclasses.replace(trace, camera=dataclasses.replace(trace.camera, tracks=(cut,)))
+    from service.attribution.camera import flicked_disc_lost
+
+    assert flicked_disc_lost(lost) and not flicked_disc_lost(trace)
+    with_lost_camera = attribute(lost, QUICK)
+    without_camera = attribute(dataclasses.replace(trace, camera=None), QUICK)
+    assert with_lost_camera.auto_apply == without_camera.auto_apply
+    assert with_lost_camera.reasons == without_camera.reasons
+    assert [c.direct_hits for c in with_lost_camera.candidates] == [
+        c.direct_hits for c in without_camera.candidates
+    ]
