@@ -40,8 +40,8 @@ TOUCH_REBOUND_MM = 0.5  # how far a disc that touched a still piece typically re
 TOUCH_REBOUND_SPREAD_MM = 0.7
 MIN_TRACE_BACK_MM = 10.0  # a run on must span this across missing frames to show where it came from
 HIDDEN_BOUNCE_MM = 2.0  # how uncertain a bounce is that the frames did not see
-FAR_MM = 25.0
-EDGE_MM = 60.0  # a disc last seen this near the mat's edge may have left the table  # beyond this closest approach the flicked disc did not touch the piece
+FAR_MM = 25.0  # beyond this closest approach the flicked disc did not touch the piece
+EDGE_MM = 60.0  # a disc last seen this near the mat's edge may have left the table
 
 
 @dataclass(frozen=True)
