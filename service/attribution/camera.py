@@ -55,7 +55,7 @@ class TouchReading:
         return self.probability <= SURE_NO or self.probability >= SURE_YES
 
 
-SURE_NO, SURE_YES = 0.002, 0.998
+SURE_NO, SURE_YES = 0.01, 0.99
 
 
 Point = tuple[float, float]
