@@ -15,11 +15,11 @@ import itertools
 
 from service.mat.trace import ShotTrace
 
-from .camera import TouchReading, camera_touches, flicked_disc_lost
+from .camera import DOUBT_HIGH, DOUBT_LOW, TouchReading, camera_touches, flicked_disc_lost
 from .model import COVER_KINDS
 from .reading import Candidate
 
-CAMERA_AUTO_THRESHOLD = 0.99
+CAMERA_AUTO_THRESHOLD = 0.99  # or the caller's threshold, when that is higher
 PHYSICS_FLOOR = 0.02  # the share a hit set gets from the physics posterior when no rollout produced it
 NOT_NEAR = 1e-4  # the frames' likelihood of a touch on a piece the flicked disc never came near
 ALTERNATIVES_FROM = 4  # the least certain readings whose flips make new hit sets
@@ -28,7 +28,7 @@ KEPT_REASONS = ("the flicked disc was not seen before the shot",)
 
 
 def fuse_camera(
-    trace: ShotTrace, candidates: list[Candidate], reasons: tuple[str, ...]
+    trace: ShotTrace, candidates: list[Candidate], reasons: tuple[str, ...], auto_apply_threshold: float = 0.0
 ) -> tuple[list[Candidate], bool, tuple[str, ...]]:
     """The candidates re-weighed by the frames, whether to apply the top one, and why not in words."""
     camera = trace.camera
@@ -63,10 +63,13 @@ def fuse_camera(
         for piece, r in sorted(readings.items())
         if not r.sure
     )
-    # Where the frames leave a touch open, the physics alone decides whether the shot can go without the
-    # referee, as it would without a camera: its gates stand in for what nobody saw.
+    # Where the frames lean one way without being sure, the physics alone decides whether the shot can go
+    # without the referee, as it would without a camera: its gates stand in for what nobody saw. Where they
+    # are in real doubt, the referee decides.
     unsure = any(not r.sure for r in readings.values())
-    auto = top.probability >= CAMERA_AUTO_THRESHOLD and not kept and not (unsure and reasons)
+    doubtful = any(DOUBT_LOW < r.probability < DOUBT_HIGH for r in readings.values())
+    threshold = max(CAMERA_AUTO_THRESHOLD, auto_apply_threshold)
+    auto = top.probability >= threshold and not kept and not (unsure and reasons) and not doubtful
     if auto:
         return fused, True, ()
     gates = tuple(r for r in reasons if r not in kept) if unsure else ()

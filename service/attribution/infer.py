@@ -442,7 +442,9 @@ def _summarise(
         reasons.extend(f"calibration not settled: {why}" for why in cal.unsettled_reasons())
     auto = not reasons
     if trace.camera is not None:
-        candidates, auto, seen_reasons = fuse_camera(trace, candidates, tuple(reasons))
+        candidates, auto, seen_reasons = fuse_camera(
+            trace, candidates, tuple(reasons), config.auto_apply_threshold
+        )
         reasons = list(seen_reasons)
     heard = {id(m.contact) for m in matches}
     friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))

@@ -180,3 +180,22 @@ def test_a_flicked_disc_the_camera_loses_midway_is_read_as_without_a_camera() ->
     assert [c.direct_hits for c in with_lost_camera.candidates] == [
         c.direct_hits for c in without_camera.candidates
     ]
+
+
+def test_a_flicked_disc_last_seen_by_the_edge_left_the_table_only_if_it_ran_off() -> None:
+    from service.attribution.camera import flicked_disc_lost
+
+    trace = report(300.0 - REACH)
+    assert trace.camera is not None
+    frames = trace.camera.frames + 10
+
+    def seen(points: tuple[tuple[int, float, float], ...]) -> ShotTrace:
+        camera = dataclasses.replace(trace.camera, frames=frames, tracks=(CameraTrack("hero", points),))
+        return dataclasses.replace(trace, camera=camera)
+
+    # Only its place before the shot: the hand, then an arm, hid it throughout.
+    assert flicked_disc_lost(seen(((0, 100.0, 30.0),)))
+    # Last seen 20 mm from the bottom edge running down towards it: it may have gone off the table.
+    assert not flicked_disc_lost(seen(((0, 100.0, 80.0), (3, 100.0, 50.0), (4, 100.0, 20.0))))
+    # ... running along it, away from it: the camera lost it on the mat.
+    assert flicked_disc_lost(seen(((0, 100.0, 20.0), (3, 130.0, 22.0), (4, 140.0, 24.0))))
