@@ -40,6 +40,10 @@ TOUCH_REBOUND_MM = 0.5  # how far a disc that touched a still piece typically re
 TOUCH_REBOUND_SPREAD_MM = 0.7
 MIN_TRACE_BACK_MM = 10.0  # a run on must span this across missing frames to show where it came from
 HIDDEN_BOUNCE_MM = 2.0  # how uncertain a bounce is that the frames did not see
+THROUGH_MM = 3.0  # a path traced this far into a piece that stayed put did not run straight
+STRAIGHT_SIGMAS = 4.0  # a run on that misses the frame before by more than this many σ turned unseen
+HIDDEN_PATH = -math.inf  # marks a touch the frames cannot rule in or out: the disc's path was unseen
+HIDDEN_PATH_TOUCH = 0.25  # ... and the chance given to it
 FAR_MM = 25.0  # beyond this closest approach the flicked disc did not touch the piece
 EDGE_MM = 60.0  # a disc last seen this near the mat's edge may have left the table
 
@@ -252,11 +256,11 @@ def _where_at(before: list[tuple[int, Point]], after: list[tuple[int, Point]], t
 
 
 def _resting(points: list[tuple[int, Point]], sigma: float) -> bool:
-    """Frames of a disc that did not move between them, as far as the camera's noise can tell."""
+    """Frames of a disc that did not move between them, as far as the camera's noise can tell: its first
+    and last frames no further apart than the noise of two frames allows."""
     if len(points) < 2:
         return False
-    spots = [p for _, p in points]
-    return max(math.dist(a, b) for a in spots for b in spots) < 3.0 * sigma * math.sqrt(2.0) + 0.5
+    return math.dist(points[0][1], points[-1][1]) < 3.0 * sigma + 0.5
 
 
 def _passes(run: tuple[Point, Point, float], spot: Point) -> tuple[float, float] | None:
@@ -421,11 +425,18 @@ def _still_piece(
     flicked disc's path runs up to the piece's edge and, if it goes on, leaves from there."""
     best = (0.0, math.inf, 0.0)  # (probability, gap, how much of it was guessed)
     for gap, hidden in _approaches(paths, flicked, home, reach, sigma, bounces):
+        if gap == HIDDEN_PATH:
+            if HIDDEN_PATH_TOUCH > best[0]:
+                best = (HIDDEN_PATH_TOUCH, gap, hidden)
+            continue
         s = math.sqrt(sigma**2 / 2 + 2 * RADIUS_TOLERANCE_MM**2 + hidden**2)
         p = _soft_touch_odds(gap, s)
         if p > best[0] or (p == best[0] and gap < best[1]):
             best = (p, gap, hidden)
     p, gap, hidden = best
+    if gap == HIDDEN_PATH:
+        words = "stayed put; the flicked disc bounced where the camera could not see it, near enough to touch"
+        return TouchReading(piece, p, words)
     unseen = " (unseen under the hand)" if hidden > 1.0 else ""
     return TouchReading(piece, p, f"stayed put; the flicked disc came to {gap:.1f} mm of it{unseen}")
 
@@ -456,27 +467,47 @@ def _approaches(
                     statistics.fmean(p[1] for _, p in run_points),
                 )
                 gaps.append(math.dist(here, spot) - reach)
+                if run_points is after and any(a <= t <= b for t in bounces):
+                    # At rest after missing frames in which it surely struck a piece: it bounced, and how
+                    # it got there is unseen.
+                    straight = math.inf
                 continue
             (mx, my), (vx, vy), mean_k = run
             p0 = (mx + vx * (start - mean_k), my + vy * (start - mean_k))
             p1 = (mx + vx * (end - mean_k), my + vy * (end - mean_k))
             gaps.append(_segment_distance(spot, p0, p1) - reach)
             if run_points is after:
-                straight = math.dist(p1, points[a])  # 0 when it ran straight from the frame before
-                if math.hypot(vx, vy) * (b - a) < MIN_TRACE_BACK_MM:
+                # How far off its run on, traced back, the frame before lies: 0 when it ran straight
+                # (across the line only: the mat's friction slows a run, it does not turn it).
+                passed = _passes(run, points[a])
+                speed = math.hypot(vx, vy)
+                if passed is None or speed * (b - a) < MIN_TRACE_BACK_MM:
                     straight = math.inf  # too slow a run to trace back across the missing frames
+                else:
+                    # In units of what the run's noisy direction allows over that distance.
+                    span = max(k for k, _ in run_points) - min(k for k, _ in run_points)
+                    aim = sigma * math.sqrt(2.0) / (speed * max(span, 1))
+                    lever = math.dist(p0, points[a])
+                    straight = passed[0] / math.hypot(sigma, aim * lever)
         gap, unsure = max(gaps), 0.0
-        if b - a > 2 and straight > 3 * sigma + 1.0:
-            # Frames missing (under the flicking hand) and a run on that does not lead straight back to
-            # where the disc was last seen: it bounced off something unseen, which the run on, traced back,
-            # leads to only roughly (it slowed on the way). A piece it surely struck meanwhile explains a
-            # bounce, but not that it was the only one.
+        hidden_bounce = b - a > 2 and straight > STRAIGHT_SIGMAS
+        if a == 0 and len(before) == 1 and not hidden_bounce:
+            # From the flick's start there is no run-up to carry on: the run on, traced back, is its path;
+            # one that would run through a piece that stayed put cannot have been straight.
+            gap = gaps[1]
+            hidden_bounce = b - a > 2 and gap < -THROUGH_MM
+        if hidden_bounce:
+            # Frames missing (a hand, an arm) and a run on that does not lead straight back to where the
+            # disc was last seen: it bounced off something unseen, by a path the frames do not show. A
+            # piece whose edge lies within half the unseen stretch of the way between is in real doubt.
+            chord = math.dist(points[a], points[b])
+            near = _segment_distance(spot, points[a], points[b]) - reach
+            if min(near, *gaps) <= chord / 2 + HIDDEN_BOUNCE_MM:
+                found.append((HIDDEN_PATH, 0.0))
+                continue
             gap = max(min(gaps), 0.0)
-            if any(a <= t <= b for t in bounces):
-                unsure = HIDDEN_BOUNCE_MM / 2 + 0.25 * gap
-            else:
-                unsure = HIDDEN_BOUNCE_MM + 0.5 * gap
-        if a == 0 and _heads_towards(after, points[0], spot):
+            unsure = HIDDEN_BOUNCE_MM + 0.5 * gap
+        if a == 0 and (hidden_bounce or _heads_towards(after, points[0], spot)):
             # Flicked from against the piece, not straight away from it: the flick may have pressed into
             # it before the disc left.
             gap = min(gap, gaps[0])
