@@ -72,8 +72,6 @@ class _Paths:
     """The camera's positions of each piece, by frame; a still piece is where the tracker saw it."""
 
     def __init__(self, camera: CameraRecord) -> None:
-        self.period = camera.period_s
-        self.frames = camera.frames
         self.tracks = {t.piece: {k: (x, y) for k, x, y in t.points} for t in camera.tracks}
         self.still = {p: (x, y) for p, x, y in camera.still}
 
@@ -255,6 +253,11 @@ def _where_at(before: list[tuple[int, Point]], after: list[tuple[int, Point]], t
     return None
 
 
+def _mean(points: list[tuple[int, Point]]) -> Point:
+    """Where a disc stood, on average, over these frames."""
+    return statistics.fmean(p[0] for _, p in points), statistics.fmean(p[1] for _, p in points)
+
+
 def _resting(points: list[tuple[int, Point]], sigma: float) -> bool:
     """Frames of a disc that did not move between them, as far as the camera's noise can tell: its first
     and last frames no further apart than the noise of two frames allows."""
@@ -342,12 +345,8 @@ def _striker_odds(
         for run_points in (before, after):
             if run_points is after and _resting(run_points, sigma):
                 # It stopped dead where it met the piece (equal discs, head on): it rests on the spot.
-                rest = (
-                    statistics.fmean(p[0] for _, p in run_points),
-                    statistics.fmean(p[1] for _, p in run_points),
-                )
                 runs += 1
-                likelihood *= _normal(math.dist(rest, spot), s_spot) * _normal(0.0, s_t)
+                likelihood *= _normal(math.dist(_mean(run_points), spot), s_spot) * _normal(0.0, s_t)
                 continue
             run = _line(run_points)
             if run is None:
@@ -462,11 +461,7 @@ def _approaches(
         for run_points, start, end in ((before, a, b), (after, b, a)):
             run = _line(run_points) if not _resting(run_points, sigma) else None
             if run is None:
-                here = (
-                    statistics.fmean(p[0] for _, p in run_points),
-                    statistics.fmean(p[1] for _, p in run_points),
-                )
-                gaps.append(math.dist(here, spot) - reach)
+                gaps.append(math.dist(_mean(run_points), spot) - reach)
                 if run_points is after and any(a <= t <= b for t in bounces):
                     # At rest after missing frames in which it surely struck a piece: it bounced, and how
                     # it got there is unseen.

@@ -31,15 +31,8 @@ class CameraRecord:
     tracks: tuple[CameraTrack, ...]
     still: tuple[tuple[str, float, float], ...]  # (piece, x_mm, y_mm): pieces the tracker saw stay put
 
-    @property
-    def period_s(self) -> float:
-        return 1.0 / self.fps
-
     def track(self, piece: str) -> CameraTrack | None:
         return next((t for t in self.tracks if t.piece == piece), None)
-
-    def still_at(self, piece: str) -> tuple[float, float] | None:
-        return next(((x, y) for p, x, y in self.still if p == piece), None)
 
 
 def camera_to_json(record: CameraRecord) -> dict[str, Any]:
