@@ -71,7 +71,7 @@ def nominal_best_fit(
             speed = best[1].speed_mm_s * math.exp(rng.gauss(0, 0.05))
         rp = RolloutParams(angle, speed)
         rollout = model.run(rp)
-        score = log_likelihood(rollout, trace, model.starting_positions(rp), heard, config.evidence)
+        score = log_likelihood(rollout, trace, rollout.start, heard, config.evidence)
         if best is None or score > best[0]:
             best, best_rollout = (score, rp), rollout
     model.close()

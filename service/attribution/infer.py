@@ -143,7 +143,7 @@ def _score_batch(
     out = []
     for rp in batch:
         rollout: Rollout = model.run(rp)
-        start = model.starting_positions(rp)
+        start = rollout.start
         misfits: list[str] = []
         out.append(
             _Scored(
