@@ -117,46 +117,40 @@ class _Scored:
 
 
 # ---- rollouts, in-process or in a worker ----
-_WORKER_CACHE: dict[int, ShotModel] = {}
+# Rollouts run in blocks of this many, each block on a model built for it. A pymunk space keeps a trace of the
+# rollouts it ran (which bodies are awake, in what order, what contacts it cached), and that moves a result in
+# its last decimals; with a fresh model per block a reading is the same however many workers share the blocks
+# and whichever worker runs which: the daemon's reading, a referee's re-reading and the tests' agree.
+ROLLOUTS_PER_BLOCK = 16
 
 
-def _model_for(trace: ShotTrace, key: int, model_params: ModelParams) -> ShotModel:
-    cached = _WORKER_CACHE.get(key)
-    if cached is None or cached.trace is not trace and cached.trace != trace:
-        for old_model in _WORKER_CACHE.values():
-            old_model.close()
-        _WORKER_CACHE.clear()
-        cached = ShotModel(trace, model_params)
-        _WORKER_CACHE[key] = cached
-    return cached
-
-
-def _score_batch(
+def _score_block(
     trace: ShotTrace,
-    key: int,
     model_params: ModelParams,
     evidence: EvidenceParams,
     heard: SoundModel,
-    batch: Sequence[RolloutParams],
+    block: Sequence[RolloutParams],
 ) -> list[_Scored]:
-    model = _model_for(trace, key, model_params)
+    model = ShotModel(trace, model_params)
     out = []
-    for rp in batch:
-        rollout: Rollout = model.run(rp)
-        start = rollout.start
-        misfits: list[str] = []
-        out.append(
-            _Scored(
-                rp,
-                log_likelihood(rollout, trace, start, heard, evidence, misfits),
-                rollout.direct,
-                rollout.pushed,
-                tuple((p, x, y) for p, (x, y) in sorted(rollout.left_mat.items())),
-                rollout.covers_knocked_off,
-                tuple(rollout.path),
-                tuple(misfits),
+    try:
+        for rp in block:
+            rollout: Rollout = model.run(rp)
+            misfits: list[str] = []
+            out.append(
+                _Scored(
+                    rp,
+                    log_likelihood(rollout, trace, rollout.start, heard, evidence, misfits),
+                    rollout.direct,
+                    rollout.pushed,
+                    tuple((p, x, y) for p, (x, y) in sorted(rollout.left_mat.items())),
+                    rollout.covers_knocked_off,
+                    tuple(rollout.path),
+                    tuple(misfits),
+                )
             )
-        )
+    finally:
+        model.close()
     return out
 
 
@@ -183,36 +177,21 @@ def shutdown_pool() -> None:
 
 
 def _run(
-    trace: ShotTrace, key: int, config: AttributionConfig, sound: SoundModel, params: list[RolloutParams]
+    trace: ShotTrace, config: AttributionConfig, sound: SoundModel, params: list[RolloutParams]
 ) -> list[_Scored]:
+    blocks = [params[i : i + ROLLOUTS_PER_BLOCK] for i in range(0, len(params), ROLLOUTS_PER_BLOCK)]
     workers = config.workers or os.cpu_count() or 1
-    if workers <= 1 or len(params) < 8:
-        return _score_batch(trace, key, config.model, config.evidence, sound, params)
-    chunk = math.ceil(len(params) / workers)
-    try:
-        return _run_in_pool(trace, key, config, sound, params, workers, chunk)
-    except BrokenProcessPool:
-        log.exception("a rollout worker died; restarting the pool and running this batch in-process")
-        shutdown_pool()
-        return _score_batch(trace, key, config.model, config.evidence, sound, params)
-
-
-def _run_in_pool(
-    trace: ShotTrace,
-    key: int,
-    config: AttributionConfig,
-    sound: SoundModel,
-    params: list[RolloutParams],
-    workers: int,
-    chunk: int,
-) -> list[_Scored]:
-    futures = [
-        _pool(workers).submit(
-            _score_batch, trace, key, config.model, config.evidence, sound, params[i : i + chunk]
-        )
-        for i in range(0, len(params), chunk)
-    ]
-    return [s for f in futures for s in f.result()]
+    if workers > 1 and len(blocks) > 1:
+        try:
+            futures = [
+                _pool(workers).submit(_score_block, trace, config.model, config.evidence, sound, block)
+                for block in blocks
+            ]
+            return [s for f in futures for s in f.result()]
+        except BrokenProcessPool:
+            log.exception("a rollout worker died; restarting the pool and running this batch in-process")
+            shutdown_pool()
+    return [s for block in blocks for s in _score_block(trace, config.model, config.evidence, sound, block)]
 
 
 def _resample(scored: list[tuple[_Scored, float]], rng: random.Random, n: int) -> list[_Scored]:
@@ -277,7 +256,6 @@ def attribute(
                 cal.digest,
             )
     rng = random.Random(config.seed)
-    key = id(trace)
     sound, picture = sound_model(trace, config)
     broad = BroadProposal(trace, config)
     prior = FlickPrior(trace, config.aimed_prior_share)
@@ -299,7 +277,7 @@ def attribute(
                 [p.params for p in parents], involved, sigmas[0], sigmas[1], broad, sigmas_mm
             )
         params = [proposal.draw(rng, trace, config) for _ in range(count)]
-        for s in _run(trace, key, config, sound, params):
+        for s in _run(trace, config, sound, params):
             log_w = (
                 s.log_l / config.temperature + prior.log_density(s.params) - proposal.log_density(s.params)
             )
@@ -415,18 +393,13 @@ def _summarise(
     candidates = best_fitting_first(candidates)
     first = candidates[0]
     matches: list[ImpactMatch] = []
-    model = _model_for(trace, id(trace), config.model)
+    model = ShotModel(trace, config.model)
     closest: dict[str, float] = {}
-    rollout = model.run(best[first.direct_hits][1].params, closest)
-    log_likelihood(
-        rollout,
-        trace,
-        model.starting_positions(best[first.direct_hits][1].params),
-        sound,
-        config.evidence,
-        None,
-        matches,
-    )
+    try:
+        rollout = model.run(best[first.direct_hits][1].params, closest)
+    finally:
+        model.close()
+    log_likelihood(rollout, trace, rollout.start, sound, config.evidence, None, matches)
     reasons.extend(
         referee_reasons(
             trace,
