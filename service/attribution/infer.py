@@ -14,7 +14,8 @@ Method (docs/attribution.md):
 
 Prior and proposals live in proposals.py, settings and calibration in config.py.
 
-Rollouts are independent and run in a process pool (``workers``; 1 runs in-process, as the tests do).
+Rollouts are independent. They run in blocks, each on a model built for it, in a process pool (``workers``;
+1 runs in-process, as the tests do), so a reading is the same whatever the number of workers.
 """
 
 from __future__ import annotations

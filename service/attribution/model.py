@@ -105,7 +105,7 @@ def cover_hosts(trace: ShotTrace) -> dict[str, str]:
 
 
 class ShotModel:
-    """Runs rollouts of one trace's shot; build once per trace, call :meth:`run` many times."""
+    """Runs rollouts of one trace's shot; build one per block of rollouts, call :meth:`run` many times."""
 
     def __init__(self, trace: ShotTrace, params: ModelParams | None = None) -> None:
         self.trace = trace
@@ -123,7 +123,7 @@ class ShotModel:
         self._build()
 
     def _build(self) -> None:
-        """Built once per trace; each rollout only resets it (building costs more than running)."""
+        """Built once per model; each rollout only resets it (30 pieces build in about half a rollout)."""
         mat, mp = self.trace.mat, self.params
         space = pymunk.Space()
         space.gravity = (0.0, 0.0)
