@@ -70,6 +70,8 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
 
     # 1. The game: four heroes, a Lord, the first room, with the Castles cards (the Castles heroes are offered
     # once they are ticked: catacombs-and-castles-2e-manual.md: Catacombs 3E Integration).
+    expect(page.locator("#wiz-heroes input[value=xoric]")).to_be_visible()  # the choices have loaded
+    expect(page.locator("#wiz-3e-castles-heroes input[value=hakoru]")).to_be_attached()
     expect(page.locator("#wiz-3e-castles-heroes input[value=hakoru]")).to_be_hidden()
     page.check("#wiz-3e-castles")
     expect(page.locator("#wiz-3e-castles-heroes input[value=hakoru]")).to_be_visible()
