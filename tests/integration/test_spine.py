@@ -50,9 +50,17 @@ def test_a_room_is_played_to_the_end_and_everyone_sees_it(live: LiveTable) -> No
     # Quick heroes can clear a room before any monster strikes: play on into the next room until one does.
     live.wait_until(monster_hits, 180, "a monster to hit a hero")
     cleared = events_of("room_cleared")[0]
-    end = next(
-        s.json() for s in live.probe.seen if s.topic.endswith("/state") and s.json()["seq"] == cleared["seq"]
-    )
+
+    def states_at_clearing() -> list[dict]:
+        return [
+            s.json()
+            for s in live.probe.seen
+            if s.topic.endswith("/state") and s.payload and s.json()["seq"] == cleared["seq"]
+        ]
+
+    # A record's state follows its events on the wire.
+    live.wait_until(states_at_clearing, 15, "the state as of the clearing")
+    end = states_at_clearing()[0]
     events = live.events()
 
     # A monster hit a hero: its damage event names a monster as the attacker and the hero's health dropped.
