@@ -11,13 +11,16 @@ Write a set (one directory; K counts from 0):
         [--pieces 10,20,30] [--faults dropped,spurious,scan-noise,mat-offset,hand]
 
     hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
-    hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...]} per line
+    hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...], "unregistered": [...]}
+                                     per line; ``unregistered``: direct hits no piezo heard and the scans did
+                                     not see move (firmware_bridge/simulator/registered.py)
     hidden-set/constants.json        each table's hidden constants, and the ranges they were drawn from
 
 Attribute each trace file (``smartmat attribute hidden-set/table-K.trace.jsonl --json >
 hidden-set/table-K.out.jsonl``), then score: ``.venv/bin/python benchmarks/attribution_hidden.py --score
 hidden-set`` prints top-1, top-3, auto-apply precision and coverage for the first and second half of each
-table's shots, overall, and by the number of true direct hits.
+table's shots, overall, by the number of true direct hits, and apart for the shots whose every direct touch
+the sensors registered and those with a touch they did not (what no reader of these sensors can be sure of).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from firmware_bridge.simulator.registered import unregistered_touches
+from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.trace_faults import FAULTS, check_faults, with_faults
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
@@ -50,7 +55,10 @@ def write_hidden_set(
     out.mkdir(parents=True, exist_ok=True)
     described = []
     for k in range(tables):
-        described.append({"table": k, **hidden_table(seed, k, sensors, laws).describe()})
+        table = hidden_table(seed, k, sensors, laws)
+        described.append({"table": k, **table.describe()})
+        # Noise-free hearing with the table's hidden piezos: only for the report, never for the traces.
+        hearing = SensorModel(table.sensors, table.mat, truth=table.piezo_truth)
         with (
             open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
             open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
@@ -66,6 +74,9 @@ def write_hidden_set(
                     "shot": i,
                     "direct_hits": sorted(shot.truth.direct_hits),
                     "pushed": sorted(shot.truth.pushed),
+                    "unregistered": unregistered_touches(
+                        shot.truth, shot.trace.pre, shot.trace.post, hearing
+                    ),
                 }
                 truths.write(json.dumps(truth) + "\n")
     constants = {
@@ -120,13 +131,17 @@ def score(results: Path) -> int:
             row = (bool(ranked) and ranked[0] == actual, actual in ranked[:3], bool(answer.get("auto_apply")))
             half = "first half" if i < len(truths) / 2 else "second half"
             hits = {0: "0 direct hits", 1: "1 direct hit"}.get(len(actual), "2+ direct hits")
-            for group in ("overall", half, f"{table} {half}", hits):
+            groups_of_shot = ["overall", half, f"{table} {half}", hits]
+            if "unregistered" in truth:  # sets written before the key have no such split
+                groups_of_shot.append("a touch unregistered" if truth["unregistered"] else "all registered")
+            for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
     print(f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
     order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
+    order += ["all registered", "a touch unregistered"]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:

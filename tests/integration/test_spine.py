@@ -76,10 +76,12 @@ def test_a_room_is_played_to_the_end_and_everyone_sees_it(live: LiveTable) -> No
         return [
             s.json()
             for s in live.probe.seen
-            if s.topic.endswith(f"/character/{hit['character']}") and s.payload and s.json()["seq"] >= hit["seq"]
+            if s.topic.endswith(f"/character/{hit['character']}")
+            and s.payload
+            and s.json()["seq"] >= hit["seq"]
         ]
 
-    # The daemon publishes a record's events before its state, so the topic may arrive a moment after the event.
+    # The daemon publishes a record's events before its state: the topic may arrive just after the event.
     live.wait_until(hero_topic_from_hit, 15, "the hero's retained topic as of the hit")
     first = hero_topic_from_hit()[0]
     # The topic carries the hero as of its record: the last change to the hero at or before that record (one

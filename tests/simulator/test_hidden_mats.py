@@ -214,7 +214,9 @@ def _seed_with_walls_and_boxes() -> tuple[int, int]:
     raise AssertionError("no table with both walls and boxes in 50 seeds")
 
 
-def test_a_written_hidden_set_carries_the_real_geometry_and_no_truth(tmp_path: Path) -> None:
+def test_a_written_hidden_set_carries_the_real_geometry_and_no_truth(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     seed, k = _seed_with_walls_and_boxes()
     table = hidden_table(seed, k)
     benchmark = _load_benchmark()
@@ -229,6 +231,7 @@ def test_a_written_hidden_set_carries_the_real_geometry_and_no_truth(tmp_path: P
         assert trace_from_json(json.loads(line)) == trace
     truths = [json.loads(line) for line in (tmp_path / "table-0.truth.jsonl").read_text().splitlines()]
     assert [t["shot"] for t in truths] == [0, 1, 2, 3]
+    assert all(set(t["unregistered"]) <= set(t["direct_hits"]) for t in truths)
     constants = json.loads((tmp_path / "constants.json").read_text())
     assert constants["tables"][0]["walls_layout"] == table.layout
     # Perfect answers score 100 %.
@@ -238,6 +241,11 @@ def test_a_written_hidden_set_carries_the_real_geometry_and_no_truth(tmp_path: P
     ]
     (tmp_path / "table-0.out.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
     assert benchmark.score(tmp_path) == 0
+    report = {line.split("  ")[0]: line.split() for line in capsys.readouterr().out.splitlines()}
+    assert report["overall"][1:4] == ["4", "100.0%", "100.0%"]
+    registered = int(report.get("all registered", ["", "", "0"])[2])
+    unregistered = int(report.get("a touch unregistered", ["", "", "", "0"])[3])
+    assert registered + unregistered == 4  # every shot is in one of the two groups
 
 
 def test_table_shots_are_deterministic_and_play_on_one_table() -> None:
