@@ -170,10 +170,13 @@ def _pool(workers: int) -> Executor:
     return _POOL
 
 
-def shutdown_pool() -> None:
+def shutdown_pool(*, wait: bool = True) -> None:
+    """Stop the rollout workers. Wait for them, except for a broken pool: a pool left to stop by itself can
+    still be shutting down when the interpreter exits, and CPython then prints an OSError from its exit
+    hook (a bad file descriptor) after the last answer."""
     global _POOL
     if _POOL is not None:
-        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL.shutdown(wait=wait, cancel_futures=True)
         _POOL = None
 
 
@@ -191,7 +194,7 @@ def _run(
             return [s for f in futures for s in f.result()]
         except BrokenProcessPool:
             log.exception("a rollout worker died; restarting the pool and running this batch in-process")
-            shutdown_pool()
+            shutdown_pool(wait=False)
     return [s for block in blocks for s in _score_block(trace, config.model, config.evidence, sound, block)]
 
 
