@@ -23,6 +23,8 @@ from functools import partial
 from typing import Any
 
 from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
+from firmware_bridge.simulator.registered import unregistered_touches
+from firmware_bridge.simulator.sensors import SensorModel
 from service.attribution.baselines import moved_enemies
 from service.attribution.calibration import TableCalibration, wide_priors
 from service.attribution.config import AttributionConfig
@@ -39,6 +41,9 @@ HIT_BANDS: tuple[tuple[str, Callable[[int], bool]], ...] = (
     ("1", lambda n: n == 1),
     ("2+", lambda n: n >= 2),
 )
+# Shots whose every direct touch the sensors registered, and those with one no reader of them could be sure
+# of (firmware_bridge/simulator/registered.py): what the sensors, not the code, cost.
+REGISTERED, UNREGISTERED = "all registered", "a touch unregistered"
 
 
 @dataclass
@@ -47,6 +52,7 @@ class HiddenBenchResult:
     shots_per_table: int
     outcomes: dict[str, list[tuple[int, int, Outcome]]] = field(default_factory=dict)  # (table, shot, …)
     calibrations: list[dict[str, Any]] = field(default_factory=list)  # each table's learnt vs hidden
+    unregistered: set[tuple[int, int]] = field(default_factory=set)  # (table, shot) with a touch unregistered
     wall_s: float = 0.0
 
     def report(self) -> dict[str, Any]:
@@ -64,6 +70,10 @@ class HiddenBenchResult:
             entry["by_hits"] = {
                 label: _brief(summarise([o for o in everything if test(len(o.truth))]))
                 for label, test in HIT_BANDS
+            }
+            entry["by_registration"] = {
+                REGISTERED: _brief(summarise([o for k, i, o in rows if (k, i) not in self.unregistered])),
+                UNREGISTERED: _brief(summarise([o for k, i, o in rows if (k, i) in self.unregistered])),
             }
             out[name] = entry
         base = out.get(BUILT_IN)
@@ -98,7 +108,11 @@ def run_hidden_benchmark(
     done = 0
     for k in range(tables):
         cal: TableCalibration = wide_priors(f"hidden-{k}")
+        table = hidden_table(seed, k, sensors, laws)
+        hearing = SensorModel(table.sensors, table.mat, truth=table.piezo_truth)  # for the report only
         for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
+            if unregistered_touches(shot.truth, shot.trace.pre, shot.trace.post, hearing):
+                result.unregistered.add((k, i))
             case = Case(i, "reference", len(shot.trace.pieces), shot)
             learning_config = replace(config, table=cal)
             outcome, attribution = _scored(case, partial(attribute, config=learning_config))
@@ -109,7 +123,7 @@ def run_hidden_benchmark(
             done += 1
             if progress:
                 progress(done, tables * shots)
-        hidden = hidden_table(seed, k, sensors, laws).describe()
+        hidden = table.describe()
         result.calibrations.append(
             {
                 "table": k,
@@ -171,6 +185,15 @@ def format_hidden(report: dict[str, Any]) -> str:
             lines.append(
                 f"  {name:<20}{label:<3} hits: {p['shots']:>4} shots  top-1 {_pct(p['top1_accuracy']):>7}"
                 f"  auto prec {_pct(p['auto_precision']):>7}  cov {_pct(p['auto_coverage']):>7}"
+            )
+    lines.append("")
+    lines.append("shots whose every direct touch the sensors registered, and shots with one they did not")
+    for name in (SELF, BUILT_IN):
+        for label, p in report[name]["by_registration"].items():
+            lines.append(
+                f"  {name:<20}{label:<21} {p['shots']:>4} shots  top-1 {_pct(p['top1_accuracy']):>7}"
+                f"  top-3 {_pct(p['top3_accuracy']):>7}  auto prec {_pct(p['auto_precision']):>7}"
+                f"  cov {_pct(p['auto_coverage']):>7}"
             )
     lines.append("")
     lines.append(f"{SELF}: stated probability against how often it was right")

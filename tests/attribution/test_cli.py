@@ -58,3 +58,6 @@ def test_bench_on_hidden_mats_of_another_physics_engine(capsys: pytest.CaptureFi
     (table,) = report["calibrations"]
     assert table["engine"] == "impulse"  # the truth came from impulse_world.py, not from pymunk
     assert 0.0 <= report["self-calibrating"]["top1_accuracy"] <= 1.0
+    # Every shot is either one whose touches the sensors all registered, or one with a touch they did not.
+    split = report["self-calibrating"]["by_registration"]
+    assert split["all registered"]["shots"] + split["a touch unregistered"]["shots"] == 2
