@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from service.mat.trace import SeenPiece, TraceFormatError, read_traces
+from service.mat.trace import SeenPiece, ShotTrace, TraceFormatError, read_traces_line_by_line
 
 from .calibration import CalibrationFileError, load_calibration, save_calibration
 from .infer import AttributionConfig, attribute, shutdown_pool
@@ -57,14 +57,24 @@ def _attribute(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     try:
-        traces = list(read_traces(args.trace))
-    except (OSError, TraceFormatError) as exc:
+        lines = list(read_traces_line_by_line(args.trace))
+    except OSError as exc:
         log.error("cannot read %s: %s", args.trace, exc)
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: cannot read {args.trace}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    refused = [(number, item) for number, item in lines if isinstance(item, TraceFormatError)]
+    for _, problem in refused:
+        log.error("cannot read a trace: %s", problem)
+        print(f"error: {problem}", file=sys.stderr)
+    if refused and len(refused) == len(lines):
+        return 2  # not a trace file at all
     last_seen: dict[str, SeenPiece] = {}  # where each disc was last seen, for a pre-scan that missed one
     try:
-        for trace in traces:
+        for number, trace in lines:
+            if not isinstance(trace, ShotTrace):
+                # One answer per line all the same, so that answers still pair with lines.
+                _print_unread(number, trace, table.digest if table is not None else "built-in", args.json)
+                continue
             config = AttributionConfig(
                 auto_apply_threshold=args.threshold, workers=args.workers, seed=args.seed, table=table
             )
@@ -95,4 +105,21 @@ def _attribute(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
-    return 0
+    return 1 if refused else 0
+
+
+def _print_unread(number: int, problem: TraceFormatError, calibration: str, as_json: bool) -> None:
+    reason = f"line {number} is not a trace this reader accepts: {problem}"
+    if not as_json:
+        print(f"line {number}: ask the referee: {reason}")
+        return
+    answer = {
+        "line": number,
+        "error": str(problem),
+        "flicked": None,
+        "auto_apply": False,
+        "reasons": [reason],
+        "calibration": calibration,
+        "candidates": [],
+    }
+    print(json.dumps(answer), flush=True)

@@ -438,18 +438,42 @@ def read_traces(source: TextIO | Path | str) -> Iterator[ShotTrace]:
 
 
 def _traces_of(name: str, lines: Iterable[str | bytes]) -> Iterator[ShotTrace]:
+    for _, trace in _lines_of(name, lines):
+        if isinstance(trace, TraceFormatError):
+            raise trace
+        yield trace
+
+
+def read_traces_line_by_line(source: Path | str) -> Iterator[tuple[int, ShotTrace | TraceFormatError]]:
+    """Each non-blank line's number and its trace, or the error that names why it is not one: a bad line
+    does not stop the lines after it (a table's file read in play order loses one shot, not the rest)."""
+    with open(source, "rb") as handle:
+        yield from _lines_of(handle.name, handle)
+
+
+def _lines_of(name: str, lines: Iterable[str | bytes]) -> Iterator[tuple[int, ShotTrace | TraceFormatError]]:
     for number, raw in enumerate(lines, start=1):
-        where = f"{name}:{number}"
         try:
-            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        except UnicodeDecodeError as exc:
-            raise TraceFormatError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
-        if not line.strip():
+            trace = _trace_of_line(f"{name}:{number}", raw)
+        except TraceFormatError as exc:
+            yield number, exc
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TraceFormatError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
-        except RecursionError:  # json gives up on deep nesting with this, not a JSONDecodeError
-            raise TraceFormatError(f"{where}: not a trace (JSON nested too deeply)") from None
-        yield trace_from_json(data, where)
+        if trace is not None:
+            yield number, trace
+
+
+def _trace_of_line(where: str, raw: str | bytes) -> ShotTrace | None:
+    try:
+        line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError as exc:
+        raise TraceFormatError(f"{where}: not UTF-8 text (byte {exc.start + 1} of the line)") from None
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        problem = exc.msg.removesuffix(" at")  # "Invalid control character at": the column follows
+        raise TraceFormatError(f"{where}: not valid JSON ({problem} at column {exc.colno})") from None
+    except RecursionError:  # json gives up on deep nesting with this, not a JSONDecodeError
+        raise TraceFormatError(f"{where}: not a trace (JSON nested too deeply)") from None
+    return trace_from_json(data, where)
