@@ -182,19 +182,12 @@ def format_hidden(report: dict[str, Any]) -> str:
     lines.append("by number of true direct hits")
     for name in (SELF, BUILT_IN):
         for label, p in report[name]["by_hits"].items():
-            lines.append(
-                f"  {name:<20}{label:<3} hits: {p['shots']:>4} shots  top-1 {_pct(p['top1_accuracy']):>7}"
-                f"  auto prec {_pct(p['auto_precision']):>7}  cov {_pct(p['auto_coverage']):>7}"
-            )
+            lines.append(_group_line(name, f"{label:<3} hits:", p, top3=False))
     lines.append("")
     lines.append("shots whose every direct touch the sensors registered, and shots with one they did not")
     for name in (SELF, BUILT_IN):
         for label, p in report[name]["by_registration"].items():
-            lines.append(
-                f"  {name:<20}{label:<21} {p['shots']:>4} shots  top-1 {_pct(p['top1_accuracy']):>7}"
-                f"  top-3 {_pct(p['top3_accuracy']):>7}  auto prec {_pct(p['auto_precision']):>7}"
-                f"  cov {_pct(p['auto_coverage']):>7}"
-            )
+            lines.append(_group_line(name, f"{label:<21}", p, top3=True))
     lines.append("")
     lines.append(f"{SELF}: stated probability against how often it was right")
     for row in report[SELF]["calibration"]:
@@ -213,6 +206,15 @@ def format_hidden(report: dict[str, Any]) -> str:
             f"{'settled' if learnt['settled'] else 'not settled'}; {c['walls']}"
         )
     return "\n".join(lines)
+
+
+def _group_line(method: str, label: str, p: dict[str, Any], *, top3: bool) -> str:
+    """One method's figures on one group of shots."""
+    top3_figure = f"  top-3 {_pct(p['top3_accuracy']):>7}" if top3 else ""
+    return (
+        f"  {method:<20}{label} {p['shots']:>4} shots  top-1 {_pct(p['top1_accuracy']):>7}{top3_figure}"
+        f"  auto prec {_pct(p['auto_precision']):>7}  cov {_pct(p['auto_coverage']):>7}"
+    )
 
 
 __all__ = ["format_hidden", "run_hidden_benchmark"]
