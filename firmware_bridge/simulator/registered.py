@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from firmware_bridge.simulator.sensors import DISC_KINDS, SensorModel
+from firmware_bridge.simulator.sensors import SensorModel
 from firmware_bridge.simulator.table_edges import Contact, ShotRecord
 from service.mat.trace import Scan
 
@@ -25,18 +25,7 @@ SEEN_SIGMAS = 3.0
 
 def loudest_amplitude(contact: Contact, sensors: SensorModel) -> float:
     """The contact's amplitude at its loudest piezo, without the per-impact noise (its median)."""
-    pz, truth = sensors.config.piezo, sensors.truth
-    coupling = pz.disc_disc_coupling if contact.kind in DISC_KINDS else 1.0
-    strength = pz.impulse_scale * contact.impulse * coupling * truth.amplitude_scale
-    return max(
-        (
-            strength
-            / sensors._weakening(math.hypot(contact.x_mm - sx, contact.y_mm - sy))
-            * truth.gains.get(sensor_id, 1.0)
-            for sensor_id, sx, sy in sensors.piezos
-        ),
-        default=0.0,
-    )
+    return max((median * gain for _, _, median, gain in sensors.carried(contact)), default=0.0)
 
 
 def heard(contacts: Iterable[Contact], sensors: SensorModel) -> bool:

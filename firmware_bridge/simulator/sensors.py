@@ -125,13 +125,8 @@ class SensorModel:
         truth = self.truth
         raw: list[Impact] = []
         for contact in contacts:
-            coupling = pz.disc_disc_coupling if contact.kind in DISC_KINDS else 1.0
-            strength = pz.impulse_scale * contact.impulse * coupling * truth.amplitude_scale
-            for sensor_id, sx, sy in self.piezos:
-                distance = math.hypot(contact.x_mm - sx, contact.y_mm - sy)
-                amplitude = (
-                    strength / self._weakening(distance) * self.rng.lognormvariate(0, 0.15)
-                ) * truth.gains.get(sensor_id, 1.0)
+            for sensor_id, distance, median, gain in self.carried(contact):
+                amplitude = (median * self.rng.lognormvariate(0, 0.15)) * gain
                 if amplitude < pz.detection_threshold:
                     continue
                 arrival = (
@@ -154,6 +149,20 @@ class SensorModel:
                 amplitude = pz.detection_threshold * self.rng.uniform(1.0, 2.5)
                 raw.append(Impact(sensor_id, t, round(amplitude)))
         return _merge(sorted(raw, key=lambda i: (i.t_us, i.sensor_id)))
+
+    def carried(self, contact: Contact) -> list[tuple[int, float, float, float]]:
+        """How the contact reaches each piezo: (sensor id, distance mm, amplitude before the channel's gain
+        and the per-impact noise, the channel's gain)."""
+        pz, truth = self.config.piezo, self.truth
+        coupling = pz.disc_disc_coupling if contact.kind in DISC_KINDS else 1.0
+        strength = pz.impulse_scale * contact.impulse * coupling * truth.amplitude_scale
+        out = []
+        for sensor_id, sx, sy in self.piezos:
+            distance = math.hypot(contact.x_mm - sx, contact.y_mm - sy)
+            out.append(
+                (sensor_id, distance, strength / self._weakening(distance), truth.gains.get(sensor_id, 1.0))
+            )
+        return out
 
     def _weakening(self, distance_mm: float) -> float:
         """How many times weaker an impact is at a piezo this far away."""
