@@ -62,8 +62,8 @@ def _attribute(args: argparse.Namespace) -> int:
         log.error("cannot read %s: %s", args.trace, exc)
         print(f"error: cannot read {args.trace}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    refused = [(number, item) for number, item in lines if isinstance(item, TraceFormatError)]
-    for _, problem in refused:
+    refused = [item for _, item in lines if isinstance(item, TraceFormatError)]
+    for problem in refused:
         log.error("cannot read a trace: %s", problem)
         print(f"error: {problem}", file=sys.stderr)
     if refused and len(refused) == len(lines):
