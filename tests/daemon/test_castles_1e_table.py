@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from service.daemon_cli import _chosen_table
-from service.table_config import TableConfig, load_table, with_game
-from service.table_games import table_game
+from service.app.cli import _chosen_table
+from service.table.config import TableConfig, load_table, with_game
+from service.table.games import table_game
 from tests.daemon.table_harness import FakeTable
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
