@@ -11,8 +11,8 @@ from typing import Any
 from service.content.errors import Problem
 from service.content.reading import Checker, RulesetRecords, fail, read_ruleset
 from service.content.sources import FileKind
-from service.rules.cards import ActionCard, HeroCard, LordCard, MonsterCard, QuadrantEntry, RoomCard
-from service.rules.catacombs1e_cards import Catacombs1ECards
+from service.rules.cards import ActionCard, HeroCard, LordCard, MonsterCard, QuadrantEntry
+from service.rules.catacombs1e_cards import Catacombs1ECards, FirstEditionRoom
 from service.rules.shots import sequences_from_card
 
 RULESET = "catacombs-1e"
@@ -26,6 +26,7 @@ FILES = (
     FileKind("items.yaml", "items", "c1e_card"),
 )
 ROOM_KINDS = {"battle": "battle", "merchant": "merchant", "healer": "healer", "lord": "lair"}
+BOARD_SIDES = 6  # Componenti: "3 plance di gioco a doppia faccia"
 
 
 def load_catacombs1e_content(overlay: Path | str | None = None) -> Catacombs1ECards:
@@ -60,6 +61,19 @@ def _cross_check(records: RulesetRecords, problems: list[Problem]) -> None:
             check.ref("rooms", rid, ["monsters", k, "monster"], entry["monster"], monsters, "monster")
         if raw["kind"] == "battle" and "level" not in raw:
             check.fail("rooms", rid, ["level"], "a battle Room card has a level (0, 1 or 2)")
+        if raw["kind"] == "battle" and "playmat" not in raw:
+            # 2: La Fase di Preparazione: "Prende la plancia di gioco indicata dalla carta stanza".
+            check.fail("rooms", rid, ["playmat"], "a battle Room card names the board side it is played on")
+        elif raw["kind"] != "battle" and "playmat" in raw:
+            check.fail("rooms", rid, ["playmat"], "only a battle Room card names a board")
+    sides: dict[str, str] = {}  # board side -> the first room card naming it
+    for rid, raw in records.data("rooms"):
+        if "playmat" in raw and raw["playmat"] not in sides:
+            sides[raw["playmat"]] = rid
+            if len(sides) > BOARD_SIDES:
+                check.fail(
+                    "rooms", rid, ["playmat"], f"the box has {BOARD_SIDES} board sides: {sorted(sides)}"
+                )
     for rid, raw in records.data("lords"):
         check.ref("lords", rid, ["wandering_monster"], raw["wandering_monster"], monsters, "monster")
         for k, entry in enumerate(raw.get("servants", ())):
@@ -133,7 +147,14 @@ def build(records: RulesetRecords) -> Catacombs1ECards:
             # I Mostri Erranti: the Lord's sheet names the monster (the 3E card model's mercenary icon).
             entries += (QuadrantEntry("mercenary", raw["wandering"]),)
         rooms.append(
-            RoomCard(rid, raw["name"], ROOM_KINDS[raw["kind"]], raw.get("level", 0), quadrants={0: entries})
+            FirstEditionRoom(
+                rid,
+                raw["name"],
+                ROOM_KINDS[raw["kind"]],
+                raw.get("level", 0),
+                quadrants={0: entries},
+                playmat=raw.get("playmat"),
+            )
         )
     lords = [
         LordCard(

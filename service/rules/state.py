@@ -62,6 +62,7 @@ class Character:
     owner: str | None = None  # the hero an ally or familiar belongs to
     returns_next_room: bool = False  # basic hero death: back in the next room's Setup Phase
     rage: int | None = None  # Catacombs 1E: the level on the Barbarian's rage track (None: no such track)
+    player: str | None = None  # Catacombs 1E: the player who controls this hero (None: not named)
 
     @property
     def flipped(self) -> bool:
@@ -364,4 +365,5 @@ def _character_view(c: Character) -> dict[str, Any]:
         "poison": list(c.poison),
         # Only a hero with a rage track shows one, so the other rule sets' snapshots are as they were.
         **({"rage": c.rage} if c.rage is not None else {}),
+        **({"player": c.player} if c.player is not None else {}),
     }
