@@ -179,6 +179,11 @@ class Catacombs1E(Catacombs3E):
     def rooms_that_can_come_next(self, state: GameState) -> list[str]:
         return setup1e.rooms_that_can_come_next(self, state)
 
+    def _check_draw_cards(self, state: GameState, action: A.DrawCards) -> None:
+        super()._check_draw_cards(state, action)
+        if action.deck == "rooms":
+            setup1e.check_named_rooms(self, state, action)
+
     def _check_enter_room(self, state: GameState, action: A.EnterRoom) -> None:
         """1: La Fase Esplorazione; 2: La Fase di Preparazione (the card's board; no rule against the same
         side twice running); moving on from a battle with no monster left ends its round (rounds.move_on)."""
@@ -195,6 +200,7 @@ class Catacombs1E(Catacombs3E):
     def _do_enter_room(self, tx: Tx, action: A.EnterRoom) -> None:
         if tx.state.phase == "battle":
             rounds.move_on(self, tx)
+        tx.state = setup1e.with_named_room_on_top(tx.state)
         super()._do_enter_room(tx, evolve(action, playmat=None))
         board = self.content.board_of(tx.state.room_id or "") if tx.state.room_index >= 0 else None
         playmat = board or (action.playmat if tx.state.room_kind == "lair" else None)

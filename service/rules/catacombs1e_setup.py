@@ -122,6 +122,32 @@ def rooms_that_can_come_next(rules: FirstEditionRules, state: GameState) -> list
     ]
 
 
+def check_named_rooms(rules: FirstEditionRules, state: GameState, action: A.DrawCards) -> None:
+    """The Room cards the referee names are turned in the deck's order (rooms_that_can_come_next)."""
+    ahead = list(state.room_deck[state.room_index + 1 :])
+    for card in (*table_draws.queued(state, "rooms"), *action.cards):
+        possible = rooms_that_can_come_next(rules, evolve(state, room_deck=tuple(ahead), room_index=-1))
+        if card not in possible:
+            raise table_draws.CardNotInDeckError(
+                f"the Keeper turns the top Room card: {card!r} cannot come next; it could be {possible}",
+                EXPLORATION,
+            )
+        ahead[ahead.index(card)] = ahead[0]  # the card turned and the top card change places
+        ahead = ahead[1:]
+
+
+def with_named_room_on_top(state: GameState) -> GameState:
+    """A named card of the top card's level changes places with it, so each level keeps its slots."""
+    named = table_draws.queued(state, "rooms")
+    start = state.room_index + 1
+    deck = list(state.room_deck)
+    if not named or named[0] not in deck[start:] or deck[start] == named[0]:
+        return state
+    where = deck.index(named[0], start)
+    deck[start], deck[where] = deck[where], deck[start]
+    return evolve(state, room_deck=tuple(deck))
+
+
 def check_board(rules: FirstEditionRules, state: GameState, action: A.EnterRoom) -> None:
     """2: La Fase di Preparazione: the board is the Room card's; naming another is refused."""
     card_id = next_card(state)
