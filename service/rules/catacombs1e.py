@@ -36,6 +36,7 @@ from typing import Any
 
 from service.rules import actions as A
 from service.rules import catacombs1e_rage as rage
+from service.rules import catacombs1e_refusals as refusals
 from service.rules import catacombs1e_rounds as rounds
 from service.rules import catacombs1e_services as services
 from service.rules import catacombs1e_setup as setup1e
@@ -46,7 +47,6 @@ from service.rules.catacombs3e import Catacombs3E
 from service.rules.catacombs_flow import CatacombsFlow
 from service.rules.errors import (
     CardNotPlayableError,
-    CharacterCannotActError,
     IllegalActionError,
     WrongPhaseError,
 )
@@ -71,24 +71,6 @@ PETRIFIED = "petrified"  # La Battaglia Finale: the Gorgon "trasformare un eroe 
 SKELETON = "scheletro-evocato"
 TREASURY = 20 * 100 + 20 * 500  # Componenti: 40 gold cards of 100 and 500 (the split is a stand-in)
 HERO_SIDE = ("hero", "ally", "familiar")
-# The Catacombs flow's refusals, cited by the 1E manual's section for the same rule (else its summary).
-SECTIONS_1E = {
-    "Battle Phase: Turn Order": "3. La Fase Combattimento",
-    "Battle Phase: Shot Sequences and Connectors": "Attacchi in Sequenza",
-    "Game Phases: The Setup Phase": "2: La Fase di Preparazione",
-    "Game Phases: The Battle Phase": "3. La Fase Combattimento",
-    "Game Phases: Exploring The Catacomb": "1: La Fase Esplorazione",
-    "Game Phases: Winning the Game": "Condizioni di Vittoria",
-    "Battle Phase: Taking Damage": "Colpi e danni",
-    "Battle Phase: Tracking Health": "Colpi e danni",
-    "Playing Spell, Ability, or Item Cards": "3. La Fase Combattimento",
-    "Item Cards: Usage Restrictions": "Equipaggiamento",
-    "The Overseer, Heroes, and Catacomb Lords: Hero Player Boards": "Preparazione degli eroi",
-    "Components": "Componenti",
-    # The pooled payment of a special room (special_rooms.payers): the heroes may pass gold to one another.
-    "Special Room Cards: Izchak the Merchant": "Il mercante",
-    "Special Room Cards: Althea The Healer": "Il guaritore",
-}
 
 
 def cite1(section: str) -> str:
@@ -107,11 +89,21 @@ class Catacombs1E(Catacombs3E):
             super().check(state, action)
         except IllegalActionError as exc:
             manual, _, section = exc.rule.partition(": ")
-            if manual == "RULINGS.md" or manual.startswith("catacombs-3e"):
-                raise type(exc)(
-                    exc.reason, cite1(SECTIONS_1E.get(section, "Riassunto delle regole"))
-                ) from None
+            if manual.startswith(("RULINGS.md", "catacombs-3e")):
+                raise type(exc)(exc.reason, refusals.rule_1e(section)) from None
             raise
+
+    def rule_for_pending(self, state: GameState) -> str:
+        kind = state.pending.kind if state.pending is not None else ""
+        return refusals.pending_rule(kind)
+
+    def _check_decide(self, state: GameState, action: A.Decide) -> None:
+        try:
+            super()._check_decide(state, action)
+        except IllegalActionError as exc:
+            if state.pending is None:
+                raise
+            raise type(exc)(exc.reason, self.rule_for_pending(state)) from None
 
     # == a new game ===============================================================================
     def new_game(
@@ -235,33 +227,8 @@ class Catacombs1E(Catacombs3E):
     def hero_sequences(self, state: GameState, hero: Character) -> tuple[Sequence, ...]:
         return hero.shot_sequences
 
-    def why_cannot_act(self, state: GameState, character: str, playing: A.PlayCard | None = None) -> None:
-        """A character of the side whose turn it is, refused for the first edition's own reason."""
-        c = state.find(character)
-        if c is None or state.phase != "battle" or state.turn is not None:
-            return
-        ours = c.kind in HERO_SIDE if state.side == HEROES else c.kind in ("monster", "lord")
-        if not ours or not c.in_room:
-            return
-        if c.kind == "hero" and not c.alive:
-            raise CharacterCannotActError(f"{c.name} is dead", cite1("Morte di un eroe"))
-        if c.has(PETRIFIED):
-            raise CharacterCannotActError(
-                f"{c.name} is stone until the battle ends",
-                cite1("La Battaglia Finale: Il Signore della Catacomba"),
-            )
-        if c.has(INCAPACITATED):
-            if playing is not None and playing.card in c.items:
-                # Equipaggiamento: "L'effetto di un oggetto cessa di funzionare quando l'eroe è incapacitato".
-                raise CardNotPlayableError(
-                    f"{c.name} is incapacitated: no item works", cite1("Equipaggiamento")
-                )
-            raise CharacterCannotActError(
-                f"{c.name} is incapacitated: no action this round", cite1("Incapacità")
-            )
-
     def _check_declare(self, state: GameState, action: A.DeclareAction) -> None:
-        self.why_cannot_act(state, action.character)
+        refusals.why_cannot_act(state, action.character)
         super()._check_declare(state, action)
 
     # == shots ====================================================================================
@@ -306,7 +273,7 @@ class Catacombs1E(Catacombs3E):
 
     # == the rage track (catacombs1e_rage.py) =====================================================
     def _check_play_card(self, state: GameState, action: A.PlayCard) -> None:
-        self.why_cannot_act(state, action.character, action)
+        refusals.why_cannot_act(state, action.character, action)
         super()._check_play_card(state, action)
         if action.rush_first:
             # 3. La Fase Combattimento: an action is the basic melee or a special action, "non possono

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from service.rules.codec import decode_dataclass, encode
+from service.rules.codec import OMIT_WHEN_DEFAULT, decode_dataclass, encode
 from service.rules.evolve import evolve
 from service.rules.settings import Settings
 from service.rules.shots import Sequence, Shot
@@ -62,7 +62,8 @@ class Character:
     owner: str | None = None  # the hero an ally or familiar belongs to
     returns_next_room: bool = False  # basic hero death: back in the next room's Setup Phase
     rage: int | None = None  # Catacombs 1E: the level on the Barbarian's rage track (None: no such track)
-    player: str | None = None  # Catacombs 1E: the player who controls this hero (None: not named)
+    # Catacombs 1E: the player who controls this hero (None: not named; then not in the canonical form).
+    player: str | None = field(default=None, metadata={OMIT_WHEN_DEFAULT: True})
 
     @property
     def flipped(self) -> bool:

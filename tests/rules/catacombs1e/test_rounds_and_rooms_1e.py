@@ -13,6 +13,7 @@ from service.rules import actions as A
 from service.rules.catacombs1e import INCAPACITATED, Catacombs1E
 from service.rules.errors import IllegalActionError
 from service.rules.settings import Settings
+from service.rules.state import GameState
 from tests.rules.catacombs1e.game import Game, shipped
 
 AFTER = ["mercante", "corridoio", "signore-della-catacomba"]
@@ -306,6 +307,8 @@ def test_the_players_share_the_four_heroes_as_the_manual_says() -> None:
     }
     view = {c["id"]: c.get("player") for c in g.state.public_view()["characters"]}
     assert view["hero-elfo"] == "anna" and view["lord-dragone"] is None
+    assert GameState.from_json(g.state.to_json()) == g.state  # the canonical form keeps them
+    assert '"player"' not in Game().state.to_json()  # and names nobody when the setup does not
     assert Game(players={"dario": ["barbaro", "elfo", "ladra", "mago"]}).c("hero-mago").player == "dario"
     for wrong in (
         {"anna": ["barbaro", "elfo", "ladra"], "bruno": ["mago"]},  # two players: two heroes each
