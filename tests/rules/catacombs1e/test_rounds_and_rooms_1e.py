@@ -12,6 +12,7 @@ from service.content import ContentError
 from service.rules import actions as A
 from service.rules.catacombs1e import INCAPACITATED, Catacombs1E
 from service.rules.errors import IllegalActionError
+from service.rules.position import load_position, position_of
 from service.rules.settings import Settings
 from service.rules.state import GameState
 from tests.rules.catacombs1e.game import Game, shipped
@@ -308,6 +309,7 @@ def test_the_players_share_the_four_heroes_as_the_manual_says() -> None:
     view = {c["id"]: c.get("player") for c in g.state.public_view()["characters"]}
     assert view["hero-elfo"] == "anna" and view["lord-dragone"] is None
     assert GameState.from_json(g.state.to_json()) == g.state  # the canonical form keeps them
+    assert load_position(g.rules, position_of(g.state)) == g.state  # and the position format
     assert '"player"' not in Game().state.to_json()  # and names nobody when the setup does not
     assert Game(players={"dario": ["barbaro", "elfo", "ladra", "mago"]}).c("hero-mago").player == "dario"
     for wrong in (
