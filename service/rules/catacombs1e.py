@@ -323,10 +323,18 @@ class Catacombs1E(Catacombs3E):
         basic = evolve(planned, shot=evolve(planned.shot, modifier=None))
         tx.set_turn(evolve(turn, queue=tuple(basic if p is planned else p for p in turn.queue)))
         tx.critical_by = planned.actor or turn.character
+        already = len(tx.events)
         try:
             super()._do_resolve_shot(tx, action)
         finally:
             tx.critical_by = None
+        label = planned.shot.label  # the events name the attack as it was declared
+        tx.events[already:] = [
+            evolve(e, text=e.text.replace(f" {basic.shot.label} shot", f" {label} shot"), shot=label)
+            if isinstance(e, E.ShotResolved)
+            else e
+            for e in tx.events[already:]
+        ]
 
     def _check_resolve_shot(self, state: GameState, action: A.ResolveShot) -> None:
         turn = state.turn

@@ -207,6 +207,7 @@ def test_a_critical_attack_adds_its_point_to_every_target_it_strikes() -> None:
     assert not g.c("monster-orco-1").alive and not g.c("monster-orco-2").alive
     damage = [(e.character, e.amount) for e in g.events if type(e).__name__ == "Damaged"]
     assert damage == [("monster-orco-1", 2), ("monster-orco-2", 2)]
+    assert [e.shot for e in g.events if type(e).__name__ == "ShotResolved"] == ["critical melee"]
 
 
 # == regeneration ==================================================================================
