@@ -38,6 +38,21 @@ SECTIONS_1E = {
     "Advanced Concepts: Allies": "Alleati",
     "The Overseer, Heroes, and Catacomb Lords: Hero Player Boards": "Preparazione degli eroi",
     "Components": "Componenti",
+    "Item Cards: Frequency Conditions": "Equipaggiamento",
+    "Item Cards: Combo Items": "Equipaggiamento",
+    "Defensive Properties: Reflecting Shots": "Equipaggiamento",
+    "Defensive Properties: Nullifying Shots": "Equipaggiamento",
+    "Item Cards: Familiars": "Alleati",
+    "Stun Shot Modifier": "Incapacità",
+    "Chain Shot": "Colpi in sequenza",
+    "Battle Phase: Shield Shots": "Panoramica dei componenti",  # the Wizard's shield disc
+    # Punti importanti 2: "se nella riserva non è presente un certo tipo di mostro ... non potrà usare"
+    "Advanced Shots: Summon Shot": "Punti importanti",
+    "Catacomb Lord's Lair": "La Battaglia Finale: Il Signore della Catacomba",
+    "Room Cards: Special Room Cards": "Carte Stanze Speciali",
+    "Room Cards: Izchak the Merchant": "Il mercante",
+    "The Overseer, Heroes, and Catacomb Lords: The Hero Players": "Preparazione del gioco",
+    "The Overseer, Heroes, and Catacomb Lords: The Overseer Player": "Punti importanti",  # the Keeper decides
     # The pooled payment of a special room (special_rooms.payers): the heroes may pass gold to one another.
     "Special Room Cards: Izchak the Merchant": "Il mercante",
     "Special Room Cards: Althea The Healer": "Il guaritore",

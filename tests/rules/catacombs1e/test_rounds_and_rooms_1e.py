@@ -345,3 +345,23 @@ def test_refusals_name_the_first_edition_rule_they_enforce() -> None:
     g.do(A.SetGold("hero-elfo", 100, "gold"))
     overpaid = A.UseService("buy", target="hero-elfo", item=item, payment=(("hero-elfo", 200),))
     assert refused(g, overpaid) == f"{MANUAL}: Il mercante"
+
+
+def test_a_lord_cannot_summon_a_monster_whose_discs_are_all_on_the_heroes_boards(tmp_path: Path) -> None:
+    """catacombs-1e-rules-italian.txt: Punti importanti (2: "se nella riserva non è presente un certo tipo di
+    mostro, allora il Custode non potrà usare quel mostro"); Colpi e danni (the discs beside the heroes'
+    sheets); Le azioni speciali del Signore della Catacomba"""
+    (tmp_path / "monsters.yaml").write_text(
+        "monsters:\n  spirito-del-fuoco:\n    pieces: 2\n", encoding="utf-8"
+    )
+    g = Game(["signore-della-catacomba"], lord="dragone", overlay=tmp_path)
+    g.fight()
+    g.act("hero-barbaro", "melee", "monster-spirito-del-fuoco-1")
+    g.act("hero-elfo", "melee", "monster-spirito-del-fuoco-2")
+    g.heroes_idle()
+    g.do(A.DeclareAction("lord-dragone", 1))  # his special action: two fire spirits
+    rule = refused(g, A.ResolveShot("lord-dragone", "summon"))
+    assert rule == f"{MANUAL}: Punti importanti"
+    g.do(A.SkipShot("lord-dragone"))
+    g.do(A.SkipShot("lord-dragone"))
+    assert g.state.round == 2 and not any(m.alive for m in g.state.room_monsters if m.kind == "monster")
