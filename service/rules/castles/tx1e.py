@@ -34,18 +34,26 @@ class FirstEditionTx(CastlesTx):
         if self.state.mode in BOSS_MODES:
             super().advance(last_side)
             return
-        self.reset_portraits(last_side)
+        self.reset_portraits(last_side, due=False)
         other = self.state.other_side(last_side)
-        self.reset_portraits(other)
+        self.reset_portraits(other, due=True)
         if self.eligible(other):
             self.to_side(other)
-        elif self.eligible(last_side):
+            return
+        self.reset_portraits(last_side, due=True)
+        if self.eligible(last_side):
             self.to_side(last_side)  # every opposing hero is trapped: the turn comes back
 
-    def reset_portraits(self, side_id: str) -> None:
-        """Game Overview: "When all heroes on a team have taken an action, all their Portrait cards reset"."""
-        heroes = [h for h in self.state.members(side_id, "hero") if h.on_mat and not h.trapped]
-        if not heroes or any(h.id not in self.state.acted for h in heroes):
+    def reset_portraits(self, side_id: str, *, due: bool) -> None:
+        """Game Overview: "When all heroes on a team have taken an action, all their Portrait cards reset".
+        A hero under a net or web has not taken its action: the team's portraits wait for it until the team's
+        turn is ``due`` and no hero of it could act otherwise (docs/rulings.md), so a hero freed before then
+        still takes its action before the others go again."""
+        heroes = [h for h in self.state.members(side_id, "hero") if h.on_mat]
+        waiting = [h for h in heroes if h.id not in self.state.acted]
+        if not heroes or len(waiting) == len(heroes):
+            return
+        if waiting and not (due and all(h.trapped for h in waiting)):
             return
         ids = {h.id for h in self.state.members(side_id, "hero")}
         self.state = evolve(self.state, acted=tuple(a for a in self.state.acted if a not in ids))
