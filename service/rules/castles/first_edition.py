@@ -218,6 +218,16 @@ class CastlesFirstEdition(CastlesSecondEdition):
             raise IllegalActionError("only a Reinforcement Token places warriors", REINFORCEMENTS)
         self._check_turn_start(state, c)
         card = self.charged_card(c, action.card)
+        if (
+            c.kind == "hero"
+            and card is None
+            and not state.charging
+            and self._out_of_game(state, c, action.card)
+        ):
+            raise CardNotPlayableError(
+                f"{c.name} holds no Ability card {action.card!r}; once played, a card is out of the game",
+                cite1e("Ability Cards in Boss Mode"),
+            )
         if c.kind != "hero" or card is None:
             raise CardNotPlayableError(f"{c.name} holds no Ability card {action.card!r}", ABILITIES)
         if not card.sequences:
@@ -243,6 +253,12 @@ class CastlesFirstEdition(CastlesSecondEdition):
                     f"the order must name every hero taking part: {sorted(wanted)}", TEAM_ACTIONS
                 )
 
+    def _out_of_game(self, state: CastlesState, c: Fighter, card_id: str) -> bool:
+        """A card of the hero's team that no hero holds any more: played, in Boss Mode."""
+        card = self.content.ability_cards.get(card_id)
+        held = {k for h in state.members(c.side, "hero") for k, _ in h.charges}
+        return card is not None and card.team == state.side(c.side).team and card_id not in held
+
     def _check_reinforcement(
         self, state: CastlesState, c: Fighter, placements: tuple[tuple[str, int], ...]
     ) -> None:
@@ -261,38 +277,7 @@ class CastlesFirstEdition(CastlesSecondEdition):
         if all(w.on_mat for w in state.members(c.side, "warrior")):
             raise CardNotPlayableError("no warrior is left to place", REINFORCEMENTS)
         if placements:
-            self._check_placements(state, c, placements)
-
-    def _check_placements(
-        self, state: CastlesState, lord: Fighter, placements: tuple[tuple[str, int], ...]
-    ) -> None:
-        """Reinforcements: "three different Warriors in each of the three quadrants of the game board which
-        does not contain the Castle or Catacomb Lord" (one in each: docs/rulings.md)."""
-        kinds = {w.card for w in state.members(lord.side, "warrior") if not w.on_mat}
-        wanted = min(3, len(kinds))
-        if len(placements) != wanted:
-            raise IllegalActionError(
-                f"a Reinforcement Token places {wanted} different warriors, one a quadrant; "
-                f"got {len(placements)}",
-                REINFORCEMENTS,
-            )
-        cards: list[str] = []
-        for warrior_id, quadrant in placements:
-            w = state.find(warrior_id)
-            if w is None or w.kind != "warrior" or w.side != lord.side:
-                raise IllegalActionError(f"{warrior_id!r} is none of {lord.name}'s Warriors", REINFORCEMENTS)
-            if w.on_mat:
-                raise IllegalActionError(f"{w.name} is already on the game board", REINFORCEMENTS)
-            if isinstance(quadrant, bool) or quadrant not in (1, 2, 3, 4):
-                raise IllegalActionError(f"a quadrant is 1, 2, 3 or 4, got {quadrant!r}", REINFORCEMENTS)
-            cards.append(w.card)
-        if len(set(cards)) != len(cards):
-            raise IllegalActionError(f"the warriors placed must be different, got {cards}", REINFORCEMENTS)
-        quadrants = [q for _, q in placements]
-        if len(set(quadrants)) != len(quadrants):
-            raise IllegalActionError(
-                f"one warrior in each quadrant without the Lord, got quadrants {quadrants}", REINFORCEMENTS
-            )
+            pieces1e.check_placements(state, c, placements)
 
     # == application ==============================================================================
     def _turn_begins(self, tx: CastlesTx, c: Fighter) -> None:

@@ -1,9 +1,9 @@
-"""Catacombs & Castles 1E: the discs besides the characters that the rules track.
+"""Catacombs & Castles 1E: where the rules place, lift and switch pieces on the game board.
 
 catacombs-and-castles-1e-manual.txt: Shields (a team's shield disc, lifted and put back by a sequence with
 the Shield icon, rushed by a vortex); Shot Reference (Open Portal switches two characters of one team; the
-Net / Web disc the attacker may lift at the start of a turn). Checks raise; the ``tx`` functions apply what
-a check accepted.
+Net / Web disc the attacker may lift at the start of a turn); Reinforcements (the warriors the Overseer
+places, one a quadrant). Checks raise; the ``tx`` functions apply what a check accepted.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from service.rules.evolve import evolve
 
 SHIELDS = cite1e("Shields")
 SHOT_REFERENCE = cite1e("Shot Reference")
+REINFORCEMENTS = cite1e("Reinforcements")
 SHIELD_PIECES = tuple(f"{team}-shield" for team in TEAMS)  # Components: Catacomb Shield x1, Castle Shield x1
 LIFT_NET = "lift-net"  # perform_card's card for lifting the team's net or web disc off its target
 
@@ -98,3 +99,34 @@ def lift_net(tx: CastlesTx, trapped: Fighter) -> None:
     tx.emit(
         CE.TrapChanged(f"The {disc} disc is lifted off {trapped.name} to be used again", trapped.id, False)
     )
+
+
+# == Reinforcements ===============================================================================
+def check_placements(state: CastlesState, lord: Fighter, placements: tuple[tuple[str, int], ...]) -> None:
+    """Reinforcements: "three different Warriors in each of the three quadrants of the game board which
+    does not contain the Castle or Catacomb Lord" (one in each: docs/rulings.md)."""
+    kinds = {w.card for w in state.members(lord.side, "warrior") if not w.on_mat}
+    wanted = min(3, len(kinds))
+    if len(placements) != wanted:
+        raise IllegalActionError(
+            f"a Reinforcement Token places {wanted} different warriors, one a quadrant; "
+            f"got {len(placements)}",
+            REINFORCEMENTS,
+        )
+    cards: list[str] = []
+    for warrior_id, quadrant in placements:
+        w = state.find(warrior_id)
+        if w is None or w.kind != "warrior" or w.side != lord.side:
+            raise IllegalActionError(f"{warrior_id!r} is none of {lord.name}'s Warriors", REINFORCEMENTS)
+        if w.on_mat:
+            raise IllegalActionError(f"{w.name} is already on the game board", REINFORCEMENTS)
+        if isinstance(quadrant, bool) or quadrant not in (1, 2, 3, 4):
+            raise IllegalActionError(f"a quadrant is 1, 2, 3 or 4, got {quadrant!r}", REINFORCEMENTS)
+        cards.append(w.card)
+    if len(set(cards)) != len(cards):
+        raise IllegalActionError(f"the warriors placed must be different, got {cards}", REINFORCEMENTS)
+    quadrants = [q for _, q in placements]
+    if len(set(quadrants)) != len(quadrants):
+        raise IllegalActionError(
+            f"one warrior in each quadrant without the Lord, got quadrants {quadrants}", REINFORCEMENTS
+        )

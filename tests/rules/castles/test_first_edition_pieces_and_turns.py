@@ -14,6 +14,7 @@ from service.rules.castles import events as CE
 from service.rules.castles.cards import ChargedCard, Step
 from service.rules.castles.setup import SetupRefused
 from service.rules.errors import (
+    CardNotPlayableError,
     CharacterCannotActError,
     IllegalActionError,
     NotYourTurnError,
@@ -323,13 +324,13 @@ def test_the_shield_icon_puts_the_shield_disc_on_the_board_and_lifts_it_at_the_n
     disc back onto the game board")"""
     t = shield_game()
     passes(t, "hero-hakoru")
-    assert t.state.shields == ()
+    assert not t.state.shields
     randsarr_shields(t)
     assert t.state.shields == ("castle-shield",)
     assert t.state.public_view()["shields"] == ["castle-shield"]
     passes(t, "hero-formilus", "hero-larra", "hero-cahreliss", "hero-kethyst", "hero-hakoru")
     t.declare("hero-randsarr", 0)
-    assert t.state.shields == ()  # lifted for the rest of the sequence
+    assert not t.state.shields  # lifted for the rest of the sequence
     t.shot("hero-randsarr", "rush")
     t.shot("hero-randsarr", "melee")
     t.shot("hero-randsarr", "shield")
@@ -449,3 +450,18 @@ def test_boss_mode_refusals_cite_the_boss_mode_sections() -> None:
     with pytest.raises(CharacterCannotActError) as again:
         t.declare("boss-sothemir", 0)
     assert again.value.rule == f"{MANUAL}: The Warriors"
+
+
+def test_a_card_played_in_boss_mode_is_refused_as_out_of_the_game() -> None:
+    """catacombs-and-castles-1e-manual.txt: Ability Cards in Boss Mode ("Once an Ability card has been played,
+    it is out of the game")"""
+    t = boss_game()
+    overseer_turn(t)
+    t.card("hero-hakoru", "catacomb-stand-in-1")
+    t.end("hero-hakoru")
+    with pytest.raises(CardNotPlayableError) as refused:
+        t.card("hero-formilus", "catacomb-stand-in-1")
+    assert refused.value.rule == f"{MANUAL}: Ability Cards in Boss Mode"
+    with pytest.raises(CardNotPlayableError) as not_held:
+        t.card("hero-formilus", "catacomb-hail-xaugorth")  # Hakoru's, still in the game
+    assert not_held.value.rule == f"{MANUAL}: Ability Cards"
