@@ -3,7 +3,8 @@
 catacombs-and-castles-1e-manual.txt, Turn Overview / Game Overview: in Team Mode the teams alternate one
 hero at a time; a hero's Portrait card is rotated once it has acted, it cannot act again until all of its
 teammates have, and when all have, the team's portraits reset (so a hero may act last in one cycle and first
-in the next, as the Queen of Storms does in the Team Mode Quick Start Tutorial). In Boss Mode each side takes
+in the next, as the Queen of Storms does in the Team Mode Quick Start Tutorial). A hero under a net or web
+holds the reset back until its team's turn comes with no other hero able to act. In Boss Mode each side takes
 all its actions at once (the 2E flow, ``CastlesTx``). Egg Shot: a warrior placed cannot act on the turn it
 was placed; Reinforcements: new warriors act before the Lord and the others.
 """
