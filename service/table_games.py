@@ -139,10 +139,12 @@ class CastlesTable:
         expected["kind"] = kind
         expected["ranged"] = kind == "ranged"
         expected["ranged_class"] = CASTLES_PIECE_SIZES.get(size or "") if kind == "ranged" else None
-        expected["shield"] = kind == "shield"
+        # 1E Shields: the icon puts the disc down beside the hero (no flick); 2E's shield shot flicks it.
+        placed_shield = kind == "shield" and state.ruleset == "catacombs-and-castles-1e"
+        expected["shield"] = kind == "shield" and not placed_shield
         # Special shots place the piece (on a rune, or two teammates swapped): nothing is flicked, so the
         # referee enters them (manual_shot) or the player skips them.
-        expected["placed"] = kind == "special"
+        expected["placed"] = kind == "special" or placed_shield
         expected["team"] = state.side(state.character(expected["actor"]).side).team
         return expected
 

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from service.daemon_cli import _chosen_table
+from service.rules import actions as A
 from service.table_config import TableConfig, load_table, with_game
 from service.table_games import table_game
 from tests.daemon.table_harness import FakeTable
+from tests.rules.castles.table1e import JEN, Table1E
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
 
@@ -111,3 +113,18 @@ def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_n
     assert chosen(mode="boss").game.mode == "boss"
     with pytest.raises(SystemExit, match=r"castles-1e-demo.yaml: game.modes has no 'one-versus-one' game"):
         chosen(mode="one-versus-one")
+
+
+def test_the_first_editions_shield_step_is_a_placement_not_a_flick() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shields ("place the shield disc back onto the game board anywhere
+    within 1" / 2.5cm of the hero's new location": no flick for the mat to read)"""
+    castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
+    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    t.declare("hero-randsarr", 0)
+    t.shot("hero-randsarr", "rush")
+    t.shot("hero-randsarr", "melee")
+    expected = table_game(t.state.ruleset).expected_shot(t.rules, t.state)
+    assert expected is not None and expected["shot"] == "shield"
+    assert expected["placed"] and not expected["shield"]
+    t.do(A.SkipShot("hero-randsarr"))  # the player leaves the step: the disc still goes back
+    assert t.state.shields == ("castle-shield",)

@@ -369,9 +369,12 @@ class CastlesFirstEdition(CastlesSecondEdition):
         tx.state = evolve(tx.state, reinforcing=tuple(wid for wid, _ in placements))
 
     def _start(self, tx: CastlesTx, c: Fighter, source: str, queue: tuple[Planned, ...]) -> None:
-        if source == "sequence" and any(p.shot == "shield" and p.actor == c.id for p in queue):
-            pieces1e.lift_shield(tx, c)
+        shielded = source == "sequence" and any(p.shot == "shield" and p.actor == c.id for p in queue)
+        if shielded:
+            pieces1e.lift_shield(tx, c)  # an Ability card's shield icon does not move the disc (Shields)
         super()._start(tx, c, source, queue)
+        if shielded and tx.state.turn is not None:
+            tx.set_turn(evolve(tx.state.turn, shield=pieces1e.shield_of(tx.state, c)))
 
     def _place_warrior(self, tx: CastlesTx, by: Fighter, warrior_id: str, why: str) -> None:
         """Egg: one friendly Warrior beside the character; it "may not take an action on the turn that it was
@@ -401,8 +404,8 @@ class CastlesFirstEdition(CastlesSecondEdition):
             first, second = (tx.char(cid) for cid in action.swapped)
             said = f"{actor.name} opens a portal: {first.name} and {second.name} switch places"
             tx.emit(E.PortalOpened(said, actor.id, action.swapped))
-        if planned.shot == "shield" and turn.source == "sequence":
-            pieces1e.place_shield(tx, actor)  # an Ability card's shield icon does not move the disc
+        if planned.shot == "shield" and turn.shield is not None:
+            pieces1e.place_shield(tx, actor)
         hits = [h for h in dict.fromkeys(action.direct_hits) if h != planned.piece]
         self._shields_hit(tx, planned, actor, [h for h in hits if pieces1e.is_shield(h)])
         hits = [h for h in hits if not pieces1e.is_shield(h)]

@@ -111,6 +111,7 @@ class CastlesTurn:
     last_damaged: tuple[tuple[int, str], ...] = ()  # per group: the target damaged last (the Chain Rule)
     hits: tuple[Hit, ...] = ()
     initiator_uncharged: bool = False  # 1E Team Actions: the initiator's cards take no tokens this turn
+    shield: str | None = None  # 1E Shields: the shield disc this sequence lifted, put back when it ends
 
     def candidates(self) -> tuple[Planned, ...]:
         """The next shot, or under an Elastic connector any shot of the same sequence; added shots first.

@@ -12,6 +12,7 @@ was placed; Reinforcements: new warriors act before the Lord and the others.
 from __future__ import annotations
 
 from service.rules import events as E
+from service.rules.castles.pieces1e import place_shield
 from service.rules.castles.state import BOSS_MODES, Fighter
 from service.rules.castles.tx import CastlesTx
 from service.rules.evolve import evolve
@@ -25,6 +26,9 @@ class FirstEditionTx(CastlesTx):
         c = self.char(turn.character)
         reinforcing = tuple(w for w in self.state.reinforcing if w != c.id)
         self.state = evolve(self.state, reinforcing=reinforcing)
+        if turn.shield is not None:
+            # Shields: the sequence over (its shield step made or not), the disc goes back beside the hero.
+            place_shield(self, c)
         super().end_turn()
 
     def can_take_turn(self, c: Fighter) -> bool:

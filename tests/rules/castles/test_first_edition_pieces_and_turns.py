@@ -339,6 +339,19 @@ def test_the_shield_icon_puts_the_shield_disc_on_the_board_and_lifts_it_at_the_n
     assert moved == [True, False, True]
 
 
+def test_the_shield_disc_goes_back_when_the_sequence_ends_without_its_shield_step() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shields ("execute the remainder of that hero's shot sequence and
+    then place the shield disc back onto the game board"; docs/rulings.md)"""
+    t = shield_game(board_side="catacomb")
+    randsarr_shields(t)
+    passes(t, "hero-hakoru", "hero-larra", "hero-formilus", "hero-kethyst", "hero-cahreliss")
+    t.declare("hero-randsarr", 0)
+    assert not t.state.shields
+    t.shot("hero-randsarr", "rush")
+    t.end("hero-randsarr")  # the melee and the shield step not made
+    assert t.state.shields == ("castle-shield",)
+
+
 def test_a_vortex_rushes_the_opposing_shield_disc_it_hits() -> None:
     """catacombs-and-castles-1e-manual.txt: Shot Reference (Vortex: "For each opposing character hit by the
     vortex disc, the attacker executes a single Rush shot for that character. This includes shield discs")"""
