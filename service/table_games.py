@@ -23,6 +23,7 @@ from service.rules.errors import IllegalActionError
 from service.table_config import TableConfig
 
 REINFORCEMENT_CARD = "reinforcement"  # perform_card's card for a 1E Reinforcement Token (first_edition.py)
+LIFT_NET_CARD = "lift-net"  # perform_card's card for lifting a 1E net or web disc (pieces1e.py)
 
 CASTLES_PIECE_SIZES = {
     "extra_small": "castles-ranged-extra-small",
@@ -123,6 +124,18 @@ class CastlesTable:
                         "label": f"{c.name}: spend a Reinforcement Token",
                         "character": c.id,
                         "card": REINFORCEMENT_CARD,
+                        "card_alternative": 0,
+                        "shots": [],
+                    }
+                )
+            if c.trapped and rules.is_legal(state, A.PerformCard(c.id, LIFT_NET_CARD)):
+                # Catacombs & Castles 1E, Net / Web: the attacker may lift the disc at the start of a turn.
+                entries.append(
+                    {
+                        "id": f"{c.id}:{LIFT_NET_CARD}:0",
+                        "label": f"Lift the net or web disc off {c.name}",
+                        "character": c.id,
+                        "card": LIFT_NET_CARD,
                         "card_alternative": 0,
                         "shots": [],
                     }

@@ -17,7 +17,7 @@ from service.rules import actions as A
 from service.table_config import TableConfig, load_table, with_game
 from service.table_games import table_game
 from tests.daemon.table_harness import FakeTable
-from tests.rules.castles.table1e import JEN, Table1E
+from tests.rules.castles.table1e import JEN, SAM, Table1E
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
 
@@ -128,3 +128,20 @@ def test_the_first_editions_shield_step_is_a_placement_not_a_flick() -> None:
     assert expected["placed"] and not expected["shield"]
     t.do(A.SkipShot("hero-randsarr"))  # the player leaves the step: the disc still goes back
     assert t.state.shields == ("castle-shield",)
+
+
+def test_the_turn_controller_offers_to_lift_the_web_at_the_start_of_the_attackers_turn() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shot Reference (Net / Web: "Attacker may choose to remove Net or
+    Web from trapped target at the start of their turn")"""
+    t = Table1E({"mode": "team", "armour_tokens": False, "sides": [SAM, JEN]})
+    t.declare("hero-cahreliss", 1)
+    t.shot("hero-cahreliss", "web", "hero-larra")
+    t.answer("power:catacomb-embrace-the-flames")
+    game = table_game(t.state.ruleset)
+    assert not any(e["card"] == "lift-net" for e in game.actions(t.rules, t.state) if "card" in e)
+    t.declare("hero-delilah", 0)
+    t.end("hero-delilah")
+    lift = [e for e in game.actions(t.rules, t.state) if e.get("card") == "lift-net"]
+    assert [e["id"] for e in lift] == ["hero-larra:lift-net:0"]
+    t.do(A.PerformCard("hero-larra", "lift-net", alternative=lift[0]["card_alternative"]))
+    assert not t.state.character("hero-larra").trapped
