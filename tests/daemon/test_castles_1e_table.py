@@ -95,6 +95,31 @@ def test_the_overseer_spends_a_reinforcement_token_from_the_turn_controller() ->
         table.close()
 
 
+def test_the_overseer_names_the_quadrant_each_reinforcement_enters() -> None:
+    """catacombs-and-castles-1e-manual.txt: Reinforcements ("the Overseer places three different Warriors in
+    each of the three quadrants of the game board which does not contain the Castle or Catacomb Lord")"""
+    table = first_edition("boss")
+    try:
+        while table.state["round"] == 1:
+            entry = table.state["actions"][0]
+            assert table.send("declare", character=entry["character"], alternative=entry["alternative"])["ok"]
+            play_out_the_turn(table)
+        token = next(a for a in table.state["actions"] if a.get("card") == "reinforcement")
+        placements = [["warrior-querling-2", 1], ["warrior-querling-3", 2], ["warrior-watch-guard-2", 3]]
+        refused = table.send(
+            "declare", character=token["character"], action=token["id"], placements=placements
+        )
+        assert not refused["ok"] and "different" in refused["error"]
+        placements[1] = ["warrior-royal-archer-2", 2]
+        assert table.send("declare", character=token["character"], action=token["id"], placements=placements)[
+            "ok"
+        ]
+        arrived = {c["id"] for c in table.state["characters"] if c["on_mat"]}
+        assert {"warrior-querling-2", "warrior-royal-archer-2", "warrior-watch-guard-2"} <= arrived
+    finally:
+        table.close()
+
+
 def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_not_have() -> None:
     """catacombs-and-castles-1e-manual.txt: Game Overview — the first edition has Team Mode and Boss Mode."""
 
