@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from service.bindings import resolve_bindings
 from service.daemon_cli import _chosen_table
 from service.rules import actions as A
 from service.table_config import TableConfig, load_table, with_game
@@ -170,3 +171,15 @@ def test_the_turn_controller_offers_to_lift_the_web_at_the_start_of_the_attacker
     assert [e["id"] for e in lift] == ["hero-larra:lift-net:0"]
     t.do(A.PerformCard("hero-larra", "lift-net", alternative=lift[0]["card_alternative"]))
     assert not t.state.character("hero-larra").trapped
+
+
+def test_a_shield_disc_on_the_board_stands_for_itself_so_its_hits_reach_the_rules() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shields; Shot Reference (Vortex: "This includes shield discs")"""
+    castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
+    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    registry = load_table("castles-1e-demo").registry
+    assert "castle-shield" not in resolve_bindings(t.state, registry, {}, {}, lambda _: None)
+    t.declare("hero-randsarr", 0)
+    t.end("hero-randsarr")  # the disc goes down beside him
+    discs = resolve_bindings(t.state, registry, {}, {}, lambda _: None)
+    assert discs["castle-shield"] == "castle-shield" and discs["hero-randsarr"] == "hero-randsarr"
