@@ -437,6 +437,16 @@ class CastlesFirstEdition(CastlesSecondEdition):
                 said = f"the {shield.replace('-', ' ')} disc is invulnerable"
                 tx.emit(E.HitIgnored(said, shield, actor.id, "shield"))
 
+    def _do_skip_shot(self, tx: CastlesTx, action: A.SkipShot) -> None:
+        turn = tx.state.turn
+        assert turn is not None
+        head = turn.queue[0]
+        if head.alt >= 0 and not head.added:
+            # A shot of a Team icon's Or-alternative made without effect: that alternative is the hero's.
+            queue = tuple(p for p in turn.queue if p.group != head.group or p.alt in (-1, head.alt))
+            tx.set_turn(evolve(turn, queue=queue))
+        super()._do_skip_shot(tx, action)
+
     def _effects_1e(
         self, tx: CastlesTx, planned: Planned, action: A.ResolveShot, enemies: tuple[str, ...]
     ) -> tuple[tuple[str, ...], dict[str, tuple[tuple[Planned, ...], str]]]:

@@ -129,6 +129,22 @@ def test_a_team_action_cannot_end_before_every_hero_has_performed_it() -> None:
     assert t.state.turn is None
 
 
+def test_a_skipped_shot_of_a_team_alternative_is_the_heros_choice_of_alternative() -> None:
+    """catacombs-and-castles-1e-manual.txt: Team Actions ("this is not optional"); Team Mode Quick Start
+    Tutorial (each hero "can now choose to execute the Target Ice shot or the Claw shot")"""
+    t = tutorial(armour_tokens=False)
+    passes(t, "hero-hakoru")
+    t.do(A.SetCharge("hero-delilah", "castle-target-acquired", 2))
+    t.card("hero-delilah", "castle-target-acquired")
+    turn = t.state.turn
+    assert turn is not None and len({p.alt for p in turn.queue if p.actor == "hero-delilah"}) == 2
+    t.do(A.SkipShot("hero-delilah"))  # her shot, made without effect: the other alternative is gone
+    turn = t.state.turn
+    assert turn is not None and "hero-delilah" not in {p.actor for p in turn.queue}
+    with pytest.raises(IllegalActionError, match="not optional"):
+        t.end("hero-delilah")
+
+
 def test_a_heros_own_sequence_may_still_end_early() -> None:
     """catacombs-and-castles-1e-manual.txt: Shot Sequences (a hero's own action; docs/rulings.md)"""
     t = tutorial()
