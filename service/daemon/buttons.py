@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 from gpiozero import Button
+
+from service.daemon.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +42,14 @@ class MatButtons:
     """Owns the gpiozero devices; ``close()`` (or ``with``) releases the pins."""
 
     def __init__(
-        self, on_press: Callable[[str], None], pins: ButtonPins | None = None, pin_factory: Any = None
+        self,
+        on_press: Callable[[str], None],
+        pins: ButtonPins | None = None,
+        pin_factory: Any = None,
+        clock: Clock | None = None,  # the debounce's time (tests pass a FakeClock)
     ) -> None:
         self.pins = pins or ButtonPins()
+        self.clock = clock or SystemClock()
         self._on_press = on_press
         self._buttons: dict[str, Button] = {}
         self._last_press: dict[str, float] = {}
@@ -77,7 +83,7 @@ class MatButtons:
     def _handler(self, action: str) -> Callable[[], None]:
         def pressed() -> None:
             # Debounce here as well as in the pin driver: not every pin factory honours bounce_time.
-            now = time.monotonic()
+            now = self.clock.monotonic()
             with self._lock:
                 last = self._last_press.get(action)
                 if last is not None and now - last < self.pins.bounce_s:

@@ -1,7 +1,9 @@
 """A table on fakes: the daemon with a fake mat connection, an in-memory log and an in-memory broker.
 
-Everything runs on the test's thread: ``table.settle()`` hands every queued input to the daemon. The referee
-and a spectator are MQTT clients of the same in-memory broker.
+Everything runs on the test's thread: ``table.settle()`` hands every queued input to the daemon. The daemon's
+time is a ``FakeClock``: it stands still until ``table.advance(seconds)``, which runs the daemon's periodic
+jobs due on the way (its tick: the segmenter's timeouts, the demo table's next game). The referee and a
+spectator are MQTT clients of the same in-memory broker.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.fake import FakeConnection
 from firmware_bridge.messages import Hello
+from service.daemon.clock import FakeClock
 from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
@@ -40,6 +43,7 @@ class FakeTable:
         self.broker = FakeBroker()
         self.connection = FakeConnection()
         self.eventlog = eventlog or MemoryEventLog()
+        self.clock = FakeClock()
         self.daemon_mqtt = FakeMqttClient(self.broker, "daemon")
         self.publisher = TablePublisher(
             self.table.table, self.daemon_mqtt, handler=lambda c: self.daemon.on_command(c)
@@ -51,6 +55,7 @@ class FakeTable:
             self.publisher,
             size_of=SAMPLE_SIZES.get,
             options=options or DaemonOptions(),
+            clock=self.clock,
         )
         self.referee = FakeMqttClient(self.broker, "referee")
         self.referee.start(lambda: None, lambda message: None)
@@ -60,10 +65,8 @@ class FakeTable:
         self.spectator.subscribe(topics.table_filter(self.table.table), 1)
         self.daemon.start()
         self.connection.feed(Hello(default_capabilities(boot_id=7)))
-        deadline = time.monotonic() + 5
-        while (
-            self.daemon.capabilities is None and time.monotonic() < deadline
-        ):  # the reader thread hands it on
+        deadline = time.monotonic() + 5  # real time: the device reader's thread hands the HELLO on
+        while self.daemon.capabilities is None and time.monotonic() < deadline:
             self.daemon.step(0.05)
         assert self.daemon.capabilities is not None, "the mat's HELLO never reached the daemon"
         self.settle()
@@ -71,6 +74,11 @@ class FakeTable:
     def settle(self) -> None:
         while self.daemon.has_input():
             self.daemon.step(0)
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the daemon's clock (its due jobs run on the way), then settle."""
+        self.clock.advance(seconds)
+        self.settle()
 
     # -- the referee ------------------------------------------------------------------------------------
     def send(

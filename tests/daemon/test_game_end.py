@@ -78,12 +78,13 @@ def test_a_game_in_play_is_ended_early_only_with_a_reason() -> None:
 def test_a_demo_table_starts_its_next_game_by_itself_after_showing_the_result() -> None:
     table = FakeTable(rooms=SHORT_DEMO)
     try:
-        table.daemon.options.next_game_after_s = 3600.0
+        table.daemon.options.next_game_after_s = 30.0
         play_through_the_last_room(table)
-        table.daemon.step(0)
+        table.advance(0.1)  # the daemon's tick sees the game over: the result goes on show
+        table.advance(29.8)
         assert table.state["outcome"] == "heroes"  # the result stays on show while the pause lasts
-        table.daemon.options.next_game_after_s = 0.0
-        table.daemon.step(0)  # the pause has passed: the next game begins
+        assert not [r for r in table.eventlog.records() if r.kind == "new_game"]
+        table.advance(0.2)  # the pause has passed: the next game begins
         state = table.state
         assert (state["phase"], state["table"]["game"]) == ("setup", 2)
         demo = [r for r in table.eventlog.records() if r.kind == "new_game"]

@@ -1,0 +1,114 @@
+"""A referee's or a button's command, carried out on the game thread and answered.
+
+The set-up desks' commands (enrolment, guided calibration) and ``rescan`` change nothing in the event log;
+every other command becomes the records the table's command modules make of it (service/table/commands.py,
+wizard_commands.py), each checked against the state the one before left, then appended. The answer goes back
+on the command's transaction: accepted with the last record's seq, or refused in words.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from service.daemon.mat_link import MatLink
+from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
+from service.enrolment.desk import EnrolmentRefused
+from service.gamelog.replay import SetupError
+from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
+from service.guided.desk import CalibrationRefused
+from service.publish.commands import Command, CommandResult
+from service.publish.publisher import TablePublisher
+from service.rules import IllegalActionError
+from service.table.commands import CommandRefused, records_for
+from service.table.config import TableConfig
+from service.table.session import SessionError, TableSession
+from service.table.trackers import TrackerConfig
+from service.table.wizard_commands import assign_tracker, setup_game
+
+log = logging.getLogger(__name__)
+
+Record = Callable[[str, dict[str, Any], str], int]  # (kind, payload, by) → the record's seq, applied
+
+
+class CommandRunner:
+    def __init__(
+        self,
+        table: TableConfig,
+        session: TableSession,
+        publisher: TablePublisher,
+        link: MatLink,
+        trackers: tuple[TrackerConfig, ...],
+        record: Record,
+        start_game: Callable[[], int],  # the table file's game set up (a new_game's second record)
+        publish_state: Callable[[], None],
+    ) -> None:
+        self.table, self.session, self.publisher, self.link = table, session, publisher, link
+        self.trackers, self.record, self.start_game, self.publish_state = (
+            trackers,
+            record,
+            start_game,
+            publish_state,
+        )
+        self.enrolment_desk, self.calibration_desk = link.enrolment_desk, link.calibration_desk
+
+    def on_command(self, command: Command) -> None:
+        try:
+            seq = self.carry_out(command.command, dict(command.args), command.actor)
+        except (CommandRefused, SessionError, SetupError, IllegalActionError) as exc:
+            log.info("command %s from %s refused: %s", command.command, command.actor, exc)
+            self.publisher.respond(command.txn, CommandResult.refused(str(exc)))
+        except Exception as exc:  # a fault of ours: still answer, or the referee's page waits for nothing
+            log.exception("command %s from %s failed (txn %s)", command.command, command.actor, command.txn)
+            why = f"the table could not carry out {command.command}: {type(exc).__name__}: {exc}"
+            self.publisher.respond(command.txn, CommandResult.refused(why))
+        else:
+            self.publisher.respond(command.txn, CommandResult.accepted(seq))
+
+    def on_button(self, action: str) -> None:
+        try:
+            if action == "shot_done":
+                if self.session.pending_shot is not None:
+                    self.carry_out("confirm_hits", {"candidate": 0}, "button:confirm")
+                else:
+                    self.link.end_shot_now()
+            else:
+                self.carry_out(action, {"reason": "button on the mat"}, f"button:{action}")
+        except (CommandRefused, SessionError, IllegalActionError) as exc:
+            log.info("button %s: %s", action, exc)
+
+    def carry_out(self, name: str, args: dict[str, Any], actor: str) -> int | None:
+        if name == "rescan":
+            self.link.request_scan()
+            return None
+        if name in ENROLMENT_COMMANDS:  # not the game's either: the set file is the record
+            try:
+                self.enrolment_desk.command(name, args)
+            except EnrolmentRefused as exc:
+                raise CommandRefused(str(exc)) from None
+            self.publish_state()
+            return None
+        if name in CALIBRATION_COMMANDS:  # not the game's: nothing goes into the event log
+            try:
+                self.calibration_desk.command(name, args)
+            except CalibrationRefused as exc:
+                raise CommandRefused(str(exc)) from None
+            self.publish_state()
+            return None
+        if name == "setup_game":
+            records = setup_game(args, self.table, self.session)
+        elif name == "assign_tracker":
+            records = assign_tracker(args, self.trackers, self.session)
+        else:
+            records = records_for(name, args, self.session, self.table.registry)
+        seq = None
+        for kind, payload in records:
+            seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if name == "new_game":
+            seq = self.start_game()
+        return seq
+
+    def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
+        self.session.check(kind, payload)
+        return self.record(kind, payload, actor)
