@@ -10,20 +10,16 @@ log reaches the very same state.
 
 from __future__ import annotations
 
-import json
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from firmware_bridge.messages import Impact, ScanDone, TagSeen
 from service.attribution.infer import Attribution, AttributionConfig, Candidate
 from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import ShotTrace
-from service.publish import topics
 from service.table.session import TableSession
 from tests.daemon.table_harness import FakeTable
 
@@ -56,64 +52,24 @@ def table(held: HeldAttribution) -> Iterator[FakeTable]:
     table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
     assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
-    held.hit = disc_of(table, "monster-orc-1")
+    held.hit = table.disc_of("monster-orc-1")
     yield table
     held.release.set()
     table.close()
 
 
-def disc_of(table: FakeTable, character: str) -> str:
-    return str(table.character(character)["piece"])
-
-
-def uid(table: FakeTable, disc: str) -> bytes:
-    return table.table.registry.entry(disc).uid
-
-
-class Mat:
-    """The board's messages for discs at rest in reader cells, and for an impact between scans."""
-
-    def __init__(self, table: FakeTable) -> None:
-        self.table, self.scan_id, self.t_us = table, 100, 1_000_000
-
-    def scan(self, cells: dict[str, tuple[int, int]]) -> None:
-        self.scan_id += 1
-        self.t_us += 200_000
-        reads = [TagSeen(self.scan_id, c, r, uid(self.table, disc), -40) for disc, (c, r) in cells.items()]
-        self.table.connection.feed(*reads, ScanDone(self.scan_id, self.t_us, 216))
-        self.handled()
-
-    def impact(self) -> None:
-        self.t_us += 50_000
-        self.table.connection.feed(Impact(0, self.t_us, 500))
-        self.handled()
-
-    def handled(self) -> None:
-        """The device reader hands the messages on and the game thread acknowledges each once handled."""
-        until(self.table, lambda: not self.table.connection.unacknowledged, "the mat's messages handled")
-        self.table.settle()
-
-
 def flick(table: FakeTable) -> None:
     """Xoric's disc flicked into the orc's: two rest scans, an impact, two rest scans."""
-    mat = Mat(table)
-    xoric, orc = disc_of(table, "hero-xoric"), disc_of(table, "monster-orc-1")
-    for _ in range(2):
-        mat.scan({xoric: (3, 3), orc: (8, 3)})
-    mat.impact()
-    for _ in range(2):
-        mat.scan({xoric: (7, 3), orc: (10, 3)})
+    xoric, orc = table.disc_of("hero-xoric"), table.disc_of("monster-orc-1")
+    table.flick(before={xoric: (3, 3), orc: (8, 3)}, after={xoric: (7, 3), orc: (10, 3)})
 
 
 def until(table: FakeTable, condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 10
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        table.daemon.step(0.05)
+    table.until(condition, what)
 
 
 def shots(table: FakeTable) -> list[dict[str, Any]]:
-    return [json.loads(m.payload) for m in table.spectator.on(topics.topic(table.table.table, topics.SHOT))]
+    return table.shots()
 
 
 def kinds(table: FakeTable) -> list[str]:
