@@ -127,7 +127,10 @@ class FakeClock(Clock):
     """A clock that stands still until told to move: ``advance(seconds)`` runs what became due meanwhile.
 
     Each due job runs with the clock set to its own due moment, so a job that reads the time sees the time it
-    was meant to run at, and jobs that fall due during one ``advance`` run in the order of their moments."""
+    was meant to run at, and jobs that fall due during one ``advance`` run in the order of their moments.
+    They run on the thread that calls ``advance``: a daemon stepped from the test's own thread (as
+    tests/helpers/game_script.py does) sees everything in order; a daemon on a thread of its own keeps the
+    :class:`SystemClock`."""
 
     def __init__(self, start: float = 1000.0, wall_start: float = 1_767_225_600.0) -> None:  # 2026-01-01 UTC
         super().__init__()

@@ -21,8 +21,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_bridge.messages import Capabilities
-from service.daemon.clock import Clock, SystemClock
+from service.daemon.clock import Clock, SystemClock, Timer
 from service.daemon.commands import CommandRunner
 from service.daemon.health import GAME_LOOP_STALL_S, Health, LoopWatch, table_health
 from service.daemon.mat_link import MAT_BUTTONS, MatEvents, MatLink
@@ -39,7 +38,6 @@ from service.mat.trace import MatGeometry
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.sensing.segmenter import ShotObserved
-from service.sensing.shot_trace import mat_geometry
 from service.table.bindings import SizeOf, resolve_bindings
 from service.table.config import TableConfig
 from service.table.session import TableSession
@@ -92,14 +90,13 @@ class Daemon:
             board_changed=lambda: self.view.board(),
             board_updated=lambda: self.view.board_updated(),
         )
-        self.link = MatLink(
-            connection, eventlog, table, self.clock, self.calibration_desk, self.enrolment_desk, events
-        )
+        desks = (self.calibration_desk, self.enrolment_desk)
+        self.link = MatLink(connection, eventlog, table, self.clock, self.mat.wall_gap_mm, *desks, events)
         self.view = TableView(publisher, table, self.session, self.mat, self.link, self.pieces, self.trackers)
         # Shots are read off the game thread; each reading comes back on the inbox (shot_reader.py).
         self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
         self.shots = Shots(
-            table, self.session, self.pieces, self.reader, self._record, self._geometry, self.options
+            table, self.session, self.pieces, self.reader, self._record, self.link.geometry, self.options
         )
         self.commands = CommandRunner(
             table,
@@ -114,13 +111,10 @@ class Daemon:
         self.loop_watch = LoopWatch(self.clock)
         self.next_game = NextGameTimer()
         self._stop = threading.Event()
+        self._ticking: Timer | None = None
         self._threads: list[threading.Thread] = []
-        log.info(
-            "table %s: %d log record(s) replayed, now at seq %d",
-            table.table,
-            eventlog.last_seq(),
-            self.session.seq,
-        )
+        replayed = (table.table, eventlog.last_seq(), self.session.seq)
+        log.info("table %s: %d log record(s) replayed, now at seq %d", *replayed)
 
     # == lifecycle ====================================================================================
     def start(self) -> None:
@@ -129,7 +123,7 @@ class Daemon:
             self._start_game_from_config()
         self.view.all()
         self.shots.read_again()
-        self.clock.every(self.options.tick_s, self._tick, "the daemon's tick")
+        self._ticking = self.clock.every(self.options.tick_s, self._tick, "the daemon's tick")
         reader = threading.Thread(target=self._read_device, name="device reader", daemon=True)
         reader.start()
         self._threads.append(reader)
@@ -146,6 +140,8 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+        if self._ticking is not None:
+            self._ticking.cancel()
         self.reader.stop()
         for thread in self._threads:
             if thread is not threading.current_thread():
@@ -245,14 +241,10 @@ class Daemon:
     def _on_reading(self, reading: Reading) -> None:
         self.shots.on_reading(reading)
 
-    def _geometry(self) -> MatGeometry | None:
-        return self.mat_geometry() if self.link.capabilities is not None else None
-
     def mat_geometry(self) -> MatGeometry:
-        """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles."""
-        capabilities: Capabilities | None = self.link.capabilities
-        assert capabilities is not None
-        return mat_geometry(capabilities, self.mat.wall_gap_mm, self.table.obstacles, self.table.walls)
+        geometry = self.link.geometry()
+        assert geometry is not None, "the board has not said HELLO yet"
+        return geometry
 
     # == commands (commands.py) =====================================================================
     def _on_command(self, command: Command) -> None:

@@ -22,7 +22,7 @@ from service.eventlog.base import EventLog
 from service.eventlog.device_journal import journal_entry
 from service.eventlog.record import EventLogError
 from service.guided.desk import GuidedCalibrationDesk
-from service.mat.trace import Scan
+from service.mat.trace import MatGeometry, Scan
 from service.sensing.segmenter import (
     BoardUpdated,
     ButtonPressed,
@@ -31,6 +31,7 @@ from service.sensing.segmenter import (
     ShotObserved,
     ShotSegmenter,
 )
+from service.sensing.shot_trace import mat_geometry
 from service.table.config import TableConfig
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class MatLink:
         eventlog: EventLog,
         table: TableConfig,
         clock: Clock,
+        wall_gap_mm: float,  # the mat's walls stand this far off its edge (content/hardware/mat.yaml)
         calibration_desk: GuidedCalibrationDesk,
         enrolment_desk: EnrolmentDesk,
         events: MatEvents,
@@ -64,6 +66,7 @@ class MatLink:
         self.eventlog = eventlog
         self.table = table
         self.clock = clock
+        self.wall_gap_mm = wall_gap_mm
         self.calibration_desk = calibration_desk
         self.enrolment_desk = enrolment_desk
         self.events = events
@@ -158,6 +161,13 @@ class MatLink:
         if self.enrolment_desk.wants_scan(now) or self.calibration_desk.wants_scan(now):
             self.request_scan()
         return self.calibration_desk.tick(now)
+
+    def geometry(self) -> MatGeometry | None:
+        """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles; None
+        until the board said HELLO."""
+        if self.capabilities is None:
+            return None
+        return mat_geometry(self.capabilities, self.wall_gap_mm, self.table.obstacles, self.table.walls)
 
     def request_scan(self) -> None:
         try:

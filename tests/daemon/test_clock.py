@@ -36,7 +36,11 @@ def test_advance_runs_each_due_job_at_its_own_moment_in_time_order() -> None:
 def test_a_job_registered_while_time_passes_runs_in_the_same_advance_when_due() -> None:
     clock = FakeClock(start=0.0)
     ran: list[float] = []
-    clock.after(1.0, lambda: clock.after(0.5, lambda: ran.append(clock.monotonic())))
+
+    def later() -> None:
+        clock.after(0.5, lambda: ran.append(clock.monotonic()))
+
+    clock.after(1.0, later)
     clock.advance(2.0)
     assert ran == [1.5]
 
