@@ -1,15 +1,19 @@
 """Self-calibration: what one attributed shot teaches about its table, folded into the table's calibration.
 
-Called after a shot is attributed, with that attribution only — never with ground truth, which a real table
-does not have. Each piece of evidence is used where it is trustworthy on its own:
+Called after a shot is attributed, with that attribution and, for a held shot, the referee's answer —
+never with ground truth, which a real table does not have. Each piece of evidence is used where it is
+trustworthy on its own:
 
 * **Sound speed, timing offsets, jitter, piezo gains**: from the placement of well-heard events (five or more
   piezos), which needs no reading of the shot at all, and of events heard by four where a sure reading says
   where they happened.
-* **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of the chosen
-  reading's best rollout that matched a heard event, and only when that reading was sure.
-* **Friction and bounce**: the shot's posterior over them, divided by the prior it was drawn from, so only
-  what the shot itself added is counted (and only from sure shots).
+* **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of a reading
+  known to be right — the referee's answer where the sensors do not contradict it, else the model's reading
+  when it was sure — both those a piezo heard and, as censored readings, those none did.
+* **Friction and bounce**: the posterior over them among that reading's rollouts, divided by the prior it was
+  drawn from, so only what the shot itself added is counted.
+* **How far the gates' doubt was needed**: each answer counts for or against every reason the shot was held
+  for (reliability.py).
 
 Every update is tempered (counted at a fraction of its weight) because the model is not the mat: a hundred
 shots should not make the calibration a hundred times surer than one shot's evidence allows.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,6 +37,7 @@ from .acoustics import (
     KeptEvent,
     solve_joint,
 )
+from .answers import labelled_reading
 from .calibration import (
     Belief,
     SensorStats,
@@ -44,10 +50,13 @@ from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
     EvidenceParams,
+    ImpactMatch,
     board_threshold,
     unit_loudness_amplitude,
 )
 from .infer import Attribution
+from .model import ModelContact, ModelParams
+from .reliability import probability_band, reason_key
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +77,25 @@ def learn_from_shot(
     trace: ShotTrace,
     result: Attribution,
     evidence_params: EvidenceParams | None = None,
+    *,
+    answer: frozenset[str] | None = None,
+    answered_nothing: bool = False,
+    model_params: ModelParams | None = None,
 ) -> TableCalibration:
+    """``answer``: the referee's hit set for this held shot (never ground truth); ``answered_nothing``: the
+    shot was held and the referee gave no usable answer."""
     evidence = result.evidence
     if evidence is None:  # nothing was read (the flicked disc was never seen)
-        return cal
+        if answer is None and not answered_nothing:
+            return cal
+        # Nothing physical to learn; the answer still counts for the gates (the flicked disc unseen).
+        keys = {reason_key(r) for r in result.reasons}
+        referee = (
+            cal.referee.with_answer(keys, result.top.direct_hits == answer, contradicted=True, learnt=False)
+            if answer is not None
+            else cal.referee.with_no_answer()
+        )
+        return replace(cal, referee=referee)
     ep = evidence_params or EvidenceParams()
     picture = evidence.acoustics
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
@@ -142,57 +166,51 @@ def learn_from_shot(
             old = stats.get(sid, SensorStats())
             stats[sid] = replace(old, log_gain_sum=old.log_gain_sum + value - mean, gain_n=old.gain_n + 1)
 
+    # Contacts and physics are learnt from a reading known to be right: the referee's answer where there is
+    # one the sensors do not contradict (answers.py), else the model's own reading when it was sure.
+    labelled = labelled_reading(trace, result, answer, ep, model_params) if answer is not None else None
+    usable = labelled is not None and not labelled.contradicted
     wall, disc = cal.wall_loudness, cal.disc_loudness
     heard_flick = False
-    if evidence.trusted:
-        for match in evidence.matches:
-            contact, event = match.contact, match.event
-            if contact.kind == "flick":
-                heard_flick = True
-                continue
-            if event.x_mm is None or contact.impulse <= 0 or not event.readings:
-                continue
-            coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
-            predicted = math.log(ep.impulse_scale * contact.impulse * coupling)
-            observed = [
-                math.log(max(amp, 1e-6) / gains.get(sid, 1.0))
-                + math.log(
-                    1
-                    + math.hypot(contact.x_mm - positions[sid][0], contact.y_mm - positions[sid][1])
-                    / ep.amplitude_falloff_mm
-                )
-                for sid, _, amp in event.readings
-                if sid in positions
-            ]
-            if not observed:
-                continue
-            sample = sum(observed) / len(observed) - predicted
-            if contact.kind == "disc":
-                disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
-            else:
-                wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
-        # Learning only from the contacts that were heard would learn the loud ones: on a mat where most
-        # touches fall near the threshold the loudness comes out too high, and silence is then trusted too
-        # much. So each unheard contact says "quieter than the threshold" (a censored reading).
-        heard_at = [m.contact.t_s for m in evidence.matches if m.contact.kind != "flick"]
-        silence = board_threshold(trace, ep)
-        for contact in evidence.unheard:
-            if any(abs(contact.t_s - t) < MASKING_WINDOW_S for t in heard_at):
-                continue  # it may have been heard inside a louder contact's event
-            unit = unit_loudness_amplitude(contact, trace, ep, gains)
-            if unit <= 0:
-                continue
-            bound = math.log(silence / unit)
-            if contact.kind == "disc":
-                disc = _shift(disc.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
-            else:
-                wall = _shift(wall.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
-
+    if usable and labelled is not None:
+        wall, disc, heard_flick = _learn_loudness(
+            wall, disc, trace, labelled.matches, labelled.unheard, ep, gains, positions
+        )
+    elif evidence.trusted:
+        wall, disc, heard_flick = _learn_loudness(
+            wall, disc, trace, evidence.matches, evidence.unheard, ep, gains, positions
+        )
     friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
-    if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:
-        friction = _learn_scale(friction, evidence.friction)
-        disc_e = _learn_scale(disc_e, evidence.disc_restitution)
-        wall_e = _learn_scale(wall_e, evidence.wall_restitution)
+    if usable and labelled is not None:
+        physics = labelled.hits  # the posterior among the answered set's rollouts alone
+        friction_post, disc_post, wall_post = (
+            physics.friction,
+            physics.disc_restitution,
+            physics.wall_restitution,
+        )
+        samples = physics.effective_samples
+    else:
+        friction_post, disc_post, wall_post = (
+            evidence.friction,
+            evidence.disc_restitution,
+            evidence.wall_restitution,
+        )
+        samples = evidence.effective_samples if evidence.trusted else 0.0
+    if samples >= MIN_EFFECTIVE_SAMPLES:
+        friction = _learn_scale(friction, friction_post)
+        disc_e = _learn_scale(disc_e, disc_post)
+        wall_e = _learn_scale(wall_e, wall_post)
+    referee = cal.referee
+    if answer is not None:
+        keys = {reason_key(r) for r in result.reasons} | {probability_band(result.top.probability)}
+        referee = referee.with_answer(
+            keys,
+            result.top.direct_hits == answer,
+            contradicted=labelled is None or labelled.contradicted,
+            learnt=usable,
+        )
+    elif answered_nothing:
+        referee = referee.with_no_answer()
     heard, chances = cal.flick_sounds
     return replace(
         cal,
@@ -209,8 +227,67 @@ def learn_from_shot(
         friction=friction,
         disc_restitution=disc_e,
         wall_restitution=wall_e,
-        flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
+        flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted or usable)),
+        referee=referee,
     )
+
+
+def _learn_loudness(
+    wall: Belief,
+    disc: Belief,
+    trace: ShotTrace,
+    matches: Sequence[ImpactMatch],
+    unheard: Sequence[ModelContact],
+    ep: EvidenceParams,
+    gains: dict[int, float],
+    positions: dict[int, tuple[float, float]],
+) -> tuple[Belief, Belief, bool]:
+    """How loud walls and disc-on-disc touches are, from a right reading's heard contacts and its unheard
+    ones; and whether the flick's own click was heard."""
+    heard_flick = False
+    for match in matches:
+        contact, event = match.contact, match.event
+        if contact.kind == "flick":
+            heard_flick = True
+            continue
+        if event.x_mm is None or contact.impulse <= 0 or not event.readings:
+            continue
+        coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
+        predicted = math.log(ep.impulse_scale * contact.impulse * coupling)
+        observed = [
+            math.log(max(amp, 1e-6) / gains.get(sid, 1.0))
+            + math.log(
+                1
+                + math.hypot(contact.x_mm - positions[sid][0], contact.y_mm - positions[sid][1])
+                / ep.amplitude_falloff_mm
+            )
+            for sid, _, amp in event.readings
+            if sid in positions
+        ]
+        if not observed:
+            continue
+        sample = sum(observed) / len(observed) - predicted
+        if contact.kind == "disc":
+            disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
+        else:
+            wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
+    # Learning only from the contacts that were heard would learn the loud ones: on a mat where most
+    # touches fall near the threshold the loudness comes out too high, and silence is then trusted too
+    # much. So each unheard contact says "quieter than the threshold" (a censored reading).
+    heard_at = [m.contact.t_s for m in matches if m.contact.kind != "flick"]
+    silence = board_threshold(trace, ep)
+    for contact in unheard:
+        if any(abs(contact.t_s - t) < MASKING_WINDOW_S for t in heard_at):
+            continue  # it may have been heard inside a louder contact's event
+        unit = unit_loudness_amplitude(contact, trace, ep, gains)
+        if unit <= 0:
+            continue
+        bound = math.log(silence / unit)
+        if contact.kind == "disc":
+            disc = _shift(disc.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
+        else:
+            wall = _shift(wall.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
+    return wall, disc, heard_flick
 
 
 def _shift(belief: Belief) -> Belief:
