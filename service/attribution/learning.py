@@ -82,21 +82,75 @@ def learn_from_shot(
     answered_nothing: bool = False,
     model_params: ModelParams | None = None,
 ) -> TableCalibration:
-    """``answer``: the referee's hit set for this held shot (never ground truth); ``answered_nothing``: the
-    shot was held and the referee gave no usable answer."""
+    """What the shot's own evidence teaches, then (for a held shot) the referee's answer: ``answer`` is the
+    hit set the referee gave (never ground truth), ``answered_nothing`` says the referee gave none."""
+    cal = _learn_from_evidence(cal, trace, result, evidence_params or EvidenceParams())
+    if answer is None and not answered_nothing:
+        return cal
+    return learn_from_answer(cal, trace, result, answer, evidence_params, model_params)
+
+
+def learn_from_answer(
+    cal: TableCalibration,
+    trace: ShotTrace,
+    result: Attribution,
+    answer: frozenset[str] | None,
+    evidence_params: EvidenceParams | None = None,
+    model_params: ModelParams | None = None,
+) -> TableCalibration:
+    """What a referee's answer to a held shot teaches, on top of the shot's own evidence (already learnt).
+
+    The answered hit set's contacts (heard and unheard) and its rollouts' physics are learnt from unless the
+    sensors contradict the answer (answers.py), or the shot's own reading was sure and taught them already;
+    the answer always counts in the gates' record (reliability.py). ``None``: the referee gave no answer."""
+    if answer is None:
+        return replace(cal, referee=cal.referee.with_no_answer())
+    evidence = result.evidence
+    ep = evidence_params or EvidenceParams()
+    labelled = labelled_reading(trace, result, answer, ep, model_params)
+    usable = labelled is not None and not labelled.contradicted
+    keys = {reason_key(r) for r in result.reasons} | {probability_band(result.top.probability)}
+    referee = cal.referee.with_answer(
+        keys, result.top.direct_hits == answer, contradicted=not usable, learnt=usable
+    )
+    if not usable or labelled is None or evidence is None or evidence.trusted:
+        return replace(cal, referee=referee)
+    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
+    wall, disc, heard_flick = _learn_loudness(
+        cal.wall_loudness,
+        cal.disc_loudness,
+        trace,
+        labelled.matches,
+        labelled.unheard,
+        ep,
+        cal.sensor_gains(),
+        positions,
+    )
+    friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
+    physics = labelled.hits  # the posterior among the answered set's rollouts alone
+    if physics.effective_samples >= MIN_EFFECTIVE_SAMPLES:
+        friction = _learn_scale(friction, physics.friction)
+        disc_e = _learn_scale(disc_e, physics.disc_restitution)
+        wall_e = _learn_scale(wall_e, physics.wall_restitution)
+    heard, chances = cal.flick_sounds
+    return replace(
+        cal,
+        wall_loudness=wall,
+        disc_loudness=disc,
+        friction=friction,
+        disc_restitution=disc_e,
+        wall_restitution=wall_e,
+        flick_sounds=(heard + int(heard_flick), chances + 1),
+        referee=referee,
+    )
+
+
+def _learn_from_evidence(
+    cal: TableCalibration, trace: ShotTrace, result: Attribution, ep: EvidenceParams
+) -> TableCalibration:
     evidence = result.evidence
     if evidence is None:  # nothing was read (the flicked disc was never seen)
-        if answer is None and not answered_nothing:
-            return cal
-        # Nothing physical to learn; the answer still counts for the gates (the flicked disc unseen).
-        keys = {reason_key(r) for r in result.reasons}
-        referee = (
-            cal.referee.with_answer(keys, result.top.direct_hits == answer, contradicted=True, learnt=False)
-            if answer is not None
-            else cal.referee.with_no_answer()
-        )
-        return replace(cal, referee=referee)
-    ep = evidence_params or EvidenceParams()
+        return cal
     picture = evidence.acoustics
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
     # A sure reading says where its heard contacts happened: those places anchor the events, which breaks
@@ -166,51 +220,17 @@ def learn_from_shot(
             old = stats.get(sid, SensorStats())
             stats[sid] = replace(old, log_gain_sum=old.log_gain_sum + value - mean, gain_n=old.gain_n + 1)
 
-    # Contacts and physics are learnt from a reading known to be right: the referee's answer where there is
-    # one the sensors do not contradict (answers.py), else the model's own reading when it was sure.
-    labelled = labelled_reading(trace, result, answer, ep, model_params) if answer is not None else None
-    usable = labelled is not None and not labelled.contradicted
     wall, disc = cal.wall_loudness, cal.disc_loudness
     heard_flick = False
-    if usable and labelled is not None:
-        wall, disc, heard_flick = _learn_loudness(
-            wall, disc, trace, labelled.matches, labelled.unheard, ep, gains, positions
-        )
-    elif evidence.trusted:
+    if evidence.trusted:
         wall, disc, heard_flick = _learn_loudness(
             wall, disc, trace, evidence.matches, evidence.unheard, ep, gains, positions
         )
     friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
-    if usable and labelled is not None:
-        physics = labelled.hits  # the posterior among the answered set's rollouts alone
-        friction_post, disc_post, wall_post = (
-            physics.friction,
-            physics.disc_restitution,
-            physics.wall_restitution,
-        )
-        samples = physics.effective_samples
-    else:
-        friction_post, disc_post, wall_post = (
-            evidence.friction,
-            evidence.disc_restitution,
-            evidence.wall_restitution,
-        )
-        samples = evidence.effective_samples if evidence.trusted else 0.0
-    if samples >= MIN_EFFECTIVE_SAMPLES:
-        friction = _learn_scale(friction, friction_post)
-        disc_e = _learn_scale(disc_e, disc_post)
-        wall_e = _learn_scale(wall_e, wall_post)
-    referee = cal.referee
-    if answer is not None:
-        keys = {reason_key(r) for r in result.reasons} | {probability_band(result.top.probability)}
-        referee = referee.with_answer(
-            keys,
-            result.top.direct_hits == answer,
-            contradicted=labelled is None or labelled.contradicted,
-            learnt=usable,
-        )
-    elif answered_nothing:
-        referee = referee.with_no_answer()
+    if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:
+        friction = _learn_scale(friction, evidence.friction)
+        disc_e = _learn_scale(disc_e, evidence.disc_restitution)
+        wall_e = _learn_scale(wall_e, evidence.wall_restitution)
     heard, chances = cal.flick_sounds
     return replace(
         cal,
@@ -227,8 +247,7 @@ def learn_from_shot(
         friction=friction,
         disc_restitution=disc_e,
         wall_restitution=wall_e,
-        flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted or usable)),
-        referee=referee,
+        flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
     )
 
 
