@@ -59,7 +59,7 @@ from service.sensing.shot_trace import (
     mat_geometry,
     unknown_classes,
 )
-from service.shot_actions import Attribute, Reading, ReadingContext, settle
+from service.shot_actions import Attribute, Reading, ReadingContext, answered_discs, settle
 from service.shot_reader import ShotJob, ShotReader
 from service.table_commands import CommandRefused, records_for
 from service.table_config import TableConfig
@@ -438,7 +438,7 @@ class Daemon:
         to the shot still waiting for it: the fold decides), then its action when the table is sure."""
         keeper = self.options.calibration
         if keeper is not None and reading.result is not None and reading.trace is not None:
-            keeper.learn(reading.trace, reading.result, self.options.attribution)
+            keeper.learn(reading.trace, reading.result, self.options.attribution, reading.shot_seq)
         pending = self.session.pending_shot
         fresh = pending is not None and pending.get("attributing") and pending["seq"] == reading.shot_seq
         payload, action = settle(reading, pending if fresh else None, self._refusal)
@@ -543,9 +543,15 @@ class Daemon:
             records = assign_tracker(args, self.trackers, self.session)
         else:
             records = records_for(name, args, self.session, self.table.registry)
+        answered = self.session.pending_shot if name == "confirm_hits" else None
         seq = None
         for kind, payload in records:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if answered is not None and self.options.calibration is not None:
+            # The referee's answer to a held shot is a labelled shot for the table's calibration.
+            self.options.calibration.learn_answer(
+                answered["seq"], answered_discs(answered, args, self.bindings)
+            )
         if name == "new_game":
             seq = self._start_game_from_config()
         return seq

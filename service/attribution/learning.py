@@ -70,6 +70,7 @@ MIN_EFFECTIVE_SAMPLES = 15.0
 FLICK_ANCHOR_SIGMA_MM = 8.0  # the finger's click is where the flicked disc stood
 CONTACT_ANCHOR_SIGMA_MM = 15.0  # a contact of the sure reading's best rollout
 MIN_LIKELIHOOD_SD = 0.06  # one shot never pins friction or bounce closer than this (log scale)
+HELD_KEPT = 8  # held shots a live table keeps for the referee's answer
 
 
 def learn_from_shot(
@@ -335,6 +336,9 @@ class CalibrationKeeper:
 
     def __init__(self, path: Path, table: str) -> None:
         self.path = path
+        # Held shots' readings, by the shot record's seq, until the referee answers (never logged: the log
+        # keeps the trace, and a restart reads the shot again).
+        self.held: dict[int, tuple[ShotTrace, Attribution, AttributionConfig]] = {}
         self.calibration = load_calibration(path)
         if self.calibration.shots == 0:  # a new table: name it after the table, not the file
             self.calibration = replace(self.calibration, table=table)
@@ -349,9 +353,37 @@ class CalibrationKeeper:
     def config(self, base: AttributionConfig) -> AttributionConfig:
         return replace(base, table=self.calibration)
 
-    def learn(self, trace: ShotTrace, result: Attribution, base: AttributionConfig) -> None:
+    def learn(
+        self, trace: ShotTrace, result: Attribution, base: AttributionConfig, shot_seq: int = 0
+    ) -> None:
+        """Learn from a shot's own evidence; a shot the table did not apply is kept for its answer."""
         try:
             self.calibration = learn_from_shot(self.calibration, trace, result, base.evidence)
             save_calibration(self.calibration, self.path)
         except (OSError, ValueError) as exc:  # a full disk must not stop the game; the log keeps the traces
             log.error("could not update the table calibration %s: %s", self.path, exc)
+        if not result.auto_apply and shot_seq:
+            self.held[shot_seq] = (trace, result, base)
+            while len(self.held) > HELD_KEPT:
+                del self.held[next(iter(self.held))]
+
+    def learn_answer(self, shot_seq: int, answer: frozenset[str] | None) -> bool:
+        """The referee's answer to a held shot (pieces the flicked disc touched directly; None: none given).
+        False when the shot is not one this keeper holds (read before a restart, or applied)."""
+        kept = self.held.pop(shot_seq, None)
+        if kept is None:
+            return False
+        trace, result, base = kept
+        try:
+            self.calibration = learn_from_answer(
+                self.calibration, trace, result, answer, base.evidence, base.model
+            )
+            save_calibration(self.calibration, self.path)
+        except (OSError, ValueError) as exc:
+            log.error("could not update the table calibration %s: %s", self.path, exc)
+        log.info(
+            "shot %d: the referee's answer learnt (%d labelled shots)",
+            shot_seq,
+            self.calibration.referee.labelled,
+        )
+        return True
