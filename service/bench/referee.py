@@ -26,6 +26,7 @@ from service.attribution.calibration import TableCalibration, wide_priors
 from service.attribution.config import AttributionConfig
 from service.attribution.infer import Attribution, attribute
 from service.attribution.learning import learn_from_shot
+from service.attribution.reliability import reason_key
 from service.bench.attribution import Case, Outcome, _pct, summarise
 
 WITH, WITHOUT = "with the referee", "without"
@@ -55,6 +56,7 @@ class Row:
     shot: int
     outcome: Outcome
     answered: str = "-"  # right | wrong | none | - (applied, not asked)
+    held_for: frozenset[str] = frozenset()  # the reasons' keys (reliability.py), empty when applied
 
 
 @dataclass
@@ -98,6 +100,7 @@ class RefereeBenchResult:
                 },
                 "coverage_by_tens": _coverage_by_tens(rows),
                 "answers": {a: sum(r.answered == a for r in rows) for a in ("right", "wrong", "none")},
+                "held_after_warm_up": _held_by_reason(late),
             }
             out[name] = entry
         base, learnt = out.get(WITHOUT), out.get(WITH)
@@ -114,6 +117,28 @@ class RefereeBenchResult:
             }
         out["learnt"] = self.learnt
         return out
+
+
+def _held_by_reason(rows: list[Row]) -> dict[str, dict[str, Any]]:
+    """For each reason shots were held for: how many, how many held for it alone, and how often the reading
+    put first was right (what applying them would have cost), most frequent first."""
+    out: dict[str, dict[str, Any]] = {}
+    held = [r for r in rows if not r.outcome.auto]
+    for key in sorted({k for r in held for k in r.held_for}):
+        mine = [r for r in held if key in r.held_for]
+        alone = [r for r in mine if r.held_for == {key}]
+        out[key] = {
+            "shots": len(mine),
+            "share_of_shots": round(len(mine) / len(rows), 3),
+            "top1_right": round(sum(r.outcome.ranked[0] == r.outcome.truth for r in mine) / len(mine), 3),
+            "alone": len(alone),
+            "alone_top1_right": (
+                round(sum(r.outcome.ranked[0] == r.outcome.truth for r in alone) / len(alone), 3)
+                if alone
+                else None
+            ),
+        }
+    return dict(sorted(out.items(), key=lambda item: -item[1]["shots"]))
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -183,7 +208,8 @@ def run_referee_benchmark(
                     answer=answer,
                     answered_nothing=answered == "none",
                 )
-                result.rows[name].append(Row(k, i, outcome, answered))
+                keys = frozenset(reason_key(r) for r in attribution.reasons)
+                result.rows[name].append(Row(k, i, outcome, answered, keys))
             done += 1
             if progress:
                 progress(done, tables * shots)
@@ -194,6 +220,16 @@ def run_referee_benchmark(
                 "with": learnt[WITH].summary(),
                 "without": learnt[WITHOUT].summary(),
                 "hidden_sliding_friction": round(hidden["sliding_friction"], 3),
+                # In the model's terms (its nominal loudness of a disc-on-disc touch), for the report only;
+                # comparable where the hidden mat's loudness law is the model's (--laws shared).
+                "hidden_disc_loudness_x": round(
+                    hidden["amplitude_scale"]
+                    * hidden["disc_disc_coupling"]
+                    / config.evidence.disc_disc_coupling,
+                    3,
+                ),
+                "hidden_wall_loudness_x": round(hidden["amplitude_scale"], 3),
+                "hidden_friction_x": round(hidden["sliding_friction"] / config.model.sliding_friction, 3),
                 "hidden_sound_speed_m_per_s": round(1000 * hidden["wave_speed_mm_per_us"]),
             }
         )
@@ -243,6 +279,23 @@ def format_referee(report: dict[str, Any]) -> str:
         curve = " ".join(_pct(v) for v in report[name]["coverage_by_tens"])
         lines.append(f"applied share by tens of shots, {name}: {curve}")
     lines.append(f"answers given: {report[WITH]['answers']}")
+    lines.append("")
+    lines.append(f"{WITH}, after {warm}: shots held, by reason (a shot may have several)")
+    for key, h in report[WITH]["held_after_warm_up"].items():
+        alone = "-" if h["alone_top1_right"] is None else _pct(h["alone_top1_right"])
+        lines.append(
+            f"  {key:<24}{h['shots']:>5} shots ({_pct(h['share_of_shots'])}), first reading right "
+            f"{_pct(h['top1_right'])}; held for it alone {h['alone']:>3}, right {alone}"
+        )
+    lines.append("")
+    lines.append("disc-on-disc loudness learnt (x the model's nominal), against the hidden mat's")
+    for t in report["learnt"]:
+        lines.append(
+            f"  table {t['table']}: with {t['with']['disc_loudness_x']} ({t['with']['disc_loudness_shots']} "
+            f"contacts), without {t['without']['disc_loudness_x']} ({t['without']['disc_loudness_shots']}), "
+            f"hidden {t['hidden_disc_loudness_x']}; friction with {t['with']['sliding_friction_x']}, "
+            f"without {t['without']['sliding_friction_x']}, hidden {t['hidden_friction_x']}"
+        )
     lines.append("")
     lines.append("per table, after the first shots (applied share, right when applied, top-1)")
     for k, t in report[WITH]["by_table"].items():
