@@ -549,9 +549,10 @@ class Daemon:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
         if answered is not None and self.options.calibration is not None:
             # The referee's answer to a held shot is a labelled shot for the table's calibration.
-            self.options.calibration.learn_answer(
+            if self.options.calibration.learn_answer(
                 answered["seq"], answered_discs(answered, args, self.bindings)
-            )
+            ):
+                self._publish_state()  # the calibrate page shows the labelled shots
         if name == "new_game":
             seq = self._start_game_from_config()
         return seq

@@ -54,6 +54,9 @@ def test_a_held_shot_confirmed_through_the_console_teaches_the_table(tmp_path: P
         after = load_calibration(path)
         assert after.referee.labelled == 1 and after.referee.agreed == 1  # the answer is a labelled shot
         assert after.shots == 1 and after.digest != before.digest
+        # The calibrate page shows what the answers taught.
+        status = table.state["calibration"]["status"]
+        assert status["labelled_shots"] == 1 and status["labelled_agreed"] == 1
         # The next shot is read with the calibration the answer changed.
         assert table.daemon.session.state.expected_shot()["shot"] == "rush"  # Xoric's turn goes on
         seq = table.eventlog.last_seq()
