@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from service.mat.trace import ShotTrace
 
-from .evidence import EvidenceParams, ImpactMatch, log_likelihood
+from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
 from .model import ModelContact, ModelParams, RolloutParams, ShotModel
-
-if TYPE_CHECKING:
-    from .infer import Attribution
 
 log = logging.getLogger(__name__)
 
@@ -118,27 +116,28 @@ class LabelledReading:
 
 def labelled_reading(
     trace: ShotTrace,
-    result: Attribution,
+    by_hits: Sequence[HitSetEvidence],
+    sound: SoundModel | None,
     answer: frozenset[str],
     evidence_params: EvidenceParams,
     model_params: ModelParams | None = None,
 ) -> LabelledReading | None:
-    """The answered hit set's best rollout, run again; None when no rollout of the shot had that set (the
-    sensors could not reproduce the answer, so it teaches nothing physical)."""
-    evidence = result.evidence
-    if evidence is None or evidence.sound is None:
+    """The answered hit set's best rollout among the shot's (``by_hits``, heard with ``sound``), run again;
+    None when no rollout of the shot had that set (the sensors could not reproduce the answer, so it teaches
+    nothing physical)."""
+    if sound is None:
         return None
-    found = next((h for h in evidence.by_hits if h.direct_hits == answer), None)
+    found = next((h for h in by_hits if h.direct_hits == answer), None)
     if found is None or trace.declaration.flicked not in trace.pre.by_piece():
         return None
-    best_fit = max(h.best_fit for h in evidence.by_hits)
+    best_fit = max(h.best_fit for h in by_hits)
     model = ShotModel(trace, model_params or ModelParams())
     try:
         rollout = model.run(found.best_params)
     finally:
         model.close()
     matches: list[ImpactMatch] = []
-    log_likelihood(rollout, trace, rollout.start, evidence.sound, evidence_params, None, matches)
+    log_likelihood(rollout, trace, rollout.start, sound, evidence_params, None, matches)
     heard = {id(m.contact) for m in matches}
     return LabelledReading(
         found,

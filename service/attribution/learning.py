@@ -108,7 +108,11 @@ def learn_from_answer(
         return replace(cal, referee=cal.referee.with_no_answer())
     evidence = result.evidence
     ep = evidence_params or EvidenceParams()
-    labelled = labelled_reading(trace, result, answer, ep, model_params)
+    labelled = (
+        labelled_reading(trace, evidence.by_hits, evidence.sound, answer, ep, model_params)
+        if evidence is not None
+        else None
+    )
     usable = labelled is not None and not labelled.contradicted
     keys = {reason_key(r) for r in result.reasons} | {probability_band(result.top.probability)}
     referee = cal.referee.with_answer(
