@@ -141,3 +141,14 @@ def test_referee_answers_need_a_table_to_learn_into(
     path, _ = _table_shots(tmp_path)
     assert main(["attribute", str(path), "--json", "--referee", "-"]) == 2
     assert "--referee needs --learn" in capsys.readouterr().err
+
+
+def test_a_missing_answers_file_is_refused_before_any_shot_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = _table_shots(tmp_path)
+    cal = tmp_path / "CAL.json"
+    args = ["attribute", str(path), "--json", "--table", str(cal), "--learn", "--referee", "nowhere.jsonl"]
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "cannot read nowhere.jsonl" in err and not cal.exists()
