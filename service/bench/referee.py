@@ -19,15 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
-from firmware_bridge.simulator.registered import unregistered_touches
-from firmware_bridge.simulator.sensors import SensorModel
 from service.attribution.calibration import TableCalibration, wide_priors
 from service.attribution.config import AttributionConfig
 from service.attribution.infer import Attribution, attribute
 from service.attribution.learning import learn_from_shot
 from service.attribution.reliability import reason_key
 from service.bench.attribution import Case, Outcome, _pct, summarise
+from service.simulator.hidden_mats import hidden_table, table_shots
+from service.simulator.registered import unregistered_touches
+from service.simulator.sensors import SensorModel
 
 WITH, WITHOUT = "with the referee", "without"
 WARM_UP = 20

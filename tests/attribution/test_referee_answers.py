@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution.answers import AnswerError, parse_answer
 from service.attribution.calibration import (
     CalibrationFileError,
@@ -30,6 +29,7 @@ from service.attribution.reliability import (
     probability_band,
     reason_key,
 )
+from service.simulator.shot_lab import ShotLab, SimulatedShot
 
 
 @pytest.fixture(scope="module")

@@ -16,10 +16,10 @@ from typing import IO
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution.calibration import load_calibration
 from service.cli import main
 from service.mat.trace import trace_to_json
+from service.simulator.shot_lab import ShotLab
 
 SMARTMAT = Path(sys.executable).parent / "smartmat"
 LINE_TIMEOUT_S = 120.0

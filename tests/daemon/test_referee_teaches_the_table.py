@@ -11,9 +11,9 @@ import pytest
 
 from service.attribution.calibration import load_calibration
 from service.attribution.learning import CalibrationKeeper
-from service.daemon import DaemonOptions
+from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
-from service.shot_actions import answered_discs
+from service.table.shot_actions import answered_discs
 from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_shot_reading import Mat, disc_of, flick, until
 
