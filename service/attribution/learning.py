@@ -70,7 +70,7 @@ MIN_EFFECTIVE_SAMPLES = 15.0
 FLICK_ANCHOR_SIGMA_MM = 8.0  # the finger's click is where the flicked disc stood
 CONTACT_ANCHOR_SIGMA_MM = 15.0  # a contact of the sure reading's best rollout
 MIN_LIKELIHOOD_SD = 0.06  # one shot never pins friction or bounce closer than this (log scale)
-HELD_KEPT = 8  # held shots a live table keeps for the referee's answer
+HELD_KEPT = 8  # the last shots' readings a live table keeps for the referee's answer
 
 
 def learn_from_shot(
@@ -114,7 +114,10 @@ def learn_from_answer(
         else None
     )
     usable = labelled is not None and not labelled.contradicted
-    keys = {reason_key(r) for r in result.reasons} | {probability_band(result.top.probability)}
+    # The reasons the shot was held for, or let through despite (a shot the record released and the referee
+    # then found wrong counts against exactly the gates that released it).
+    keys = {reason_key(r) for r in (*result.reasons, *result.released)}
+    keys.add(probability_band(result.top.probability))
     referee = cal.referee.with_answer(
         keys, result.top.direct_hits == answer, contradicted=not usable, learnt=usable
     )
@@ -340,7 +343,7 @@ class CalibrationKeeper:
 
     def __init__(self, path: Path, table: str) -> None:
         self.path = path
-        # Held shots' readings, by the shot record's seq, until the referee answers (never logged: the log
+        # The last shots' readings, by the shot record's seq, until the referee answers (never logged: the log
         # keeps the trace, and a restart reads the shot again).
         self.held: dict[int, tuple[ShotTrace, Attribution, AttributionConfig]] = {}
         self.calibration = load_calibration(path)
@@ -366,14 +369,14 @@ class CalibrationKeeper:
             save_calibration(self.calibration, self.path)
         except (OSError, ValueError) as exc:  # a full disk must not stop the game; the log keeps the traces
             log.error("could not update the table calibration %s: %s", self.path, exc)
-        if not result.auto_apply and shot_seq:
+        if shot_seq:
             self.held[shot_seq] = (trace, result, base)
             while len(self.held) > HELD_KEPT:
                 del self.held[next(iter(self.held))]
 
     def learn_answer(self, shot_seq: int, answer: frozenset[str] | None) -> bool:
-        """The referee's answer to a held shot (pieces the flicked disc touched directly; None: none given).
-        False when the shot is not one this keeper holds (read before a restart, or applied)."""
+        """The referee's answer to a shot (pieces the flicked disc touched directly; None: none given). False
+        when the shot is not one this keeper holds (read before a restart, or answered already)."""
         kept = self.held.pop(shot_seq, None)
         if kept is None:
             return False

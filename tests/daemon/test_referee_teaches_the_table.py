@@ -4,13 +4,15 @@ file, and the next shot is read with that calibration."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from service.attribution.calibration import load_calibration
+from service.attribution.calibration import built_in_calibration, load_calibration, save_calibration
 from service.attribution.learning import CalibrationKeeper
+from service.attribution.reliability import RefereeRecord
 from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.table.shot_actions import answered_discs
@@ -82,3 +84,31 @@ def test_the_referee_s_answer_in_the_attribution_s_terms() -> None:
     assert answered_discs(pending, {"direct_hits": ["disc-7", "disc-8"]}, discs) == {"disc-7", "disc-8"}
     assert answered_discs(pending, {"direct_hits": []}, discs) == frozenset()
     assert answered_discs(pending, {"candidate": 5}, discs) is None
+
+
+def test_an_applied_shot_undone_and_entered_again_by_hand_is_an_answer_against_its_reading(
+    tmp_path: Path,
+) -> None:
+    """A table whose record let a doubtful shot through (reliability.py) applies it; the referee undoes it and
+    enters the shot by hand as a miss. That is a wrong reading found: the record counts it, and the gate that
+    let the shot through stops doing so (docs/calibration.md, "How the record relaxes a gate")."""
+    path = tmp_path / "t1.calibration.json"
+    bands = ("p 0.00-0.50", "p 0.50-0.80", "p 0.80-0.90", "p 0.90-0.95", "p 0.95-1.00")
+    record = RefereeRecord(counts=tuple(sorted([("unsure", 150, 0), *((b, 150, 0) for b in bands)])))
+    save_calibration(replace(built_in_calibration(), referee=record), path)
+    keeper = CalibrationKeeper(path, "t1")
+    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
+    try:
+        assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
+        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        flick(table)
+        reading = _reading(table, 0)
+        assert reading["auto"] is True, reading["attribution"]["reasons"]  # let through by the record
+        assert table.eventlog.records()[-1].payload["action"] == "resolve_shot"
+        assert table.send("undo", reason="the disc stopped short of the orc")["ok"]
+        assert table.send("manual_shot", direct_hits=[])["ok"]
+        learnt = load_calibration(path).referee
+        assert learnt.labelled == 1 and learnt.agreed == 0
+        assert learnt.counted("unsure") == (150, 1) and not learnt.releases("unsure")
+    finally:
+        table.close()
