@@ -266,7 +266,11 @@ def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
     def check() -> tuple[bool, str]:
         health = daemon.health()
         parts = [
-            "mat connected" if health.serial_link else f"NO MAT at {port} (reconnecting)",
+            "mat connected"
+            if health.serial_link
+            else "the mat's messages CANNOT BE KEPT (is the disk full?)"
+            if not health.journal
+            else f"NO MAT at {port} (reconnecting)",
             "MQTT connected"
             if health.mqtt
             else f"NO MQTT BROKER at {broker} (reconnecting; sudo systemctl start mosquitto)",
