@@ -202,7 +202,7 @@ class TableFeed:
         self._broadcast(SseMessage("reset", {"seq": seq}))
 
     def _forget_events_after(self, seq: int) -> None:
-        """Drop events implausibly far ahead of the table; every stream starts its story again without them."""
+        """Drop the events implausibly far ahead of the table; each stream starts its story again."""
         kept = [(k, e) for k, e in self._ring if k[0] <= seq]
         if len(kept) == len(self._ring):
             return
