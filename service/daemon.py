@@ -77,9 +77,8 @@ GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s and never waits for 
 class Health:
     """Whether each part the table depends on works now (systemd's watchdog is fed only while all do)."""
 
-    serial_link: (
-        bool  # the mat is read: a session open (HELLO answered, heartbeats arriving), its messages kept
-    )
+    # The mat is read: a session is open (its HELLO answered, its heartbeats arriving) and its messages kept.
+    serial_link: bool
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
     journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
@@ -125,10 +124,12 @@ class Daemon:
         self.mat = load_mat()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
-        # The board message the journal could not keep, as (boot_id, seq): the link takes it again, and the
-        # messages queued here until it comes again are stale (each comes again after it). None: all kept.
+        # The board message the journal last could not keep, as (boot_id, seq), until a write succeeds again
+        # (health says the mat is not read meanwhile). None: every message was kept.
         self._refused: tuple[int, int] | None = None
-        self._awaiting: tuple[int, int] | None = None  # the refused message, until it comes again
+        # The refused message until the link hands it on again: the messages queued here before it are stale
+        # (the link rewound, and each comes again after it).
+        self._awaiting: tuple[int, int] | None = None
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
         self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
         self._unknown_published: frozenset[bytes] = frozenset()
