@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.messages import Impact
+from firmware_bridge.messages import Hello, Impact
+from firmware_bridge.simulator.source import default_capabilities
 from service.daemon_cli import _health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
@@ -98,3 +99,23 @@ def test_the_sqlite_journal_survives_a_reopen_and_leaves_the_records_alone(tmp_p
     with SqliteEventLog(path) as log:
         assert log.device_journal() == [{"boot_id": 1, "seq": 9, "type": "Impact", "message": {"t_us": 5}}]
         assert [r.kind for r in log.records()] == ["pause"]
+
+
+def test_a_board_that_reboots_while_its_messages_are_refused_is_read_again() -> None:
+    table = FakeTable()
+    journal = FillableJournal(table.eventlog.journal_device)
+    table.eventlog.journal_device = journal  # type: ignore[method-assign]
+    table.connection.feed(Impact(3, 7_000_000, 512))
+    table.daemon.step(0.5)
+    table.settle()
+    assert len(table.connection.refused) == 1
+    journal.full = False
+    # The board reboots: its unacknowledged message is gone with the old boot, and the new boot's are taken.
+    table.connection.feed(Hello(default_capabilities(boot_id=8)), Impact(5, 100, 300))
+    deadline = time.monotonic() + 5
+    while table.connection.pending and time.monotonic() < deadline:
+        table.daemon.step(0.05)
+    table.settle()
+    kept = [(e["boot_id"], e["message"]["sensor_id"]) for e in table.eventlog.device_journal()]
+    assert (8, 5) in kept and (7, 3) not in kept
+    assert table.daemon.health().ok
