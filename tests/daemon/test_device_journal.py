@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.messages import Hello, Impact
-from firmware_bridge.simulator.source import default_capabilities
-from service.daemon_cli import _health_check
+from service.app.cli import _health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
 from tests.daemon.table_harness import FakeTable

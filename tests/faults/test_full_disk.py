@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import StaticSensorSource
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import Button
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import StaticSensorSource
 from firmware_bridge.transport import SerialConnection
-from service.daemon import Daemon, DaemonOptions
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table
+from service.table.config import load_table
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="mounting a small tmpfs needs root (CI runs as root)"

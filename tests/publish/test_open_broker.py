@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.daemon_cli import _refuse_or_announce_an_open_broker
+from service.app.cli import _refuse_or_announce_an_open_broker
 from service.publish.broker_url import BrokerUrl
 from service.publish.paho_transport import accepts_anonymous
 from tests.helpers.broker import MosquittoBroker, free_port, start_mosquitto
