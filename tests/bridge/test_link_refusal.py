@@ -2,9 +2,9 @@
 
 The consumer here is a journal that refuses writes while its disk is "full", as the daemon's device
 journal does (service/daemon/daemon.py): each tick it takes what the link delivered, keeps it in one write
-and acknowledges it, or refuses the first message of the batch. The board senses 100 events a second throughout, so a 1 s
-fill refuses more than a whole send window (64) and a 3 s fill several (PROTOCOL.md section 4: a refused event
-is taken again).
+and acknowledges it, or refuses the first message of the batch. The board senses 100 events a second
+throughout, so a 1 s fill refuses more than a whole send window (64) and a 3 s fill several (PROTOCOL.md
+section 4: a refused event is taken again).
 """
 
 from __future__ import annotations
