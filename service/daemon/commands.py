@@ -9,9 +9,10 @@ on the command's transaction: accepted with the last record's seq, or refused in
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from service.attribution.learning import CalibrationKeeper
 from service.daemon.mat_link import MatLink
 from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentRefused
@@ -23,7 +24,8 @@ from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
 from service.table.commands import CommandRefused, records_for
 from service.table.config import TableConfig
-from service.table.session import SessionError, TableSession
+from service.table.session import UNDONE, SessionError, TableSession
+from service.table.shot_actions import answered_discs
 from service.table.trackers import TrackerConfig
 from service.table.wizard_commands import assign_tracker, setup_game
 
@@ -43,14 +45,11 @@ class CommandRunner:
         record: Record,
         start_game: Callable[[], int],  # the table file's game set up (a new_game's second record)
         publish_state: Callable[[], None],
+        calibration: CalibrationKeeper | None,  # learns from the referee's answers to shots the mat read
     ) -> None:
         self.table, self.session, self.publisher, self.link = table, session, publisher, link
-        self.trackers, self.record, self.start_game, self.publish_state = (
-            trackers,
-            record,
-            start_game,
-            publish_state,
-        )
+        self.trackers, self.record, self.start_game = trackers, record, start_game
+        self.publish_state, self.calibration = publish_state, calibration
         self.enrolment_desk, self.calibration_desk = link.enrolment_desk, link.calibration_desk
 
     def on_command(self, command: Command) -> None:
@@ -102,12 +101,36 @@ class CommandRunner:
             records = assign_tracker(args, self.trackers, self.session)
         else:
             records = records_for(name, args, self.session, self.table.registry)
+        answered = self._answered_shot(name, args)
         seq = None
         for kind, payload in records:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if answered is not None and self.calibration is not None:
+            # The referee's answer to a shot the mat read is a labelled shot for the table's calibration.
+            shot_seq, view = answered
+            given = {"direct_hits": [], **args} if name == "manual_shot" else args  # none named: no hits
+            if self.calibration.learn_answer(shot_seq, answered_discs(view, given, self.session.discs)):
+                self.publish_state()  # the calibrate page shows the labelled shots
         if name == "new_game":
             seq = self.start_game()
         return seq
+
+    def _answered_shot(self, name: str, args: Mapping[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """The shot a referee's command answers, with its readings: a held shot confirmed (a reading picked
+        or the hits entered), or an applied shot the referee undid and now enters by hand. A shot set aside
+        or undone and not entered again answers nothing."""
+        if name == "confirm_hits" and self.session.pending_shot is not None:
+            return self.session.pending_shot["seq"], self.session.pending_shot
+        last = self.session.last_shot
+        if (
+            name == "manual_shot"
+            and last is not None
+            and last.get("status") == UNDONE
+            and last.get("auto_apply")
+            and args.get("character") in (None, last.get("character"))
+        ):
+            return last["shot_seq"], last
+        return None
 
     def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
         self.session.check(kind, payload)

@@ -38,6 +38,7 @@ from service.mat.trace import MatGeometry
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.sensing.segmenter import ShotObserved
+from service.sensing.shot_trace import mat_geometry
 from service.table.bindings import SizeOf, resolve_bindings
 from service.table.config import TableConfig
 from service.table.session import TableSession
@@ -91,12 +92,12 @@ class Daemon:
             board_updated=lambda: self.view.board_updated(),
         )
         desks = (self.calibration_desk, self.enrolment_desk)
-        self.link = MatLink(connection, eventlog, table, self.clock, self.mat.wall_gap_mm, *desks, events)
+        self.link = MatLink(connection, eventlog, table, self.clock, *desks, events)
         self.view = TableView(publisher, table, self.session, self.mat, self.link, self.pieces, self.trackers)
         # Shots are read off the game thread; each reading comes back on the inbox (shot_reader.py).
         self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
         self.shots = Shots(
-            table, self.session, self.pieces, self.reader, self._record, self.link.geometry, self.options
+            table, self.session, self.pieces, self.reader, self._record, self._geometry, self.options
         )
         self.commands = CommandRunner(
             table,
@@ -107,6 +108,7 @@ class Daemon:
             self._record,
             self._start_game_from_config,
             self._publish_state,
+            self.options.calibration,
         )
         self.loop_watch = LoopWatch(self.clock)
         self.next_game = NextGameTimer()
@@ -165,7 +167,9 @@ class Daemon:
 
     def health(self) -> Health:
         """Callable from any thread (service/app feeds systemd's watchdog from it)."""
-        return table_health(self.connection, self.publisher.connected, self.loop_watch)
+        return table_health(
+            self.link.read, self.link.refused is None, self.publisher.connected, self.loop_watch
+        )
 
     # == the game thread ==============================================================================
     def step(self, timeout_s: float) -> None:
@@ -185,6 +189,8 @@ class Daemon:
         except Exception:  # one bad input must never stop the table
             log.exception("handling %s input failed", kind)
         self.clock.run_due()
+        if self.view.link_changed():
+            self._publish_state()  # the mat's link came or went, or its messages are refused or kept again
         self.loop_watch.beat()
 
     def _next_input(self, timeout_s: float) -> tuple[str, Any]:
@@ -210,9 +216,9 @@ class Daemon:
         return batch
 
     def _tick(self) -> None:
-        """The periodic job: the mat's timeouts and scans, the link on the pages, the demo's next game."""
-        if self.link.tick() or self.view.link_changed():
-            self._publish_state()  # a tap was taken, or the mat's link came or went (the set-up health check)
+        """The periodic job: the mat's timeouts and scans, the calibration's taps, the demo's next game."""
+        if self.link.tick():
+            self._publish_state()  # a tap of the guided calibration was taken
         state = self.session.state
         over = state is not None and state.outcome is not None
         if self.next_game.due(over, self.options.next_game_after_s, self.clock.monotonic()):
@@ -241,10 +247,14 @@ class Daemon:
     def _on_reading(self, reading: Reading) -> None:
         self.shots.on_reading(reading)
 
+    def _geometry(self) -> MatGeometry | None:
+        return self.mat_geometry() if self.link.capabilities is not None else None
+
     def mat_geometry(self) -> MatGeometry:
-        geometry = self.link.geometry()
-        assert geometry is not None, "the board has not said HELLO yet"
-        return geometry
+        """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles."""
+        capabilities = self.link.capabilities
+        assert capabilities is not None, "the board has not said HELLO yet"
+        return mat_geometry(capabilities, self.mat.wall_gap_mm, self.table.obstacles, self.table.walls)
 
     # == commands (commands.py) =====================================================================
     def _on_command(self, command: Command) -> None:
@@ -280,10 +290,6 @@ class Daemon:
 
     def _bind(self, state: Any, chosen: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
         return resolve_bindings(state, self.table.registry, chosen, previous, self.size_of)
-
-    @property
-    def bindings(self) -> dict[str, str]:
-        return self.session.discs
 
     def _publish_state(self) -> None:
         self.view.state()

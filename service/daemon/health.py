@@ -18,13 +18,15 @@ GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s and never waits for 
 class Health:
     """Whether each part the table depends on works now (systemd's watchdog is fed only while all do)."""
 
-    serial_link: bool  # a session with the mat is open: its HELLO answered, its heartbeats arriving
+    # The mat is read: a session is open (its HELLO answered, its heartbeats arriving) and its messages kept.
+    serial_link: bool
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
+    journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
 
     @property
     def ok(self) -> bool:
-        return self.serial_link and self.mqtt and self.game_loop
+        return self.serial_link and self.mqtt and self.game_loop and self.journal
 
 
 def serial_link_up(connection: Any) -> bool:
@@ -47,5 +49,5 @@ class LoopWatch:
         return self.clock.monotonic() - self._last_beat < self.stall_s
 
 
-def table_health(connection: Any, mqtt_connected: bool, loop: LoopWatch) -> Health:
-    return Health(serial_link=serial_link_up(connection), mqtt=mqtt_connected, game_loop=loop.alive())
+def table_health(mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch) -> Health:
+    return Health(serial_link=mat_read, mqtt=mqtt_connected, game_loop=loop.alive(), journal=journal_kept)

@@ -17,12 +17,13 @@ from typing import Any
 from firmware_bridge.messages import Capabilities, Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.transport import DeviceUnavailable
 from service.daemon.clock import Clock
+from service.daemon.health import serial_link_up
 from service.enrolment.desk import EnrolmentDesk
 from service.eventlog.base import EventLog
 from service.eventlog.device_journal import journal_entry
 from service.eventlog.record import EventLogError
 from service.guided.desk import GuidedCalibrationDesk
-from service.mat.trace import MatGeometry, Scan
+from service.mat.trace import Scan
 from service.sensing.segmenter import (
     BoardUpdated,
     ButtonPressed,
@@ -31,7 +32,6 @@ from service.sensing.segmenter import (
     ShotObserved,
     ShotSegmenter,
 )
-from service.sensing.shot_trace import mat_geometry
 from service.table.config import TableConfig
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,6 @@ class MatLink:
         eventlog: EventLog,
         table: TableConfig,
         clock: Clock,
-        wall_gap_mm: float,  # the mat's walls stand this far off its edge (content/hardware/mat.yaml)
         calibration_desk: GuidedCalibrationDesk,
         enrolment_desk: EnrolmentDesk,
         events: MatEvents,
@@ -66,27 +65,64 @@ class MatLink:
         self.eventlog = eventlog
         self.table = table
         self.clock = clock
-        self.wall_gap_mm = wall_gap_mm
         self.calibration_desk = calibration_desk
         self.enrolment_desk = enrolment_desk
         self.events = events
         self.segmenter: ShotSegmenter | None = None
         self.capabilities: Capabilities | None = None
         self.last_board: Scan | None = None
+        # The board message the journal last could not keep, as (boot_id, seq), until a write succeeds again
+        # (health says the mat is not read meanwhile). None: every message was kept.
+        self.refused: tuple[int, int] | None = None
+        # The refused message until the link hands it on again: the messages queued here before it are stale
+        # (the link rewound, and each comes again after it).
+        self._awaiting: tuple[int, int] | None = None
+
+    @property
+    def read(self) -> bool:
+        """The mat is read: its link is up and its messages are kept (not while the journal refuses them)."""
+        return serial_link_up(self.connection) and self.refused is None
 
     def on_batch(self, batch: list[Any]) -> None:
+        batch = [d for d in batch if not self._stale(d)]
         entries = [journal_entry(d) for d in batch if not isinstance(d.message, Hello)]
         try:
-            self.eventlog.journal_device(entries)
+            if entries:
+                self.eventlog.journal_device(entries)
         except EventLogError as exc:
-            # Not kept, so not acknowledged either: the board sends them again (PROTOCOL.md: RESEND).
-            log.error("could not keep %d message(s) from the mat, not acknowledged: %s", len(entries), exc)
+            # Not kept, so neither it nor anything after it is acknowledged: the link rewinds to the first
+            # and takes them again when the board resends them (PROTOCOL.md: a refused event is taken again).
+            first = next(d for d in batch if not isinstance(d.message, Hello))
+            if self.refused is None:
+                log.error(
+                    "could not keep %d message(s) from the mat, not acknowledged: %s", len(entries), exc
+                )
+            self.refused = self._awaiting = (first.boot_id, first.seq)
+            self.connection.refuse(first)
             batch = [d for d in batch if isinstance(d.message, Hello)]
+        else:
+            if entries and self.refused is not None:
+                log.warning("the mat's messages are kept again (from seq %d)", entries[0]["seq"])
+                self.refused = None
         for delivery in batch:
             try:
                 self._on_delivery(delivery)
             except Exception:  # one bad message must never stop the table
                 log.exception("handling a message from the mat failed")
+
+    def _stale(self, delivery: Any) -> bool:
+        """Taken after a refused message before the link rewound: it comes again, in order, after that one."""
+        if self._awaiting is None:
+            return False
+        boot_id, seq = self._awaiting
+        if delivery.boot_id != boot_id:
+            if isinstance(delivery.message, Hello):
+                self._awaiting = None  # a new boot: the old one's unacknowledged messages are gone
+            return False
+        if delivery.seq == seq:
+            self._awaiting = None
+            return False
+        return delivery.seq is not None
 
     def _on_delivery(self, delivery: Any) -> None:
         message = delivery.message
@@ -161,13 +197,6 @@ class MatLink:
         if self.enrolment_desk.wants_scan(now) or self.calibration_desk.wants_scan(now):
             self.request_scan()
         return self.calibration_desk.tick(now)
-
-    def geometry(self) -> MatGeometry | None:
-        """The mat as attribution models it: the board's size and piezos, the table's walls, obstacles; None
-        until the board said HELLO."""
-        if self.capabilities is None:
-            return None
-        return mat_geometry(self.capabilities, self.wall_gap_mm, self.table.obstacles, self.table.walls)
 
     def request_scan(self) -> None:
         try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.daemon.health import serial_link_up
 from service.daemon.mat_link import MatLink
 from service.daemon.shots import Pieces
 from service.mat.geometry import MatConfig
@@ -55,15 +54,19 @@ class TableView:
         snapshot["enrolment"] = self.link.enrolment_desk.view()
         # Tags seen on the mat that no disc carries: what the referee picks from when a disc was swapped.
         self._unknown_published = self.table.registry.unknown_uids
-        self._link_published = serial_link_up(self.link.connection)
-        snapshot["health"] = {"serial_link": self._link_published, "mqtt": self.publisher.connected}
+        self._link_published = self.link.read
+        snapshot["health"] = {
+            "serial_link": self._link_published,
+            "mqtt": self.publisher.connected,
+            "journal": self.link.refused is None,
+        }
         tracker_view(self.trackers, self.session, snapshot)
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 
     def link_changed(self) -> bool:
         """The mat's link came or went since the state was last published (the set-up health check)."""
-        return serial_link_up(self.link.connection) != self._link_published
+        return self.link.read != self._link_published
 
     def board_updated(self) -> None:
         """A scan at rest: the board, and the state too when a tag no disc carries appeared or went."""

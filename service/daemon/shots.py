@@ -143,7 +143,7 @@ class Shots:
         to the shot still waiting for it: the fold decides), then its action when the table is sure."""
         keeper = self.calibration
         if keeper is not None and reading.result is not None and reading.trace is not None:
-            keeper.learn(reading.trace, reading.result, self.attribution)
+            keeper.learn(reading.trace, reading.result, self.attribution, reading.shot_seq)
         pending = self.session.pending_shot
         fresh = pending is not None and pending.get("attributing") and pending["seq"] == reading.shot_seq
         payload, action = settle(reading, pending if fresh else None, self._refusal)
