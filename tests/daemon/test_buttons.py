@@ -8,6 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from service.daemon.buttons import RESCAN, SHOT_DONE, UNDO, ButtonPins, MatButtons
+from service.daemon.clock import FakeClock
 
 
 @pytest.fixture
@@ -35,15 +36,22 @@ def test_pressing_shot_done_and_rescan_sends_their_actions(factory: MockFactory)
 
 
 def test_contact_bounce_counts_as_one_press(factory: MockFactory) -> None:
+    """The debounce window is read on the injected clock: edges inside it are one press, the next press
+    after it is another (gpiozero's mock pins call the handler as each edge is driven)."""
     presses: list[str] = []
-    with MatButtons(presses.append, ButtonPins(bounce_s=0.2), pin_factory=factory):
+    clock = FakeClock()
+    with MatButtons(presses.append, ButtonPins(bounce_s=0.2), pin_factory=factory, clock=clock):
         pin = factory.pin(17)
         for _ in range(5):  # a bouncing contact: five edges inside the debounce window
             pin.drive_low()
             pin.drive_high()
+            clock.advance(0.01)
         pin.drive_low()
-        time.sleep(0.3)
-        assert presses == [SHOT_DONE]
+        assert wait_for(lambda: presses == [SHOT_DONE])
+        pin.drive_high()
+        clock.advance(0.2)  # the window has passed: a real second press
+        pin.drive_low()
+        assert wait_for(lambda: presses == [SHOT_DONE, SHOT_DONE])
 
 
 def test_undo_needs_a_deliberate_hold(factory: MockFactory) -> None:
@@ -72,11 +80,12 @@ def test_a_failing_handler_does_not_stop_later_presses(factory: MockFactory) -> 
         seen.append(action)
         raise RuntimeError("broker down")
 
-    with MatButtons(handler, ButtonPins(bounce_s=0.01), pin_factory=factory):
+    clock = FakeClock()
+    with MatButtons(handler, ButtonPins(bounce_s=0.01), pin_factory=factory, clock=clock):
         factory.pin(17).drive_low()
         assert wait_for(lambda: len(seen) == 1)
         factory.pin(17).drive_high()
-        time.sleep(0.05)
+        clock.advance(0.05)  # past the debounce window
         factory.pin(17).drive_low()
         assert wait_for(lambda: len(seen) == 2)
 
