@@ -31,6 +31,8 @@ def results_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "a": match.a if match else None,
                 "b": match.b if match else None,
                 "winner": result.winner,
+                "stopped_at_time": result.stopped_at_time,
+                "sides": list(result.sides) or None,
                 "rooms_cleared": result.rooms_cleared,
                 "gold": result.gold,
                 "outcome": result.outcome,

@@ -9,7 +9,7 @@ Records (``kind`` and ``payload``):
 - ``referee``   ``{"name", "role": "table"|"head", "tables": [...], "pin_hash"}`` a newer record replaces
 - ``round``     ``{"number", "matches": [{"table", "a", "b"}]}`` ``b`` null is a bye
 - ``signoff``   ``{"round", "table", "game", "game_start", "final_seq", "winner"? | "rooms_cleared"?/"gold"?,
-                "outcome", "sides"?: [first side's entrant, second's]}``
+                "outcome", "sides"?: [first side's entrant, second's], "stopped_at_time"?, "health"?}``
                 by the table's referee: the result takes effect
 - ``correction`` ``{"round", "table", "winner"? | "rooms_cleared"?/"gold"?, "reason"}`` by a head referee
 """
@@ -90,6 +90,7 @@ class Result:
     gold: int | None = None  # campaign
     corrections: tuple[Correction, ...] = ()
     sides: tuple[str, ...] = ()  # the entrants in the order of the game's setup sides (first side first)
+    stopped_at_time: bool = False  # the game did not end by its rules: the referee gave the result
 
 
 @dataclass
@@ -348,6 +349,7 @@ def _apply_signoff(t: Tournament, r: TournamentRecord) -> None:
         rooms_cleared=p.get("rooms_cleared"),
         gold=p.get("gold"),
         sides=tuple(p.get("sides", ())),
+        stopped_at_time=bool(p.get("stopped_at_time", False)),
     )
 
 

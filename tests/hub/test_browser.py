@@ -50,11 +50,16 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         referee.click("form.login button")
         row = referee.locator("tr[data-table=t1]")
         assert "ada v cy".lower() in row.inner_text().lower()
-        row.locator("select[name=winner]").select_option("cy")
-        row.locator("form.sign-off button").click()
+        # The log names the winner: the button offers exactly that, and its answer is in words beside it.
+        button = row.locator("form.sign-off button")
+        assert button.inner_text() == "Sign off: Cy won"
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
+        button.click()
         referee.wait_for_function(
             "document.querySelector('tr[data-table=t1]').innerText.includes('signed off')"
         )
+        assert referee.locator("output[data-answer-for=t1]").count() == 0  # the row now says signed off
 
         # The public standings follow the sign-off by themselves: Cy leads.
         screen.wait_for_function(
@@ -81,7 +86,7 @@ def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
     hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo", "cy", "dee"))
     hub.pair_next_round("organiser", ["t1", "t2"])
     hub.on_status("t1", "online")
-    finish_game(hub, "t1", "g1", records=6, outcome="cy")
+    finish_game(hub, "t1", "g1", records=6, outcome="castle")  # sides not named by entrant: the referee says
     server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
     try:
         referee, errors = phone(chromium, f"{server.url}/hub/login")
@@ -90,6 +95,9 @@ def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
         referee.click("form.login button")
         winner = referee.locator("tr[data-table=t1] select[name=winner]")
         winner.wait_for()
+        assert winner.input_value() == ""  # nothing chosen for the referee: no default loser
+        box = winner.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390  # not cut off
         winner.select_option("cy")
         referee.evaluate("document.activeElement && document.activeElement.blur()")  # the thumb moves on
         drawn = referee.evaluate("document.getElementById('live').dataset.updated || ''")

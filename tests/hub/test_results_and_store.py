@@ -27,7 +27,7 @@ def test_a_result_counts_only_once_signed_off(tmp_path: Path) -> None:
     assert all(row["points"] == 0 for row in hub.standings())  # the game ended; nobody signed yet
     with pytest.raises(NotAllowedError, match="not a referee"):
         hub.sign_off("organiser", "t1", winner="ada")
-    with pytest.raises(TournamentError, match="'winner' must be ada, cy or draw"):
+    with pytest.raises(TournamentError, match="name the winner at t1: Ada, Cy or a draw"):
         hub.sign_off("referee:rita", "t1", winner="bo")
     hub.sign_off("referee:rita", "t1", winner="ada")
     assert {r["entrant"]: r["points"] for r in hub.standings()}["ada"] == 1.0
