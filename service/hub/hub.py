@@ -297,7 +297,8 @@ class Hub:
         except ValueError as exc:  # SetupError, or a log this hub's rules cannot read
             if state.get("seq") != end:
                 raise TournamentError(
-                    f"game {game.game} cannot be replayed here ({exc}) and the table's state is not at its end"
+                    f"game {game.game} cannot be replayed here ({exc}) and the table's state is not at"
+                    " its end"
                 ) from exc
             view = state
         return {
