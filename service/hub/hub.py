@@ -420,9 +420,9 @@ def _swiss_result(
             raise TournamentError(f"the game at {match.table} ended by its rules: sign off its result")
         fields.update(stopped_at_time=True, health=summary["health"])
     if winner not in (match.a, match.b, DRAW):
+        a, b = match.a, match.b or ""
         raise TournamentError(
-            f"name the winner at {match.table}: {names.get(match.a, match.a)}, {names.get(match.b, match.b)}"
-            " or a draw"
+            f"name the winner at {match.table}: {names.get(a, a)}, {names.get(b, b)} or a draw"
         )
     fields["winner"] = winner
     order = sides_in_order(game, match)

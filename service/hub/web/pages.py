@@ -93,7 +93,7 @@ def _match_view(row: dict[str, Any], match: Match, names: dict[str, str]) -> Non
     if isinstance(tag, dict):
         plays = tag.get("round") == match.round and tag.get("table") == match.table
     elif ids and all(i in names for i in ids):
-        plays = sorted(ids) == sorted([match.a, match.b])
+        plays = sorted(ids) == sorted([match.a, match.b or ""])
     else:
         plays = None  # a game set up without naming its entrants: the referee knows which it is
     row["plays_match"] = plays
