@@ -17,7 +17,7 @@ from typing import Any
 
 from service.eventlog import InvalidRecordError, Record
 from service.gamelog.replay import replay
-from service.hub import campaign, swiss
+from service.hub import campaign, offers, swiss
 from service.hub.model import CAMPAIGN_3E, DRAW, Match, Tournament, TournamentError, fold
 from service.hub.records import TournamentRecord
 from service.hub.segments import Segment, belongs_to, segments, sides_in_order
@@ -237,6 +237,11 @@ class Hub:
             for record in self.store.records(after_seq=self.tournament.last_seq):
                 self.tournament.apply(record)
             return self.tournament
+
+    def match_offers(self) -> dict[str, dict[str, Any] | None]:
+        """The match each table is offered now (service/hub/offers.py)."""
+        with self._lock:
+            return offers.match_offers(self.refresh())
 
     def table_view(self, table: str) -> dict[str, Any]:
         with self._lock:
