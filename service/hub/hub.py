@@ -168,7 +168,10 @@ class Hub:
                 self._read_setup(live)
             live.heard_at = self._clock()
             progress.head = max(progress.head, seq)
-            return self._maybe_request(game, progress)
+            requests = self._maybe_request(game, progress)
+            count = {"table": table, "game": game, "log_held": progress.contiguous, "log_head": progress.head}
+        self._notify("log", count)
+        return requests
 
     def on_log(self, table: str, game: str, raw: dict[str, Any]) -> list[tuple[str, str | None, int]]:
         """Store one record of a table's game; returns catch-up requests for any gap it reveals."""
@@ -202,7 +205,12 @@ class Hub:
                     progress.contiguous += 1
                     progress.above.discard(progress.contiguous)
             progress.head = max(progress.head, record.seq)
-            return self._maybe_request(game, progress)
+            requests = self._maybe_request(game, progress)
+            count = {"table": table, "game": game, "log_held": progress.contiguous, "log_head": progress.head}
+            current = live.game == game
+        if current:
+            self._notify("log", count)  # the overview's "log held" moves with every record
+        return requests
 
     def _read_setup(self, live: TableLive) -> None:
         """The newest setup of the table's current log, from the records held (a restart, a new log)."""

@@ -69,6 +69,14 @@
     stream.addEventListener("open", soon);
     stream.addEventListener("table", soon);
     stream.addEventListener("tournament", soon);
+    // A log record arrived: the row's count moves at once, without re-reading the page.
+    stream.addEventListener("log", (event) => {
+      const data = JSON.parse(event.data);
+      const row = live.querySelector(`tr[data-table="${CSS.escape(data.table)}"]`);
+      const cell = row && row.querySelector("td.log");
+      if (cell) cell.textContent = data.log_held + "/" + data.log_head;
+      else soon();  // a table not on the page yet
+    });
   }
 
   // Each answer is shown beside the button that asked, in words, and stays there through redraws.

@@ -1,0 +1,55 @@
+"""Live truth on the overview (docs/tournaments.md, "Screens"): the log shipper sends a record as the daemon
+writes it (it watches the log's folder; its timer is only a safety net), and the overview's "log held" moves
+with every record the hub stores."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from service.eventlog import SqliteEventLog
+from service.hub.feed import HubFeed
+from service.hub.hub import Hub
+from service.hub.shipper import sqlite_log_shipper
+from service.hub.store import HubStore
+from service.publish.fake import FakeBroker, FakeMqttClient
+
+
+def eventually(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.01)
+
+
+def test_a_record_is_shipped_when_written_not_at_the_next_look(tmp_path: Path) -> None:
+    """The shipper's timer is set to a minute: only the watch on the log's folder can bring each record over
+    within the test's time, and it does, record after record."""
+    broker = FakeBroker()
+    log = SqliteEventLog(tmp_path / "t1.sqlite")
+    log.append("setup", {"ruleset": "catacombs-3e"}, "referee:anna")
+    hub = Hub(HubStore(tmp_path / "hub.sqlite"))
+    counts: list[dict[str, Any]] = []
+    hub.listen(lambda kind, data: counts.append(data) if kind == "log" else None)
+    feed = HubFeed(hub, FakeMqttClient(broker, "hub"), retry_s=60)
+    shipper = sqlite_log_shipper("t1", tmp_path / "t1.sqlite", FakeMqttClient(broker, "logship"), poll_s=60)
+    feed.start()
+    shipper.start()
+    try:
+        eventually(lambda: hub.table_view("t1")["log_held"] == 1)
+        for number in range(2, 12):
+            log.append("action", {"action": "x", "n": number}, "sensor")
+            eventually(lambda n=number: hub.table_view("t1")["log_held"] == n)
+        held = [c["log_held"] for c in counts if c["table"] == "t1"]
+        assert held[-1] == 11 and all(n in held for n in range(1, 12))  # the count moved with each record
+        time.sleep(0.3)
+        wakes = shipper.wakes
+        time.sleep(0.5)
+        assert shipper.wakes - wakes <= 1  # a quiet log costs nothing: its own reading wakes nothing
+    finally:
+        shipper.stop()
+        feed.stop()
+        log.close()
+        hub.store.close()
