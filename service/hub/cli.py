@@ -378,7 +378,7 @@ def _import_log(args: argparse.Namespace) -> int:
         return _fail(f"{args.log} holds no records")
     try:
         hub = _open(args)
-        game = game_id(records[0])
+        game = game_id(records[0], args.table)
         held = {game_id_ for game_id_, table, *_ in hub.store.games() if table != args.table}
         if game in held:
             return _fail(f"game {game} belongs to another table at the hub")

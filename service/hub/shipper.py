@@ -13,7 +13,7 @@ Records go out as the daemon writes them: the shipper watches the log's folder (
 service/hub/file_watch.py) and reads on each change, with a look every second besides in case a change
 slipped by; where no watch can be had it looks every 50 ms.
 
-``game`` names a game by its first record (``game_id``): a table that starts a new log starts a new game, and
+``game`` names a log by its table and first record (``game_id``): a table that starts a new log starts a new game, and
 the hub never mixes the records of two games that both have a seq 5.
 """
 
@@ -73,9 +73,11 @@ class ReadOnlyLog:
         self._db.close()
 
 
-def game_id(first: Record) -> str:
-    """A game's name: the hash of its setup record, the same on the table, the hub and in an export."""
-    return hashlib.sha256(first.to_line().encode("utf-8")).hexdigest()[:16]
+def game_id(first: Record, table: str) -> str:
+    """A log's name: the hash of its table and its first record, the same on the table, the hub and in an
+    export. The table is part of it: tables set up from one table file, started in the same second, write
+    the same first record."""
+    return hashlib.sha256(f"{table}\n{first.to_line()}".encode()).hexdigest()[:16]
 
 
 class LogShipper:
@@ -194,7 +196,7 @@ class LogShipper:
             first = self._log.records(after_seq=0)[:1]
             if not first:
                 return
-            self._game = game_id(first[0])
+            self._game = game_id(first[0], self.table)
             log.info("table %s: shipping game %s", self.table, self._game)
         with self._lock:
             requests, self._requests = self._requests, []

@@ -103,7 +103,7 @@ def test_a_3e_table_refuses_a_castles_match() -> None:
 def feed(hub: Hub, table: FakeTable, hub_table: str) -> str:
     """Everything in the table's log, as its shipper sends it to the hub; returns the log's id."""
     records = table.eventlog.records()
-    game = game_id(records[0])
+    game = game_id(records[0], hub_table)
     for record in records:
         hub.on_log(hub_table, game, record.to_json())
     hub.on_head(hub_table, game, records[-1].seq)
