@@ -13,6 +13,7 @@ import ctypes.util
 import logging
 import os
 import select
+import struct
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -26,14 +27,17 @@ _IN_CREATE = 0x00000100
 _IN_NONBLOCK = 0o4000
 _IN_CLOEXEC = 0o2000000
 _EVENTS = _IN_MODIFY | _IN_CLOSE_WRITE | _IN_MOVED_TO | _IN_CREATE
+_HEADER = struct.Struct("iIII")
 
 
 class FolderWatch:
-    """Calls ``on_change`` from its own thread whenever something in ``folder`` is written or created."""
+    """Calls ``on_change`` from its own thread whenever a file of ``folder`` whose name starts with
+    ``prefix`` is written or created (the log, its ``-wal`` and ``-journal``; not the other files there)."""
 
-    def __init__(self, fd: int, folder: Path, on_change: Callable[[], None]) -> None:
+    def __init__(self, fd: int, folder: Path, on_change: Callable[[], None], prefix: str = "") -> None:
         self._fd = fd
         self.folder = folder
+        self._prefix = os.fsencode(prefix)
         self._on_change = on_change
         self._stop_r, self._stop_w = os.pipe()
         self._thread = threading.Thread(target=self._run, name=f"watch-{folder.name}", daemon=True)
@@ -45,10 +49,11 @@ class FolderWatch:
             if self._stop_r in ready:
                 return
             try:
-                os.read(self._fd, 64 * 1024)  # drain: which file changed does not matter, only that one did
+                events = os.read(self._fd, 64 * 1024)
             except BlockingIOError:
                 continue
-            self._on_change()
+            if any(name.startswith(self._prefix) for name in _names(events)):
+                self._on_change()
 
     def close(self) -> None:
         os.write(self._stop_w, b"x")
@@ -57,8 +62,20 @@ class FolderWatch:
             os.close(fd)
 
 
-def watch_folder(folder: Path, on_change: Callable[[], None]) -> FolderWatch | None:
-    """A watch on ``folder``, or None where inotify cannot be had (the reason is logged)."""
+def _names(events: bytes) -> list[bytes]:
+    """The file names in a read of inotify events (struct inotify_event: wd, mask, cookie, len, name)."""
+    names, offset = [], 0
+    while offset + _HEADER.size <= len(events):
+        _, _, _, length = _HEADER.unpack_from(events, offset)
+        start = offset + _HEADER.size
+        names.append(events[start : start + length].rstrip(b"\0"))
+        offset = start + length
+    return names
+
+
+def watch_folder(folder: Path, on_change: Callable[[], None], prefix: str = "") -> FolderWatch | None:
+    """A watch on the files of ``folder`` whose names start with ``prefix``, or None where inotify cannot
+    be had (the reason is logged)."""
     name = ctypes.util.find_library("c")
     try:
         libc = ctypes.CDLL(name or "libc.so.6", use_errno=True)
@@ -78,4 +95,4 @@ def watch_folder(folder: Path, on_change: Callable[[], None]) -> FolderWatch | N
         os.close(fd)
         log.warning("cannot watch %s (%s): looking for new records on a timer", folder, why)
         return None
-    return FolderWatch(fd, folder, on_change)
+    return FolderWatch(fd, folder, on_change, prefix)

@@ -13,8 +13,8 @@ Records go out as the daemon writes them: the shipper watches the log's folder (
 service/hub/file_watch.py) and reads on each change, with a look every second besides in case a change
 slipped by; where no watch can be had it looks every 50 ms.
 
-``game`` names a log by its table and first record (``game_id``): a table that starts a new log starts a new game, and
-the hub never mixes the records of two games that both have a seq 5.
+``game`` names a log by its table and first record (``game_id``): a table that starts a new log starts a new
+game, and the hub never mixes the records of two games that both have a seq 5.
 """
 
 from __future__ import annotations
@@ -241,7 +241,8 @@ def sqlite_log_shipper(
         return ReadOnlyLog(path)
 
     def watch_log(wake: Callable[[], None]) -> object:
-        return watch_folder(Path(path).resolve().parent, wake)
+        resolved = Path(path).resolve()
+        return watch_folder(resolved.parent, wake, prefix=resolved.name)
 
     return LogShipper(
         table, open_existing, transport, poll_s=poll_s, identity=identity, watch=watch_log if watch else None

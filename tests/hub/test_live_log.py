@@ -53,3 +53,28 @@ def test_a_record_is_shipped_when_written_not_at_the_next_look(tmp_path: Path) -
         feed.stop()
         log.close()
         hub.store.close()
+
+
+def test_other_files_in_the_logs_folder_wake_nothing(tmp_path: Path) -> None:
+    """The folder may hold other busy files (another table's log, the hub's own file on a shared machine):
+    only the log's own files wake the shipper."""
+    broker = FakeBroker()
+    log = SqliteEventLog(tmp_path / "t1.sqlite")
+    log.append("setup", {"ruleset": "catacombs-3e"}, "referee:anna")
+    other = SqliteEventLog(tmp_path / "t2.sqlite")
+    shipper = sqlite_log_shipper("t1", tmp_path / "t1.sqlite", FakeMqttClient(broker, "logship"), poll_s=60)
+    shipper.start()
+    try:
+        eventually(lambda: "smartmat/t1/log/head" in broker.retained)
+        time.sleep(0.2)
+        wakes = shipper.wakes
+        for number in range(30):
+            other.append("action", {"n": number}, "sensor")
+        time.sleep(0.3)
+        assert shipper.wakes - wakes <= 1
+        log.append("action", {"n": 1}, "sensor")
+        eventually(lambda: b'"seq":2' in broker.retained["smartmat/t1/log/head"])
+    finally:
+        shipper.stop()
+        other.close()
+        log.close()

@@ -198,7 +198,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         head.click("#pair button")
         expect(head.locator("output[data-answer-for=pair]")).to_contain_text("Round 2 paired: 2 games")
         second = {m.table: m for m in hub.tournament.rounds[1] if m.b}
-        for name, (page, _) in referees.items():
+        for page, _ in referees.values():
             expect(page.locator("#match-card")).to_contain_text("round 2: ")
         assert "Eli" not in [names[m.a] for m in hub.tournament.rounds[1] if m.b is None]  # one bye each
         referees["t2"][0].click("#start-match")
@@ -237,7 +237,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
 
         parsed = TrfParser.parse(trf, strict=True)
         assert parsed.x_section.number_of_rounds == 2 and len(parsed.player_sections) == 5
-        for page, errors in [(head, head_errors), (board, board_errors), *referees.values()]:
+        for _, errors in [(head, head_errors), (board, board_errors), *referees.values()]:
             assert errors == [], errors
     finally:
         if server is not None:
