@@ -157,13 +157,17 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
             card = page.locator("#match-card")
             match = first[name]
             expect(card).to_contain_text(f"Castles Open, round 1: {names[match.a]} v {names[match.b]}")
-            page.click("#start-match")
+            button = page.locator("#start-match")
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
+            if name == "t1":
+                page.screenshot(path=str(shots_dir / "table-match-offer-phone.png"))
+            button.click()
             expect(card).to_be_hidden()  # the game on the table is now the match
             referees[name] = (page, errors)
             setup = [r for r in table.daemon.eventlog.records() if r.kind == "setup"][-1]
             assert [s["id"] for s in setup.payload["sides"]] == [match.a, match.b]
             assert setup.by == "referee:anna"
-        referees["t1"][0].screenshot(path=str(shots_dir / "table-match-offer-phone.png"))
 
         # Play. At t1 the second side's Health Pool is emptied (the referee's correction stands in for
         # the shots): the first side wins. t2 runs out of time with both players standing.
