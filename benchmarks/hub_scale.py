@@ -140,7 +140,9 @@ def tables_process(
     for table in ports:
         # The burst is written before the shippers start, as a table's log stands after a cut link: the
         # figure is how fast the hub takes it in, not how fast a table fsyncs its own records.
-        path = Path(root) / f"{table}.sqlite"
+        # Each table's log in a folder of its own, as on a table's own machine (the shipper watches it).
+        path = Path(root) / "tables" / table / "events.sqlite"
+        path.parent.mkdir(parents=True, exist_ok=True)
         log = SqliteEventLog(path)
         log.append("setup", {"ruleset": "bench", "table": table}, "referee:bench")
         for number in range(burst):
@@ -267,7 +269,8 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
         ),
     )
     rss_before = rss_mib()
-    hub = Hub(HubStore(root / "hub.sqlite"))
+    (root / "hub").mkdir()
+    hub = Hub(HubStore(root / "hub" / "hub.sqlite"))
     stored = LogCounts()  # when the hub had each record in its file (it tells its listeners right after)
     hub.listen(stored.note)
     url = f"mqtt://{HUB_USER}:{brokers.passwords[HUB_USER]}@127.0.0.1:{brokers.central_port}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from typing import Any
 
 from service.hub import offers
@@ -33,6 +34,7 @@ from service.publish.transport import InboundMessage, MqttTransport
 
 log = logging.getLogger(__name__)
 MAX_PAYLOAD = 1 << 20
+COUNT_FLUSH_S = 0.1  # how often the log counts held back during a burst are sent
 
 
 class HubFeed:
@@ -69,7 +71,12 @@ class HubFeed:
         self.publish_offers()
 
     def _retry_loop(self) -> None:
-        while not self._stop.wait(self._retry_s):
+        last_retry = time.monotonic()
+        while not self._stop.wait(COUNT_FLUSH_S):
+            self.hub.flush_log_counts()  # the last count of a burst reaches the pages
+            if time.monotonic() - last_retry < self._retry_s:
+                continue
+            last_retry = time.monotonic()
             if self._transport.connected:
                 self._ask(self.hub.pending_requests())
                 self.publish_offers()  # a round paired by another process (smartmat hub pair)

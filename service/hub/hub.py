@@ -25,6 +25,9 @@ from service.hub.store import HubStore
 
 log = logging.getLogger(__name__)
 REQUEST_INTERVAL_S = 2.0  # at most one catch-up request per game this often: a burst is one gap
+# A table's log count goes to the pages at once, then at most this often while records pour in (a catch-up
+# burst); the feed sends the last count of a burst (flush_log_counts).
+LOG_COUNT_INTERVAL_S = 0.05
 
 
 @dataclass
@@ -92,6 +95,9 @@ class Hub:
         self.tables: dict[str, TableLive] = {}
         self.games: dict[str, GameProgress] = {}
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        self._count_sent: dict[str, float] = {}  # table -> when its log count last went to the pages
+        self._count_due: dict[str, dict[str, Any]] = {}  # table -> a newer count not yet sent
+        self._count_last: dict[str, dict[str, Any]] = {}  # table -> the count last sent
         self.ingested = 0  # log records stored (not counting copies already held)
         for game, table, count, top in store.games():
             progress = GameProgress(table)
@@ -169,8 +175,9 @@ class Hub:
             live.heard_at = self._clock()
             progress.head = max(progress.head, seq)
             requests = self._maybe_request(game, progress)
-            count = {"table": table, "game": game, "log_held": progress.contiguous, "log_head": progress.head}
-        self._notify("log", count)
+            count = self._log_count(table, game, progress)
+        if count is not None:
+            self._notify("log", count)  # the overview's "log held" moves with the table's head
         return requests
 
     def on_log(self, table: str, game: str, raw: dict[str, Any]) -> list[tuple[str, str | None, int]]:
@@ -206,11 +213,33 @@ class Hub:
                     progress.above.discard(progress.contiguous)
             progress.head = max(progress.head, record.seq)
             requests = self._maybe_request(game, progress)
-            count = {"table": table, "game": game, "log_held": progress.contiguous, "log_head": progress.head}
-            current = live.game == game
-        if current:
+            count = self._log_count(table, game, progress) if live.game == game else None
+        if count is not None:
             self._notify("log", count)  # the overview's "log held" moves with every record
         return requests
+
+    def _log_count(self, table: str, game: str, progress: GameProgress) -> dict[str, Any] | None:
+        """The count to send the pages now, or None while a burst is being held back (then it is due)."""
+        count = {"table": table, "game": game, "log_held": progress.contiguous, "log_head": progress.head}
+        if self._count_last.get(table) == count:
+            return None  # the pages have it already (a head that says what the records said)
+        now = self._clock()
+        if now - self._count_sent.get(table, -1e9) < LOG_COUNT_INTERVAL_S:
+            self._count_due[table] = count
+            return None
+        self._count_sent[table], self._count_last[table] = now, count
+        self._count_due.pop(table, None)
+        return count
+
+    def flush_log_counts(self) -> None:
+        """Send the counts held back during a burst (the feed calls this a few times a second)."""
+        with self._lock:
+            due, self._count_due = list(self._count_due.values()), {}
+            now = self._clock()
+            for count in due:
+                self._count_sent[count["table"]], self._count_last[count["table"]] = now, count
+        for count in due:
+            self._notify("log", count)
 
     def _read_setup(self, live: TableLive) -> None:
         """The newest setup of the table's current log, from the records held (a restart, a new log)."""

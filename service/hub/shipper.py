@@ -39,7 +39,9 @@ from service.publish.transport import InboundMessage, MqttTransport
 log = logging.getLogger(__name__)
 SAFETY_POLL_S = 1.0  # with a watch: a look now and then in case a change slipped by
 FALLBACK_POLL_S = 0.05  # without one
-SETTLE_S = (0.002, 0.005, 0.01, 0.03)  # the looks after each change, until SQLite's commit is readable
+# The looks after each change until SQLite's commit is readable: the writer updates the WAL's index (a
+# shared memory file, whose writes no watch sees) after the WAL itself, later on a loaded machine.
+SETTLE_S = (0.002, 0.005, 0.01, 0.03, 0.1, 0.3)
 
 
 class LogReader(Protocol):
