@@ -319,9 +319,15 @@ class Hub:
             raise TournamentError(f"the hub has no game from table {table} yet")
         return current[-1]
 
-    def game_summary(self, game: Segment) -> dict[str, Any]:
+    def game_summary(self, game: Segment | str) -> dict[str, Any]:
         """How a game the hub holds ended (or stands), from replaying its records (or, for a rule set this
-        hub cannot replay, the table's own last state for exactly its last record)."""
+        hub cannot replay, the table's own last state for exactly its last record). A log's id stands for
+        the newest game in it."""
+        if isinstance(game, str):
+            found = segments(game, self.game_log(game))
+            if not found:
+                raise TournamentError(f"the hub holds no game {game!r}")
+            game = found[-1]
         with self._lock:
             progress = self.games[game.game]
             end = game.end if game.end is not None else progress.head
