@@ -36,6 +36,7 @@ def castles_game(hub: Any, table: str, game: str, match: Any, round_number: int,
             ],
             "phase": state.get("phase", "battle"),
             "outcome": state.get("outcome"),
+            "turn": {"side": match.a} if state.get("outcome") is None else None,
         },
     )
 
@@ -78,4 +79,6 @@ def test_the_log_names_the_winner_and_a_game_in_play_can_stop_at_time(tmp_path: 
     names = {e.id: e.name for e in hub.tournament.entrants.values()}
     assert f"Sign off: {names[one.b]} won" in page
     assert "Stopped at time: sign off" in page and f'value="{two.a}" selected' in page
+    public = client.get("/hub/standings").get_data(as_text=True)
+    assert f"{names[two.a]} to play" in public and f"{two.a} to play" not in public  # names, not ids
     hub.store.close()
