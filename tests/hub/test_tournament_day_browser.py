@@ -164,6 +164,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
                 page.screenshot(path=str(shots_dir / "table-match-offer-phone.png"))
             button.click()
             expect(card).to_be_hidden()  # the game on the table is now the match
+            expect(page.locator("body")).to_contain_text(f"{names[match.a]} (Team Castle)")  # players by name
             referees[name] = (page, errors)
             setup = [r for r in table.daemon.eventlog.records() if r.kind == "setup"][-1]
             assert [s["id"] for s in setup.payload["sides"]] == [match.a, match.b]
