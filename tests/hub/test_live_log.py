@@ -83,3 +83,23 @@ def test_other_files_in_the_logs_folder_wake_nothing(tmp_path: Path) -> None:
         shipper.stop()
         other.close()
         log.close()
+
+
+def test_without_a_watch_the_shipper_looks_often(tmp_path: Path, monkeypatch: Any) -> None:
+    """Where inotify cannot be had (another system, the kernel's watch limit), the timer takes over at a
+    short interval, not the safety interval's minute."""
+    import service.hub.shipper as shipper_module
+
+    monkeypatch.setattr(shipper_module, "watch_folder", lambda folder, wake, prefix="": None)
+    broker = FakeBroker()
+    log = SqliteEventLog(tmp_path / "t1.sqlite")
+    log.append("setup", {"ruleset": "catacombs-3e"}, "referee:anna")
+    shipper = sqlite_log_shipper("t1", tmp_path / "t1.sqlite", FakeMqttClient(broker, "logship"), poll_s=60)
+    shipper.start()
+    try:
+        eventually(lambda: "smartmat/t1/log/head" in broker.retained)
+        log.append("action", {"n": 1}, "sensor")
+        eventually(lambda: b'"seq":2' in broker.retained["smartmat/t1/log/head"])
+    finally:
+        shipper.stop()
+        log.close()
