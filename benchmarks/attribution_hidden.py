@@ -1,6 +1,6 @@
 """Attribution on hidden mats: shot traces from tables whose physics and piezos the model is not told.
 
-Each table's constants are drawn from wide ranges (firmware_bridge/simulator/hidden_mats.py): friction,
+Each table's constants are drawn from wide ranges (service/simulator/hidden_mats.py): friction,
 restitutions, the speed of sound in the mat, every piezo channel's lag and gain, walls with gaps or an open
 side, boxes on the mat. Its shots are played in order, as at a real table. Nothing here uses the model's
 constants.
@@ -13,7 +13,7 @@ Write a set (one directory; K counts from 0):
     hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
     hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...], "unregistered": [...]}
                                      per line; ``unregistered``: direct hits no piezo heard and the scans did
-                                     not see move (firmware_bridge/simulator/registered.py)
+                                     not see move (service/simulator/registered.py)
     hidden-set/constants.json        each table's hidden constants, and the ranges they were drawn from
 
 Attribute each trace file (``smartmat attribute hidden-set/table-K.trace.jsonl --json >
@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
-from firmware_bridge.simulator.registered import unregistered_touches
-from firmware_bridge.simulator.sensors import SensorModel
-from firmware_bridge.simulator.trace_faults import FAULTS, check_faults, with_faults
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
+from service.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.simulator.registered import unregistered_touches
+from service.simulator.sensors import SensorModel
+from service.simulator.trace_faults import FAULTS, check_faults, with_faults
 
 
 def write_hidden_set(
@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="",
         help="faults of a real board laid over the traces, comma-separated, from: "
         + ", ".join(FAULTS)
-        + " (firmware_bridge/simulator/trace_faults.py)",
+        + " (service/simulator/trace_faults.py)",
     )
     args = parser.parse_args(argv)
     try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from service.atomic_file import write_atomically
+from service.common.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
 

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from service.atomic_file import write_atomically
 from service.attribution.calibration import TableCalibration
+from service.common.atomic_file import write_atomically
 
 FORMAT = "smartmat-guided-calibration"
 STALE_AFTER_S = 7 * 24 * 3600  # a week: mats are rolled up, moved and warmed between events

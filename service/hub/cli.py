@@ -431,7 +431,7 @@ def _ship_log(args: argparse.Namespace) -> int:
     table = args.table
     if table is None and args.table_file is not None:
         from service.sensing.tags import TableConfigError
-        from service.table_config import load_table
+        from service.table.config import load_table
 
         try:
             table = load_table(args.table_file).table

@@ -24,8 +24,8 @@ from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.publish.paho_transport import PahoTransport
 from service.publish.transport import InboundMessage, MqttTransport, Will
+from service.table.trackers import TrackerConfig
 
-from .config import TrackerConfig
 from .wled import wled_state
 
 log = logging.getLogger(__name__)

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import StaticSensorSource
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import StaticSensorSource
+from service.common.systemd_notify import ServiceWatch, SystemdNotifier, under_systemd
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.systemd_notify import ServiceWatch, SystemdNotifier, under_systemd
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.helpers.broker import start_mosquitto
 
 REPO = Path(__file__).resolve().parents[2]

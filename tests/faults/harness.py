@@ -53,11 +53,11 @@ import yaml
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.messages import Impact
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.bindings import resolve_bindings
-from service.daemon_cli import _size_of
+from service.app.cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.table_session import TableSession
+from service.simulator.table import Pace, SimulatedTable
+from service.table.bindings import resolve_bindings
+from service.table.session import TableSession
 from tests.faults.daemon_child import payload_digest
 from tests.helpers.broker import MosquittoBroker, _die_with_parent, start_mosquitto
 from tests.integration.live_table import quick_table

@@ -25,10 +25,10 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.fake import FakeConnection
 from firmware_bridge.messages import Hello
-from firmware_bridge.simulator.source import default_capabilities
-from service.daemon import Daemon, DaemonOptions
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog import SqliteEventLog
 from service.hub.feed import HubFeed
 from service.hub.hub import Hub
@@ -37,7 +37,7 @@ from service.hub.store import HubStore
 from service.hub.web import create_hub_app, serve_hub
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.helpers.browser import log_in, needs_chromium, phone
 from tests.hub.network import TABLE_ROLES, start_network
 from web_dashboard.security import hash_pin

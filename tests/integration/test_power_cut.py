@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from firmware_bridge.simulator.table import SimulatedTable
-from service.bindings import resolve_bindings
-from service.daemon_cli import _size_of
+from service.app.cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.table_session import TableSession
+from service.simulator.table import SimulatedTable
+from service.table.bindings import resolve_bindings
+from service.table.session import TableSession
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.integration.live_table import FAST, quick_table
