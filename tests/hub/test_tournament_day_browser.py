@@ -216,6 +216,21 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         eventually(
             lambda: [s["id"] for s in hub.table_view("t2")["sides"]] == hub.table_view("t2")["side_ids"]
         )
+        # At t1 the referee lets the players choose their heroes in the set-up wizard: its game is the match.
+        wizard = referees["t1"][0]
+        wizard.goto(tables["t1"].dashboard.url + "referee/setup")
+        expect(wizard.locator("#wiz-match")).to_be_visible()
+        names_2 = f"{names[second['t1'].a]} v {names[second['t1'].b]}"
+        expect(wizard.locator("#wiz-match-names")).to_have_text(f"round 2, {names_2}")
+        expect(wizard.locator("#wiz-mode")).to_have_value("one-versus-one")
+        wizard.locator(".wiz-side[data-team=castle] .heroes input[value=larra]").check()
+        wizard.locator(".wiz-side[data-team=catacomb] .heroes input[value=hakoru]").check()
+        wizard.click("#wiz-start")
+        expect(wizard.locator("#setup-result")).to_have_text("✔ setup_game accepted")
+        eventually(lambda: (hub.table_view("t1")["setup_match"] or {}).get("round") == 2)
+        assert hub.table_view("t1")["side_ids"] == [second["t1"].a, second["t1"].b]
+        chosen = [r for r in tables["t1"].daemon.eventlog.records() if r.kind == "setup"][-1].payload
+        assert [s["heroes"] for s in chosen["sides"]] == [["larra"], ["hakoru"]]
 
         # The public standings, on a phone, and the exports.
         board, board_errors = phone(chromium, f"{server.url}/hub/standings")

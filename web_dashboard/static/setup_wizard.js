@@ -134,14 +134,16 @@
   // The tournament hub's offer of this table's match: the wizard's game is then that match (each side
   // named by its entrant, in the offer's order), unless the referee unticks the box.
   let offer = null;
+  let modeSetFor = "";  // the offer whose mode the wizard has chosen (once the modes have loaded)
   function showMatch(match) {
-    const drawn = offer ? JSON.stringify(offer) : "";
     offer = match || null;
     $("wiz-match").classList.toggle("hidden", !offer);
     $("wiz-match").hidden = !offer;
-    if (!offer || JSON.stringify(offer) === drawn) return;
+    if (!offer) return;
     $("wiz-match-names").textContent = `round ${offer.round}, ${offer.sides.map((side) => side.name).join(" v ")}`;
-    if ([...$("wiz-mode").options].some((o) => o.value === offer.mode)) {
+    const key = JSON.stringify(offer);
+    if (modeSetFor !== key && [...$("wiz-mode").options].some((o) => o.value === offer.mode)) {
+      modeSetFor = key;
       $("wiz-mode").value = offer.mode;
       $("wiz-mode").dispatchEvent(new Event("change"));
     }
