@@ -332,7 +332,15 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "calibrate_start": ("rounds",),
         "calibrate_flicks": (),
         "setup_game": (
-            "heroes", "lord", "rooms", "expansions", "mode", "sides", "first", "game_length", "quick_start",
+            "heroes",
+            "lord",
+            "rooms",
+            "expansions",
+            "mode",
+            "sides",
+            "first",
+            "game_length",
+            "quick_start",
             "match",
         ),  # fmt: skip
         "enrol_start": ("set", "pieces"),
