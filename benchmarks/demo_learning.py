@@ -3,8 +3,8 @@
 Each arm is ``smartmat run`` exactly as a user starts the demo (the simulated mat and its players in their own
 process, the daemon reading them through the serial code path), headless (``--no-dashboard``), with a data dir
 and an MQTT broker of its own (a free loopback port: the demo starts its embedded broker there), and a new
-calibration file in the data dir, so each table starts from wide priors as a new table does. The arms differ in
-one flag:
+calibration file in the data dir, so each table starts from wide priors as a new table does. The arms
+differ in one flag:
 
 - ``answers``: the default; the simulated referee's answers to the shots the table holds are learnt;
 - ``evidence``: ``--ignore-referee-answers``; the table learns only from each shot's own evidence;
@@ -116,7 +116,7 @@ def blocks(readings: list[dict[str, Any]], size: int, shots: int) -> list[tuple[
 
 
 def held_for(readings: list[dict[str, Any]], start: int) -> Counter[str]:
-    """Why the shots after the first ``start`` were held (a shot may have several reasons; the first words)."""
+    """Why the shots after the first ``start`` were held (a shot may have several reasons)."""
     counts: Counter[str] = Counter()
     for r in readings[start:]:
         if r.get("auto"):

@@ -343,7 +343,7 @@ class CalibrationKeeper:
 
     def __init__(self, path: Path, table: str, *, learn_answers: bool = True) -> None:
         self.path = path
-        # False: the referee's answers are not learnt (a comparison of what they add; nothing is kept for them)
+        # False: the referee's answers are not learnt (a comparison of what they add; no reading is kept)
         self.learn_answers = learn_answers
         # The last shots' readings, by the shot record's seq, until the referee answers (never logged: the log
         # keeps the trace, and a restart reads the shot again).
