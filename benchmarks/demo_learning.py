@@ -56,11 +56,11 @@ class Arm:
 
     @property
     def log_path(self) -> Path:
-        return self.data_dir / "demo.sqlite"
+        return next(self.data_dir.glob("*.sqlite"), self.data_dir / "demo.sqlite")  # <table>.sqlite
 
     @property
     def calibration_path(self) -> Path:
-        return self.data_dir / "demo.calibration.json"
+        return next(self.data_dir.glob("*.calibration.json"), self.data_dir / "demo.calibration.json")
 
     def start(self, table: str | None, workers: int) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
