@@ -1,0 +1,77 @@
+"""One frame through the whole of seeing: fiducials → mapping (checked for a bump) → discs → tracks."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+
+from service.camera.capture import Frame
+from service.camera.detect import DiscFinder, Sighting
+from service.camera.layout import DiscLook, MatLayout
+from service.camera.mapping import MatWatch, find_markers, marker_detector
+from service.camera.track import DiscTracker
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    fps: float = 120.0
+    readout_us: int = 0  # a rolling shutter's first-to-last row time (0: a global shutter)
+    sigma_mm: float = 0.5  # the position noise the camera states (per axis and frame)
+
+
+@dataclass
+class FrameResult:
+    index: int
+    t_us: int  # on the camera's clock
+    places: dict[str, tuple[float, float]]  # every disc seen, mat mm, at the frame's time
+    mapped: bool  # False: the mat could not be mapped in this frame (``problem`` says why)
+    problem: str | None = None
+    by_marker: set[str] = field(default_factory=set)  # discs known by their marker (the rest by colour)
+    cpu_s: float = 0.0
+
+
+class CameraPipeline:
+    def __init__(self, layout: MatLayout, looks: dict[str, DiscLook], settings: CameraSettings) -> None:
+        self.layout, self.looks, self.settings = layout, looks, settings
+        self.detector = marker_detector()
+        self.finder = DiscFinder(looks)
+        self.watch: MatWatch | None = None
+        self.tracker: DiscTracker | None = None
+
+    def process(self, frame: Frame) -> FrameResult:
+        started = time.process_time()
+        image = frame.image
+        height, width = image.shape[:2]
+        if self.watch is None or self.tracker is None:
+            self.watch = MatWatch(self.layout, (width, height))
+            colours = {p: look.colour_bgr for p, look in self.looks.items()}
+            self.tracker = DiscTracker(colours, readout_us=self.settings.readout_us, image_height=height)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        markers = find_markers(self.detector, gray)
+        bumps = len(self.watch.bumps)
+        mapping = self.watch.update(frame.t_us, markers)
+        if mapping is None:
+            return FrameResult(frame.index, frame.t_us, {}, False, self.watch.last_problem, cpu_s=_since(started))
+        problem = self.watch.last_problem if len(self.watch.bumps) > bumps else None
+        sightings = self.finder.by_markers(markers, mapping)
+        hsv_cache: list[object] = []
+        radius = {look.colour_bgr: look.radius_mm for look in self.looks.values()}
+
+        def blobs_of(colour: tuple[int, int, int]) -> list[Sighting]:
+            if not self.finder.searchable(colour):
+                return []
+            if not hsv_cache:
+                hsv_cache.append(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
+            return self.finder.by_colour(hsv_cache[0], mapping, colour, radius[colour])
+
+        places = self.tracker.update(frame.t_us, sightings, blobs_of)
+        by_marker = {s.piece for s in sightings if s.piece in places}
+        return FrameResult(
+            frame.index, frame.t_us, places, True, problem, {p for p in by_marker if p}, _since(started)
+        )
+
+
+def _since(started: float) -> float:
+    return time.process_time() - started

@@ -1,0 +1,149 @@
+"""Each disc followed from frame to frame: a motion model and an assignment that keep identities.
+
+Every disc has a track: its place and velocity (an alpha-beta filter: constant velocity between frames, pulled
+towards each sighting). A marker sighting names its disc and is taken unless it lands impossibly far from where
+that disc was heading (a misread). The discs left without one are matched to the colour blobs of their colour
+by the assignment that puts the blobs nearest to where each disc was heading, within a gate that widens with
+every frame a disc was not seen; so two look-alike discs passing each other, a blurred slide, a frame lost
+and a hand over the mat cost frames, not identities. A rolling shutter's later rows are brought back to the
+frame's time along each disc's velocity.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from service.camera.detect import Sighting
+
+ALPHA, BETA = 0.85, 0.5
+MARKER_GATE_MM = 80.0  # a marker read further than this from its disc's prediction is taken for a misread
+COLOUR_GATE_MM = 30.0  # a colour blob further than this (plus the disc's frame-to-frame travel) is not it
+GATE_GROWTH_MM = 15.0  # ... widened by this for every frame the disc went unseen
+MAX_GATE_MM = 200.0
+EXACT_ASSIGNMENT = 4  # up to this many discs of one colour (and 2 more blobs), every pairing is tried
+
+
+@dataclass
+class Track:
+    piece: str
+    x: float
+    y: float
+    vx: float = 0.0
+    vy: float = 0.0
+    t_us: int = 0
+    unseen: int = 0  # frames since it was last seen
+
+    def predict(self, t_us: int) -> tuple[float, float]:
+        dt = (t_us - self.t_us) / 1e6
+        return self.x + self.vx * dt, self.y + self.vy * dt
+
+    def speed(self) -> float:
+        return math.hypot(self.vx, self.vy)
+
+
+class DiscTracker:
+    def __init__(self, colours: dict[str, tuple[int, int, int]], *, readout_us: int, image_height: int) -> None:
+        self.colours = colours
+        self.readout_us, self.image_height = readout_us, image_height
+        self.tracks: dict[str, Track] = {}
+
+    def _row_delay_us(self, sighting: Sighting) -> float:
+        return min(max(sighting.row / self.image_height, 0.0), 1.0) * self.readout_us
+
+    def update(
+        self,
+        t_us: int,
+        markers: list[Sighting],
+        blobs_of: Callable[[tuple[int, int, int]], list[Sighting]],
+    ) -> dict[str, tuple[float, float]]:
+        """One frame: ``markers`` read in it; ``blobs_of(colour)`` searches it by colour when needed. Returns
+        every disc seen, at the frame's time."""
+        seen: dict[str, Sighting] = {}
+        for s in markers:
+            assert s.piece is not None
+            track = self.tracks.get(s.piece)
+            if track is not None and math.dist(track.predict(t_us), (s.x_mm, s.y_mm)) > self._gate(
+                track, t_us, MARKER_GATE_MM
+            ):
+                continue
+            seen[s.piece] = s
+        waiting: dict[tuple[int, int, int], list[Track]] = {}
+        for piece, track in self.tracks.items():
+            if piece not in seen:
+                waiting.setdefault(self.colours[piece], []).append(track)
+        # A disc never seen yet can be found by colour only if no other disc shares its colour.
+        alone = [p for p, c in self.colours.items() if list(self.colours.values()).count(c) == 1]
+        unknown = {self.colours[p]: p for p in alone if p not in self.tracks and p not in seen}
+        for colour in sorted(set(waiting) | set(unknown)):
+            blobs = [
+                b
+                for b in blobs_of(colour)
+                if all(math.dist((b.x_mm, b.y_mm), (s.x_mm, s.y_mm)) > 10.0 for s in seen.values())
+            ]
+            for track, blob in self._assign(t_us, waiting.get(colour, []), blobs):
+                seen[track.piece] = blob
+            if colour in unknown and len(blobs) == 1:
+                seen[unknown[colour]] = blobs[0]
+        out = {}
+        for piece, s in seen.items():
+            out[piece] = self._observe(piece, s, t_us)
+        for piece, track in self.tracks.items():
+            if piece not in seen:
+                track.unseen += 1
+        return out
+
+    def _gate(self, track: Track, t_us: int, base: float) -> float:
+        travel = track.speed() * max(t_us - track.t_us, 0) / 1e6
+        return min(MAX_GATE_MM, base + 1.5 * travel + GATE_GROWTH_MM * track.unseen)
+
+    def _assign(self, t_us: int, tracks: list[Track], blobs: list[Sighting]) -> list[tuple[Track, Sighting]]:
+        if not tracks or not blobs:
+            return []
+        cost = [[math.dist(t.predict(t_us), (b.x_mm, b.y_mm)) for b in blobs] for t in tracks]
+        gates = [self._gate(t, t_us, COLOUR_GATE_MM) for t in tracks]
+
+        def pairs_of(order: tuple[int | None, ...]) -> list[tuple[int, int]]:
+            return [(i, j) for i, j in enumerate(order) if j is not None and cost[i][j] <= gates[i]]
+
+        if len(tracks) <= EXACT_ASSIGNMENT and len(blobs) <= EXACT_ASSIGNMENT + 2:
+            # Every way of giving each track a different blob or none: most pairs first, then least distance.
+            options = list(range(len(blobs))) + [None] * len(tracks)
+            best: list[tuple[int, int]] = []
+            best_key = (0, 0.0)
+            for order in set(itertools.permutations(options, len(tracks))):
+                pairs = pairs_of(order)
+                key = (len(pairs), -sum(cost[i][j] for i, j in pairs))
+                if key > best_key or not best:
+                    best, best_key = pairs, key
+            return [(tracks[i], blobs[j]) for i, j in best]
+        chosen: list[tuple[Track, Sighting]] = []
+        used_t: set[int] = set()
+        used_b: set[int] = set()
+        for c, i, j in sorted((cost[i][j], i, j) for i in range(len(tracks)) for j in range(len(blobs))):
+            if i not in used_t and j not in used_b and c <= gates[i]:
+                used_t.add(i)
+                used_b.add(j)
+                chosen.append((tracks[i], blobs[j]))
+        return chosen
+
+    def _observe(self, piece: str, s: Sighting, t_us: int) -> tuple[float, float]:
+        track = self.tracks.get(piece)
+        delay = self._row_delay_us(s)
+        if track is None:
+            self.tracks[piece] = Track(piece, s.x_mm, s.y_mm, t_us=t_us)
+            return s.x_mm, s.y_mm
+        # The sighting is of the moment its row was exposed; the frame's time is its first row's.
+        x = s.x_mm - track.vx * delay / 1e6
+        y = s.y_mm - track.vy * delay / 1e6
+        px, py = track.predict(t_us)
+        dt = max(t_us - track.t_us, 1) / 1e6
+        rx, ry = x - px, y - py
+        track.x, track.y = px + ALPHA * rx, py + ALPHA * ry
+        track.vx, track.vy = track.vx + BETA * rx / dt, track.vy + BETA * ry / dt
+        if track.unseen > 3:  # back after a long gap: the old velocity says nothing
+            track.vx = track.vy = 0.0
+        track.t_us, track.unseen = t_us, 0
+        return x, y
