@@ -106,10 +106,16 @@ class CameraRenderer:
         self.pose_shift = (0.0, 0.0, 0.0)  # a bump: (dx px, dy px, turn deg)
         self._set_pose()
         self._light = self._lighting()
-        self._noise = [
-            self.np_rng.normal(0.0, self.s.noise, (self.s.height, self.s.width, 3)).astype(np.float32)
-            for _ in range(3)
-        ]
+        # Noise fields drawn once and picked at random per frame, as saturating additions and subtractions
+        # (the sensor's noise is not what is measured here; drawing it afresh per frame would cost most of it).
+        self._noise = []
+        for _ in range(4):
+            field_ = self.np_rng.normal(0.0, self.s.noise, (self.s.height, self.s.width, 3))
+            self._noise.append(
+                (np.clip(field_, 0, 255).astype(np.uint8), np.clip(-field_, 0, 255).astype(np.uint8))
+            )
+        self._canvas = self.background.copy()
+        self._dirty: list[tuple[int, int, int, int]] = []  # regions drawn on the canvas last frame
         self.frame_index = 0
         self.next_board_us: int | None = None
 
@@ -239,6 +245,7 @@ class CameraRenderer:
             acc_c += cv2.warpAffine(colour, m, dsize, flags=cv2.INTER_LINEAR)
             acc_a += cv2.warpAffine(alpha, m, dsize, flags=cv2.INTER_LINEAR)
         n = len(spots)
+        self._dirty.append((top, bottom, left, right))
         region = canvas[top:bottom, left:right].astype(np.float32)
         region = region * (1.0 - acc_a / n)[..., None] + acc_c / n
         canvas[top:bottom, left:right] = np.clip(region, 0, 255).astype(np.uint8)
@@ -260,15 +267,16 @@ class CameraRenderer:
         cv2.line(canvas, _pt(self._to_canvas(*palm)), _pt(self._to_canvas(*tip)), SKIN_BGR, round(16 * k))
 
     def _lighting(self) -> tuple[np.ndarray, np.ndarray]:
+        """The light's gain (0-255 for 0-1) and its glare spot (grey levels), as 8-bit images."""
         s = self.s
         v, u = np.mgrid[0 : s.height, 0 : s.width].astype(np.float32)
         lx, ly = s.width * 0.2, s.height * 0.1  # the lamp stands off one corner
         d = np.hypot(u - lx, v - ly) / math.hypot(s.width, s.height)
-        gain = (1.0 - s.light * d)[..., None]
+        gain = np.repeat((255.0 * (1.0 - s.light * d))[..., None], 3, axis=2)
         gx, gy = s.width * self.rng.uniform(0.3, 0.7), s.height * self.rng.uniform(0.3, 0.7)
         sigma = 0.06 * s.width
-        glare = (s.glare * np.exp(-((u - gx) ** 2 + (v - gy) ** 2) / (2 * sigma * sigma)))[..., None]
-        return gain.astype(np.float32), glare.astype(np.float32)
+        glare = np.repeat((s.glare * np.exp(-((u - gx) ** 2 + (v - gy) ** 2) / (2 * sigma * sigma)))[..., None], 3, axis=2)
+        return np.clip(gain, 0, 255).astype(np.uint8), np.clip(glare, 0, 255).astype(np.uint8)
 
     # ---- frames ----
 
@@ -276,7 +284,10 @@ class CameraRenderer:
         """One frame whose first row is exposed (centred) at ``t_s``: each disc drawn at the times its rows
         were exposed, blurred over the exposure; hands and arms on top."""
         s = self.s
-        canvas = self.background.copy()
+        canvas = self._canvas
+        for top, bottom, left, right in self._dirty:  # only what was drawn last frame goes back to the mat
+            canvas[top:bottom, left:right] = self.background[top:bottom, left:right]
+        self._dirty = []
         now = places_at(t_s)
         samples = 1
         for piece in sorted(now):
@@ -297,14 +308,14 @@ class CameraRenderer:
         for occ in occluders:
             if occ.start_s <= t_s <= occ.end_s:
                 self._draw_hand(canvas, occ)
+                self._dirty.append((0, canvas.shape[0], 0, canvas.shape[1]))  # an arm reaches far: all
                 hidden |= {p for p, xy in now.items() if math.dist(xy, (occ.x_mm, occ.y_mm)) < occ.covers_mm}
         image = cv2.remap(canvas, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         image = cv2.GaussianBlur(image, (3, 3), 0.7)  # the lens is not perfectly sharp
         gain, glare = self._light
-        noise = self._noise[self.rng.randrange(len(self._noise))]
-        shift = self.rng.randrange(s.width)
-        out = image.astype(np.float32) * gain + glare + np.roll(noise, shift, axis=1)
-        return np.clip(out, 0, 255).astype(np.uint8), hidden
+        up, down = self._noise[self.rng.randrange(len(self._noise))]
+        image = cv2.add(cv2.multiply(image, gain, scale=1 / 255), glare)
+        return cv2.subtract(cv2.add(image, up), down), hidden
 
     def film_shot(
         self, record: ShotRecord, start_us: int, *, pre_s: float = 0.08, post_s: float = 0.05

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from service.camera.pipeline import FrameResult
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
+HEARING_LAG_US = 1000.0  # the piezos hear a contact up to this late (the wave's travel, the rise): not measured
 KEEP_SHOTS = 40  # the latest shots the offset is solved from (a camera restarted on a new clock moves it)
 ONSET_MM = 3.0  # the disc counts as moving once this far from its place
 FIT_FRAMES = 4  # moving frames whose distance, extrapolated back to zero, dates the set-off
@@ -26,7 +27,9 @@ SLIDE_DECELERATION = 3900.0  # mm/s²: wood sliding on neoprene (friction about 
 def motion_onset_us(results: Sequence[FrameResult], piece: str) -> float | None:
     """When ``piece`` set off (camera clock, µs): its distance from its resting place over the first moving
     frames, extrapolated back to zero. None: it was not seen still and then moving."""
-    seen = [(r.t_us, r.places[piece]) for r in results if piece in r.places]
+    # A disc's first moving places are of the moment its row was exposed: the tracker knew no velocity yet
+    # to bring them to the frame's time.
+    seen = [(r.t_us + r.row_delay_us.get(piece, 0.0), r.places[piece]) for r in results if piece in r.places]
     for i in range(HOME_FRAMES, len(seen)):
         home_pts = [p for _, p in seen[i - HOME_FRAMES : i]]
         hx = statistics.fmean(x for x, _ in home_pts)
@@ -37,11 +40,11 @@ def motion_onset_us(results: Sequence[FrameResult], piece: str) -> float | None:
         if any(b - a < 0.5 for (_, a), (_, b) in zip(moving, moving[1:], strict=False)):
             continue  # not leaving its place: a finger over it, a blob cut in two, a jolt
         if len(moving) < 2:
-            return float(seen[i][0])
+            return seen[i][0]
         onset = _set_off(moving)
         if onset is None:
-            return float(seen[i][0])
-        return min(max(onset, float(seen[i - 1][0])), float(seen[i][0]))
+            return seen[i][0]
+        return min(max(onset, seen[i - 1][0]), seen[i][0])
     return None
 
 
@@ -107,9 +110,13 @@ class ClockSync:
         return 1.4826 * statistics.median(abs(s - med) for s in self.pairs_us)
 
     def uncertainty_us(self) -> float | None:
-        """How well the offset is known (1 σ of the median)."""
+        """How well the offset is known (1 σ): the median's own scatter, and the piezos' hearing lag, which
+        no number of shots averages away (half its range, as a uniform's 1 σ is about that)."""
         spread = self.spread_us()
-        return None if spread is None else 1.2533 * max(spread, 100.0) / math.sqrt(len(self.pairs_us))
+        if spread is None:
+            return None
+        scatter = 1.2533 * spread / math.sqrt(len(self.pairs_us))
+        return math.hypot(scatter, HEARING_LAG_US / 2)
 
     def to_board(self, camera_us: float) -> float:
         if self.offset_us is None:

@@ -20,7 +20,8 @@ from service.camera.mapping import MatMapping, Points
 
 HUE_TOLERANCE = 12  # OpenCV hue units (0-179)
 MIN_SATURATION = 80  # colours paler than this are not searched by colour (a black or white disc: marker only)
-BLOB_AREA_RANGE = (0.3, 2.6)  # a blob's area as a share of the disc's, to be taken for one
+MIN_BLOB_SHARE = 0.55  # a blob's area as a share of the disc's: smaller ones are a disc mostly hidden
+MERGED_SHARE = 1.5  # a blob this much bigger than one disc is discs touching (or a disc and its blur)
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class Sighting:
     row: float  # image row of the disc's centre (a rolling shutter exposes lower rows later)
     piece: str | None  # known from its marker; None: a colour blob of ``colour``
     colour: tuple[int, int, int]
+    merged: bool = False  # a blob big enough for two or more discs touching: its centre is none of theirs
 
 
 def marker_centre(corners: Points) -> tuple[float, float]:
@@ -47,6 +49,7 @@ class DiscFinder:
         self.looks = looks
         self.by_marker = {look.marker_id: p for p, look in looks.items() if look.marker_id is not None}
         self._hsv: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self._masks: dict[tuple[int, int, int], tuple[Any, MatMapping, float]] = {}
         for look in looks.values():
             pixel = np.uint8([[look.colour_bgr]])
             h, s, v = cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0]
@@ -79,14 +82,40 @@ class DiscFinder:
         r_px = radius_mm / mapping.mm_per_px(float(cx), float(cy))
         size = max(3, round(r_px * 1.2) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        self._masks[colour] = (mask, mapping, r_px)
         mask8 = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
         count, _, stats, centroids = cv2.connectedComponentsWithStats(mask8, connectivity=8)
         expected = math.pi * r_px * r_px
         found = []
         for i in range(1, count):
             share = stats[i, cv2.CC_STAT_AREA] / expected
-            if BLOB_AREA_RANGE[0] <= share <= BLOB_AREA_RANGE[1]:
+            if share >= MIN_BLOB_SHARE:
                 u, v = centroids[i]
                 x, y = mapping.to_mm(np.array([[u, v]]))[0]
-                found.append(Sighting(float(x), float(y), float(v), None, colour))
+                merged = share > MERGED_SHARE
+                found.append(Sighting(float(x), float(y), float(v), None, colour, merged))
         return found
+
+    def near(self, colour: tuple[int, int, int], x_mm: float, y_mm: float) -> Sighting | None:
+        """A disc of ``colour`` expected at (x, y) inside a merged blob: the centre of its colour's pixels
+        within most of a disc's radius of there, moved there until it settles (mean shift)."""
+        if colour not in self._masks:
+            return None
+        mask, mapping, r_px = self._masks[colour]
+        u, v = mapping.to_px(np.array([[x_mm, y_mm]]))[0]
+        reach = 0.8 * r_px
+        for _ in range(6):
+            top, left = max(int(v - reach), 0), max(int(u - reach), 0)
+            window = mask[top : int(v + reach) + 1, left : int(u + reach) + 1]
+            ys, xs = np.nonzero(window)
+            if len(xs) < 0.2 * math.pi * reach * reach:
+                return None
+            inside = (xs + left - u) ** 2 + (ys + top - v) ** 2 <= reach * reach
+            if inside.sum() < 0.2 * math.pi * reach * reach:
+                return None
+            nu, nv = float((xs[inside] + left).mean()), float((ys[inside] + top).mean())
+            if math.hypot(nu - u, nv - v) < 0.05:
+                break
+            u, v = nu, nv
+        x, y = mapping.to_mm(np.array([[u, v]]))[0]
+        return Sighting(float(x), float(y), float(v), None, colour)

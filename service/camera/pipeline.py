@@ -28,6 +28,9 @@ class FrameResult:
     places: dict[str, tuple[float, float]]  # every disc seen, mat mm, at the frame's time
     mapped: bool  # False: the mat could not be mapped in this frame (``problem`` says why)
     problem: str | None = None
+    # µs after the frame's time that each disc's row was exposed (a rolling shutter; 0 for a global one):
+    # before its velocity is known, a disc's place is of that moment, not of the frame's
+    row_delay_us: dict[str, float] = field(default_factory=dict)
     by_marker: set[str] = field(default_factory=set)  # discs known by their marker (the rest by colour)
     cpu_s: float = 0.0
 
@@ -66,10 +69,17 @@ class CameraPipeline:
                 hsv_cache.append(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
             return self.finder.by_colour(hsv_cache[0], mapping, colour, radius[colour])
 
-        places = self.tracker.update(frame.t_us, sightings, blobs_of)
-        by_marker = {s.piece for s in sightings if s.piece in places}
+        seen = self.tracker.update(frame.t_us, sightings, blobs_of, self.finder.near)
+        by_marker = {s.piece for s in sightings if s.piece in seen}
         return FrameResult(
-            frame.index, frame.t_us, places, True, problem, {p for p in by_marker if p}, _since(started)
+            frame.index,
+            frame.t_us,
+            {p: (x, y) for p, (x, y, _) in seen.items()},
+            True,
+            problem,
+            row_delay_us={p: d for p, (_, _, d) in seen.items()},
+            by_marker={p for p in by_marker if p},
+            cpu_s=_since(started),
         )
 
 

@@ -58,9 +58,10 @@ class DiscTracker:
         t_us: int,
         markers: list[Sighting],
         blobs_of: Callable[[tuple[int, int, int]], list[Sighting]],
-    ) -> dict[str, tuple[float, float]]:
+        near: Callable[[tuple[int, int, int], float, float], Sighting | None] | None = None,
+    ) -> dict[str, tuple[float, float, float]]:
         """One frame: ``markers`` read in it; ``blobs_of(colour)`` searches it by colour when needed. Returns
-        every disc seen, at the frame's time."""
+        every disc seen: (x, y) brought to the frame's time, and the µs after it that its row was exposed."""
         seen: dict[str, Sighting] = {}
         for s in markers:
             assert s.piece is not None
@@ -83,13 +84,24 @@ class DiscTracker:
                 for b in blobs_of(colour)
                 if all(math.dist((b.x_mm, b.y_mm), (s.x_mm, s.y_mm)) > 10.0 for s in seen.values())
             ]
-            for track, blob in self._assign(t_us, waiting.get(colour, []), blobs):
+            whole = [b for b in blobs if not b.merged]
+            for track, blob in self._assign(t_us, waiting.get(colour, []), whole):
                 seen[track.piece] = blob
+            # Discs touching a look-alike show as one blob: each is looked for where it was heading.
+            for track in waiting.get(colour, []):
+                if track.piece in seen or near is None:
+                    continue
+                px, py = track.predict(t_us)
+                gate = self._gate(track, t_us, COLOUR_GATE_MM)
+                if any(b.merged and math.dist((b.x_mm, b.y_mm), (px, py)) <= gate + 40.0 for b in blobs):
+                    found = near(colour, px, py)
+                    if found is not None and math.dist((found.x_mm, found.y_mm), (px, py)) <= gate:
+                        seen[track.piece] = found
             if colour in unknown and len(blobs) == 1:
                 seen[unknown[colour]] = blobs[0]
         out = {}
         for piece, s in seen.items():
-            out[piece] = self._observe(piece, s, t_us)
+            out[piece] = (*self._observe(piece, s, t_us), self._row_delay_us(s))
         for piece, track in self.tracks.items():
             if piece not in seen:
                 track.unseen += 1
