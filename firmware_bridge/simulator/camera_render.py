@@ -90,7 +90,9 @@ class ShotMotion:
         t0, t1 = self.times[i - 1], self.times[i]
         a, b = self.places[i - 1], self.places[i]
         w = (t_s - t0) / (t1 - t0) if t1 > t0 else 0.0
-        return {p: (a[p][0] + w * (b[p][0] - a[p][0]), a[p][1] + w * (b[p][1] - a[p][1])) for p in b if p in a}
+        return {
+            p: (a[p][0] + w * (b[p][0] - a[p][0]), a[p][1] + w * (b[p][1] - a[p][1])) for p in b if p in a
+        }
 
 
 class CameraRenderer:
@@ -107,7 +109,7 @@ class CameraRenderer:
         self._set_pose()
         self._light = self._lighting()
         # Noise fields drawn once and picked at random per frame, as saturating additions and subtractions
-        # (the sensor's noise is not what is measured here; drawing it afresh per frame would cost most of it).
+        # (the noise is not what is measured here; drawing it afresh per frame would cost most of a frame).
         self._noise = []
         for _ in range(4):
             field_ = self.np_rng.normal(0.0, self.s.noise, (self.s.height, self.s.width, 3))
@@ -124,7 +126,7 @@ class CameraRenderer:
     def _set_pose(self) -> None:
         s, m = self.s, VIEW_MARGIN_MM
         w, h = self.layout.width_mm, self.layout.height_mm
-        region = np.float32([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m]])
+        region = np.array([[-m, -m], [w + m, -m], [w + m, h + m], [-m, h + m]], np.float32)
         scale = min(s.width / (w + 2 * m), s.height / (h + 2 * m)) * 0.97
         cx, cy = s.width / 2 + self.pose_shift[0], s.height / 2 + self.pose_shift[1]
         hw, hh = (w + 2 * m) * scale / 2, (h + 2 * m) * scale / 2
@@ -132,7 +134,7 @@ class CameraRenderer:
         corners = [(-hw, -hh), (hw, -hh), (hw * far, hh), (-hw * far, hh)]
         turn = math.radians(s.roll_deg + self.pose_shift[2])
         c, n = math.cos(turn), math.sin(turn)
-        image = np.float32([[cx + x * c - y * n, cy + x * n + y * c] for x, y in corners])
+        image = np.array([[cx + x * c - y * n, cy + x * n + y * c] for x, y in corners], np.float32)
         self.homography = cv2.getPerspectiveTransform(region, image)
         self._maps = self._remap_tables()
 
@@ -153,15 +155,17 @@ class CameraRenderer:
 
     def project(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         """Where a point of the mat lands in the image (px)."""
-        p = cv2.perspectiveTransform(np.float64([[[x_mm, y_mm]]]), self.homography)[0, 0]
-        u, v = self._distort(np.float64(p[0]), np.float64(p[1]))
-        return float(u), float(v)
+        p = cv2.perspectiveTransform(np.array([[[x_mm, y_mm]]], np.float64), self.homography)[0, 0]
+        u, v = self._distort(np.array([p[0]]), np.array([p[1]]))
+        return float(u[0]), float(v[0])
 
     def _remap_tables(self) -> tuple[np.ndarray, np.ndarray]:
         v, u = np.mgrid[0 : self.s.height, 0 : self.s.width].astype(np.float64)
         uu, vv = self._undistort(u, v)
         pts = np.stack([uu, vv], axis=-1).reshape(-1, 1, 2)
-        mm = cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(self.s.height, self.s.width, 2)
+        mm = cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(
+            self.s.height, self.s.width, 2
+        )
         map_x = ((mm[..., 0] + CANVAS_MARGIN_MM) * self.k).astype(np.float32)
         map_y = ((mm[..., 1] + CANVAS_MARGIN_MM) * self.k).astype(np.float32)
         return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
@@ -195,7 +199,7 @@ class CameraRenderer:
             marker = cv2.aruco.generateImageMarker(self._dictionary, marker_id, side)
             top, left = round(cy - side / 2), round(cx - side / 2)
             canvas[top : top + side, left : left + side] = marker[..., None]
-        return canvas
+        return np.asarray(canvas, np.uint8)
 
     def _draw_sprite(self, look: DiscLook) -> tuple[np.ndarray, np.ndarray]:
         """The disc seen from above at the canvas's scale: its colour and the alpha of its round edge."""
@@ -240,13 +244,13 @@ class CameraRenderer:
         acc_a = np.zeros((bottom - top, right - left), np.float32)
         for x, y in spots:
             ox, oy = x - (size - 1) / 2 - left, y - (size - 1) / 2 - top
-            m = np.float32([[1, 0, ox], [0, 1, oy]])
+            m = np.array([[1, 0, ox], [0, 1, oy]], np.float32)
             dsize = (right - left, bottom - top)
             acc_c += cv2.warpAffine(colour, m, dsize, flags=cv2.INTER_LINEAR)
             acc_a += cv2.warpAffine(alpha, m, dsize, flags=cv2.INTER_LINEAR)
         n = len(spots)
         self._dirty.append((top, bottom, left, right))
-        region = canvas[top:bottom, left:right].astype(np.float32)
+        region: np.ndarray = canvas[top:bottom, left:right].astype(np.float32)
         region = region * (1.0 - acc_a / n)[..., None] + acc_c / n
         canvas[top:bottom, left:right] = np.clip(region, 0, 255).astype(np.uint8)
 
@@ -259,10 +263,20 @@ class CameraRenderer:
         tip = (x - ux * 10, y - uy * 10) if occ.flick else (x + ux * 60, y + uy * 60)
         back = (palm[0] - ux * 400, palm[1] - uy * 400)
         if occ.arm:
-            cv2.line(canvas, _pt(self._to_canvas(*palm)), _pt(self._to_canvas(*back)), SKIN_BGR, round(80 * k))
+            cv2.line(
+                canvas, _pt(self._to_canvas(*palm)), _pt(self._to_canvas(*back)), SKIN_BGR, round(80 * k)
+            )
         axes = (round(45 * k), round(36 * k))
         cv2.ellipse(
-            canvas, _pt(self._to_canvas(*palm)), axes, math.degrees(towards), 0, 360, SKIN_BGR, -1, cv2.LINE_AA
+            canvas,
+            _pt(self._to_canvas(*palm)),
+            axes,
+            math.degrees(towards),
+            0,
+            360,
+            SKIN_BGR,
+            -1,
+            cv2.LINE_AA,
         )
         cv2.line(canvas, _pt(self._to_canvas(*palm)), _pt(self._to_canvas(*tip)), SKIN_BGR, round(16 * k))
 
@@ -275,7 +289,9 @@ class CameraRenderer:
         gain = np.repeat((255.0 * (1.0 - s.light * d))[..., None], 3, axis=2)
         gx, gy = s.width * self.rng.uniform(0.3, 0.7), s.height * self.rng.uniform(0.3, 0.7)
         sigma = 0.06 * s.width
-        glare = np.repeat((s.glare * np.exp(-((u - gx) ** 2 + (v - gy) ** 2) / (2 * sigma * sigma)))[..., None], 3, axis=2)
+        glare = np.repeat(
+            (s.glare * np.exp(-((u - gx) ** 2 + (v - gy) ** 2) / (2 * sigma * sigma)))[..., None], 3, axis=2
+        )
         return np.clip(gain, 0, 255).astype(np.uint8), np.clip(glare, 0, 255).astype(np.uint8)
 
     # ---- frames ----
@@ -358,7 +374,13 @@ class CameraRenderer:
             start = self.rng.uniform(0.0, max(motion.duration_s * 0.6, 0.02))
             found.append(
                 Occluder(
-                    ax, ay, self.rng.uniform(0, 2 * math.pi), start, start + self.rng.uniform(0.05, 0.3), True, 70.0
+                    ax,
+                    ay,
+                    self.rng.uniform(0, 2 * math.pi),
+                    start,
+                    start + self.rng.uniform(0.05, 0.3),
+                    True,
+                    70.0,
                 )
             )
         return found

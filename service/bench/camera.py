@@ -198,7 +198,11 @@ def _score_frame(
         if not (-40 <= xy[0] <= 900 and -40 <= xy[1] <= 650):
             continue  # off the mat and out of the camera's mapped area
         speed = _speed(motion, piece, t_s)
-        category = "under a hand or arm" if piece in occluded else next(n for lo, hi, n in SPEED_BINS if lo <= speed < hi)
+        category = (
+            "under a hand or arm"
+            if piece in occluded
+            else next(n for lo, hi, n in SPEED_BINS if lo <= speed < hi)
+        )
         got = result.places.get(piece)
         tally.add(category, None if got is None else math.dist(got, xy))
         if got is not None:
@@ -247,18 +251,26 @@ def summarise(t: Tally) -> dict[str, Any]:
 
 
 def format_camera(result: dict[str, Any]) -> str:
-    lines = [f"{result['frames']} frames", "", "| disc frames | count | lost | median error | p95 error |", "|---|---:|---:|---:|---:|"]
+    lines = [
+        f"{result['frames']} frames",
+        "",
+        "| disc frames | count | lost | median error | p95 error |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for name, row in result["by_speed"].items():
         lines.append(
-            f"| {name} | {row['disc_frames']} | {row['lost_pct']} % | {row['median_mm']} mm | {row['p95_mm']} mm |"
+            f"| {name} | {row['disc_frames']} | {row['lost_pct']} % | {row['median_mm']} mm "
+            f"| {row['p95_mm']} mm |"
         )
     c, b, k = result["cpu"], result["bumps"], result["clock"]
     lines += [
         "",
         f"identity swaps: {result['identity_swaps']} disc-frames",
         f"camera bumps noticed: {b['noticed']} of {b['made']}",
-        f"clock offset: off by {k['final_error_ms']} ms at the end (stated ± {k['stated_uncertainty_ms']} ms)",
-        f"camera blocks cut: {result['camera_blocks']['cut']}, refused: {len(result['camera_blocks']['refused'])}",
+        f"clock offset: off by {k['final_error_ms']} ms at the end "
+        f"(stated ± {k['stated_uncertainty_ms']} ms)",
+        f"camera blocks cut: {result['camera_blocks']['cut']}, "
+        f"refused: {len(result['camera_blocks']['refused'])}",
         f"CPU per frame: {c['per_frame_ms']} ms = {c['ratio_to_decode']} x decoding that frame from JPEG "
         f"({c['jpeg_decode_ms']} ms) on this machine",
     ]

@@ -61,7 +61,9 @@ def register_cli(subparsers: Any) -> None:
         "camera",
         help="the overhead camera's vision on rendered video of simulated shots (needs the camera extra)",
     )
-    c.add_argument("--tables", type=int, default=2, help="hidden cameras (each its own lens, light, noise, clock)")
+    c.add_argument(
+        "--tables", type=int, default=2, help="hidden cameras (each its own lens, light, noise, clock)"
+    )
     c.add_argument("--shots", type=int, default=10, help="shots filmed per camera")
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -72,7 +74,10 @@ def _bench_camera(args: argparse.Namespace) -> int:
     try:
         from .camera import format_camera, run_camera_benchmark
     except ImportError as error:
-        print(f"smartmat bench camera needs the camera extra (pip install -e '.[camera]'): {error}", file=sys.stderr)
+        print(
+            f"smartmat bench camera needs the camera extra (pip install -e '.[camera]'): {error}",
+            file=sys.stderr,
+        )
         return 2
     result = run_camera_benchmark(tables=args.tables, shots=args.shots, seed=args.seed)
     print(json.dumps(result, indent=2) if args.json else format_camera(result))

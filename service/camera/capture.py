@@ -70,7 +70,9 @@ class DirectorySource:
         self.folder = Path(folder)
         stamps = self.folder / TIMESTAMPS_FILE
         if not stamps.is_file():
-            raise CaptureError(f"{self.folder}: no {TIMESTAMPS_FILE} (one µs timestamp a line, frame by frame)")
+            raise CaptureError(
+                f"{self.folder}: no {TIMESTAMPS_FILE} (one µs timestamp a line, frame by frame)"
+            )
         self._stamps: list[int] = []
         for n, line in enumerate(stamps.read_text(encoding="utf-8").splitlines(), 1):
             try:
@@ -120,13 +122,17 @@ class PipeSource:
             raise CaptureError(f"frame {self._index}: the pipe ended inside a frame header")
         magic, t_us, height, width, channels = RAW_HEADER.unpack(header)
         if magic != RAW_MAGIC:
-            raise CaptureError(f"frame {self._index}: not a raw frame (header starts {magic!r}, not {RAW_MAGIC!r})")
+            raise CaptureError(
+                f"frame {self._index}: not a raw frame (header starts {magic!r}, not {RAW_MAGIC!r})"
+            )
         if channels != 3 or not height or not width:
             raise CaptureError(f"frame {self._index}: {width}x{height}x{channels}; expected a BGR image")
         size = height * width * channels
         data = self.stream.read(size)
         if len(data) < size:
-            raise CaptureError(f"frame {self._index}: the pipe ended inside the pixels ({len(data)} of {size} bytes)")
+            raise CaptureError(
+                f"frame {self._index}: the pipe ended inside the pixels ({len(data)} of {size} bytes)"
+            )
         frame = Frame(self._index, t_us, np.frombuffer(data, np.uint8).reshape(height, width, channels))
         self._index += 1
         return frame
@@ -178,7 +184,9 @@ class OpenCVSource:
 class Picamera2Source:
     """A Raspberry Pi camera through picamera2 (Raspberry Pi OS: ``sudo apt install python3-picamera2``)."""
 
-    def __init__(self, width: int = 1536, height: int = 864, fps: float = 120.0, exposure_us: int = 2000) -> None:
+    def __init__(
+        self, width: int = 1536, height: int = 864, fps: float = 120.0, exposure_us: int = 2000
+    ) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
         except ImportError:

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from service.camera.pipeline import FrameResult
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
-HEARING_LAG_US = 1000.0  # the piezos hear a contact up to this late (the wave's travel, the rise): not measured
+HEARING_LAG_US = (
+    1000.0  # the piezos hear a contact up to this late (the wave's travel, the rise): not measured
+)
 KEEP_SHOTS = 40  # the latest shots the offset is solved from (a camera restarted on a new clock moves it)
 ONSET_MM = 3.0  # the disc counts as moving once this far from its place
 FIT_FRAMES = 4  # moving frames whose distance, extrapolated back to zero, dates the set-off
@@ -128,10 +130,14 @@ class ClockSync:
             return f"not synchronised: {len(self.shots)} shot(s) seen by both, fewer than two agree yet"
         known, spread = self.uncertainty_us(), self.spread_us()
         if known is None or spread is None:
-            return f"camera = board {self.offset_us / 1000:+.1f} ms, from {len(self.pairs_us)} shots: not yet known how well"
+            return (
+                f"camera = board {self.offset_us / 1000:+.1f} ms, from {len(self.pairs_us)} shots: "
+                "not yet known how well"
+            )
         return (
             f"camera = board {self.offset_us / 1000:+.2f} ms ± {known / 1000:.2f} ms "
-            f"({len(self.pairs_us)} of {len(self.shots)} shots agree; one shot scatters {spread / 1000:.2f} ms)"
+            f"({len(self.pairs_us)} of {len(self.shots)} shots agree; "
+            f"one shot scatters {spread / 1000:.2f} ms)"
         )
 
 

@@ -51,7 +51,7 @@ class DiscFinder:
         self._hsv: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self._masks: dict[tuple[int, int, int], tuple[Any, MatMapping, float]] = {}
         for look in looks.values():
-            pixel = np.uint8([[look.colour_bgr]])
+            pixel = np.array([[look.colour_bgr]], np.uint8)
             h, s, v = cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0]
             self._hsv[look.colour_bgr] = (int(h), int(s), int(v))
 

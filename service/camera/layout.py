@@ -17,7 +17,9 @@ MAT_MARKER_IDS = tuple(range(8))
 FIRST_DISC_MARKER = 10
 FIDUCIAL_SIZE_MM = 50.0
 FIDUCIAL_OUTSET_MM = 32.0  # marker centre outside the playing area's edge, inside the walls' gap
-DISC_MARKER_SHARE = 1.0  # a disc marker's side, as a share of its radius (with its white margin, it fits the disc)
+DISC_MARKER_SHARE = (
+    1.0  # a disc marker's side, as a share of its radius (with its white margin, it fits the disc)
+)
 DISC_MARKER_MARGIN = 1 / 8  # the white margin round a disc's marker, as a share of its side
 
 

@@ -74,7 +74,7 @@ class MatMapping:
         p = d.copy()
         for _ in range(6):
             p = d / (1.0 + self.k1 * (p * p).sum(axis=1, keepdims=True))
-        return p * self.focal + (cx, cy)  # type: ignore[no-any-return]
+        return p * self.focal + (cx, cy)
 
     def distort(self, px: Points) -> Points:
         cx, cy = self.centre
@@ -161,7 +161,7 @@ class MatWatch:
         self.last_problem: str | None = None
 
     def update(self, t_us: int, markers: dict[int, Points]) -> MatMapping | None:
-        """The mapping to use for this frame (None: the mat could not be mapped; ``last_problem`` says why)."""
+        """The mapping for this frame (None: the mat could not be mapped; ``last_problem`` says why)."""
         if self.mapping is None:
             try:
                 self.mapping = fit_mapping(self.layout, markers, self.image_size)

@@ -56,7 +56,9 @@ class CameraPipeline:
         bumps = len(self.watch.bumps)
         mapping = self.watch.update(frame.t_us, markers)
         if mapping is None:
-            return FrameResult(frame.index, frame.t_us, {}, False, self.watch.last_problem, cpu_s=_since(started))
+            return FrameResult(
+                frame.index, frame.t_us, {}, False, self.watch.last_problem, cpu_s=_since(started)
+            )
         problem = self.watch.last_problem if len(self.watch.bumps) > bumps else None
         sightings = self.finder.by_markers(markers, mapping)
         hsv_cache: list[object] = []

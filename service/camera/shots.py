@@ -44,7 +44,9 @@ def cut_shot(
         raise CutError("the camera had no frame of the mat before the flick")
     t0 = before[-1].t_us
     if start_cam_us - t0 > 3 * period:
-        raise CutError(f"the camera's last frame before the flick was {(start_cam_us - t0) / 1000:.0f} ms earlier")
+        raise CutError(
+            f"the camera's last frame before the flick was {(start_cam_us - t0) / 1000:.0f} ms earlier"
+        )
     during: dict[int, FrameResult] = {}
     for r in mapped:
         if t0 < r.t_us <= end_cam_us:

@@ -1,8 +1,8 @@
 """Each disc followed from frame to frame: a motion model and an assignment that keep identities.
 
 Every disc has a track: its place and velocity (an alpha-beta filter: constant velocity between frames, pulled
-towards each sighting). A marker sighting names its disc and is taken unless it lands impossibly far from where
-that disc was heading (a misread). The discs left without one are matched to the colour blobs of their colour
+towards each sighting). A marker sighting names its disc and is taken unless it lands impossibly far from
+where that disc was heading (a misread). The discs left without one are matched to the colour blobs of their colour
 by the assignment that puts the blobs nearest to where each disc was heading, within a gate that widens with
 every frame a disc was not seen; so two look-alike discs passing each other, a blurred slide, a frame lost
 and a hand over the mat cost frames, not identities. A rolling shutter's later rows are brought back to the
@@ -45,7 +45,9 @@ class Track:
 
 
 class DiscTracker:
-    def __init__(self, colours: dict[str, tuple[int, int, int]], *, readout_us: int, image_height: int) -> None:
+    def __init__(
+        self, colours: dict[str, tuple[int, int, int]], *, readout_us: int, image_height: int
+    ) -> None:
         self.colours = colours
         self.readout_us, self.image_height = readout_us, image_height
         self.tracks: dict[str, Track] = {}

@@ -19,7 +19,9 @@ def test_the_command_line_and_the_daemon_load_neither_opencv_nor_numpy() -> None
         "print(sorted(m for m in ('cv2', 'numpy') if m in sys.modules))"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 

@@ -18,7 +18,7 @@ from firmware_bridge.simulator.shot_lab import SETTLE_US, ShotLab  # noqa: E402
 from service.camera.capture import DirectorySource, PipeSource, frames, write_directory, write_raw_frame  # noqa: E402
 from service.camera.clock import motion_onset_us  # noqa: E402
 from service.camera.layout import DiscLook, MatLayout, default_looks  # noqa: E402
-from service.camera.mapping import fit_mapping, find_markers, marker_detector  # noqa: E402
+from service.camera.mapping import find_markers, fit_mapping, marker_detector  # noqa: E402
 from service.camera.pipeline import CameraPipeline, CameraSettings, FrameResult  # noqa: E402
 from service.camera.shots import cut_shot  # noqa: E402
 from service.mat.camera_trace import camera_from_json, camera_to_json  # noqa: E402
@@ -43,11 +43,19 @@ def _run(pipeline: CameraPipeline, rendered: list[RenderedFrame]) -> list[FrameR
     return [pipeline.process(rf.frame) for rf in rendered]
 
 
-ROOM = [("hero-1", "hero", 200.0, 300.0), ("orc-1", "monster-medium", 420.0, 310.0), ("troll-1", "monster-large", 650.0, 450.0)]
+ROOM = [
+    ("hero-1", "hero", 200.0, 300.0),
+    ("orc-1", "monster-medium", 420.0, 310.0),
+    ("troll-1", "monster-large", 650.0, 450.0),
+]
 
 
-def _film(lab: ShotLab, looks: dict[str, DiscLook], piece: str, angle: float, speed: float, **settings: object):  # type: ignore[no-untyped-def]
-    renderer = CameraRenderer(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, RenderSettings(**settings))  # type: ignore[arg-type]
+def _film(
+    lab: ShotLab, looks: dict[str, DiscLook], piece: str, angle: float, speed: float, **settings: object
+):  # type: ignore[no-untyped-def]
+    renderer = CameraRenderer(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, RenderSettings(**settings)
+    )  # type: ignore[arg-type]
     shot = lab.shoot(piece, angle, speed)
     return renderer, shot, renderer.film_shot(shot.truth, _start_us(lab, shot))
 
@@ -58,11 +66,15 @@ def test_the_mapping_undoes_perspective_and_lens_from_the_fiducials_alone() -> N
     _, _, rendered = _film(lab, looks, "hero-1", 0.0, 800.0, k1=-0.08, tilt=0.06, roll_deg=2.0)
     image = rendered[0].frame.image
     markers = find_markers(marker_detector(), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    mapping = fit_mapping(MatLayout(lab.mat.width_mm, lab.mat.height_mm), markers, (image.shape[1], image.shape[0]))
+    mapping = fit_mapping(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), markers, (image.shape[1], image.shape[0])
+    )
     assert mapping.k1 == pytest.approx(-0.08, abs=0.015)
     assert mapping.error_mm < 0.8
     # A plain homography (no lens) fits the same fiducials clearly worse: the lens is really there.
-    flat = fit_mapping(MatLayout(lab.mat.width_mm, lab.mat.height_mm), markers, (image.shape[1], image.shape[0]), k1=0.0)
+    flat = fit_mapping(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), markers, (image.shape[1], image.shape[0]), k1=0.0
+    )
     assert flat.error_mm > 2 * mapping.error_mm
 
 
@@ -71,7 +83,9 @@ def test_discs_are_found_and_followed_through_a_shot_within_a_millimetre_or_two(
     looks = default_looks({p: (s.kind, s.radius_mm) for p, s in lab.specs.items()})
     _, shot, rendered = _film(lab, looks, "hero-1", 0.0, 1500.0, exposure_s=0.002, readout_s=0.004)
     assert "orc-1" in shot.truth.direct_hits  # the hero really hit the orc: two discs moved
-    pipeline = CameraPipeline(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US))
+    pipeline = CameraPipeline(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+    )
     results = _run(pipeline, rendered)
     errors, missing = [], 0
     for rf, result in zip(rendered, results, strict=True):
@@ -95,17 +109,15 @@ def test_two_look_alike_discs_without_markers_keep_their_names_when_one_passes_t
     """Two identical red discs with no marker to read: only the motion model and the assignment can tell
     them apart as one slides past the other, a few millimetres away."""
     lab = _lab([("orc-1", "monster-medium", 200.0, 300.0), ("orc-2", "monster-medium", 420.0, 338.0)])
-    looks = {
-        p: DiscLook(p, s.radius_mm, (50, 50, 200), marker_id=None) for p, s in lab.specs.items()
-    }
+    looks = {p: DiscLook(p, s.radius_mm, (50, 50, 200), marker_id=None) for p, s in lab.specs.items()}
     # Each needs a first sighting with its name: in play, the marker read at rest before the shot.
-    pipeline = CameraPipeline(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US))
+    pipeline = CameraPipeline(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+    )
     assert pipeline.tracker is None
     _, shot, rendered = _film(lab, looks, "orc-1", 0.0, 1400.0, hand_s=0.0)
     assert not shot.truth.direct_hits, "the shot was meant to pass by, not to hit"
-    passing = min(
-        math.dist(rf.truth["orc-1"], rf.truth["orc-2"]) for rf in rendered if "orc-1" in rf.truth
-    )
+    passing = min(math.dist(rf.truth["orc-1"], rf.truth["orc-2"]) for rf in rendered if "orc-1" in rf.truth)
     assert passing < 40.0  # they came within a few mm of touching (32 mm: touching)
     pipeline.process(rendered[0].frame)  # sets the tracker up
     assert pipeline.tracker is not None
@@ -118,7 +130,9 @@ def test_two_look_alike_discs_without_markers_keep_their_names_when_one_passes_t
             if piece in result.places and piece in rf.truth:
                 followed += 1
                 other = "orc-2" if piece == "orc-1" else "orc-1"
-                if math.dist(result.places[piece], rf.truth[other]) < math.dist(result.places[piece], rf.truth[piece]):
+                if math.dist(result.places[piece], rf.truth[other]) < math.dist(
+                    result.places[piece], rf.truth[piece]
+                ):
                     swaps += 1
     assert followed > len(rendered)  # both were followed through most frames
     assert swaps == 0
@@ -134,7 +148,9 @@ def test_a_bumped_camera_is_noticed_and_the_mat_mapped_again() -> None:
     lab = _lab(ROOM)
     looks = default_looks({p: (s.kind, s.radius_mm) for p, s in lab.specs.items()})
     renderer, _, rendered = _film(lab, looks, "troll-1", 3.0, 400.0)
-    pipeline = CameraPipeline(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US))
+    pipeline = CameraPipeline(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+    )
     _run(pipeline, rendered[:5])
     assert pipeline.watch is not None and not pipeline.watch.bumps
     renderer.bump(9.0, -6.0, 0.8)
@@ -143,7 +159,9 @@ def test_a_bumped_camera_is_noticed_and_the_mat_mapped_again() -> None:
     results = _run(pipeline, after[:6])
     assert len(pipeline.watch.bumps) == 1
     assert "the camera moved" in (results[0].problem or "")
-    errors = [math.dist(r.places[p], rf.truth[p]) for rf, r in zip(after, results, strict=False) for p in r.places]
+    errors = [
+        math.dist(r.places[p], rf.truth[p]) for rf, r in zip(after, results, strict=False) for p in r.places
+    ]
     assert max(errors) < 1.5  # mapped again: the discs are where they are, not where the old view put them
 
 
@@ -154,11 +172,15 @@ def test_a_shot_is_cut_into_a_camera_block_the_trace_reader_accepts() -> None:
     _, shot, rendered = _film(lab, looks, "hero-1", 0.0, 1500.0, clock_offset_us=offset)
     start = _start_us(lab, shot)
     results = _run(
-        CameraPipeline(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)),
+        CameraPipeline(
+            MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+        ),
         rendered,
     )
     onset = motion_onset_us(results, "hero-1")
-    assert onset is not None and abs(onset - (start + offset)) < 5000  # the flick dated within 5 ms (0.6 frame)
+    assert (
+        onset is not None and abs(onset - (start + offset)) < 5000
+    )  # the flick dated within 5 ms (0.6 frame)
     record = cut_shot(
         results,
         flicked="hero-1",
@@ -176,7 +198,9 @@ def test_a_shot_is_cut_into_a_camera_block_the_trace_reader_accepts() -> None:
     assert math.dist(hero.points[0][1:], (200.0, 300.0)) < 1.0
     final = shot.truth.frames[-1][1]["hero-1"]
     assert math.dist(hero.points[-1][1:], final) < 1.5
-    again = camera_from_json(camera_to_json(record), set(looks), lambda key, problem: ValueError(f"{key}: {problem}"))
+    again = camera_from_json(
+        camera_to_json(record), set(looks), lambda key, problem: ValueError(f"{key}: {problem}")
+    )
     assert again.frames == record.frames and len(again.tracks) == 2
 
 

@@ -103,7 +103,12 @@ def test_every_locked_package_has_sha256_hashes(lock_name: str) -> None:
 
 @pytest.mark.parametrize(
     ("smaller", "larger"),
-    [("run.lock", "demo.lock"), ("demo.lock", "test.lock"), ("run.lock", "camera.lock"), ("camera.lock", "test.lock")],
+    [
+        ("run.lock", "demo.lock"),
+        ("demo.lock", "test.lock"),
+        ("run.lock", "camera.lock"),
+        ("camera.lock", "test.lock"),
+    ],
 )
 def test_the_locks_nest_and_agree_on_every_shared_version(smaller: str, larger: str) -> None:
     """run.lock ⊆ demo.lock ⊆ test.lock, one version of each package across the three."""
@@ -135,7 +140,9 @@ def test_the_camera_extra_stays_off_a_table_without_a_camera_but_is_in_the_tests
     for requirement in declared("camera"):  # the tests run the camera's vision on rendered frames
         name = canonicalize_name(requirement.name)
         assert name in test, f"the test extra lacks the camera extra's {requirement.name}"
-        assert test[name].specifier == requirement.specifier, f"{requirement.name}: test, camera ranges differ"
+        assert test[name].specifier == requirement.specifier, (
+            f"{requirement.name}: test, camera ranges differ"
+        )
 
 
 def test_the_reader_catches_an_unpinned_or_unhashed_entry(tmp_path: Path) -> None:
