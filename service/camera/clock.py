@@ -14,6 +14,7 @@ import statistics
 from collections.abc import Sequence
 
 from service.camera.pipeline import FrameResult
+from service.camera.track import SLIDE_DECELERATION
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
 HEARING_LAG_US = (
@@ -23,7 +24,6 @@ KEEP_SHOTS = 40  # the latest shots the offset is solved from (a camera restarte
 ONSET_MM = 3.0  # the disc counts as moving once this far from its place
 FIT_FRAMES = 4  # moving frames whose distance, extrapolated back to zero, dates the set-off
 HOME_FRAMES = 5  # still frames that fix its place first
-SLIDE_DECELERATION = 3900.0  # mm/s²: wood sliding on neoprene (friction about 0.4 g) slows a disc this much
 
 
 def motion_onset_us(results: Sequence[FrameResult], piece: str) -> float | None:

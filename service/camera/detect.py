@@ -18,9 +18,10 @@ import numpy as np
 from service.camera.layout import DiscLook
 from service.camera.mapping import MatMapping, Points
 
-HUE_TOLERANCE = 12  # OpenCV hue units (0-179)
+HUE_TOLERANCE = 7  # OpenCV hue units (0-179): red discs and skin are about 10 apart
 MIN_SATURATION = 80  # colours paler than this are not searched by colour (a black or white disc: marker only)
 MIN_BLOB_SHARE = 0.55  # a blob's area as a share of the disc's: smaller ones are a disc mostly hidden
+MAX_BLOB_SHARE = 3.5  # bigger is no group of discs (a sleeve, a box lid)
 MERGED_SHARE = 1.5  # a blob this much bigger than one disc is discs touching (or a disc and its blur)
 
 
@@ -32,6 +33,7 @@ class Sighting:
     piece: str | None  # known from its marker; None: a colour blob of ``colour``
     colour: tuple[int, int, int]
     merged: bool = False  # a blob big enough for two or more discs touching: its centre is none of theirs
+    area_mm2: float = 0.0  # a colour blob's area (its marker's hole filled); 0 for a marker
 
 
 def marker_centre(corners: Points) -> tuple[float, float]:
@@ -72,12 +74,13 @@ class DiscFinder:
     def by_colour(
         self, hsv: Any, mapping: MatMapping, colour: tuple[int, int, int], radius_mm: float
     ) -> list[Sighting]:
-        """Blobs of ``colour`` about the size of a disc of ``radius_mm`` (the marker's white hole closed)."""
+        """Blobs of ``colour`` about the size of a disc of ``radius_mm`` or bigger (the smallest disc of that
+        colour; the marker's white hole closed)."""
         h0, s0, v0 = self._hsv[colour]
         hue = hsv[..., 0]
         diff = cv2.absdiff(hue, np.full_like(hue, h0))
         diff = np.minimum(diff, 180 - diff)
-        mask = (diff <= HUE_TOLERANCE) & (hsv[..., 1] >= s0 * 0.45) & (hsv[..., 2] >= v0 * 0.35)
+        mask = (diff <= HUE_TOLERANCE) & (hsv[..., 1] >= s0 * 0.6) & (hsv[..., 2] >= v0 * 0.35)
         cx, cy = mapping.to_mm(np.array([[hsv.shape[1] / 2, hsv.shape[0] / 2]]))[0]
         r_px = radius_mm / mapping.mm_per_px(float(cx), float(cy))
         size = max(3, round(r_px * 1.2) | 1)
@@ -89,11 +92,12 @@ class DiscFinder:
         found = []
         for i in range(1, count):
             share = stats[i, cv2.CC_STAT_AREA] / expected
-            if share >= MIN_BLOB_SHARE:
+            if MIN_BLOB_SHARE <= share <= MAX_BLOB_SHARE:
                 u, v = centroids[i]
                 x, y = mapping.to_mm(np.array([[u, v]]))[0]
                 merged = share > MERGED_SHARE
-                found.append(Sighting(float(x), float(y), float(v), None, colour, merged))
+                area = share * math.pi * radius_mm * radius_mm
+                found.append(Sighting(float(x), float(y), float(v), None, colour, merged, area))
         return found
 
     def near(self, colour: tuple[int, int, int], x_mm: float, y_mm: float) -> Sighting | None:

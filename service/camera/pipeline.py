@@ -50,7 +50,12 @@ class CameraPipeline:
         if self.watch is None or self.tracker is None:
             self.watch = MatWatch(self.layout, (width, height))
             colours = {p: look.colour_bgr for p, look in self.looks.items()}
-            self.tracker = DiscTracker(colours, readout_us=self.settings.readout_us, image_height=height)
+            self.tracker = DiscTracker(
+                colours,
+                readout_us=self.settings.readout_us,
+                image_height=height,
+                radii={p: look.radius_mm for p, look in self.looks.items()},
+            )
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         markers = find_markers(self.detector, gray)
         bumps = len(self.watch.bumps)
@@ -62,7 +67,9 @@ class CameraPipeline:
         problem = self.watch.last_problem if len(self.watch.bumps) > bumps else None
         sightings = self.finder.by_markers(markers, mapping)
         hsv_cache: list[object] = []
-        radius = {look.colour_bgr: look.radius_mm for look in self.looks.values()}
+        radius: dict[tuple[int, int, int], float] = {}
+        for look in self.looks.values():  # the smallest disc of each colour sets the size searched for
+            radius[look.colour_bgr] = min(radius.get(look.colour_bgr, look.radius_mm), look.radius_mm)
 
         def blobs_of(colour: tuple[int, int, int]) -> list[Sighting]:
             if not self.finder.searchable(colour):

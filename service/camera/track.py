@@ -1,12 +1,12 @@
 """Each disc followed from frame to frame: a motion model and an assignment that keep identities.
 
-Every disc has a track: its place and velocity (an alpha-beta filter: constant velocity between frames, pulled
-towards each sighting). A marker sighting names its disc and is taken unless it lands impossibly far from
-where that disc was heading (a misread). The discs left without one are matched to the colour blobs of their colour
-by the assignment that puts the blobs nearest to where each disc was heading, within a gate that widens with
-every frame a disc was not seen; so two look-alike discs passing each other, a blurred slide, a frame lost
-and a hand over the mat cost frames, not identities. A rolling shutter's later rows are brought back to the
-frame's time along each disc's velocity.
+Every disc has a track: its place and velocity (an alpha-beta filter: sliding on between frames, slowed by the
+mat, pulled towards each sighting). A marker sighting names its disc and is taken unless it lands impossibly
+far from where that disc was heading (a misread). The discs left without one are matched to the colour blobs
+of their colour by the assignment that puts the blobs nearest to where each disc was heading (and of its
+size), within a gate that widens with every frame a moving disc was not seen; so two look-alike discs passing
+each other, a blurred slide, a frame lost and a hand over the mat cost frames, not identities. A rolling
+shutter's later rows are brought back to the frame's time along each disc's velocity.
 """
 
 from __future__ import annotations
@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from service.camera.detect import Sighting
 
 ALPHA, BETA = 0.85, 0.5
+SLIDE_DECELERATION = 3900.0  # mm/s²: wood sliding on neoprene (friction about 0.4 g) slows a disc this much
 MARKER_GATE_MM = 80.0  # a marker read further than this from its disc's prediction is taken for a misread
-COLOUR_GATE_MM = 30.0  # a colour blob further than this (plus the disc's frame-to-frame travel) is not it
-GATE_GROWTH_MM = 15.0  # ... widened by this for every frame the disc went unseen
-MAX_GATE_MM = 200.0
+COLOUR_GATE_MM = 20.0  # a colour blob further than this (plus the disc's frame-to-frame travel) is not it
+GATE_GROWTH_MM = 8.0  # ... widened by this for every frame the disc went unseen
+RESTING_MM_S = 50.0
+MAX_GATE_MM = 80.0  # a disc lost longer is found again by its marker, not by a blob of its colour far off
+MAX_SPEED_MM_S = 4000.0  # no flick is faster: a filter's velocity past it comes of a wrong sighting
+SIZE_COST_MM = 25.0  # a blob twice (or half) the disc's own area costs like a blob this much further off
 EXACT_ASSIGNMENT = 4  # up to this many discs of one colour (and 2 more blobs), every pairing is tried
 
 
@@ -37,8 +41,14 @@ class Track:
     unseen: int = 0  # frames since it was last seen
 
     def predict(self, t_us: int) -> tuple[float, float]:
-        dt = (t_us - self.t_us) / 1e6
-        return self.x + self.vx * dt, self.y + self.vy * dt
+        """Where it is at ``t_us``: sliding on at its velocity, slowed by the mat's friction to a stop."""
+        dt = max(t_us - self.t_us, 0) / 1e6
+        speed = self.speed()
+        if speed <= 0.0:
+            return self.x, self.y
+        dt = min(dt, speed / SLIDE_DECELERATION)
+        travel = speed * dt - 0.5 * SLIDE_DECELERATION * dt * dt
+        return self.x + self.vx / speed * travel, self.y + self.vy / speed * travel
 
     def speed(self) -> float:
         return math.hypot(self.vx, self.vy)
@@ -46,9 +56,15 @@ class Track:
 
 class DiscTracker:
     def __init__(
-        self, colours: dict[str, tuple[int, int, int]], *, readout_us: int, image_height: int
+        self,
+        colours: dict[str, tuple[int, int, int]],
+        *,
+        readout_us: int,
+        image_height: int,
+        radii: dict[str, float] | None = None,
     ) -> None:
         self.colours = colours
+        self.radii = radii or {}
         self.readout_us, self.image_height = readout_us, image_height
         self.tracks: dict[str, Track] = {}
 
@@ -111,16 +127,22 @@ class DiscTracker:
 
     def _gate(self, track: Track, t_us: int, base: float) -> float:
         travel = track.speed() * max(t_us - track.t_us, 0) / 1e6
-        return min(MAX_GATE_MM, base + 1.5 * travel + GATE_GROWTH_MM * track.unseen)
+        # A disc at rest stays where it was while a hand hides it; only a moving one may have gone anywhere.
+        growth = GATE_GROWTH_MM * track.unseen if track.speed() > RESTING_MM_S else 0.0
+        return min(MAX_GATE_MM, base + 1.5 * travel + growth)
 
     def _assign(self, t_us: int, tracks: list[Track], blobs: list[Sighting]) -> list[tuple[Track, Sighting]]:
         if not tracks or not blobs:
             return []
-        cost = [[math.dist(t.predict(t_us), (b.x_mm, b.y_mm)) for b in blobs] for t in tracks]
+        dist = [[math.dist(t.predict(t_us), (b.x_mm, b.y_mm)) for b in blobs] for t in tracks]
+        cost = [
+            [d + self._size_cost(t, b) for d, b in zip(row, blobs, strict=True)]
+            for row, t in zip(dist, tracks, strict=True)
+        ]
         gates = [self._gate(t, t_us, COLOUR_GATE_MM) for t in tracks]
 
         def pairs_of(order: tuple[int | None, ...]) -> list[tuple[int, int]]:
-            return [(i, j) for i, j in enumerate(order) if j is not None and cost[i][j] <= gates[i]]
+            return [(i, j) for i, j in enumerate(order) if j is not None and dist[i][j] <= gates[i]]
 
         if len(tracks) <= EXACT_ASSIGNMENT and len(blobs) <= EXACT_ASSIGNMENT + 2:
             # Every way of giving each track a different blob or none: most pairs first, then least distance.
@@ -136,12 +158,19 @@ class DiscTracker:
         chosen: list[tuple[Track, Sighting]] = []
         used_t: set[int] = set()
         used_b: set[int] = set()
-        for c, i, j in sorted((cost[i][j], i, j) for i in range(len(tracks)) for j in range(len(blobs))):
-            if i not in used_t and j not in used_b and c <= gates[i]:
+        for _, i, j in sorted((cost[i][j], i, j) for i in range(len(tracks)) for j in range(len(blobs))):
+            if i not in used_t and j not in used_b and dist[i][j] <= gates[i]:
                 used_t.add(i)
                 used_b.add(j)
                 chosen.append((tracks[i], blobs[j]))
         return chosen
+
+    def _size_cost(self, track: Track, blob: Sighting) -> float:
+        """Look-alike colours, different sizes (an orc beside a troll): a blob's area says which is which."""
+        radius = self.radii.get(track.piece)
+        if not radius or not blob.area_mm2 or blob.merged:
+            return 0.0
+        return SIZE_COST_MM * abs(math.log2(blob.area_mm2 / (math.pi * radius * radius)))
 
     def _observe(self, piece: str, s: Sighting, t_us: int) -> tuple[float, float]:
         track = self.tracks.get(piece)
@@ -157,6 +186,9 @@ class DiscTracker:
         rx, ry = x - px, y - py
         track.x, track.y = px + ALPHA * rx, py + ALPHA * ry
         track.vx, track.vy = track.vx + BETA * rx / dt, track.vy + BETA * ry / dt
+        speed = track.speed()
+        if speed > MAX_SPEED_MM_S:
+            track.vx, track.vy = track.vx * MAX_SPEED_MM_S / speed, track.vy * MAX_SPEED_MM_S / speed
         if track.unseen > 3:  # back after a long gap: the old velocity says nothing
             track.vx = track.vy = 0.0
         track.t_us, track.unseen = t_us, 0
