@@ -238,8 +238,10 @@ def summarise(t: Tally) -> dict[str, Any]:
         "identity_swaps": t.swaps,
         "bumps": {"made": t.bumps_made, "noticed": t.bumps_noticed},
         "clock": {
-            "final_error_ms": round(t.clock_errors_us[-1] / 1000, 2) if t.clock_errors_us else None,
-            "stated_uncertainty_ms": round(t.clock_known_us[-1] / 1000, 2) if t.clock_known_us else None,
+            "final_error_ms": round(float(t.clock_errors_us[-1]) / 1000, 2) if t.clock_errors_us else None,
+            "stated_uncertainty_ms": round(float(t.clock_known_us[-1]) / 1000, 2)
+            if t.clock_known_us
+            else None,
         },
         "camera_blocks": {"cut": t.records, "refused": t.record_failures},
         "cpu": {

@@ -20,7 +20,8 @@ from service.camera.mapping import MatMapping, Points
 
 HUE_TOLERANCE = 7  # OpenCV hue units (0-179): red discs and skin are about 10 apart
 MIN_SATURATION = 80  # colours paler than this are not searched by colour (a black or white disc: marker only)
-MIN_BLOB_SHARE = 0.55  # a blob's area as a share of the disc's: smaller ones are a disc mostly hidden
+MARKER_SIZE_TOLERANCE = 0.2  # a marker this much bigger or smaller than its disc's is a misread
+MIN_BLOB_SHARE = 0.4  # a blob's area as a share of the disc's: smaller ones are a disc mostly hidden
 MAX_BLOB_SHARE = 3.5  # bigger is no group of discs (a sleeve, a box lid)
 MERGED_SHARE = 1.5  # a blob this much bigger than one disc is discs touching (or a disc and its blur)
 
@@ -66,6 +67,10 @@ class DiscFinder:
             piece = self.by_marker.get(marker_id)
             if piece is None:
                 continue
+            mm = mapping.to_mm(corners)
+            side = float(np.mean([np.hypot(*(mm[i] - mm[(i + 1) % 4])) for i in range(4)]))
+            if abs(side / self.looks[piece].marker_mm - 1.0) > MARKER_SIZE_TOLERANCE:
+                continue  # another disc's marker misread as this one's: the size gives it away
             u, v = marker_centre(corners)
             x, y = mapping.to_mm(np.array([[u, v]]))[0]
             found.append(Sighting(float(x), float(y), v, piece, self.looks[piece].colour_bgr))

@@ -37,6 +37,8 @@ class MappingError(Exception):
 def marker_detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Few bits corrected: a 4x4 marker one or two bits from another is better missed than misread.
+    params.errorCorrectionRate = 0.25
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, DICTIONARY))
     return cv2.aruco.ArucoDetector(dictionary, params)
 

@@ -79,15 +79,14 @@ class CameraPipeline:
             return self.finder.by_colour(hsv_cache[0], mapping, colour, radius[colour])
 
         seen = self.tracker.update(frame.t_us, sightings, blobs_of, self.finder.near)
-        by_marker = {s.piece for s in sightings if s.piece in seen}
         return FrameResult(
             frame.index,
             frame.t_us,
-            {p: (x, y) for p, (x, y, _) in seen.items()},
+            {p: (x, y) for p, (x, y, _, _) in seen.items()},
             True,
             problem,
-            row_delay_us={p: d for p, (_, _, d) in seen.items()},
-            by_marker={p for p in by_marker if p},
+            row_delay_us={p: d for p, (_, _, d, _) in seen.items()},
+            by_marker={p for p, (_, _, _, marker) in seen.items() if marker},
             cpu_s=_since(started),
         )
 

@@ -25,6 +25,7 @@ COLOUR_GATE_MM = 20.0  # a colour blob further than this (plus the disc's frame-
 GATE_GROWTH_MM = 8.0  # ... widened by this for every frame the disc went unseen
 RESTING_MM_S = 50.0
 MAX_GATE_MM = 80.0  # a disc lost longer is found again by its marker, not by a blob of its colour far off
+REREAD_MM = 15.0  # two reads of a marker this close are one place (a disc moves less in a frame or two)
 MAX_SPEED_MM_S = 4000.0  # no flick is faster: a filter's velocity past it comes of a wrong sighting
 SIZE_COST_MM = 25.0  # a blob twice (or half) the disc's own area costs like a blob this much further off
 EXACT_ASSIGNMENT = 4  # up to this many discs of one colour (and 2 more blobs), every pairing is tried
@@ -39,6 +40,7 @@ class Track:
     vy: float = 0.0
     t_us: int = 0
     unseen: int = 0  # frames since it was last seen
+    contradicted: tuple[float, float] | None = None  # where its marker was last read far from it
 
     def predict(self, t_us: int) -> tuple[float, float]:
         """Where it is at ``t_us``: sliding on at its velocity, slowed by the mat's friction to a stop."""
@@ -77,9 +79,10 @@ class DiscTracker:
         markers: list[Sighting],
         blobs_of: Callable[[tuple[int, int, int]], list[Sighting]],
         near: Callable[[tuple[int, int, int], float, float], Sighting | None] | None = None,
-    ) -> dict[str, tuple[float, float, float]]:
+    ) -> dict[str, tuple[float, float, float, bool]]:
         """One frame: ``markers`` read in it; ``blobs_of(colour)`` searches it by colour when needed. Returns
-        every disc seen: (x, y) brought to the frame's time, and the µs after it that its row was exposed."""
+        every disc seen: (x, y) brought to the frame's time, the µs after it that its row was exposed, and
+        whether it was known by its marker."""
         seen: dict[str, Sighting] = {}
         for s in markers:
             assert s.piece is not None
@@ -87,7 +90,15 @@ class DiscTracker:
             if track is not None and math.dist(track.predict(t_us), (s.x_mm, s.y_mm)) > self._gate(
                 track, t_us, MARKER_GATE_MM
             ):
-                continue
+                # Far from where its disc was heading: a misread, or the track followed a look-alike's
+                # blob. The same marker twice running in the same place is no misread: the track moves.
+                earlier, track.contradicted = track.contradicted, (s.x_mm, s.y_mm)
+                if earlier is None or math.dist(earlier, (s.x_mm, s.y_mm)) > REREAD_MM:
+                    continue
+                track.x, track.y, track.vx, track.vy, track.t_us = s.x_mm, s.y_mm, 0.0, 0.0, t_us
+            track = self.tracks.get(s.piece)
+            if track is not None:
+                track.contradicted = None
             seen[s.piece] = s
         waiting: dict[tuple[int, int, int], list[Track]] = {}
         for piece, track in self.tracks.items():
@@ -119,7 +130,7 @@ class DiscTracker:
                 seen[unknown[colour]] = blobs[0]
         out = {}
         for piece, s in seen.items():
-            out[piece] = (*self._observe(piece, s, t_us), self._row_delay_us(s))
+            out[piece] = (*self._observe(piece, s, t_us), self._row_delay_us(s), s.piece is not None)
         for piece, track in self.tracks.items():
             if piece not in seen:
                 track.unseen += 1
