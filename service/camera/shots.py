@@ -55,7 +55,9 @@ def cut_shot(
     home: dict[str, tuple[float, float]] = {}
     noise: list[float] = []
     for piece in sorted({p for r in before for p in r.places}):
-        pts = [r.places[piece] for r in before if piece in r.places]
+        # Its marker's places where it was read: a colour blob half under the flicking finger is off-centre.
+        by_marker = [r.places[piece] for r in before if piece in r.by_marker]
+        pts = by_marker or [r.places[piece] for r in before if piece in r.places]
         hx, hy = statistics.fmean(x for x, _ in pts), statistics.fmean(y for _, y in pts)
         home[piece] = (hx, hy)
         noise += [x - hx for x, _ in pts]
