@@ -24,7 +24,8 @@ MARKER_GATE_MM = 80.0  # a marker read further than this from its disc's predict
 COLOUR_GATE_MM = 20.0  # a colour blob further than this (plus the disc's frame-to-frame travel) is not it
 GATE_GROWTH_MM = 8.0  # ... widened by this for every frame the disc went unseen
 RESTING_MM_S = 50.0
-MAX_GATE_MM = 80.0  # a disc lost longer is found again by its marker, not by a blob of its colour far off
+MAX_GATE_MM = 80.0
+ALONE_GATE_MM = 250.0  # ... unless no other disc shares its colour  # a disc lost longer is found again by its marker, not by a blob of its colour far off
 REREAD_MM = 15.0  # two reads of a marker this close are one place (a disc moves less in a frame or two)
 MAX_SPEED_MM_S = 4000.0  # no flick is faster: a filter's velocity past it comes of a wrong sighting
 SIZE_COST_MM = 25.0  # a blob twice (or half) the disc's own area costs like a blob this much further off
@@ -137,6 +138,8 @@ class DiscTracker:
         return out
 
     def _gate(self, track: Track, t_us: int, base: float) -> float:
+        if base == COLOUR_GATE_MM and list(self.colours.values()).count(self.colours[track.piece]) == 1:
+            return ALONE_GATE_MM  # no other disc has its colour: a blob of it anywhere near is this one
         travel = track.speed() * max(t_us - track.t_us, 0) / 1e6
         # A disc at rest stays where it was while a hand hides it; only a moving one may have gone anywhere.
         growth = GATE_GROWTH_MM * track.unseen if track.speed() > RESTING_MM_S else 0.0
