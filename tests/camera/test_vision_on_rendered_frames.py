@@ -160,9 +160,8 @@ def test_a_bumped_camera_is_noticed_and_the_mat_mapped_again() -> None:
     assert len(pipeline.watch.bumps) == 1
     assert "the camera moved" in (results[0].problem or "")
     # The discs read by their markers (the flicked one is half under the finger, found by colour):
-    errors = [
-        math.dist(r.places[p], rf.truth[p]) for rf, r in zip(after, results, strict=False) for p in r.by_marker
-    ]
+    pairs = zip(after, results, strict=False)
+    errors = [math.dist(r.places[p], rf.truth[p]) for rf, r in pairs for p in r.by_marker]
     assert len(errors) >= 12
     assert max(errors) < 1.5  # mapped again: the discs are where they are, not where the old view put them
 
