@@ -23,7 +23,7 @@ COMMAND_MODULES = (
     "service.trackers.cli",
     "service.hub.cli",
     "service.camera.cli",
-    "firmware_bridge.simulator.camera_cli",
+    "service.simulator.camera_cli",
 )
 
 

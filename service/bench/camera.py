@@ -3,7 +3,7 @@
 Each table draws its own camera (lens, tilt, light, glare, noise, exposure, rolling shutter, clock offset,
 lost frames, arms over the mat) from ranges the vision code is not told; it is told only what a camera's data
 sheet states (frame rate, and a nominal rolling-shutter readout). Every shot is filmed frame by frame
-(firmware_bridge/simulator/camera_render.py), read by the same pipeline a real camera feeds
+(service/simulator/camera_render.py), read by the same pipeline a real camera feeds
 (service/camera/pipeline.py) and scored against the world's true places: position error by speed and under a
 hand or arm, frames where a disc on the mat was not reported, identity swaps, bumps noticed, the clock
 offset's error, and CPU per frame as a ratio to decoding that frame from JPEG, measured in the same run.
@@ -20,12 +20,12 @@ from typing import Any
 
 import cv2
 
-from firmware_bridge.simulator.camera_render import CameraRenderer, RenderSettings, ShotMotion
-from firmware_bridge.simulator.shot_lab import SETTLE_US, ShotLab
 from service.camera.clock import ClockSync, onsets_us
 from service.camera.layout import DiscLook, MatLayout, default_looks
 from service.camera.pipeline import CameraPipeline, CameraSettings, FrameResult
 from service.camera.shots import CutError, cut_shot
+from service.simulator.camera_render import CameraRenderer, RenderSettings, ShotMotion
+from service.simulator.shot_lab import SETTLE_US, ShotLab
 
 NOMINAL_READOUT_US = 4000  # the data sheet's rolling-shutter readout the pipeline is told
 SPEED_BINS = ((0.0, 20.0, "still"), (20.0, 500.0, "slow"), (500.0, 1500.0, "medium"), (1500.0, 1e9, "fast"))

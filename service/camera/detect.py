@@ -52,7 +52,8 @@ class DiscFinder:
         self.looks = looks
         self.by_marker = {look.marker_id: p for p, look in looks.items() if look.marker_id is not None}
         self._hsv: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-        self._masks: dict[tuple[int, int, int], tuple[Any, MatMapping, float]] = {}
+        self._frame: tuple[Any, MatMapping] | None = None  # the frame last searched by colour
+        self._radius_px: dict[tuple[int, int, int], float] = {}
         for look in looks.values():
             pixel = np.array([[look.colour_bgr]], np.uint8)
             h, s, v = cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0]
@@ -76,29 +77,51 @@ class DiscFinder:
             found.append(Sighting(float(x), float(y), v, piece, self.looks[piece].colour_bgr))
         return found
 
-    def by_colour(
-        self, hsv: Any, mapping: MatMapping, colour: tuple[int, int, int], radius_mm: float
-    ) -> list[Sighting]:
-        """Blobs of ``colour`` about the size of a disc of ``radius_mm`` or bigger (the smallest disc of that
-        colour; the marker's white hole closed)."""
+    def _mask(self, image: Any, colour: tuple[int, int, int], box: tuple[int, int, int, int]) -> Any:
+        """Pixels of ``colour`` in the box (left, top, right, bottom) of the image."""
+        left, top, right, bottom = box
+        hsv = cv2.cvtColor(image[top:bottom, left:right], cv2.COLOR_BGR2HSV)
         h0, s0, v0 = self._hsv[colour]
         hue = hsv[..., 0]
         diff = cv2.absdiff(hue, np.full_like(hue, h0))
         diff = np.minimum(diff, 180 - diff)
-        mask = (diff <= HUE_TOLERANCE) & (hsv[..., 1] >= s0 * 0.6) & (hsv[..., 2] >= v0 * 0.35)
-        cx, cy = mapping.to_mm(np.array([[hsv.shape[1] / 2, hsv.shape[0] / 2]]))[0]
+        return (diff <= HUE_TOLERANCE) & (hsv[..., 1] >= s0 * 0.6) & (hsv[..., 2] >= v0 * 0.35)
+
+    def by_colour(
+        self,
+        image: Any,
+        mapping: MatMapping,
+        colour: tuple[int, int, int],
+        radius_mm: float,
+        box: tuple[int, int, int, int] | None = None,
+    ) -> list[Sighting]:
+        """Blobs of ``colour`` about the size of a disc of ``radius_mm`` or bigger (the smallest disc of that
+        colour; the marker's white hole closed), in ``box`` (left, top, right, bottom; None: the whole image).
+        A blob touching the box's edge is left out: it may be a disc cut in two by it."""
+        height, width = image.shape[:2]
+        left, top, right, bottom = box or (0, 0, width, height)
+        self._frame = (image, mapping)
+        mask = self._mask(image, colour, (left, top, right, bottom))
+        cx, cy = mapping.to_mm(np.array([[(left + right) / 2, (top + bottom) / 2]]))[0]
         r_px = radius_mm / mapping.mm_per_px(float(cx), float(cy))
+        self._radius_px[colour] = r_px
         size = max(3, round(r_px * 1.2) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-        self._masks[colour] = (mask, mapping, r_px)
         mask8 = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
         count, _, stats, centroids = cv2.connectedComponentsWithStats(mask8, connectivity=8)
         expected = math.pi * r_px * r_px
         found = []
         for i in range(1, count):
+            x0, y0, w, h = (int(v) for v in stats[i, :4])
+            cut = (x0 == 0 and left > 0) or (y0 == 0 and top > 0)
+            cut = (
+                cut
+                or (x0 + w >= right - left and right < width)
+                or (y0 + h >= bottom - top and bottom < height)
+            )
             share = stats[i, cv2.CC_STAT_AREA] / expected
-            if MIN_BLOB_SHARE <= share <= MAX_BLOB_SHARE:
-                u, v = centroids[i]
+            if not cut and MIN_BLOB_SHARE <= share <= MAX_BLOB_SHARE:
+                u, v = centroids[i][0] + left, centroids[i][1] + top
                 x, y = mapping.to_mm(np.array([[u, v]]))[0]
                 merged = share > MERGED_SHARE
                 area = share * math.pi * radius_mm * radius_mm
@@ -108,11 +131,23 @@ class DiscFinder:
     def near(self, colour: tuple[int, int, int], x_mm: float, y_mm: float) -> Sighting | None:
         """A disc of ``colour`` expected at (x, y) inside a merged blob: the centre of its colour's pixels
         within most of a disc's radius of there, moved there until it settles (mean shift)."""
-        if colour not in self._masks:
+        if self._frame is None or colour not in self._radius_px:
             return None
-        mask, mapping, r_px = self._masks[colour]
+        image, mapping = self._frame
+        height, width = image.shape[:2]
         u, v = mapping.to_px(np.array([[x_mm, y_mm]]))[0]
-        reach = 0.8 * r_px
+        reach = 0.8 * self._radius_px[colour]
+        span = 4 * reach
+        box = (
+            max(int(u - span), 0),
+            max(int(v - span), 0),
+            min(int(u + span), width),
+            min(int(v + span), height),
+        )
+        if box[2] - box[0] < 2 or box[3] - box[1] < 2:
+            return None
+        mask = self._mask(image, colour, box)
+        u, v = u - box[0], v - box[1]
         for _ in range(6):
             top, left = max(int(v - reach), 0), max(int(u - reach), 0)
             window = mask[top : int(v + reach) + 1, left : int(u + reach) + 1]
@@ -126,5 +161,5 @@ class DiscFinder:
             if math.hypot(nu - u, nv - v) < 0.05:
                 break
             u, v = nu, nv
-        x, y = mapping.to_mm(np.array([[u, v]]))[0]
-        return Sighting(float(x), float(y), float(v), None, colour)
+        x, y = mapping.to_mm(np.array([[u + box[0], v + box[1]]]))[0]
+        return Sighting(float(x), float(y), float(v + box[1]), None, colour)

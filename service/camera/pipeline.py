@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
 import cv2
+import numpy as np
 
 from service.camera.capture import Frame
 from service.camera.detect import DiscFinder, Sighting
 from service.camera.layout import DiscLook, MatLayout
 from service.camera.mapping import MatWatch, find_markers, marker_detector
-from service.camera.track import DiscTracker
+from service.camera.track import ALONE_GATE_MM, DiscTracker
+
+SEARCH_MM = (
+    120.0  # a disc's colour is looked for this far round its predicted place (plus two frames' travel)
+)
 
 
 @dataclass(frozen=True)
@@ -66,17 +72,38 @@ class CameraPipeline:
             )
         problem = self.watch.last_problem if len(self.watch.bumps) > bumps else None
         sightings = self.finder.by_markers(markers, mapping)
-        hsv_cache: list[object] = []
         radius: dict[tuple[int, int, int], float] = {}
         for look in self.looks.values():  # the smallest disc of each colour sets the size searched for
             radius[look.colour_bgr] = min(radius.get(look.colour_bgr, look.radius_mm), look.radius_mm)
+        tracker = self.tracker
 
         def blobs_of(colour: tuple[int, int, int]) -> list[Sighting]:
+            """Blobs of a colour round each of its discs' predicted places (the whole frame while one of
+            them has never been seen): the search costs the discs' neighbourhoods, not the whole frame."""
             if not self.finder.searchable(colour):
                 return []
-            if not hsv_cache:
-                hsv_cache.append(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
-            return self.finder.by_colour(hsv_cache[0], mapping, colour, radius[colour])
+            pieces = [p for p, look in self.looks.items() if look.colour_bgr == colour]
+            if any(p not in tracker.tracks for p in pieces):
+                return self.finder.by_colour(image, mapping, colour, radius[colour])
+            found: list[Sighting] = []
+            for piece in pieces:
+                x, y = tracker.tracks[piece].predict(frame.t_us)
+                # A disc alone in its colour is taken from further off (track.py): looked for as far.
+                near = ALONE_GATE_MM if len(pieces) == 1 else SEARCH_MM
+                reach = near + tracker.tracks[piece].speed() * 2 / self.settings.fps
+                corners = mapping.to_px(np.array([[x - reach, y - reach], [x + reach, y + reach]]))
+                box = (
+                    max(int(corners[:, 0].min()), 0),
+                    max(int(corners[:, 1].min()), 0),
+                    min(int(corners[:, 0].max()) + 1, width),
+                    min(int(corners[:, 1].max()) + 1, height),
+                )
+                if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+                    continue
+                for blob in self.finder.by_colour(image, mapping, colour, radius[colour], box):
+                    if all(math.dist((blob.x_mm, blob.y_mm), (b.x_mm, b.y_mm)) > 2.0 for b in found):
+                        found.append(blob)
+            return found
 
         seen = self.tracker.update(frame.t_us, sightings, blobs_of, self.finder.near)
         return FrameResult(

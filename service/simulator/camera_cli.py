@@ -38,17 +38,17 @@ def register_cli(subparsers: Any) -> None:
 
 def _render(args: argparse.Namespace) -> int:
     try:
-        from service.simulator.camera_render import CameraRenderer, RenderSettings
         from service.camera.capture import Frame, write_directory, write_raw_frame
+        from service.simulator.camera_render import CameraRenderer, RenderSettings
     except ImportError as error:
         print(
             f"smartmat camera render needs the camera extra (pip install -e '.[camera]'): {error}",
             file=sys.stderr,
         )
         return 2
-    from service.simulator.shot_lab import SETTLE_US, ShotLab
     from service.camera.discs import discs_to_yaml
     from service.camera.layout import MatLayout, default_looks
+    from service.simulator.shot_lab import SETTLE_US, ShotLab
 
     kind, _, where = args.out.partition(":")
     if kind not in ("dir", "pipe") or not where:

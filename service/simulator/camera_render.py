@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from service.simulator.table_edges import ShotRecord
 from service.camera.capture import Frame
 from service.camera.layout import (
     DICTIONARY,
@@ -32,6 +31,7 @@ from service.camera.layout import (
     DiscLook,
     MatLayout,
 )
+from service.simulator.table_edges import ShotRecord
 
 VIEW_MARGIN_MM = 85.0  # the camera sees this far past the playing area (the fiducials and the walls' gap)
 CANVAS_MARGIN_MM = 170.0
