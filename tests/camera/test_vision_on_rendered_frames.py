@@ -13,8 +13,6 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 pytestmark = pytest.mark.slow  # each renders and reads some 50 frames of 1152 x 864: several seconds
 
-from firmware_bridge.simulator.camera_render import CameraRenderer, RenderedFrame, RenderSettings  # noqa: E402
-from firmware_bridge.simulator.shot_lab import SETTLE_US, ShotLab  # noqa: E402
 from service.camera.capture import DirectorySource, PipeSource, frames, write_directory, write_raw_frame  # noqa: E402
 from service.camera.clock import motion_onset_us  # noqa: E402
 from service.camera.layout import DiscLook, MatLayout, default_looks  # noqa: E402
@@ -22,6 +20,8 @@ from service.camera.mapping import find_markers, fit_mapping, marker_detector  #
 from service.camera.pipeline import CameraPipeline, CameraSettings, FrameResult  # noqa: E402
 from service.camera.shots import cut_shot  # noqa: E402
 from service.mat.camera_trace import camera_from_json, camera_to_json  # noqa: E402
+from service.simulator.camera_render import CameraRenderer, RenderedFrame, RenderSettings  # noqa: E402
+from service.simulator.shot_lab import SETTLE_US, ShotLab  # noqa: E402
 
 READOUT_US = 4000
 
