@@ -89,7 +89,7 @@
     const shown = feed.childElementCount;
     if (reason === "hello" || shown > t.events.length) fill(feed, []);
     for (const ev of t.events.slice(feed.childElementCount)) {
-      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, W.plain(ev.text) || ev.type), feed.firstChild);
+      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, W.plain(ev.said || ev.text) || ev.type), feed.firstChild);
     }
   });
 })();

@@ -69,10 +69,10 @@ window.SmartmatWords = (function () {
       if (e.type === "damaged") phrases.push(`−${e.amount} ${who}`);
       else if (e.type === "destroyed") phrases.push(`${who} destroyed`);
       else if (e.type === "hero_died") phrases.push(`${who} dies`);
-      else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.text)}`);
+      else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.said || e.text)}`);
       else if (e.type === "healed") phrases.push(`+${e.amount} ${who}`);
       else if (e.type === "gold_changed") phrases.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
-      else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.text));
+      else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.said || e.text));
     }
     const pick = chosenReading(shot);
     const shotName = (shot.declaration && shot.declaration.shot) || shot.shot || "shot";
