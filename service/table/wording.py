@@ -115,7 +115,8 @@ def doubt(pending: Mapping[str, Any], names: Names, threshold: float | None = No
     A close second reading is named with its share; a reading below the bar is given as that; a likely
     reading held back for another reason says it is likely and gives the reason, never "not sure"."""
     if pending.get("unreadable"):
-        return "The mat could not read that shot: the referee enters what happened."
+        why = in_words(str(pending["unreadable"]), names)
+        return f"The mat could not read that shot ({why}): the referee enters it."
     candidates = [c for c in pending.get("candidates") or [] if isinstance(c, Mapping)]
     if not candidates:
         return "The mat has no reading of that shot: the referee enters what happened."
