@@ -18,6 +18,8 @@ TEAMS = {"castle": "Team Castle", "catacomb": "Team Catacomb"}
 _ID = re.compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)+)(?![\w-]|\.\w)")  # not a file name
 # A decision's option id as the Castles rules write it, "power:delilah-ability": kind, then a card id.
 _OPTION = re.compile(r"(?<![\w-])(power|take|place|armour|card):([a-z0-9-]+)")
+# A rules name written for code, "ice_boulder", "critical_melee": people read "ice boulder".
+_SNAKE = re.compile(r"(?<![\w-])([a-z]+(?:_[a-z]+)+)(?![\w-])")
 # A decision numbered for the log ("d8: power transfer ..."): the number means nothing to people.
 _DECISION_NUMBER = re.compile(r"(?<![\w-])d\d+:\s*")
 
@@ -27,6 +29,7 @@ class Names:
     """id → the name people know: characters, their discs, rooms, cards, sides."""
 
     of: Mapping[str, str] = field(default_factory=dict)
+    sides: frozenset[str] = frozenset()  # the ids of a Catacombs & Castles game's sides ("castle", "cy")
 
     def name(self, key: str) -> str:
         return self.of.get(key) or _readable(key)
@@ -52,16 +55,30 @@ def names_from_view(view: Mapping[str, Any], discs: Mapping[str, str | None] | N
         piece = character.get("piece")
         if piece:
             of[str(piece)] = name
+        of.update(_card_names(character, name))
     for character_id, disc in (discs or {}).items():
         if disc and character_id in of:
             of[disc] = of[character_id]
     room = view.get("room")
     if isinstance(room, Mapping) and room.get("id") and room.get("name"):
         of[str(room["id"])] = str(room["name"])
+    sides = set()
     for side in view.get("sides") or []:
         if isinstance(side, Mapping) and side.get("id"):
             of[str(side["id"])] = side_name(side)
-    return Names(of)
+            sides.add(str(side["id"]))
+    return Names(of, frozenset(sides))
+
+
+def _card_names(character: Mapping[str, Any], name: str) -> dict[str, str]:
+    """A Castles character's cards by its name: "larra-ability" → "Larra the Huntress's Ability"."""
+    cards = character.get("cards")
+    named = {}
+    for card in cards if isinstance(cards, Mapping) else ():
+        for suffix, what in (("-team-action", "Team Action"), ("-ability", "Ability")):
+            if str(card).endswith(suffix):
+                named[str(card)] = f"{name}'s {what}"
+    return named
 
 
 def side_name(side: Mapping[str, Any]) -> str:
@@ -75,6 +92,13 @@ def in_words(text: str, names: Names) -> str:
     """A sentence of the rules or the mat with every id it names replaced by that piece's name."""
     text = _DECISION_NUMBER.sub("", text)
     text = _OPTION.sub(lambda m: _option_words(m.group(1), m.group(2), names), text)
+    for (
+        side
+    ) in names.sides:  # "catacomb has 1 left", "cy to act", "castle wins": a side by its team or player
+        text = re.sub(
+            rf"(?<![\w-]){re.escape(side)}(?='s\b| has \d+ left| to act\b| wins\b)", names.name(side), text
+        )
+    text = _SNAKE.sub(lambda m: m.group(1).replace("_", " "), text)
     return _ID.sub(
         lambda m: names.name(m.group(1)) if _is_known_or_id(m.group(1), names) else m.group(1), text
     )

@@ -41,7 +41,7 @@ def test_names_come_from_the_view_and_the_discs_that_stand_for_characters() -> N
     names = names_from_view(view, {"hero-roosan": "dungeon-5"})
     assert names.name("dungeon-5") == "Roosan the Chicken Champion"
     assert names.name("the-barracks") == "The Barracks"
-    assert in_words("cy to act", names) == "cy to act"  # a bare word: the table rewrites side_to_act itself
+    assert in_words("cy to act", names) == "Team Castle to act"
     assert names.name("cy") == "Team Castle"
 
 
