@@ -97,8 +97,20 @@ window.SmartmatWords = (function () {
     pause: "Game paused", resume: "Game resumed", rescan: "The mat is scanning", enter_room: "Room card flipped",
     start_battle: "Battle started", dismiss_shot: "Shot set aside", bind: "Disc changed", new_game: "New game started",
     use_service: "Done", play_card: "Card played", draw: "Card recorded", gain_rage: "Rage gained",
+    setup_game: "The new game is on the table", assign_tracker: "Tracker assigned",
+    enrol_start: "Enrolling: put the discs on the mat", enrol_finish: "Discs enrolled", enrol_cancel: "Enrolling stopped",
+    enrol_forget: "Disc set forgotten", calibrate_start: "Calibration started", calibrate_flicks: "Flicks recorded",
+    calibrate_skip: "Step skipped", calibrate_finish: "Calibration saved", calibrate_cancel: "Calibration stopped",
   };
+  // A refusal for people: no citation (the rule is offered apart), no command name in front, no value as Python
+  // prints it ("['elani']" → "elani").
+  function refusal(text, command) {
+    let out = plain(text);
+    if (command && out.startsWith(command + ": ")) out = out.slice(command.length + 2);
+    out = out.replace(/\[((?:'[^']*'(?:,\s*)?)*)\]/g, (_, items) => items.replace(/'/g, ""));
+    return out.replace(/'([^']*)'/g, "$1").replace(/\bNone\b/g, "nothing");
+  }
   const done = (command) => DONE[command] || "Done";
 
-  return { split, plain, ruleHref, side, moment, shotStory, chosenReading, done };
+  return { split, plain, ruleHref, side, moment, shotStory, chosenReading, done, refusal };
 })();
