@@ -56,7 +56,44 @@ def register_cli(subparsers: Any) -> None:
         help="calibration temperature of the likelihood (docs/attribution.md)",
     )
     b.add_argument("--threshold", type=float, default=AttributionConfig.auto_apply_threshold)
+    b.add_argument(
+        "--referee",
+        action="store_true",
+        help="hidden mats: play each table with a simulated referee who answers held shots (with a few per "
+        "cent of mistakes) and without one, and compare (docs/attribution.md)",
+    )
+    b.add_argument(
+        "--mistakes",
+        type=float,
+        default=0.04,
+        help="with --referee: the share of answers that add or drop a piece, or give none",
+    )
     b.set_defaults(func=_bench)
+    c = bench.bench_subparsers.add_parser(
+        "camera",
+        help="the overhead camera's vision on rendered video of simulated shots (needs the camera extra)",
+    )
+    c.add_argument(
+        "--tables", type=int, default=2, help="hidden cameras (each its own lens, light, noise, clock)"
+    )
+    c.add_argument("--shots", type=int, default=10, help="shots filmed per camera")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    c.set_defaults(func=_bench_camera)
+
+
+def _bench_camera(args: argparse.Namespace) -> int:
+    try:
+        from .camera import format_camera, run_camera_benchmark
+    except ImportError as error:
+        print(
+            f"smartmat bench camera needs the camera extra (pip install -e '.[camera]'): {error}",
+            file=sys.stderr,
+        )
+        return 2
+    result = run_camera_benchmark(tables=args.tables, shots=args.shots, seed=args.seed)
+    print(json.dumps(result, indent=2) if args.json else format_camera(result))
+    return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -98,6 +135,8 @@ def _bench_hidden(args: argparse.Namespace) -> int:
     config = AttributionConfig(
         workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
     )
+    if args.referee:
+        return _bench_referee(args, config, pieces, progress)
     try:
         result = run_hidden_benchmark(
             args.tables,
@@ -113,4 +152,28 @@ def _bench_hidden(args: argparse.Namespace) -> int:
         shutdown_pool()
     report = result.report()
     print(json.dumps(report, indent=2) if args.json else format_hidden(report))
+    return 0
+
+
+def _bench_referee(
+    args: argparse.Namespace, config: AttributionConfig, pieces: tuple[int, ...], progress: Any
+) -> int:
+    from .referee import format_referee, run_referee_benchmark
+
+    try:
+        result = run_referee_benchmark(
+            args.tables,
+            args.per_table,
+            args.seed,
+            config,
+            pieces=pieces,
+            sensors=args.sensors or "reference",
+            laws=args.laws,
+            mistakes=args.mistakes,
+            progress=progress,
+        )
+    finally:
+        shutdown_pool()
+    report = result.report()
+    print(json.dumps(report, indent=2) if args.json else format_referee(report))
     return 0

@@ -62,8 +62,8 @@ from service.table.bindings import SizeOf, resolve_bindings
 from service.table.board_view import board_payload, obstacles_for_pages
 from service.table.commands import CommandRefused, records_for
 from service.table.config import TableConfig
-from service.table.session import SessionError, TableSession
-from service.table.shot_actions import Attribute, Reading, ReadingContext, settle
+from service.table.session import UNDONE, SessionError, TableSession
+from service.table.shot_actions import Attribute, Reading, ReadingContext, answered_discs, settle
 from service.table.wizard_commands import (
     assign_tracker,
     setup_game,
@@ -481,7 +481,7 @@ class Daemon:
         to the shot still waiting for it: the fold decides), then its action when the table is sure."""
         keeper = self.options.calibration
         if keeper is not None and reading.result is not None and reading.trace is not None:
-            keeper.learn(reading.trace, reading.result, self.options.attribution)
+            keeper.learn(reading.trace, reading.result, self.options.attribution, reading.shot_seq)
         pending = self.session.pending_shot
         fresh = pending is not None and pending.get("attributing") and pending["seq"] == reading.shot_seq
         payload, action = settle(reading, pending if fresh else None, self._refusal)
@@ -586,12 +586,36 @@ class Daemon:
             records = assign_tracker(args, self.trackers, self.session)
         else:
             records = records_for(name, args, self.session, self.table.registry)
+        answered = self._answered_shot(name, args)
         seq = None
         for kind, payload in records:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if answered is not None and self.options.calibration is not None:
+            # The referee's answer to a shot the mat read is a labelled shot for the table's calibration.
+            shot_seq, view = answered
+            given = {"direct_hits": [], **args} if name == "manual_shot" else args  # none named: no hits
+            if self.options.calibration.learn_answer(shot_seq, answered_discs(view, given, self.bindings)):
+                self._publish_state()  # the calibrate page shows the labelled shots
         if name == "new_game":
             seq = self._start_game_from_config()
         return seq
+
+    def _answered_shot(self, name: str, args: Mapping[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """The shot a referee's command answers, with its readings: a held shot confirmed (a reading picked
+        or the hits entered), or an applied shot the referee undid and now enters by hand. A shot set aside
+        or undone and not entered again answers nothing."""
+        if name == "confirm_hits" and self.session.pending_shot is not None:
+            return self.session.pending_shot["seq"], self.session.pending_shot
+        last = self.session.last_shot
+        if (
+            name == "manual_shot"
+            and last is not None
+            and last.get("status") == UNDONE
+            and last.get("auto_apply")
+            and args.get("character") in (None, last.get("character"))
+        ):
+            return last["shot_seq"], last
+        return None
 
     def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
         self.session.check(kind, payload)
