@@ -88,6 +88,7 @@ class TableSession:
     # The ``shot`` topic's payload: the last shot observed and its status, from the records alone, so undo
     # and a restart can never disagree with it (docs/mqtt.md: shot).
     last_shot: dict[str, Any] | None = None
+    known_names: dict[str, str] = field(default_factory=dict)  # every id named so far in this game
 
     @classmethod
     def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
@@ -154,9 +155,13 @@ class TableSession:
         return self._in_words(events)
 
     def names(self) -> Names:
-        """Who is who in the game on the table, for the words people read (service/table/wording.py)."""
+        """Who is who in the game on the table, for the words people read (service/table/wording.py). Names
+        seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
+        are read against."""
         view = self.state.public_view() if self.state is not None else {}
-        return names_from_view(view, self.discs)
+        now = names_from_view(view, self.discs)
+        self.known_names = {**self.known_names, **now.of}
+        return Names(self.known_names, now.sides)
 
     def _in_words(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each event keeps the rules' ``text`` (the log's and the referee's) and gains ``said``: the same in
@@ -169,7 +174,10 @@ class TableSession:
             said = str(event.get("text") or "")
             if event.get("type") == "side_to_act" and str(event.get("side")) in names.of:  # a Castles side
                 said = f"{names.name(str(event['side']))} to act"
-            worded.append({**event, "said": in_words(said, names)})
+            extra = {"said": in_words(said, names)}
+            if event.get("character"):  # named now: a monster destroyed leaves the next snapshot's list
+                extra["name"] = names.name(str(event["character"]))
+            worded.append({**event, **extra})
         return worded
 
     def _apply_setup(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -185,6 +193,7 @@ class TableSession:
         # The referee's disc choices stay (the same discs are on the table); everything of the game goes.
         self.rules, self.state, self.rules_records = None, None, []
         self.pending_shot, self.paused, self.discs, self.last_shot = None, False, {}, None
+        self.known_names = {}  # a new game: its own pieces
         if state.outcome is None:
             reason = payload.get("reason") or "no reason given"
             return [{"type": "game_abandoned", "text": f"The referee ended this game: {reason}."}]

@@ -87,3 +87,43 @@ def test_the_spectator_page_and_console_speak_to_people(chromium, played, game: 
     assert page_problems(spectator) == [], "spectator page"
     assert page_problems(console) == [], "console"
     assert errors == [] and console_errors == []
+
+
+def test_a_shot_that_clears_a_room_reads_as_one_line_with_the_bookkeeping_one_tap_away(
+    chromium,  # noqa: F811
+    played,
+) -> None:  # type: ignore[no-untyped-def]
+    """The Barracks' last shot destroys the Pit Viper and clears the room: the line says so; the gold each
+    hero collects and the discs going back to the pool are behind a tap."""
+    expect = sync_api.expect
+    url, publisher = played("words-room-clear")
+    spectator, errors = phone(chromium, f"{url}table/words-room-clear")
+    session = TableSession()
+    records = read_log(EXAMPLES / "barracks-cleared.jsonl")
+    for record in records:
+        for event in session.apply(record):
+            publisher.publish_event(event, record.seq)
+    publisher.publish_state(session.snapshot(), session.seq)
+    last = records[-1]
+    shot = {
+        "shot_seq": last.seq - 1,
+        "resolved_seq": last.seq,
+        "character": "hero-roosan",
+        "shot": "melee",
+        "candidates": [{"direct_hits": ["monster-pit-viper-1"], "probability": 0.97}],
+        "auto_apply": False,
+        "resolved": True,
+        "status": "resolved",
+    }
+    publisher.publish_shot(shot, last.seq)
+    line = spectator.locator("#last-shot")
+    expect(line).to_contain_text("Pit Viper 1 destroyed")
+    expect(line).to_contain_text("room cleared")
+    more = line.locator("details.shot-details")
+    expect(more.locator("summary")).to_have_text("and 9 more (gold, discs)")
+    expect(more.locator("p")).to_be_hidden()
+    assert "gold" not in line.evaluate("el => el.firstChild.textContent")  # the line itself: no bookkeeping
+    more.locator("summary").click()
+    expect(more.locator("p")).to_contain_text("Elani the Thief +7 gold")
+    assert page_problems(spectator) == []
+    assert errors == []

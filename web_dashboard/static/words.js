@@ -62,16 +62,23 @@ window.SmartmatWords = (function () {
     if (seq === null || shot.undone || shot.set_aside) return [];
     const mine = events.filter((e) => String(e.id || "").split(".")[0] === String(seq));
     const phrases = [];
+    // A shot that clears a room also pays out gold and sends discs back: that bookkeeping goes into
+    // ``phrases.details`` (shown one tap away), and the line itself says what the shot did.
+    const details = [];
+    phrases.details = details;
+    const BOOKKEEPING = ["gold_changed", "discs_returned", "monster_card_discarded", "room_cleared", "gold_paid"];
     const named = new Set();
     for (const e of mine) {
-      const who = e.character ? nameOf(e.character) : "";
+      const who = e.name || (e.character ? nameOf(e.character) : "");
       if (e.character) named.add(e.character);
       if (e.type === "damaged") phrases.push(`−${e.amount} ${who}`);
       else if (e.type === "destroyed") phrases.push(`${who} destroyed`);
       else if (e.type === "hero_died") phrases.push(`${who} dies`);
       else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.said || e.text)}`);
       else if (e.type === "healed") phrases.push(`+${e.amount} ${who}`);
-      else if (e.type === "gold_changed") phrases.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
+      else if (e.type === "gold_changed") details.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
+      else if (e.type === "room_cleared") { phrases.push("room cleared"); details.push(plain(e.said || e.text)); }
+      else if (BOOKKEEPING.includes(e.type) || /gold|disc/i.test(e.type)) details.push(plain(e.said || e.text));
       else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.said || e.text));
     }
     const pick = chosenReading(shot);
