@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -35,7 +36,7 @@ from typing import Any
 
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
-from service.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.simulator.hidden_mats import CAMERA_QUALITY_NAMES, drawn_ranges, hidden_table, table_shots
 from service.simulator.registered import unregistered_touches
 from service.simulator.sensors import SensorModel
 from service.simulator.trace_faults import FAULTS, check_faults, with_faults
@@ -51,11 +52,12 @@ def write_hidden_set(
     sensors: str = "reference",
     laws: str = "shared",
     faults: Sequence[str] = (),
+    camera: str = "study",
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     described = []
     for k in range(tables):
-        table = hidden_table(seed, k, sensors, laws)
+        table = hidden_table(seed, k, sensors, laws, camera)
         described.append({"table": k, **table.describe()})
         # Noise-free hearing with the table's hidden piezos: only for the report, never for the traces.
         hearing = SensorModel(table.sensors, table.mat, truth=table.piezo_truth)
@@ -63,7 +65,7 @@ def write_hidden_set(
             open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
             open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
         ):
-            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
+            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws, camera)):
                 # The trace file gets only what the sensors recorded, and where it sits in the set.
                 trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
                 if faults:
@@ -78,6 +80,9 @@ def write_hidden_set(
                         shot.truth, shot.trace.pre, shot.trace.post, hearing
                     ),
                 }
+                if shot.trace.camera is not None:
+                    # The tracker's label swaps, to tell which answers a swap misled (never for reading).
+                    truth["camera_swaps"] = [list(s) for s in shot.truth.camera_swaps]
                 truths.write(json.dumps(truth) + "\n")
     constants = {
         "seed": seed,
@@ -86,6 +91,7 @@ def write_hidden_set(
         "sensors": sensors,
         "laws": laws,
         "faults": list(faults),
+        "camera": camera if sensors == "camera" else None,
         "ranges": drawn_ranges(),
         "tables": described,
     }
@@ -98,8 +104,8 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
-    """rows: (top-1 right, truth in top 3, auto-applied) per shot."""
+def _figures(rows: list[tuple[bool, bool, bool, float]]) -> str:
+    """rows: (top-1 right, truth in top 3, auto-applied, seconds) per shot."""
     n = len(rows)
     if n == 0:
         return f"{0:>6}"
@@ -107,11 +113,16 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
     top3 = sum(r[1] for r in rows) / n
     auto = [r for r in rows if r[2]]
     precision = f"{sum(r[0] for r in auto) / len(auto):.1%}" if auto else "–"
-    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%}"
+    wrong = f"{sum(not r[0] for r in auto)}/{len(auto)}"
+    p95 = sorted(r[3] for r in rows)[min(n - 1, math.ceil(0.95 * n) - 1)]
+    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%} {wrong:>9} {p95:>6.2f}"
+
+
+FIRST_SHOTS = 20  # a table's first shots, while its calibration is new, are reported apart
 
 
 def score(results: Path) -> int:
-    groups: dict[str, list[tuple[bool, bool, bool]]] = {}
+    groups: dict[str, list[tuple[bool, bool, bool, float]]] = {}
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
     for truth_path in truth_files:
@@ -128,10 +139,18 @@ def score(results: Path) -> int:
         for i, (truth, answer) in enumerate(zip(truths, answers, strict=True)):
             actual = frozenset(truth["direct_hits"])
             ranked = [frozenset(c["direct_hits"]) for c in answer.get("candidates", [])]
-            row = (bool(ranked) and ranked[0] == actual, actual in ranked[:3], bool(answer.get("auto_apply")))
+            row = (
+                bool(ranked) and ranked[0] == actual,
+                actual in ranked[:3],
+                bool(answer.get("auto_apply")),
+                float(answer.get("elapsed_s", 0.0)),
+            )
             half = "first half" if i < len(truths) / 2 else "second half"
             hits = {0: "0 direct hits", 1: "1 direct hit"}.get(len(actual), "2+ direct hits")
-            groups_of_shot = ["overall", half, f"{table} {half}", hits]
+            early = f"first {FIRST_SHOTS} shots" if i < FIRST_SHOTS else f"after the first {FIRST_SHOTS}"
+            groups_of_shot = ["overall", early, half, f"{table} {half}", hits]
+            if truth.get("camera_swaps"):
+                groups_of_shot.append("camera swapped labels")
             if "unregistered" in truth:  # sets written before the key have no such split
                 groups_of_shot.append("a touch unregistered" if truth["unregistered"] else "all registered")
             for group in groups_of_shot:
@@ -139,9 +158,13 @@ def score(results: Path) -> int:
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
-    print(f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
-    order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
-    order += ["all registered", "a touch unregistered"]
+    print(
+        f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9} {'wrong':>9} "
+        f"{'p95 s':>6}"
+    )
+    order = ["overall", f"first {FIRST_SHOTS} shots", f"after the first {FIRST_SHOTS}", "first half"]
+    order += ["second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
+    order += ["all registered", "a touch unregistered", "camera swapped labels"]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:
@@ -174,6 +197,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="varied: the sensor and contact laws differ from the model's too, not only their constants",
     )
     parser.add_argument(
+        "--camera",
+        default="study",
+        choices=CAMERA_QUALITY_NAMES,
+        help="with --sensors camera: the camera's quality (study: the sensor study's camera; typical and "
+        "poor add exposure blur, lens bias, identity swaps, clock error and lower frame rates)",
+    )
+    parser.add_argument(
         "--faults",
         default="",
         help="faults of a real board laid over the traces, comma-separated, from: "
@@ -199,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sensors=args.sensors,
         laws=args.laws,
         faults=faults,
+        camera=args.camera,
     )
     print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
     return 0

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from service.common.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
+from .camera_quality import CameraQuality, camera_quality_from_json
 
 FORMAT = "smartmat-table-calibration"
 VERSION = 1
@@ -133,6 +134,7 @@ class TableCalibration:
     disc_restitution: Belief = Belief(0.0, PRIOR_DISC_RESTITUTION_SD)
     wall_restitution: Belief = Belief(0.0, PRIOR_WALL_RESTITUTION_SD)
     flick_sounds: tuple[int, int] = (0, 0)  # (shots whose flick was heard, shots where it could have been)
+    camera: CameraQuality = field(default_factory=CameraQuality)  # the overhead camera's, if the table has one
 
     # ---- what attribution reads ----
     @property
@@ -233,6 +235,8 @@ class TableCalibration:
             "wall_restitution": self.wall_restitution.to_json(),
             "flick_sounds": list(self.flick_sounds),
         }
+        if self.camera != CameraQuality():
+            body["camera"] = self.camera.to_json()  # a table without a camera writes the file as before
         return body
 
     def summary(self) -> dict[str, Any]:
@@ -411,6 +415,7 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         disc_restitution=belief("disc_restitution"),
         wall_restitution=belief("wall_restitution"),
         flick_sounds=(flick[0], flick[1]),
+        camera=camera_quality_from_json(data.get("camera"), fail),
     )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from service.mat.geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
-from service.simulator.camera import CameraTruth
+from service.simulator.camera import CameraTruth, draw_lens_waves
 from service.simulator.sensors import PiezoTruth
 from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
 from service.simulator.table_edges import WALL_RADIUS_MM, inside_convex
@@ -75,6 +75,41 @@ CAMERA_DROPPED_RANGE = (0.0, 0.05)  # share of frames lost
 CAMERA_HAND_RANGE = (0.0, 0.06)  # s the flicking hand hides the flicked disc
 CAMERA_OFFSET_MAX_MM = 1.5  # its registration against the mat: up to this far off, per axis
 CAMERA_ARM_RANGE = (0.0, 0.3)  # share of shots with a player's arm over part of the mat for 50-300 ms
+# ``camera="typical"`` and ``camera="poor"``: what the study's camera lacks (exposure blur, a lens bias that
+# varies across the mat, look-alike discs swapping labels, a clock that is not the board's, lower frame
+# rates), each drawn per table from a wide range. "study" is the camera above, unchanged.
+CAMERA_QUALITIES: dict[str, dict[str, tuple[float, float]]] = {
+    "typical": {
+        "fps": (90.0, 90.0),
+        "sigma_mm": (0.3, 1.0),
+        "exposure_s": (0.001, 0.004),
+        "lens_bias_mm": (0.5, 2.0),  # the largest bias anywhere on the mat
+        "offset_max_mm": (0.0, 1.5),
+        "dropped_frames": (0.0, 0.05),
+        "hand_s": (0.0, 0.06),
+        "arm_share_of_shots": (0.0, 0.3),
+        "swap_probability": (
+            0.0,
+            0.08,
+        ),  # per close pass of look-alikes (~40 % of shots have one)
+        "clock_offset_us": (-5000.0, 5000.0),
+        "clock_jitter_us": (0.0, 1000.0),
+    },
+    "poor": {  # around an independent check's poor camera: 60 fps, 8 ms, 1.5 mm, 3 mm lens, 8 % lost
+        "fps": (60.0, 60.0),
+        "sigma_mm": (1.2, 1.8),
+        "exposure_s": (0.006, 0.010),
+        "lens_bias_mm": (2.0, 3.5),
+        "offset_max_mm": (0.5, 1.5),
+        "dropped_frames": (0.06, 0.10),
+        "hand_s": (0.02, 0.06),
+        "arm_share_of_shots": (0.25, 0.35),
+        "swap_probability": (0.08, 0.15),
+        "clock_offset_us": (-5000.0, 5000.0),
+        "clock_jitter_us": (500.0, 2000.0),
+    },
+}
+CAMERA_QUALITY_NAMES = ("study", *CAMERA_QUALITIES)
 
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
@@ -130,6 +165,7 @@ def drawn_ranges() -> dict[str, Any]:
             "hand_s": CAMERA_HAND_RANGE,
             "offset_max_mm": CAMERA_OFFSET_MAX_MM,
             "arm_share_of_shots": CAMERA_ARM_RANGE,
+            **CAMERA_QUALITIES,
         },
     }
 
@@ -208,6 +244,7 @@ def draw_hidden_table(
     laws_rng: random.Random | None = None,
     engine_rng: random.Random | None = None,
     camera_rng: random.Random | None = None,
+    camera_quality: str = "study",
 ) -> HiddenTable:
     """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones.
 
@@ -273,7 +310,9 @@ def draw_hidden_table(
             speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
         )
     camera = None
-    if base_sensors.camera is not None:
+    if base_sensors.camera is not None and camera_quality != "study":
+        camera = _draw_camera(camera_rng or random.Random(rng.random()), camera_quality)
+    elif base_sensors.camera is not None:
         cu = (camera_rng or random.Random(rng.random())).uniform
         camera = CameraTruth(
             sigma_mm=cu(*CAMERA_SIGMA_RANGE),
@@ -284,6 +323,31 @@ def draw_hidden_table(
         )
     return HiddenTable(
         table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine, camera
+    )
+
+
+def _draw_camera(rng: random.Random, quality: str) -> CameraTruth:
+    if quality not in CAMERA_QUALITIES:
+        raise ValueError(f"camera must be one of {', '.join(CAMERA_QUALITY_NAMES)}, not {quality!r}")
+    ranges = CAMERA_QUALITIES[quality]
+
+    def u(key: str) -> float:
+        return rng.uniform(*ranges[key])
+
+    offset = u("offset_max_mm")
+    heading = rng.uniform(0.0, 2 * math.pi)
+    return CameraTruth(
+        sigma_mm=u("sigma_mm"),
+        dropped_frames=u("dropped_frames"),
+        hand_s=u("hand_s"),
+        offset_mm=(offset * math.cos(heading), offset * math.sin(heading)),
+        arm_probability=u("arm_share_of_shots"),
+        fps=u("fps"),
+        exposure_s=u("exposure_s"),
+        lens_waves=draw_lens_waves(rng, u("lens_bias_mm")),
+        swap_probability=u("swap_probability"),
+        clock_offset_us=u("clock_offset_us"),
+        clock_jitter_us=u("clock_jitter_us"),
     )
 
 
@@ -406,12 +470,13 @@ def _segments_cross(
 
 # ---- playing on a hidden table ----
 def hidden_table(
-    seed: int, table_index: int, sensors: str = "reference", laws: str = "shared"
+    seed: int, table_index: int, sensors: str = "reference", laws: str = "shared", camera: str = "study"
 ) -> HiddenTable:
     """The hidden table number ``table_index`` of the set drawn with ``seed`` (with these sensors: the
     reference ones unless a sensor change is being weighed). ``laws="varied"``: the sensor and contact laws
     differ from the model's as well as their constants; ``laws="impulse"``: those varied laws on another
-    physics engine (impulse_world.py), whose friction couples sliding and spin and depends on speed."""
+    physics engine (impulse_world.py), whose friction couples sliding and spin and depends on speed.
+    ``camera``: the overhead camera's quality where the sensors have one (``CAMERA_QUALITY_NAMES``)."""
     if laws not in LAWS:
         raise ValueError(f"laws must be one of {', '.join(LAWS)}, not {laws!r}")
     return draw_hidden_table(
@@ -420,6 +485,7 @@ def hidden_table(
         laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws != "shared" else None,
         engine_rng=random.Random(f"hidden-engine/{seed}/{table_index}") if laws == "impulse" else None,
         camera_rng=random.Random(f"hidden-camera/{seed}/{table_index}"),
+        camera_quality=camera,
     )
 
 
@@ -430,6 +496,7 @@ def table_shots(
     pieces: int | Sequence[int] = DEFAULT_PIECES,
     sensors: str = "reference",
     laws: str = "shared",
+    camera: str = "study",
 ) -> Iterator[SimulatedShot]:
     """The shots of one hidden table in play order: rooms set up, played shot after shot, tidied between.
 
@@ -437,7 +504,7 @@ def table_shots(
     side die now and then; when too few are left the players set up the next room on the same table.
     Deterministic for a seed.
     """
-    table = hidden_table(seed, table_index, sensors, laws)
+    table = hidden_table(seed, table_index, sensors, laws, camera)
     lab = table.lab(seed=random.Random(f"hidden-lab/{seed}/{table_index}").randrange(2**31))
     rng = random.Random(f"hidden-shots/{seed}/{table_index}")
     sizes = (pieces,) if isinstance(pieces, int) else tuple(pieces)
