@@ -134,7 +134,7 @@ class TableCalibration:
     disc_restitution: Belief = Belief(0.0, PRIOR_DISC_RESTITUTION_SD)
     wall_restitution: Belief = Belief(0.0, PRIOR_WALL_RESTITUTION_SD)
     flick_sounds: tuple[int, int] = (0, 0)  # (shots whose flick was heard, shots where it could have been)
-    camera: CameraQuality = field(default_factory=CameraQuality)  # the overhead camera's, if the table has one
+    camera: CameraQuality = field(default_factory=CameraQuality)  # its overhead camera's, if it has one
 
     # ---- what attribution reads ----
     @property

@@ -55,8 +55,8 @@ def fuse_camera(
     if flicked in mixed:
         # The camera may have followed another disc for part of the shot: what it saw is not surely the
         # flicked disc's, so the shot is read as without a camera.
-        why = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked]}"
-        return candidates, not reasons, (*reasons, why) if reasons else ()
+        doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked]}"
+        return candidates, not reasons, (*reasons, doubt) if reasons else ()
     floor = NOISE_FLOOR_SHARE * quality.noise_mm if quality.known and quality.noise_mm else 0.0
     readings = camera_touches(trace, quality.lens_gradient() * LENS_SPAN_MM, floor)
     for piece, words in mixed.items():

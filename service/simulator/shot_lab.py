@@ -184,7 +184,7 @@ class ShotLab:
         camera = None
         if self.camera is not None:
             # Seen from above, discs of one size look alike to a tracker (artwork is small and blurred).
-            looks = {p: round(s.radius_mm) for p, s in self.specs.items()}
+            looks = {p: float(round(s.radius_mm)) for p, s in self.specs.items()}
             camera = self.camera.film(truth, start_us, looks)
         # The finger's click (when this mat's piezos hear one) is a sound, not a contact of the shot's truth.
         heard = self.sensors.flick_sounds(truth) + truth.contacts
