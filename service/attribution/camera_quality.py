@@ -265,15 +265,14 @@ def check_against_scans(trace: ShotTrace, quality: CameraQuality, sigma_mm: floa
     for a, b in passes:
         if a in disagreeing or b in disagreeing:
             continue
-        ea, eb, sa, sb = ends.get(a), ends.get(b), post.get(a), post.get(b)
-        if ea is None or eb is None or sa is None or sb is None:
-            unseen.append((a, b))  # an end the scans cannot check: a swap is not ruled out
-            continue
-        crossed = (
-            math.dist(corrected(*ea), (sb.x_mm, sb.y_mm)),
-            math.dist(corrected(*eb), (sa.x_mm, sa.y_mm)),
-        )
-        if crossed[0] <= gate(sb) and crossed[1] <= gate(sa):
+        # Swapped names put each disc where the camera ended the other: a scan that found either disc
+        # away from the other's camera end rules the swap out (a disc off the mat is in no scan).
+        ruled_out = False
+        for piece, other in ((a, b), (b, a)):
+            scan, other_end = post.get(piece), ends.get(other)
+            if scan is not None and other_end is not None:
+                ruled_out |= math.dist(corrected(*other_end), (scan.x_mm, scan.y_mm)) > gate(scan)
+        if not ruled_out:
             unseen.append((a, b))
     return ScanCheck(disagreeing, checked, tuple(passes), tuple(unseen), tuple(residuals))
 

@@ -106,13 +106,16 @@ def test_a_still_piece_whose_place_the_scan_contradicts_is_for_the_referee() -> 
 
 
 def test_a_camera_not_yet_shown_to_keep_names_doubts_a_pass_the_scans_cannot_check() -> None:
-    # The hero ends against the orc and the grid missed the orc's tag after the shot: had the tracker
-    # swapped their names, the scans could not show it.
-    trace = shot(300.0 - REACH - 1.0, orc_scanned_at=None)
+    # The hero ends against the orc and the grid read neither tag after the shot: had the tracker swapped
+    # their names, the scans could not show it.
+    trace = dataclasses.replace(shot(300.0 - REACH - 1.0), post=Scan(1, ()))
     unknown = check_against_scans(trace, CameraQuality(), 0.5)
     assert unknown.passes == (("hero", "orc"),) and unknown.unseen_swaps == (("hero", "orc"),)
     checked = check_against_scans(shot(300.0 - REACH - 1.0), CameraQuality(), 0.5)
     assert checked.unseen_swaps == ()  # with both ends scanned, a swap would have shown
+    # One scan is enough: the grid found the hero where the camera ended it, not where it ended the orc.
+    one = check_against_scans(shot(300.0 - REACH - 1.0, orc_scanned_at=None), CameraQuality(), 0.5)
+    assert one.unseen_swaps == ()
     # The flicked disc's own name is in doubt: the shot is the physics' to decide, as without a camera.
     fused, auto, reasons = fuse_camera(trace, PHYSICS, ("the physics is not sure",))
     assert fused == PHYSICS and not auto and any("passed close" in r for r in reasons)
