@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections.abc import Sequence
@@ -104,8 +103,8 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def _figures(rows: list[tuple[bool, bool, bool, float]]) -> str:
-    """rows: (top-1 right, truth in top 3, auto-applied, seconds) per shot."""
+def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
+    """rows: (top-1 right, truth in top 3, auto-applied) per shot."""
     n = len(rows)
     if n == 0:
         return f"{0:>6}"
@@ -114,20 +113,20 @@ def _figures(rows: list[tuple[bool, bool, bool, float]]) -> str:
     auto = [r for r in rows if r[2]]
     precision = f"{sum(r[0] for r in auto) / len(auto):.1%}" if auto else "–"
     wrong = f"{sum(not r[0] for r in auto)}/{len(auto)}"
-    p95 = sorted(r[3] for r in rows)[min(n - 1, math.ceil(0.95 * n) - 1)]
-    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%} {wrong:>9} {p95:>6.2f}"
+    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%} {wrong:>9}"
 
 
-FIRST_SHOTS = 20  # a table's first shots, while its calibration is new, are reported apart
+WARM_UP = 20  # the goals are read after each table's first shots
 
 
-def score(results: Path) -> int:
-    groups: dict[str, list[tuple[bool, bool, bool, float]]] = {}
+def score(results: Path, outputs: str = "out") -> int:
+    groups: dict[str, list[tuple[bool, bool, bool]]] = {}
+    elapsed: dict[str, list[float]] = {}
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
     for truth_path in truth_files:
         table = truth_path.name.split(".")[0]
-        out_path = results / f"{table}.out.jsonl"
+        out_path = results / f"{table}.{outputs}.jsonl"
         if not out_path.exists():
             print(f"{out_path}: missing, {table} not scored", file=sys.stderr)
             continue
@@ -139,36 +138,40 @@ def score(results: Path) -> int:
         for i, (truth, answer) in enumerate(zip(truths, answers, strict=True)):
             actual = frozenset(truth["direct_hits"])
             ranked = [frozenset(c["direct_hits"]) for c in answer.get("candidates", [])]
-            row = (
-                bool(ranked) and ranked[0] == actual,
-                actual in ranked[:3],
-                bool(answer.get("auto_apply")),
-                float(answer.get("elapsed_s", 0.0)),
-            )
+            row = (bool(ranked) and ranked[0] == actual, actual in ranked[:3], bool(answer.get("auto_apply")))
             half = "first half" if i < len(truths) / 2 else "second half"
             hits = {0: "0 direct hits", 1: "1 direct hit"}.get(len(actual), "2+ direct hits")
-            early = f"first {FIRST_SHOTS} shots" if i < FIRST_SHOTS else f"after the first {FIRST_SHOTS}"
-            groups_of_shot = ["overall", early, half, f"{table} {half}", hits]
+            groups_of_shot = ["overall", half, f"{table} {half}", hits]
+            registered = ""
+            if "unregistered" in truth:  # sets written before the key have no such split
+                registered = "a touch unregistered" if truth["unregistered"] else "all registered"
+                groups_of_shot.append(registered)
+            warm = f"first {WARM_UP}" if i < WARM_UP else f"after {WARM_UP}"
+            groups_of_shot += [warm, f"{table} {warm}"]
+            if i >= WARM_UP:
+                groups_of_shot += [f"{warm}, {hits}"] + ([f"{warm}, {registered}"] if registered else [])
             if truth.get("camera_swaps"):
                 groups_of_shot.append("camera swapped labels")
-            if "unregistered" in truth:  # sets written before the key have no such split
-                groups_of_shot.append("a touch unregistered" if truth["unregistered"] else "all registered")
             for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
+            elapsed.setdefault(warm, []).append(float(answer.get("elapsed_s") or 0.0))
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
-    print(
-        f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9} {'wrong':>9} "
-        f"{'p95 s':>6}"
-    )
-    order = ["overall", f"first {FIRST_SHOTS} shots", f"after the first {FIRST_SHOTS}", "first half"]
-    order += ["second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
-    order += ["all registered", "a touch unregistered", "camera swapped labels"]
+    print(f"{'':36} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9} {'wrong':>9}")
+    order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
+    order += ["all registered", "a touch unregistered", f"first {WARM_UP}", f"after {WARM_UP}"]
+    order += [f"after {WARM_UP}, {g}" for g in ("0 direct hits", "1 direct hit", "2+ direct hits")]
+    order += [f"after {WARM_UP}, {g}" for g in ("all registered", "a touch unregistered")]
+    order += ["camera swapped labels"]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:
-            print(f"{group:24} {_figures(groups[group])}")
+            print(f"{group:36} {_figures(groups[group])}")
+    for part, values in sorted(elapsed.items()):
+        values.sort()
+        p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+        print(f"attribution time per shot, {part}: p50 {values[len(values) // 2]:.2f} s, p95 {p95:.2f} s")
     return 0
 
 
@@ -176,6 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write a hidden set into this directory")
     parser.add_argument("--score", type=Path, metavar="RESULTS_DIR", help="score table-K.out.jsonl files")
+    parser.add_argument(
+        "--outputs",
+        default="out",
+        help="with --score: which answers to score, table-K.OUTPUTS.jsonl (default out; noref.out for the "
+        "tables benchmarks/referee_driver.py --without read again without a referee)",
+    )
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--shots", type=int, default=40, help="shots per table")
     parser.add_argument("--seed", type=int, default=1)
@@ -216,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if args.score is not None:
-        return score(args.score)
+        return score(args.score, args.outputs)
     if args.out is None:
         parser.error("give --out DIR to write a set or --score DIR to score one")
     pieces = [int(p) for p in args.pieces.split(",") if p.strip()]

@@ -142,7 +142,7 @@ def run_table(args: argparse.Namespace) -> int:
     from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
     from service.publish.embedded_broker import ensure_broker
-    from service.publish.paho_transport import PahoTransport
+    from service.publish.paho_transport import PahoTransport, unguessable_client_id
     from service.publish.publisher import TablePublisher
 
     table = _chosen_table(args)
@@ -155,6 +155,7 @@ def run_table(args: argparse.Namespace) -> int:
         broker, embedded = ensure_broker(args.broker, **_stand_in_broker_policy(args.serial))
         if embedded is not None:
             stack.callback(embedded.stop)
+        _refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
         port = args.serial
         if port is None:
             port = _start_simulated_table(stack, table.path, str(broker), table.game.seed)
@@ -167,7 +168,7 @@ def run_table(args: argparse.Namespace) -> int:
         notifier.status(f"table {table.table}: replaying the event log {log_path}")
         eventlog = stack.enter_context(SqliteEventLog(log_path))
         connection = stack.enter_context(SerialConnection(port))
-        transport = PahoTransport(broker, client_id=f"smartmat-daemon-{table.table}")
+        transport = PahoTransport(broker, client_id=unguessable_client_id(f"smartmat-daemon-{table.table}"))
         holder: dict[str, Daemon] = {}
         publisher = TablePublisher(
             table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
@@ -260,13 +261,42 @@ def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
     return {"allow_embedded": True}
 
 
+def _refuse_or_announce_an_open_broker(broker: Any, embedded: bool, serial: str | None) -> None:
+    """A broker that lets clients in without a password lets anyone who reaches it command the table and forge
+    what every page and tracker shows. A real table refuses it; the demo runs on one and says so loudly."""
+    from service.publish.paho_transport import accepts_anonymous
+
+    if not embedded and not accepts_anonymous(broker):
+        return  # it asks for accounts (or did not answer: the client keeps trying, as with any broker)
+    if serial is not None:
+        raise SystemExit(
+            f"smartmat: the MQTT broker at {broker} lets clients in without a password: anyone who reaches "
+            "it could command this table and forge what every page shows. A real table needs Mosquitto with "
+            "its accounts and ACLs (sudo deploy/install.sh; docs/mqtt.md), and --broker "
+            "mqtt://daemon:PASSWORD@127.0.0.1:1883"
+        )
+    banner = "!" * 100
+    print(
+        f"{banner}\n!!! DEMO ONLY: the MQTT broker at {broker} lets anyone in without a password.\n"
+        "!!! Whoever can reach it can command this table and change what every page shows. Keep it on\n"
+        "!!! this machine (a broker the demo starts listens on 127.0.0.1 only). A real table (--serial)\n"
+        f"!!! refuses such a broker: it runs Mosquitto with accounts and ACLs (docs/security.md).\n{banner}",
+        flush=True,
+    )
+    log.warning("the MQTT broker at %s accepts anonymous clients: demo only", broker)
+
+
 def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
     """(healthy, status line) for systemd: the mat's serial link, the broker and the game loop."""
 
     def check() -> tuple[bool, str]:
         health = daemon.health()
         parts = [
-            "mat connected" if health.serial_link else f"NO MAT at {port} (reconnecting)",
+            "mat connected"
+            if health.serial_link
+            else "the mat's messages CANNOT BE KEPT (is the disk full?)"
+            if not health.journal
+            else f"NO MAT at {port} (reconnecting)",
             "MQTT connected"
             if health.mqtt
             else f"NO MQTT BROKER at {broker} (reconnecting; sudo systemctl start mosquitto)",

@@ -62,8 +62,8 @@ from service.table.bindings import SizeOf, resolve_bindings
 from service.table.board_view import board_payload, obstacles_for_pages
 from service.table.commands import CommandRefused, records_for
 from service.table.config import TableConfig
-from service.table.session import SessionError, TableSession
-from service.table.shot_actions import Attribute, Reading, ReadingContext, settle
+from service.table.session import UNDONE, SessionError, TableSession
+from service.table.shot_actions import Attribute, Reading, ReadingContext, answered_discs, settle
 from service.table.wizard_commands import (
     assign_tracker,
     setup_game,
@@ -83,13 +83,15 @@ GAME_LOOP_STALL_S = 20.0  # the game thread idles at tick_s and never waits for 
 class Health:
     """Whether each part the table depends on works now (systemd's watchdog is fed only while all do)."""
 
-    serial_link: bool  # a session with the mat is open: its HELLO answered, its heartbeats arriving
+    # The mat is read: a session is open (its HELLO answered, its heartbeats arriving) and its messages kept.
+    serial_link: bool
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
+    journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
 
     @property
     def ok(self) -> bool:
-        return self.serial_link and self.mqtt and self.game_loop
+        return self.serial_link and self.mqtt and self.game_loop and self.journal
 
 
 @dataclass
@@ -128,6 +130,12 @@ class Daemon:
         self.mat = load_mat()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
+        # The board message the journal last could not keep, as (boot_id, seq), until a write succeeds again
+        # (health says the mat is not read meanwhile). None: every message was kept.
+        self._refused: tuple[int, int] | None = None
+        # The refused message until the link hands it on again: the messages queued here before it are stale
+        # (the link rewound, and each comes again after it).
+        self._awaiting: tuple[int, int] | None = None
         self.session = TableSession.replay(eventlog.records(), binder=self._bind)
         self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
         self._unknown_published: frozenset[bytes] = frozenset()
@@ -277,30 +285,59 @@ class Daemon:
         return self.reader.busy or self.has_input()
 
     def _serial_link_up(self) -> bool:
-        return bool(getattr(self.connection, "is_up", True))
+        """The mat is read: its link is up and its messages are kept (not while the journal refuses them)."""
+        return bool(getattr(self.connection, "is_up", True)) and self._refused is None
 
     def health(self) -> Health:
         """Callable from any thread. A connection that cannot tell whether it is up (a test double) counts
         as up."""
         return Health(
-            serial_link=bool(getattr(self.connection, "is_up", True)),
+            serial_link=self._serial_link_up(),
             mqtt=self.publisher.connected,
             game_loop=time.monotonic() - self._last_step < GAME_LOOP_STALL_S,
+            journal=self._refused is None,
         )
 
     def _on_device_batch(self, batch: list[Any]) -> None:
+        batch = [d for d in batch if not self._stale(d)]
         entries = [journal_entry(d) for d in batch if not isinstance(d.message, Hello)]
         try:
-            self.eventlog.journal_device(entries)
+            if entries:
+                self.eventlog.journal_device(entries)
         except EventLogError as exc:
-            # Not kept, so not acknowledged either: the board sends them again (PROTOCOL.md: RESEND).
-            log.error("could not keep %d message(s) from the mat, not acknowledged: %s", len(entries), exc)
+            # Not kept, so neither it nor anything after it is acknowledged: the link rewinds to the first
+            # and takes them again when the board resends them (PROTOCOL.md: a refused event is taken again).
+            first = next(d for d in batch if not isinstance(d.message, Hello))
+            if self._refused is None:
+                log.error(
+                    "could not keep %d message(s) from the mat, not acknowledged: %s", len(entries), exc
+                )
+            self._refused = self._awaiting = (first.boot_id, first.seq)
+            self.connection.refuse(first)
             batch = [d for d in batch if isinstance(d.message, Hello)]
+        else:
+            if entries and self._refused is not None:
+                log.warning("the mat's messages are kept again (from seq %d)", entries[0]["seq"])
+                self._refused = None
         for delivery in batch:
             try:
                 self._on_device(delivery)
             except Exception:  # one bad message must never stop the table
                 log.exception("handling a message from the mat failed")
+
+    def _stale(self, delivery: Any) -> bool:
+        """Taken after a refused message before the link rewound: it comes again, in order, after that one."""
+        if self._awaiting is None:
+            return False
+        boot_id, seq = self._awaiting
+        if delivery.boot_id != boot_id:
+            if isinstance(delivery.message, Hello):
+                self._awaiting = None  # a new boot: the old one's unacknowledged messages are gone
+            return False
+        if delivery.seq == seq:
+            self._awaiting = None
+            return False
+        return delivery.seq is not None
 
     def _on_device(self, delivery: Any) -> None:
         message = delivery.message
@@ -444,7 +481,7 @@ class Daemon:
         to the shot still waiting for it: the fold decides), then its action when the table is sure."""
         keeper = self.options.calibration
         if keeper is not None and reading.result is not None and reading.trace is not None:
-            keeper.learn(reading.trace, reading.result, self.options.attribution)
+            keeper.learn(reading.trace, reading.result, self.options.attribution, reading.shot_seq)
         pending = self.session.pending_shot
         fresh = pending is not None and pending.get("attributing") and pending["seq"] == reading.shot_seq
         payload, action = settle(reading, pending if fresh else None, self._refusal)
@@ -549,12 +586,36 @@ class Daemon:
             records = assign_tracker(args, self.trackers, self.session)
         else:
             records = records_for(name, args, self.session, self.table.registry)
+        answered = self._answered_shot(name, args)
         seq = None
         for kind, payload in records:
             seq = self._checked(kind, payload, actor)  # each checked against the state the one before left
+        if answered is not None and self.options.calibration is not None:
+            # The referee's answer to a shot the mat read is a labelled shot for the table's calibration.
+            shot_seq, view = answered
+            given = {"direct_hits": [], **args} if name == "manual_shot" else args  # none named: no hits
+            if self.options.calibration.learn_answer(shot_seq, answered_discs(view, given, self.bindings)):
+                self._publish_state()  # the calibrate page shows the labelled shots
         if name == "new_game":
             seq = self._start_game_from_config()
         return seq
+
+    def _answered_shot(self, name: str, args: Mapping[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """The shot a referee's command answers, with its readings: a held shot confirmed (a reading picked
+        or the hits entered), or an applied shot the referee undid and now enters by hand. A shot set aside
+        or undone and not entered again answers nothing."""
+        if name == "confirm_hits" and self.session.pending_shot is not None:
+            return self.session.pending_shot["seq"], self.session.pending_shot
+        last = self.session.last_shot
+        if (
+            name == "manual_shot"
+            and last is not None
+            and last.get("status") == UNDONE
+            and last.get("auto_apply")
+            and args.get("character") in (None, last.get("character"))
+        ):
+            return last["shot_seq"], last
+        return None
 
     def _checked(self, kind: str, payload: dict[str, Any], actor: str) -> int:
         self.session.check(kind, payload)
@@ -607,7 +668,11 @@ class Daemon:
         # Tags seen on the mat that no disc carries: what the referee picks from when a disc was swapped.
         self._unknown_published = self.table.registry.unknown_uids
         self._link_published = self._serial_link_up()
-        snapshot["health"] = {"serial_link": self._link_published, "mqtt": self.publisher.connected}
+        snapshot["health"] = {
+            "serial_link": self._link_published,
+            "mqtt": self.publisher.connected,
+            "journal": self._refused is None,
+        }
         tracker_view(self.trackers, self.session, snapshot)
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)

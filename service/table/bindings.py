@@ -7,6 +7,7 @@ character to another disc (a ``bind`` record) and that choice wins.
 
 Catacombs & Castles follows the same rule with its own pieces: heroes and bosses have discs of their own, and
 a warrior entering the playmat takes the first free warrior disc of its team (the table file's ``family``).
+A first-edition shield disc on the board stands for itself, so a shot that touches it reaches the rules.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def resolve_bindings(
     previous: Mapping[str, str],
     size_of: SizeOf,
 ) -> dict[str, str]:
-    """character id -> piece id for every character on the mat."""
+    """character id -> piece id for every character on the mat (and a 1E shield disc's id -> itself)."""
     on_mat = [c for c in state.characters if c.on_mat]
     result: dict[str, str] = {}
     taken: set[str] = set()
@@ -51,6 +52,10 @@ def resolve_bindings(
         if piece is not None:
             result[character.id] = piece
             taken.add(piece)
+    for shield in getattr(state, "shields", ()) if castles else ():
+        if shield in known and shield not in taken:  # Catacombs & Castles 1E: Shields, Vortex
+            result[shield] = shield
+            taken.add(shield)
     return result
 
 

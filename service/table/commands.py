@@ -35,7 +35,7 @@ _SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "telepor
 ARGUMENTS: Mapping[str, frozenset[str]] = {
     name: frozenset(keys)
     for name, keys in {
-        "declare": ("character", "alternative", "action"),
+        "declare": ("character", "alternative", "action", "placements"),
         "answer": ("decision", "option"),
         "confirm_hits": ("candidate", "shot", *_SHOT_ARGS),
         "manual_shot": ("character", "shot", "flicked", *_SHOT_ARGS),
@@ -169,6 +169,8 @@ def _castles_card(args: Mapping[str, Any]) -> dict[str, Any]:
     body = {"action": "perform_card", "character": character, "card": card}
     if alternative is not None:
         body["alternative"] = alternative
+    if args.get("placements") is not None:  # 1E Reinforcements: [[warrior, quadrant], ...]
+        body["placements"] = args["placements"]
     return body
 
 

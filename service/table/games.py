@@ -23,6 +23,7 @@ from service.rules.errors import IllegalActionError
 from service.table.config import TableConfig
 
 REINFORCEMENT_CARD = "reinforcement"  # perform_card's card for a 1E Reinforcement Token (first_edition.py)
+LIFT_NET_CARD = "lift-net"  # perform_card: lift a 1E net or web disc (castles/first_edition/pieces.py)
 
 CASTLES_PIECE_SIZES = {
     "extra_small": "castles-ranged-extra-small",
@@ -127,6 +128,18 @@ class CastlesTable:
                         "shots": [],
                     }
                 )
+            if c.trapped and rules.is_legal(state, A.PerformCard(c.id, LIFT_NET_CARD)):
+                # Catacombs & Castles 1E, Net / Web: the attacker may lift the disc at the start of a turn.
+                entries.append(
+                    {
+                        "id": f"{c.id}:{LIFT_NET_CARD}:0",
+                        "label": f"Lift the net or web disc off {c.name}",
+                        "character": c.id,
+                        "card": LIFT_NET_CARD,
+                        "card_alternative": 0,
+                        "shots": [],
+                    }
+                )
         return entries
 
     def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None:
@@ -139,10 +152,12 @@ class CastlesTable:
         expected["kind"] = kind
         expected["ranged"] = kind == "ranged"
         expected["ranged_class"] = CASTLES_PIECE_SIZES.get(size or "") if kind == "ranged" else None
-        expected["shield"] = kind == "shield"
+        # 1E Shields: the icon puts the disc down beside the hero (no flick); 2E's shield shot flicks it.
+        placed_shield = kind == "shield" and state.ruleset == "catacombs-and-castles-1e"
+        expected["shield"] = kind == "shield" and not placed_shield
         # Special shots place the piece (on a rune, or two teammates swapped): nothing is flicked, so the
         # referee enters them (manual_shot) or the player skips them.
-        expected["placed"] = kind == "special"
+        expected["placed"] = kind == "special" or placed_shield
         expected["team"] = state.side(state.character(expected["actor"]).side).team
         return expected
 

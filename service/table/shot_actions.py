@@ -135,3 +135,25 @@ def attribution_summary(result: Attribution) -> dict[str, Any]:
 
 def _nearest(piece: SeenPiece, others: list[SeenPiece]) -> SeenPiece | None:
     return min(others, key=lambda o: math.dist((o.x_mm, o.y_mm), (piece.x_mm, piece.y_mm)), default=None)
+
+
+def answered_discs(
+    pending: Mapping[str, Any], args: Mapping[str, Any], discs: Mapping[str, str]
+) -> frozenset[str] | None:
+    """The pieces a referee's ``confirm_hits`` says the flicked disc touched directly, in the attribution's
+    terms (for the table's calibration). A reading picked as shown gives its own pieces; hits entered by
+    hand (characters or discs) give the pieces of the reading with exactly those characters, or else the
+    characters' discs (a touch on a piece no character owns cannot be entered by hand)."""
+    candidates = pending.get("candidates") or []
+    index = args.get("candidate")
+    if "direct_hits" not in args and isinstance(index, int) and 0 <= index < len(candidates):
+        return frozenset(candidates[index].get("direct_hits", []))
+    named = args.get("direct_hits")
+    if not isinstance(named, list):
+        return None
+    of_disc = {disc: character for character, disc in discs.items()}
+    characters = {of_disc.get(str(n), str(n)) for n in named}
+    for candidate in candidates:
+        if set(candidate.get("hit_characters", [])) == characters:
+            return frozenset(candidate.get("direct_hits", []))
+    return frozenset(discs.get(c, c) for c in characters)

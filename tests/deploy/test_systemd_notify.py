@@ -178,7 +178,7 @@ def test_smartmat_run_is_ready_after_replay_and_pings_only_while_mat_and_broker_
         eventlog.append("setup", payload, "daemon")
         eventlog.append("pause", {"reason": "lunch"}, "referee:anna")
         logged = eventlog.last_seq()
-    broker = start_mosquitto(tmp_path / "broker")
+    broker = start_mosquitto(tmp_path / "broker", users={"daemon": "pw"})  # a real table refuses anonymous
     mat = EmulatedMat(StaticSensorSource(()), port_dir=tmp_path / "by-id").start()
     log = tmp_path / "daemon.log"
     env = {k: v for k, v in os.environ.items() if k not in ("INVOCATION_ID", "WATCHDOG_PID")}
@@ -193,7 +193,7 @@ def test_smartmat_run_is_ready_after_replay_and_pings_only_while_mat_and_broker_
                 "--serial",
                 str(mat.path),
                 "--broker",
-                broker.url(),
+                broker.url("daemon", "pw"),
                 "--data-dir",
                 str(data),
                 "--no-dashboard",

@@ -93,6 +93,16 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Obstacle:
+    """1E Setting Up The Obstacles: one wooden obstacle as a team placed it on an Obstacle Location icon."""
+
+    piece: str  # "cube" | "slab" | "cylinder"
+    quadrant: int  # 1-4: the game board's quadrants, numbered as the table sees fit
+    team: str  # the team that placed it
+    orientation: str = "vertical"  # a cylinder stands upright; a cube or a slab may lie horizontal
+
+
+@dataclass(frozen=True)
 class CastlesTurn:
     character: str
     source: str  # "sequence" or the id of the card performed
@@ -101,6 +111,7 @@ class CastlesTurn:
     last_damaged: tuple[tuple[int, str], ...] = ()  # per group: the target damaged last (the Chain Rule)
     hits: tuple[Hit, ...] = ()
     initiator_uncharged: bool = False  # 1E Team Actions: the initiator's cards take no tokens this turn
+    shield: str | None = None  # 1E Shields: the shield disc this sequence lifted, put back when it ends
 
     def candidates(self) -> tuple[Planned, ...]:
         """The next shot, or under an Elastic connector any shot of the same sequence; added shots first.
@@ -147,6 +158,8 @@ class CastlesState:
     charging: bool = True  # 1E Boss Mode: Ability cards are not charged (captured tokens are discarded)
     placed: tuple[str, ...] = ()  # 1E Egg Shot: warriors placed this turn, who may not act in it
     reinforcing: tuple[str, ...] = ()  # 1E Reinforcements: new warriors, who act before the others
+    shields: tuple[str, ...] = ()  # 1E Shields: the shield discs on the game board ("castle-shield", ...)
+    obstacles: tuple[Obstacle, ...] = ()  # 1E Setting Up The Obstacles, in the order they were placed
 
     # -- lookups ------------------------------------------------------------------------------------
     def find(self, character_id: str) -> Fighter | None:
@@ -238,6 +251,11 @@ class CastlesState:
                 for s in self.sides
             ],
             "characters": [_character_view(c, self.side(c.side)) for c in self.characters],
+            "shields": list(self.shields),
+            "obstacles": [
+                {"piece": o.piece, "quadrant": o.quadrant, "team": o.team, "orientation": o.orientation}
+                for o in self.obstacles
+            ],
             "gold": None,
             "pending": pending,
             "outcome": self.outcome,

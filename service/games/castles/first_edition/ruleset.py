@@ -13,13 +13,15 @@ once-only Ability cards and Reinforcement Tokens that place three warriors by qu
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from service.games.castles.core import damage
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import ChargedCard
-from service.games.castles.core.state import BOSS_MODES, CastlesState, Fighter, Planned
+from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTurn, Fighter, Planned
 from service.games.castles.core.tx import CastlesTx
+from service.games.castles.first_edition import pieces as pieces1e
 from service.games.castles.first_edition.setup import cite1e, new_game_1e
 from service.games.castles.first_edition.tx import FirstEditionTx
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
@@ -31,6 +33,7 @@ from service.rules.errors import (
     IllegalActionError,
     NoSuchAlternativeError,
     NotYourTurnError,
+    UnexpectedShotError,
 )
 from service.rules.evolve import evolve
 
@@ -40,6 +43,7 @@ ABILITIES = cite1e("Ability Cards")
 TEAM_ACTIONS = cite1e("Team Actions")
 REINFORCEMENTS = cite1e("Reinforcements")
 REINFORCEMENT_CARD = "reinforcement"  # perform_card's card for spending a Reinforcement Token
+LIFT_NET = pieces1e.LIFT_NET
 # The 2E machinery's refusals, cited by the 1E manual's section for the same rule.
 SECTIONS_1E = {
     "Team Mode Turn Order": "Turn Overview",
@@ -53,11 +57,17 @@ SECTIONS_1E = {
     "Team Actions": "Team Actions",
     "Character Shots": "Shot Reference",
     "Ranged Shots": "Shot Reference",
-    "Castle and Catacomb Bosses": "Boss Mode",
+    "Castle and Catacomb Bosses": "The Castle Lord",
     "Team Mode Objective": "Health and Damage Tokens",
 }
 SINGLE_TARGET = ("grapple", "claw", "net", "web", "leech")
 GRABS = ("grapple", "claw")
+
+
+def team_part_due(turn: CastlesTurn) -> list[str]:
+    """Team Actions: the Horn's and the Team icon's shots, "this is not optional": the characters whose
+    shots of the card are still to come (the shots the rules add, a grab's rush or a retry, are optional)."""
+    return list(dict.fromkeys(p.actor for p in turn.queue if p.group >= 1 and not p.added))
 
 
 class CastlesFirstEdition(CastlesSecondEdition):
@@ -99,6 +109,10 @@ class CastlesFirstEdition(CastlesSecondEdition):
                 action = A.PerformCard(boss.id, REINFORCEMENT_CARD)
                 if self.is_legal(state, action):
                     found.append(action)
+            for trapped in (c for c in state.characters if c.trapped):
+                action = A.PerformCard(trapped.id, LIFT_NET)
+                if self.is_legal(state, action):
+                    found.append(action)
         return found
 
     def card_key(self, c: Fighter, card: ChargedCard) -> str:
@@ -106,10 +120,15 @@ class CastlesFirstEdition(CastlesSecondEdition):
 
     # == checks ===================================================================================
     def _check_turn_start(self, state: CastlesState, c: Fighter) -> None:
+        boss_mode = state.mode in BOSS_MODES
         if state.turn is not None:
             raise NotYourTurnError(f"{state.turn.character} is still taking its turn", TURN)
         if not self.may_move(state, c):
-            raise NotYourTurnError(f"it is {state.side_to_move}'s turn, not {c.side}'s", TURN)
+            raise NotYourTurnError(
+                f"it is {state.side_to_move}'s turn, not {c.side}'s",
+                # Boss Mode Overview: each side "take[s] all their actions, in any order, together".
+                cite1e("Boss Mode Overview") if boss_mode else TURN,
+            )
         if not c.on_mat:
             raise CharacterCannotActError(f"{c.name} is not on the game board", cite1e("The Warriors"))
         if c.trapped:
@@ -121,6 +140,9 @@ class CastlesFirstEdition(CastlesSecondEdition):
             raise CharacterCannotActError(
                 f"{c.name} was placed this turn and may not act in it", cite1e("Shot Reference")
             )
+        bonus_warrior = c.kind == "warrior" and not boss_mode
+        if not bonus_warrior and c.id in state.acted:
+            raise CharacterCannotActError(*self._acted_refusal(state, c))
         waiting = [
             w
             for w in state.reinforcing
@@ -128,17 +150,25 @@ class CastlesFirstEdition(CastlesSecondEdition):
         ]
         if waiting and c.id not in waiting:
             raise NotYourTurnError(f"the new warriors {waiting} act first", REINFORCEMENTS)
-        bonus_warrior = c.kind == "warrior" and state.mode not in BOSS_MODES
         if bonus_warrior and state.warrior_bonus != c.side:
             raise NotYourTurnError(
                 "in Team Mode a friendly warrior acts after a hero of its team has taken an action",
                 cite1e("Shot Reference"),
             )
-        if not bonus_warrior and c.id in state.acted:
-            raise CharacterCannotActError(
+
+    def _acted_refusal(self, state: CastlesState, c: Fighter) -> tuple[str, str]:
+        if c.kind == "hero" and state.mode not in BOSS_MODES:
+            return (
                 f"{c.name} has taken an action; its Portrait card stays rotated until every teammate has",
                 cite1e("Game Overview"),
             )
+        if c.kind == "hero":
+            return (
+                f"{c.name} has taken its action this turn; the heroes take all their actions together",
+                cite1e("Boss Mode Overview"),
+            )
+        # The Warriors: "After a Warrior has taken an action, it is flipped over" (the Lord's action too).
+        return f"{c.name} has taken its action this turn", cite1e("The Warriors")
 
     def _check_declare(self, state: CastlesState, action: A.DeclareAction) -> None:
         c = self._character(state, action.character)
@@ -153,13 +183,52 @@ class CastlesFirstEdition(CastlesSecondEdition):
                 f"{c.name} has {len(sequences)} alternative(s); {action.alternative} is not one", SEQUENCES
             )
 
+    def _check_resolve_shot(self, state: CastlesState, action: A.ResolveShot) -> None:
+        # Shields are discs, not characters: a shot may touch one on the board (Shot Reference, Vortex).
+        pieces1e.check_shield_hits(state, action.direct_hits)
+        characters_hit = tuple(h for h in action.direct_hits if not pieces1e.is_shield(h))
+        super()._check_resolve_shot(state, replace(action, direct_hits=characters_hit))
+        assert state.turn is not None
+        planned = self._planned_for(state.turn, action)
+        assert planned is not None
+        if planned.shot == "open_portal":
+            pieces1e.check_portal(state, state.character(planned.actor), action.swapped)
+        elif action.swapped:
+            raise UnexpectedShotError(
+                f"only an open portal switches characters, not {action.shot}", cite1e("Shot Reference")
+            )
+
+    def _check_end_turn(self, state: CastlesState, action: A.EndTurn) -> None:
+        super()._check_end_turn(state, action)
+        assert state.turn is not None
+        due = team_part_due(state.turn)
+        if due:
+            raise IllegalActionError(
+                f"the Team Action is not optional: {', '.join(due)} still to perform its shots", TEAM_ACTIONS
+            )
+
     def _check_perform_card(self, state: CastlesState, action: A.PerformCard) -> None:
         c = self._character(state, action.character)
         if action.card == REINFORCEMENT_CARD:
-            self._check_reinforcement(state, c)
+            self._check_reinforcement(state, c, action.placements)
             return
+        if action.card == LIFT_NET:
+            pieces1e.check_lift_net(state, c)
+            return
+        if action.placements:
+            raise IllegalActionError("only a Reinforcement Token places warriors", REINFORCEMENTS)
         self._check_turn_start(state, c)
         card = self.charged_card(c, action.card)
+        if (
+            c.kind == "hero"
+            and card is None
+            and not state.charging
+            and self._out_of_game(state, c, action.card)
+        ):
+            raise CardNotPlayableError(
+                f"{c.name} holds no Ability card {action.card!r}; once played, a card is out of the game",
+                cite1e("Ability Cards in Boss Mode"),
+            )
         if c.kind != "hero" or card is None:
             raise CardNotPlayableError(f"{c.name} holds no Ability card {action.card!r}", ABILITIES)
         if not card.sequences:
@@ -185,7 +254,15 @@ class CastlesFirstEdition(CastlesSecondEdition):
                     f"the order must name every hero taking part: {sorted(wanted)}", TEAM_ACTIONS
                 )
 
-    def _check_reinforcement(self, state: CastlesState, c: Fighter) -> None:
+    def _out_of_game(self, state: CastlesState, c: Fighter, card_id: str) -> bool:
+        """A card of the hero's team that no hero holds any more: played, in Boss Mode."""
+        card = self.content.ability_cards.get(card_id)
+        held = {k for h in state.members(c.side, "hero") for k, _ in h.charges}
+        return card is not None and card.team == state.side(c.side).team and card_id not in held
+
+    def _check_reinforcement(
+        self, state: CastlesState, c: Fighter, placements: tuple[tuple[str, int], ...]
+    ) -> None:
         if c.kind != "boss":
             raise CardNotPlayableError("only the Overseer spends Reinforcement Tokens", REINFORCEMENTS)
         if state.turn is not None or state.side_to_move != c.side:
@@ -200,6 +277,8 @@ class CastlesFirstEdition(CastlesSecondEdition):
             raise CardNotPlayableError("no Reinforcement Token is left", REINFORCEMENTS)
         if all(w.on_mat for w in state.members(c.side, "warrior")):
             raise CardNotPlayableError("no warrior is left to place", REINFORCEMENTS)
+        if placements:
+            pieces1e.check_placements(state, c, placements)
 
     # == application ==============================================================================
     def _turn_begins(self, tx: CastlesTx, c: Fighter) -> None:
@@ -221,7 +300,10 @@ class CastlesFirstEdition(CastlesSecondEdition):
     def _do_perform_card(self, tx: CastlesTx, action: A.PerformCard) -> None:
         c = tx.char(action.character)
         if action.card == REINFORCEMENT_CARD:
-            self._reinforce(tx, c)
+            self._reinforce(tx, c, action.placements)
+            return
+        if action.card == LIFT_NET:
+            pieces1e.lift_net(tx, c)
             return
         self._turn_begins(tx, c)
         card = self.charged_card(c, action.card)
@@ -268,21 +350,32 @@ class CastlesFirstEdition(CastlesSecondEdition):
             # Team Actions, Important: the initiator's cards take no token captured during the Team Action.
             tx.set_turn(evolve(tx.state.turn, initiator_uncharged=True))
 
-    def _reinforce(self, tx: CastlesTx, lord: Fighter) -> None:
-        """Reinforcements: three different Warriors, one in each quadrant without the Lord (see rulings)."""
+    def _reinforce(self, tx: CastlesTx, lord: Fighter, placements: tuple[tuple[str, int], ...]) -> None:
+        """Reinforcements: three different Warriors, one in each quadrant without the Lord (see rulings);
+        without ``placements``, one of each kind still in reserve, their quadrants not recorded."""
         side = tx.state.side(lord.side)
         tx.state = tx.state.with_side(evolve(side, reinforcements=side.reinforcements - 1))
         tx.emit(CE.CardPerformed(f"{lord.name} spends a Reinforcement Token", lord.id, REINFORCEMENT_CARD, 0))
-        kinds: dict[str, Fighter] = {}
-        for w in tx.state.members(lord.side, "warrior"):
-            if not w.on_mat:
-                kinds.setdefault(w.card, w)
-        placed = tuple(w.id for w in list(kinds.values())[:3])
-        for wid in placed:
+        if not placements:
+            kinds: dict[str, Fighter] = {}
+            for w in tx.state.members(lord.side, "warrior"):
+                if not w.on_mat:
+                    kinds.setdefault(w.card, w)
+            placements = tuple((w.id, 0) for w in list(kinds.values())[:3])
+        for wid, quadrant in placements:
             w = tx.char(wid)
             tx.update(evolve(w, on_mat=True))
-            tx.emit(CE.WarriorSummoned(f"{w.name} enters in a quadrant without {lord.name}", w.id, lord.id))
-        tx.state = evolve(tx.state, reinforcing=placed)
+            where = f"quadrant {quadrant}" if quadrant else f"a quadrant without {lord.name}"
+            tx.emit(CE.WarriorSummoned(f"{w.name} enters {where}", w.id, lord.id))
+        tx.state = evolve(tx.state, reinforcing=tuple(wid for wid, _ in placements))
+
+    def _start(self, tx: CastlesTx, c: Fighter, source: str, queue: tuple[Planned, ...]) -> None:
+        shielded = source == "sequence" and any(p.shot == "shield" and p.actor == c.id for p in queue)
+        if shielded:
+            pieces1e.lift_shield(tx, c)  # an Ability card's shield icon does not move the disc (Shields)
+        super()._start(tx, c, source, queue)
+        if shielded and tx.state.turn is not None:
+            tx.set_turn(evolve(tx.state.turn, shield=pieces1e.shield_of(tx.state, c)))
 
     def _place_warrior(self, tx: CastlesTx, by: Fighter, warrior_id: str, why: str) -> None:
         """Egg: one friendly Warrior beside the character; it "may not take an action on the turn that it was
@@ -309,8 +402,14 @@ class CastlesFirstEdition(CastlesSecondEdition):
             self._reuse_net(tx, actor)
         self._release(tx, action.knocked_off)
         if planned.shot == "open_portal":
-            tx.emit(E.PortalOpened(f"{actor.name} opens a portal", actor.id, action.swapped))
+            first, second = (tx.char(cid) for cid in action.swapped)
+            said = f"{actor.name} opens a portal: {first.name} and {second.name} switch places"
+            tx.emit(E.PortalOpened(said, actor.id, action.swapped))
+        if planned.shot == "shield" and turn.shield is not None:
+            pieces1e.place_shield(tx, actor)
         hits = [h for h in dict.fromkeys(action.direct_hits) if h != planned.piece]
+        self._shields_hit(tx, planned, actor, [h for h in hits if pieces1e.is_shield(h)])
+        hits = [h for h in hits if not pieces1e.is_shield(h)]
         enemies = tuple(h for h in hits if tx.char(h).on_mat and tx.char(h).side != actor.side)
         for friend in (h for h in hits if tx.char(h).side == actor.side):
             tx.emit(
@@ -327,6 +426,27 @@ class CastlesFirstEdition(CastlesSecondEdition):
         )
         damage.drain(tx, self.content)
         tx.finish_turn_if_done()
+
+    def _shields_hit(self, tx: CastlesTx, planned: Planned, actor: Fighter, shields: list[str]) -> None:
+        """Shields: "an invulnerable disc"; Vortex: a Rush shot for each opposing character hit, "This
+        includes shield discs"."""
+        own = pieces1e.shield_of(tx.state, actor)
+        for shield in shields:
+            if planned.shot == "vortex" and shield != own:
+                tx.insert_next(Planned("rush", actor.id, shield, planned.group, added="vortex"))
+            else:
+                said = f"the {shield.replace('-', ' ')} disc is invulnerable"
+                tx.emit(E.HitIgnored(said, shield, actor.id, "shield"))
+
+    def _do_skip_shot(self, tx: CastlesTx, action: A.SkipShot) -> None:
+        turn = tx.state.turn
+        assert turn is not None
+        head = turn.queue[0]
+        if head.alt >= 0 and not head.added:
+            # A shot of a Team icon's Or-alternative made without effect: that alternative is the hero's.
+            queue = tuple(p for p in turn.queue if p.group != head.group or p.alt in (-1, head.alt))
+            tx.set_turn(evolve(turn, queue=queue))
+        super()._do_skip_shot(tx, action)
 
     def _effects_1e(
         self, tx: CastlesTx, planned: Planned, action: A.ResolveShot, enemies: tuple[str, ...]

@@ -1,16 +1,18 @@
 """A Catacombs & Castles 1E game from its setup record: Team Mode or Boss Mode as first published.
 
-catacombs-and-castles-1e-manual.txt: Setting Up The Game; Team Mode Setup; Boss Mode Setup; Ability Cards in
-Boss Mode; Armour Tokens. Setup record fields are listed in docs/game-log.md ("Catacombs & Castles 1E").
+catacombs-and-castles-1e-manual.txt: Setting Up The Game; Team Mode Setup; Setting Up The Obstacles; Boss Mode
+Setup; Ability Cards in Boss Mode; Armour Tokens. Setup record fields are listed in docs/game-log.md
+("Catacombs & Castles 1E").
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.games.castles.core.cards import CastlesCards
-from service.games.castles.core.state import FULL_ARMOUR, CastlesState, Fighter, Side
+from service.games.castles.core.state import FULL_ARMOUR, CastlesState, Fighter, Obstacle, Side
 from service.games.castles.second_edition.setup import SetupRefused
 from service.rules import rng
 
@@ -20,6 +22,11 @@ TEAM_HEALTH = 8  # Team Mode Setup: "eight Team Castle Health Tokens ... eight T
 BOSS_HERO_HEALTH = 24  # Boss Mode Setup: "Players start with twenty-four Health Tokens"
 REINFORCEMENT_TOKENS = 2  # Boss Mode Setup: "two Reinforcement Tokens by default"
 TEAMS = ("castle", "catacomb")
+# Components: "Cube Obstacles x2, Slab Obstacles x2, Cylinder Obstacles x2".
+OBSTACLES_IN_BOX = {"cube": 2, "slab": 2, "cylinder": 2}
+QUADRANTS = (1, 2, 3, 4)
+ORIENTATIONS = ("vertical", "horizontal")
+OBSTACLES = "catacombs-and-castles-1e-manual.txt: Setting Up The Obstacles"
 
 
 def cite1e(section: str) -> str:
@@ -55,6 +62,11 @@ def new_game_1e(cards: CastlesCards, setup: Mapping[str, Any], ruleset: str) -> 
         sides.append(side)
         characters.extend(members)
     _check(mode, sides, characters)
+    board = setup.get("board_side", "castle")
+    if board not in TEAMS:
+        raise SetupRefused(
+            f"'board_side' is 'castle' or 'catacomb', got {board!r}", cite1e("Team Mode Setup")
+        )
     state_rng = rng.seed_state(int(setup.get("seed", 0)))
     return CastlesState(
         ruleset=ruleset,
@@ -67,6 +79,7 @@ def new_game_1e(cards: CastlesCards, setup: Mapping[str, Any], ruleset: str) -> 
         first_strike=False,  # the first edition has no First Strike Rule
         charging=mode != "boss",  # Ability Cards in Boss Mode: "they do not need to be charged up"
         rng=state_rng,
+        obstacles=obstacles_from_setup(setup.get("obstacles"), str(board)),
     )
 
 
@@ -240,3 +253,57 @@ def _check(mode: str, sides: list[Side], characters: list[Fighter]) -> None:
     hero_side = next(s for s in sides if s.controls == "heroes")
     if len(heroes[hero_side.id]) != 3:
         raise SetupRefused("in Boss Mode the players choose three heroes", cite1e("Boss Mode Setup"))
+
+
+def obstacles_from_setup(raw: Any, board_side: str) -> tuple[Obstacle, ...]:
+    """The setup record's ``obstacles``, in the order they were placed; () when the record has none."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
+        raise SetupRefused("'obstacles' lists the obstacles placed, in order (objects)", OBSTACLES)
+    placed: list[Obstacle] = []
+    for index, entry in enumerate(raw):
+        # "When playing on the Castle side of the board, Team Castle chooses and places an obstacle first
+        # (the opposite is true if playing on the Team Catacomb side)"; then the teams take turns.
+        team = board_side if index % 2 == 0 else next(t for t in TEAMS if t != board_side)
+        placed.append(_obstacle(entry, index, team, placed))
+    counts = Counter(o.piece for o in placed)
+    if counts != Counter(OBSTACLES_IN_BOX):
+        raise SetupRefused(
+            f"the teams place the box's six obstacles (two cubes, slabs and cylinders), got {dict(counts)}",
+            OBSTACLES,
+        )
+    return tuple(placed)
+
+
+def _obstacle(entry: Mapping[str, Any], index: int, team: str, placed: list[Obstacle]) -> Obstacle:
+    where = f"obstacles[{index}]"
+    piece = entry.get("piece")
+    if piece not in OBSTACLES_IN_BOX:
+        raise SetupRefused(f"{where}.piece is cube, slab or cylinder, got {piece!r}", OBSTACLES)
+    if entry.get("team", team) != team:
+        raise SetupRefused(
+            f"{where} is Team {team.title()}'s to place: the teams take turns, the board side's team first",
+            OBSTACLES,
+        )
+    orientation = entry.get("orientation", "vertical")
+    if orientation not in ORIENTATIONS:
+        raise SetupRefused(f"{where}.orientation is vertical or horizontal, got {orientation!r}", OBSTACLES)
+    if piece == "cylinder" and orientation != "vertical":
+        raise SetupRefused(f"{where}: cylinders must be placed upright on their base", OBSTACLES)
+    quadrant = entry.get("quadrant")
+    if isinstance(quadrant, bool) or quadrant not in QUADRANTS:
+        raise SetupRefused(f"{where}.quadrant is 1, 2, 3 or 4, got {quadrant!r}", OBSTACLES)
+    held = Counter(o.quadrant for o in placed)
+    if held[quadrant] >= 2:
+        raise SetupRefused(
+            f"{where}: quadrant {quadrant} has two obstacles; no more than two may be placed in a quadrant",
+            OBSTACLES,
+        )
+    if held[quadrant] == 1 and any(held[q] == 0 for q in QUADRANTS):
+        empty = [q for q in QUADRANTS if held[q] == 0]
+        raise SetupRefused(
+            f"{where}: quadrant {quadrant} already contains an obstacle and quadrant(s) {empty} have none",
+            OBSTACLES,
+        )
+    return Obstacle(str(piece), int(quadrant), team, str(orientation))

@@ -1,7 +1,7 @@
 """Catacombs 1E content (``content/catacombs-1e``): heroes, monsters, Room cards, Lords, Spell, special-action
 and Equipment cards, validated against their schemas (``c1e_*.json``) and cross-checked, then built into the
-cards the rules read (``service.games.catacombs.first_edition.cards.Catacombs1ECards``). Overlays work as
-for 3E.
+cards the rules read (``service.games.catacombs.first_edition.cards.Catacombs1ECards``). Overlays work as for
+3E.
 """
 
 from __future__ import annotations
@@ -12,15 +12,8 @@ from typing import Any
 from service.content.errors import Problem
 from service.content.reading import Checker, RulesetRecords, fail, read_ruleset
 from service.content.sources import FileKind
-from service.games.catacombs.first_edition.cards import Catacombs1ECards
-from service.games.catacombs.flow.cards import (
-    ActionCard,
-    HeroCard,
-    LordCard,
-    MonsterCard,
-    QuadrantEntry,
-    RoomCard,
-)
+from service.games.catacombs.first_edition.cards import Catacombs1ECards, FirstEditionRoom
+from service.games.catacombs.flow.cards import ActionCard, HeroCard, LordCard, MonsterCard, QuadrantEntry
 from service.games.catacombs.flow.shots import sequences_from_card
 
 RULESET = "catacombs-1e"
@@ -34,6 +27,7 @@ FILES = (
     FileKind("items.yaml", "items", "c1e_card"),
 )
 ROOM_KINDS = {"battle": "battle", "merchant": "merchant", "healer": "healer", "lord": "lair"}
+BOARD_SIDES = 6  # Componenti: "3 plance di gioco a doppia faccia"
 
 
 def load_catacombs1e_content(overlay: Path | str | None = None) -> Catacombs1ECards:
@@ -68,6 +62,19 @@ def _cross_check(records: RulesetRecords, problems: list[Problem]) -> None:
             check.ref("rooms", rid, ["monsters", k, "monster"], entry["monster"], monsters, "monster")
         if raw["kind"] == "battle" and "level" not in raw:
             check.fail("rooms", rid, ["level"], "a battle Room card has a level (0, 1 or 2)")
+        if raw["kind"] == "battle" and "playmat" not in raw:
+            # 2: La Fase di Preparazione: "Prende la plancia di gioco indicata dalla carta stanza".
+            check.fail("rooms", rid, ["playmat"], "a battle Room card names the board side it is played on")
+        elif raw["kind"] != "battle" and "playmat" in raw:
+            check.fail("rooms", rid, ["playmat"], "only a battle Room card names a board")
+    sides: dict[str, str] = {}  # board side -> the first room card naming it
+    for rid, raw in records.data("rooms"):
+        if "playmat" in raw and raw["playmat"] not in sides:
+            sides[raw["playmat"]] = rid
+            if len(sides) > BOARD_SIDES:
+                check.fail(
+                    "rooms", rid, ["playmat"], f"the box has {BOARD_SIDES} board sides: {sorted(sides)}"
+                )
     for rid, raw in records.data("lords"):
         check.ref("lords", rid, ["wandering_monster"], raw["wandering_monster"], monsters, "monster")
         for k, entry in enumerate(raw.get("servants", ())):
@@ -141,7 +148,14 @@ def build(records: RulesetRecords) -> Catacombs1ECards:
             # I Mostri Erranti: the Lord's sheet names the monster (the 3E card model's mercenary icon).
             entries += (QuadrantEntry("mercenary", raw["wandering"]),)
         rooms.append(
-            RoomCard(rid, raw["name"], ROOM_KINDS[raw["kind"]], raw.get("level", 0), quadrants={0: entries})
+            FirstEditionRoom(
+                rid,
+                raw["name"],
+                ROOM_KINDS[raw["kind"]],
+                raw.get("level", 0),
+                quadrants={0: entries},
+                playmat=raw.get("playmat"),
+            )
         )
     lords = [
         LordCard(

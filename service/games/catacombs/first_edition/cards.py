@@ -3,14 +3,15 @@
 ``Catacombs1ECards`` is a ``CardIndex`` (heroes, monsters, rooms, Lords, Spell / Ability / Item cards in the
 3E card model, so the Catacombs turn flow reads them as it reads 3E's) with the first edition's extras: the
 monsters' abilities (Abilità dei mostri), the special actions that leave their hero incapacitated, the
-Barbarian's rage track and what a Frenzy spends of it (Preparazione degli eroi), and the level of each battle
-Room card. Built from the validated ``content/catacombs-1e`` by
+Barbarian's rage track and what a Frenzy spends of it (Preparazione degli eroi), and the level and board of
+each battle Room card (``FirstEditionRoom``). Built from the validated ``content/catacombs-1e`` by
 ``service.games.catacombs.content.first_edition``; tests may build it by hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from service.games.catacombs.flow.cards import (
     ActionCard,
@@ -22,6 +23,14 @@ from service.games.catacombs.flow.cards import (
 )
 
 MONSTER_ABILITIES = ("retaliation", "regeneration", "fire_wall", "feeding_frenzy", "absorption")
+
+
+@dataclass(frozen=True, slots=True)
+class FirstEditionRoom(RoomCard):
+    """A 1E Room card: a battle card also names the board side it is played on (2: La Fase di Preparazione:
+    "Prende la plancia di gioco indicata dalla carta stanza"); special cards and the Lord's card name none."""
+
+    playmat: str | None = None
 
 
 class Catacombs1ECards(CardIndex):
@@ -56,6 +65,11 @@ class Catacombs1ECards(CardIndex):
 
     def rooms_of_level(self, level: int) -> list[str]:
         return sorted(r.id for r in self.rooms() if r.kind == "battle" and r.difficulty == level)
+
+    def board_of(self, room_id: str) -> str | None:
+        """The board side a Room card calls for (None: the card names none)."""
+        room = self.room(room_id)
+        return room.playmat if isinstance(room, FirstEditionRoom) else None
 
     def special_room(self, kind: str) -> str:
         found = sorted(r.id for r in self.rooms() if r.kind == kind)

@@ -86,7 +86,11 @@ def check(rules: FirstEditionRules, state: GameState, action: A.UseService) -> N
             raise IllegalActionError(f"{target.name} is at the starting level already", HEALER)
     elif target.alive:
         raise IllegalActionError(f"{target.name} is alive: a Resurrection is for a dead hero", HEALER)
-    special_rooms.payers(state, action, price(rules, state, action))
+    try:
+        special_rooms.payers(state, action, price(rules, state, action))
+    except IllegalActionError as exc:
+        # The pooled payment is this room's rule ("Come con il Mercante, i giocatori possono scambiarsi oro").
+        raise type(exc)(exc.reason, rule) from None
     if action.payment == () and sum(h.gold for h in state.heroes) < price(rules, state, action):
         raise IllegalActionError("the heroes do not have that much gold together", rule)
 

@@ -10,6 +10,7 @@ suppressed shots): those are filled in from the content. A position that cannot 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any, Protocol
 
@@ -228,7 +229,7 @@ def _character(rules: PositionRules, raw: Any, where: str) -> Character:
         )  # fmt: skip
     fields = encode(base)
     assert isinstance(fields, dict)
-    unknown = sorted(set(raw) - set(fields))
+    unknown = sorted(set(raw) - {f.name for f in dataclasses.fields(Character)})
     if unknown:
         raise PositionError(f"{where}: unknown key(s) {unknown}")
     try:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from service.games.catacombs.flow.shots import Sequence, Shot
-from service.rules.codec import decode_dataclass, encode
+from service.rules.codec import OMIT_WHEN_DEFAULT, decode_dataclass, encode
 from service.rules.evolve import evolve
 from service.rules.settings import Settings
 
@@ -62,6 +62,8 @@ class Character:
     owner: str | None = None  # the hero an ally or familiar belongs to
     returns_next_room: bool = False  # basic hero death: back in the next room's Setup Phase
     rage: int | None = None  # Catacombs 1E: the level on the Barbarian's rage track (None: no such track)
+    # Catacombs 1E: the player who controls this hero (None: not named; then not in the canonical form).
+    player: str | None = field(default=None, metadata={OMIT_WHEN_DEFAULT: True})
 
     @property
     def flipped(self) -> bool:
@@ -178,7 +180,8 @@ class GameState:
     monster_supply: tuple[tuple[str, int], ...] = ()
     shields: tuple[str, ...] = ()  # owners whose shield piece stands on the playmat (Shield Shots)
     shield_raised: tuple[str, ...] = ()  # performed a shield shot in the sequence still under way
-    # Cards the referee named as drawn, per deck, not yet used by a draw (flow/table_draws.py).
+    # Cards the referee named as drawn, per deck, not yet used by a draw
+    # (service/games/catacombs/flow/table_draws.py).
     table_draws: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # Heroes whose gold is their own, never pooled: Team Catacomb heroes in a 3E game with the Castles cards
     # (catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes). The content says
@@ -364,4 +367,5 @@ def _character_view(c: Character) -> dict[str, Any]:
         "poison": list(c.poison),
         # Only a hero with a rage track shows one, so the other rule sets' snapshots are as they were.
         **({"rage": c.rage} if c.rage is not None else {}),
+        **({"player": c.player} if c.player is not None else {}),
     }

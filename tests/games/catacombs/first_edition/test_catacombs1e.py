@@ -111,13 +111,18 @@ def test_a_hit_wounds_one_point_a_two_point_monster_is_flipped_and_no_friendly_f
 
 
 def test_resolution_pays_each_hero_the_gold_of_the_monsters_it_killed_in_hundreds() -> None:
-    """catacombs-1e-rules-italian.txt: 5. La Fase di Risoluzione"""
+    """catacombs-1e-rules-italian.txt: 5. La Fase di Risoluzione; 3. La Fase Combattimento (Nota: the room is
+    complete "al termine di un round"): the heroes who have not acted still act, then the gold is paid"""
     g = Game(["cripta", *ROOMS[1:]])
     g.fight()
     g.act("hero-mago", "melee", "monster-scheletro-guerriero-1")
     g.act("hero-barbaro", "melee", "monster-scheletro-guerriero-2")
     g.act("hero-ladra", "melee", "monster-scheletro-arciere-1")
-    assert g.state.phase == "resolution"
+    assert g.state.phase == "battle" and g.rules.can_act(g.state, g.c("hero-elfo"))
+    assert all(h.gold == 0 for h in g.state.heroes)  # nothing is paid before the round ends
+    assert len(g.c("hero-mago").trophies) == 1  # the disc waits beside the Wizard's sheet
+    g.idle("hero-elfo")
+    assert g.state.phase == "resolution" and g.state.round == 1
     gold = {h.card: h.gold for h in g.state.heroes}
     # Two Skeleton Warriors at 200 each; the Thief earns 100 more for each monster she eliminates.
     assert gold == {"mago": 200, "barbaro": 200, "ladra": 200, "elfo": 0}
@@ -192,7 +197,9 @@ def test_a_retaliation_comes_before_the_last_monster_leaves_the_room(tmp_path: P
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-minotauro-1",)))
     assert not g.c("monster-minotauro-1").alive and g.state.phase == "battle"
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("hero-ladra",)))
-    assert g.c("hero-ladra").health == 9 and g.state.phase == "resolution"
+    assert g.c("hero-ladra").health == 9 and g.state.phase == "battle"
+    g.heroes_idle()  # the end of the round: no monster is left
+    assert g.state.phase == "resolution"
 
 
 def test_retaliation_only_answers_melee() -> None:
@@ -264,6 +271,7 @@ def test_a_dead_hero_keeps_gold_and_items_earns_nothing_for_the_room_and_stays_d
     g.do(A.SetHealth("hero-ladra", 0, "killed"))
     g.act("hero-barbaro", "melee", "monster-scheletro-guerriero-2")
     g.act("hero-elfo", "melee", "monster-scheletro-arciere-1")
+    g.heroes_idle()
     ladra = g.c("hero-ladra")
     assert g.state.phase == "resolution" and not ladra.alive and ladra.gold == 500
     g.fight()
@@ -285,6 +293,8 @@ def test_the_summoned_skeleton_waits_a_turn_fights_and_turns_to_dust() -> None:
     assert not g.c("monster-zombie-1").alive
     g.act("hero-barbaro", "melee", "monster-zombie-2")
     g.act("hero-elfo", "melee", "monster-zombie-3")
+    assert g.state.phase == "battle" and g.c("ally-scheletro-evocato").alive  # the round goes on
+    g.heroes_idle()
     assert g.state.phase == "resolution" and not g.c("ally-scheletro-evocato").alive
     assert g.c("hero-mago").gold == 100  # monsters killed by an ally belong to its controller
 

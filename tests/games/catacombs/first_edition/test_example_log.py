@@ -1,6 +1,7 @@
-"""The shipped Catacombs 1E example log (a whole catacomb against the Dragon) replayed to its recorded end
-state (examples/logs/catacombs1e-expected.json; regenerate with
-``python examples/logs/generate_catacombs1e.py``)."""
+"""The shipped Catacombs 1E example logs (a whole catacomb against the Dragon) replayed to their recorded end
+states (examples/logs/catacombs1e-expected.json; regenerate with
+``python examples/logs/generate_catacombs1e.py``). ``catacombs1e-dragon-before-round-end.jsonl`` was written
+when a room ended at its last monster's fall: it still replays, every record accepted."""
 
 from __future__ import annotations
 
@@ -39,4 +40,4 @@ def test_smartmat_replay_prints_the_first_edition_game(capsys: pytest.CaptureFix
     text = capsys.readouterr().out
     assert text.startswith("catacombs-1e") and "outcome: the heroes win" in text
     assert "Il Signore della Catacomba" in text
-    assert "600 gold rage 1 items:" in text  # the Barbarian's rage track (Preparazione degli eroi)
+    assert "400 gold rage 1 items:" in text  # the Barbarian's rage track (Preparazione degli eroi)

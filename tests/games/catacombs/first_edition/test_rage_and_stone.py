@@ -49,6 +49,7 @@ def test_the_frenzy_spends_rage_and_the_track_is_not_refilled_by_a_new_room() ->
     assert kinds.index("RageChanged") < kinds.index("CardPlayed")
     for c in g.state.room_monsters:
         g.do(A.SetHealth(c.id, 0, "cleared for the test"))
+    g.heroes_idle()  # the round ends: the room is complete
     assert g.state.phase == "resolution"
     g.fight()  # the next room: his once-a-room Frenzy is back, his rage is not
     assert g.c("hero-barbaro").rage == 1
