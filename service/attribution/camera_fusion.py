@@ -52,16 +52,22 @@ def fuse_camera(
     check = check_against_scans(trace, quality, noise)
     flicked = trace.declaration.flicked
     mixed = _identity_doubts(check, quality)
-    if flicked in mixed:
-        # The camera may have followed another disc for part of the shot: what it saw is not surely the
-        # flicked disc's, so the shot is read as without a camera.
-        doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked]}"
+    if mixed.get(flicked, (0.0, ""))[0] >= 1.0:
+        # The scan contradicts where the camera ended the flicked disc: it followed another disc for part
+        # of the shot, so what it saw is not the flicked disc's, and the shot is read as without a camera.
+        doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked][1]}"
         return candidates, not reasons, (*reasons, doubt) if reasons else ()
     floor = NOISE_FLOOR_SHARE * quality.noise_mm if quality.known and quality.noise_mm else 0.0
     readings = camera_touches(trace, quality.lens_gradient() * LENS_SPAN_MM, floor)
-    for piece, words in mixed.items():
-        if piece in readings:
+    everyone = mixed.get(flicked)  # a swap of the flicked disc nobody could see puts every reading in doubt
+    for piece, reading in list(readings.items()):
+        chance, words = mixed.get(piece) or everyone or (0.0, "")
+        if chance >= 1.0:
             readings[piece] = TouchReading(piece, IDENTITY_DOUBT, f"the camera may have mixed it up: {words}")
+        elif chance > 0.0:
+            # Right with the camera's names, a coin toss with swapped ones.
+            p = (1.0 - chance) * reading.probability + chance * IDENTITY_DOUBT
+            readings[piece] = TouchReading(piece, p, f"{reading.evidence} (unless {words}: {chance:.0%})")
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -100,19 +106,19 @@ def fuse_camera(
     return fused, False, why or (f"the top reading, with the camera, has only {top.probability:.1%}",)
 
 
-def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, str]:
-    """Pieces whose name the camera may have given another disc, with why in words: a camera end the scan
-    contradicts, or a close pass after which a swap would fit the scans as well, on a camera not yet shown
-    to keep names."""
+def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, tuple[float, str]]:
+    """Pieces whose name the camera may have given another disc: the chance, and why in words. A camera end
+    the scan contradicts is a certain mix-up; a close pass after which a swap would fit the scans as well
+    is one as likely as the table's camera swaps names (until it has shown it keeps them, one in ten)."""
     doubts = {
-        piece: f"the camera ended it {off:.0f} mm from where the mat's scan found it"
+        piece: (1.0, f"the camera ended it {off:.0f} mm from where the mat's scan found it")
         for piece, off in check.disagreeing.items()
     }
     if quality.swap_rate > SWAP_DOUBT_RATE:
         for a, b in check.unseen_swaps:
-            words = f"{a} and {b} passed close, and either naming fits the scans"
-            doubts.setdefault(a, words)
-            doubts.setdefault(b, words)
+            words = f"{a} and {b} passed close and the scans cannot tell them apart"
+            doubts.setdefault(a, (quality.swap_rate, words))
+            doubts.setdefault(b, (quality.swap_rate, words))
     return doubts
 
 

@@ -116,13 +116,14 @@ def test_a_camera_not_yet_shown_to_keep_names_doubts_a_pass_the_scans_cannot_che
     # One scan is enough: the grid found the hero where the camera ended it, not where it ended the orc.
     one = check_against_scans(shot(300.0 - REACH - 1.0, orc_scanned_at=None), CameraQuality(), 0.5)
     assert one.unseen_swaps == ()
-    # The flicked disc's own name is in doubt: the shot is the physics' to decide, as without a camera.
+    # A swap of the flicked disc nobody could see, on a camera not yet shown to keep names (one in ten):
+    # the reading of the orc is no longer sure, so the shot is the referee's while the physics is unsure.
     fused, auto, reasons = fuse_camera(trace, PHYSICS, ("the physics is not sure",))
-    assert fused == PHYSICS and not auto and any("passed close" in r for r in reasons)
+    assert not auto and any("passed close and the scans cannot tell them apart: 10%" in r for r in reasons)
     # A table whose camera kept names through 400 close passes: the pass no longer puts them in doubt.
     proven = CameraQuality(shots=200, noise_sum_mm=100.0, passes=400)
-    fused, _, reasons = fuse_camera(trace, PHYSICS, ("the physics is not sure",), quality=proven)
-    assert fused != PHYSICS and not any("passed close" in r for r in reasons)
+    _, _, reasons = fuse_camera(trace, PHYSICS, ("the physics is not sure",), quality=proven)
+    assert not any("passed close" in r for r in reasons)
 
 
 def test_a_camera_with_an_unknown_lens_reads_a_near_touch_more_humbly() -> None:
