@@ -11,9 +11,11 @@ For each table count (the baseline, 1 table, first; then ``--tables``, 64 by def
 
 Two phases: a *burst* (every table's log holds ``--burst`` records before its shipper starts, as after a
 cut link; hub ingest is records stored per second, from the shippers' start until the hub holds every one)
-and a *paced* phase (every table publishes one event every ``--interval`` seconds for ``--seconds``; the
-latency is from the table publishing its state to that state's row arriving on the hub's live stream, p50
-and p99). Also the hub process's resident memory (RSS)
+and a *paced* phase (every table writes one record and publishes one event every ``--interval`` seconds for
+``--seconds``). Three latencies of the paced phase, p50 and p99: the table publishing its state → that
+state's row on the hub's live stream; and the table writing a log record → the hub holding it in its file
+(through the log shipper, which sends a record as it is written, the bridge and the feed) → the overview's
+"log held" count reaching it on the live stream. Also the hub process's resident memory (RSS)
 before the hub starts and at the end. Every figure is printed beside the one-table baseline of the same
 run. Bounded: at most 128 tables, 60 s per phase; nothing leaves the loopback address.
 
@@ -138,7 +140,9 @@ def tables_process(
     for table in ports:
         # The burst is written before the shippers start, as a table's log stands after a cut link: the
         # figure is how fast the hub takes it in, not how fast a table fsyncs its own records.
-        path = Path(root) / f"{table}.sqlite"
+        # Each table's log in a folder of its own, as on a table's own machine (the shipper watches it).
+        path = Path(root) / "tables" / table / "events.sqlite"
+        path.parent.mkdir(parents=True, exist_ok=True)
         log = SqliteEventLog(path)
         log.append("setup", {"ruleset": "bench", "table": table}, "referee:bench")
         for number in range(burst):
@@ -171,9 +175,10 @@ def tables_process(
             pause = due - time.monotonic()
             if pause > 0:
                 time.sleep(pause)
+            written = time.time_ns()
             seq = log.append("action", {"action": "bench-paced", "n": tick}, "sensor")
             state = {"ruleset": "bench", "phase": "battle", "outcome": None, "seq": seq}
-            sent.append((table, seq, time.time_ns()))
+            sent.append((table, seq, time.time_ns(), written))
             daemon.publish(f"smartmat/{table}/state", json.dumps(state), qos=1, retain=True)
         tick += 1
     results.put(("paced-sent", sent))
@@ -198,6 +203,7 @@ class StreamReader(threading.Thread):
         super().__init__(daemon=True)
         self.port = port
         self.arrived: dict[tuple[str, int], int] = {}
+        self.logged = LogCounts()  # when the row's "log held" reached each record
         self.connected = threading.Event()
 
     def run(self) -> None:
@@ -214,6 +220,32 @@ class StreamReader(threading.Thread):
                 data = json.loads(line[6:])
                 if isinstance(data.get("seq"), int):
                     self.arrived.setdefault((data["table"], data["seq"]), time.time_ns())
+            elif line.startswith("data: ") and event == "log":
+                self.logged.note("log", json.loads(line[6:]))
+
+
+class LogCounts:
+    """When each table's count of records held (contiguous from 1) first reached each seq."""
+
+    def __init__(self) -> None:
+        self.at: dict[tuple[str, int], int] = {}
+        self._held: dict[str, int] = {}
+
+    def note(self, kind: str, data: dict[str, Any]) -> None:
+        if kind != "log":
+            return
+        now = time.time_ns()
+        table, held = data["table"], data["log_held"]
+        for seq in range(self._held.get(table, 0) + 1, held + 1):
+            self.at.setdefault((table, seq), now)
+        self._held[table] = max(self._held.get(table, 0), held)
+
+
+def _ms(samples: list[float]) -> tuple[float, float]:
+    """p50 and p99 of a list of milliseconds."""
+    if len(samples) < 2:
+        return (samples[0] if samples else float("nan")), float("nan")
+    return statistics.median(samples), statistics.quantiles(samples, n=100)[98]
 
 
 def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, float]:
@@ -237,7 +269,10 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
         ),
     )
     rss_before = rss_mib()
-    hub = Hub(HubStore(root / "hub.sqlite"))
+    (root / "hub").mkdir()
+    hub = Hub(HubStore(root / "hub" / "hub.sqlite"))
+    stored = LogCounts()  # when the hub had each record in its file (it tells its listeners right after)
+    hub.listen(stored.note)
     url = f"mqtt://{HUB_USER}:{brokers.passwords[HUB_USER]}@127.0.0.1:{brokers.central_port}"
     feed = HubFeed(hub, PahoTransport(url, "smartmat-hub"), retry_s=1.0)
     feed.start()
@@ -263,10 +298,15 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
         time.sleep(3.0)  # the last events' rows
         latencies = [
             (reader.arrived[(table, seq)] - at) / 1e6
-            for table, seq, at in sent
+            for table, seq, at, _ in sent
             if (table, seq) in reader.arrived
         ]
         lost_rows = len(sent) - len(latencies)
+        to_file = [(stored.at[(t, seq)] - w) / 1e6 for t, seq, _, w in sent if (t, seq) in stored.at]
+        to_page = [
+            (reader.logged.at[(t, seq)] - w) / 1e6 for t, seq, _, w in sent if (t, seq) in reader.logged.at
+        ]
+        records_not_counted = len(sent) - len(to_page)
         go.wait()
         child.join(timeout=30)
         rss_after = rss_mib()
@@ -288,6 +328,11 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
         "rows_not_seen": lost_rows,
         "latency_p50_ms": statistics.median(latencies) if latencies else float("nan"),
         "latency_p99_ms": quantiles[98],
+        "record_to_file_p50_ms": _ms(to_file)[0],
+        "record_to_file_p99_ms": _ms(to_file)[1],
+        "record_to_page_p50_ms": _ms(to_page)[0],
+        "record_to_page_p99_ms": _ms(to_page)[1],
+        "records_not_counted": records_not_counted,
         "rss_before_mib": rss_before,
         "rss_after_mib": rss_after,
         "every_log_complete": complete,
@@ -318,14 +363,19 @@ def main() -> int:
         ("event → hub page, p50 ms", "latency_p50_ms", "{:.1f}"),
         ("event → hub page, p99 ms", "latency_p99_ms", "{:.1f}"),
         ("rows not seen on the page", "rows_not_seen", "{:.0f}"),
+        ("record → hub file, p50 ms", "record_to_file_p50_ms", "{:.1f}"),
+        ("record → hub file, p99 ms", "record_to_file_p99_ms", "{:.1f}"),
+        ("record → page's log count, p50 ms", "record_to_page_p50_ms", "{:.1f}"),
+        ("record → page's log count, p99 ms", "record_to_page_p99_ms", "{:.1f}"),
+        ("records the page never counted", "records_not_counted", "{:.0f}"),
         ("hub RSS before, MiB", "rss_before_mib", "{:.1f}"),
         ("hub RSS after, MiB", "rss_after_mib", "{:.1f}"),
     ]
-    print(f"{'':32} {'1 table':>12} {str(args.tables) + ' tables':>12} {'ratio':>8}")
+    print(f"{'':36} {'1 table':>12} {str(args.tables) + ' tables':>12} {'ratio':>8}")
     for label, key, form in rows:
         a, b = baseline[key], scaled[key]
         ratio = f"{b / a:.2f}" if a else "–"
-        print(f"{label:32} {form.format(a):>12} {form.format(b):>12} {ratio:>8}")
+        print(f"{label:36} {form.format(a):>12} {form.format(b):>12} {ratio:>8}")
     print(
         "every game log complete at the hub:",
         baseline["every_log_complete"],

@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "service.enrolment.cli",
     "service.trackers.cli",
     "service.hub.cli",
+    "service.camera.cli",
+    "service.simulator.camera_cli",
 )
 
 

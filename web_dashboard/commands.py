@@ -214,6 +214,12 @@ def _draw(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _setup_game(args: dict[str, Any]) -> dict[str, Any]:
+    if "match" in args:  # the tournament hub's offer, which the referee accepts; the table checks it in full
+        offer = args["match"]
+        if not isinstance(offer, dict) or not isinstance(offer.get("sides"), list):
+            raise CommandError("'match' must be the hub's offer: an object with the two entrants' 'sides'")
+        rest = {k: v for k, v in args.items() if k != "match"}
+        return {"match": offer, **(_setup_game(rest) if rest else {})}
     if "mode" in args:  # a Catacombs & Castles 2E game; the table checks the sides' shape and the rules
         castles: dict[str, Any] = {"mode": _identifier(args, "mode"), "sides": args.get("sides")}
         for key in ("first", "game_length", "quick_start"):
@@ -335,6 +341,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
             "first",
             "game_length",
             "quick_start",
+            "match",
         ),  # fmt: skip
         "enrol_start": ("set", "pieces"),
         "assign_tracker": ("tracker", "character"),

@@ -88,6 +88,8 @@ class TableView:
     board: dict[str, Any] | None = None
     shot: dict[str, Any] | None = None
     trackers: dict[str, Any] | None = None  # the WLED bridge's report (docs/trackers.md)
+    # The tournament hub's offer of this table's match (docs/tournaments.md).
+    match: dict[str, Any] | None = None
     characters: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -98,6 +100,7 @@ class TableView:
             "board": self.board,
             "shot": self.shot,
             "trackers": self.trackers,
+            "match": self.match,
             "characters": self.characters,
         }
 
@@ -117,6 +120,7 @@ class TableFeed:
         self._closed = False
         self._daemon_restarted = False
         self.rejected: list[str] = []  # reasons of skipped messages, newest last (bounded), for the console
+        self._warned_topics: set[str] = set()  # a bad topic is logged once, not once per message
 
     # -- ingest ------------------------------------------------------------------------------------------
 
@@ -125,7 +129,13 @@ class TableFeed:
         try:
             self._ingest(topic, payload, retained)
         except (FeedPayloadError, topics.TopicError) as exc:
-            log.warning("skipped message on %s: %s", topic, exc)
+            if topic not in self._warned_topics and len(self._warned_topics) < 1000:
+                self._warned_topics.add(topic)
+                log.warning(
+                    "skipped message on %s: %s (further ones on this topic are not logged)", topic, exc
+                )
+            else:
+                log.debug("skipped message on %s: %s", topic, exc)
             with self._lock:
                 self.rejected.append(f"{topic}: {exc}")
                 del self.rejected[:-20]
@@ -154,7 +164,10 @@ class TableFeed:
                 self._set_character(parsed.subject, _json_object(text, topic))
         elif kind == topics.EVENT:
             self._add_event(_json_object(text, topic))
-        # tracker/… duplicates character health for LED strips; cmd/… belongs to the command channel.
+        elif kind == topics.MATCH:
+            self._set_match(_json_object(text, topic) if text.strip() else None)
+        # tracker/… duplicates character health for LED strips; cmd/… belongs to the command channel; the
+        # tournament's log, log/head, log/request and bridge are the log shipper's and the hub's business.
 
     def _set_status(self, status: str) -> None:
         if status not in (topics.ONLINE, topics.OFFLINE):
@@ -218,6 +231,12 @@ class TableFeed:
         with self._lock:
             setattr(self._view, name, value)
             self._broadcast(SseMessage(name, value))
+
+    def _set_match(self, offer: dict[str, Any] | None) -> None:
+        """The hub's offer (or its withdrawal): shown to the referee, who may start it; never applied here."""
+        with self._lock:
+            self._view.match = offer
+            self._broadcast(SseMessage("match", {"match": offer}))
 
     def _set_character(self, character_id: str, value: dict[str, Any]) -> None:
         with self._lock:

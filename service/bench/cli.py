@@ -69,6 +69,31 @@ def register_cli(subparsers: Any) -> None:
         help="with --referee: the share of answers that add or drop a piece, or give none",
     )
     b.set_defaults(func=_bench)
+    c = bench.bench_subparsers.add_parser(
+        "camera",
+        help="the overhead camera's vision on rendered video of simulated shots (needs the camera extra)",
+    )
+    c.add_argument(
+        "--tables", type=int, default=2, help="hidden cameras (each its own lens, light, noise, clock)"
+    )
+    c.add_argument("--shots", type=int, default=10, help="shots filmed per camera")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    c.set_defaults(func=_bench_camera)
+
+
+def _bench_camera(args: argparse.Namespace) -> int:
+    try:
+        from .camera import format_camera, run_camera_benchmark
+    except ImportError as error:
+        print(
+            f"smartmat bench camera needs the camera extra (pip install -e '.[camera]'): {error}",
+            file=sys.stderr,
+        )
+        return 2
+    result = run_camera_benchmark(tables=args.tables, shots=args.shots, seed=args.seed)
+    print(json.dumps(result, indent=2) if args.json else format_camera(result))
+    return 0
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -10,9 +10,9 @@
     DIR/tables/<t>/passwords-logship  its hashed password line, to append to the table's password file
     DIR/secrets.json                  the plain passwords (mode 600), kept when the files are made again
 
-Only what a table publishes goes out, and only the hub's catch-up requests come back: commands never
-cross the bridge. The central ACL is what enforces the prefixes, so a table's bridge that was edited by hand
-still cannot write another table's topics.
+Only what a table publishes goes out, and only the hub's catch-up requests and match offers come back:
+commands never cross the bridge. The central ACL is what enforces the prefixes, so a table's bridge that was
+edited by hand still cannot write another table's topics.
 """
 
 from __future__ import annotations
@@ -25,7 +25,16 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.hub.topics import BRIDGE, BRIDGED_IN, BRIDGED_OUT, LOG, LOG_HEAD, LOG_REQUEST, table_topic
+from service.hub.topics import (
+    BRIDGE,
+    BRIDGED_IN,
+    BRIDGED_OUT,
+    LOG,
+    LOG_HEAD,
+    LOG_REQUEST,
+    MATCH,
+    table_topic,
+)
 from service.publish.topics import ROOT, check_id
 
 HUB_USER = "hub"
@@ -65,10 +74,12 @@ class BridgePlan:
 def central_acl(tables: tuple[str, ...]) -> str:
     lines = [
         "# smartmat tournament hub: the central broker's ACL (smartmat hub bridge-config).",
-        "# The hub reads every table and may only ask a table's log shipper for records it missed.",
+        "# The hub reads every table and may only ask a table's log shipper for records it missed and",
+        "# offer a table its next match (which the table's referee accepts or not).",
         f"user {HUB_USER}",
         f"topic read {ROOT}/#",
         f"topic write {ROOT}/+/{LOG_REQUEST}",
+        f"topic write {ROOT}/+/{MATCH}",
         "",
     ]
     for table in tables:

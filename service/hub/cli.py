@@ -129,7 +129,23 @@ def register_cli(subparsers: Any) -> None:
     serve.add_argument("--broker", default=os.environ.get("SMARTMAT_HUB_MQTT_URL", "mqtt://127.0.0.1:1883"))
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=int, default=8090)
-    serve.add_argument("--table-url", default="", help="drill-down links, e.g. http://{table}.local:8080/")
+    serve.add_argument(
+        "--table-url",
+        default=os.environ.get("SMARTMAT_HUB_TABLE_URL", ""),
+        help="each table's dashboard, e.g. http://{table}.local:8080/",
+    )
+    serve.add_argument(
+        "--table-link",
+        action="append",
+        default=[],
+        metavar="TABLE=URL",
+        help="one table's dashboard, with host and port (tables on one host): t1=http://10.0.0.5:8081/",
+    )
+    serve.add_argument(
+        "--public-url",
+        default=os.environ.get("SMARTMAT_HUB_PUBLIC_URL", ""),
+        help="the address phones open, e.g. http://192.168.1.20:8090 (default: this machine's LAN address)",
+    )
     serve.set_defaults(func=_serve)
 
     ship = commands.add_parser("ship-log", help="on a table: publish its event log for the hub")
@@ -362,7 +378,7 @@ def _import_log(args: argparse.Namespace) -> int:
         return _fail(f"{args.log} holds no records")
     try:
         hub = _open(args)
-        game = game_id(records[0])
+        game = game_id(records[0], args.table)
         held = {game_id_ for game_id_, table, *_ in hub.store.games() if table != args.table}
         if game in held:
             return _fail(f"game {game} belongs to another table at the hub")
@@ -374,23 +390,31 @@ def _import_log(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from service.hub.address import ANY, AddressError, public_url, table_links
     from service.hub.feed import HubFeed
     from service.hub.web import create_hub_app, serve_hub
     from service.publish.paho_transport import PahoTransport, unguessable_client_id
 
     try:
+        public = public_url(args.host, args.port, args.public_url or None)
+        links = table_links(args.table_link)
         hub = _open(args)
         transport = PahoTransport(args.broker, unguessable_client_id("smartmat-hub"), keepalive_s=15)
-    except (HubStoreError, BrokerUrlError) as exc:
+    except (HubStoreError, BrokerUrlError, AddressError) as exc:
         return _fail(str(exc))
     feed = HubFeed(hub, transport)
-    app = create_hub_app(hub, table_url_template=args.table_url or None)
+    app = create_hub_app(hub, table_urls=links, table_url_template=args.table_url or None, public_url=public)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     feed.start()
     server = serve_hub(app, args.host, args.port)
-    print(f"hub: overview {server.url}/hub/  standings {server.url}/hub/standings  (Ctrl-C stops)")
+    if not args.port:  # a port the system chose: the address says which
+        public = public_url(args.host, int(server.url.rsplit(":", 1)[1]), args.public_url or None)
+        app.config["HUB_PUBLIC_URL"] = public
+    print(f"hub: overview {public}/hub/  standings {public}/hub/standings  (Ctrl-C stops)")
+    if args.host in ANY:
+        print(f"     listening on every interface, port {server.url.rsplit(':', 1)[1]}")
     try:
         stop.wait()
     finally:

@@ -1,8 +1,11 @@
 """Standings and results as CSV and JSON, and the Swiss as a FIDE Tournament Report File (TRF16).
 
-TRF16 is the exchange format of Swiss tools: Swiss-Manager, Vega and the JaVaFo and bbpPairings engines read
-it. Castles has no colours; the entrant listed first in a match (the higher ranked when it was paired) is
-written as white. A bye is ``0000 - U`` (a pairing-allocated bye, one point), a draw ``=``.
+TRF16 (FIDE Handbook C.04 Annex 2, "TRF16") is the exchange format of Swiss tools: Swiss-Manager, Vega and
+the JaVaFo and bbpPairings engines read it, with JaVaFo's ``XXR`` line for the number of rounds. A game's
+sides are its colours: the entrant on the first side of the game's setup is white (the sides the table
+recorded, else the pairing's). A bye is ``0000 - U`` (a pairing-allocated bye, one point), a draw ``=``, a
+withdrawn entrant's unpaired round ``0000 - Z``. A game not yet signed off has no result yet, so its round
+is left out for both players, as a round being paired is.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ def results_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "a": match.a if match else None,
                 "b": match.b if match else None,
                 "winner": result.winner,
+                "stopped_at_time": result.stopped_at_time,
+                "sides": list(result.sides) or None,
                 "rooms_cleared": result.rooms_cleared,
                 "gold": result.gold,
                 "outcome": result.outcome,
@@ -69,16 +74,16 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def to_trf(tournament: Tournament) -> str:
-    """The Swiss as TRF16: a header, then one ``001`` line per entrant with every round's game."""
+    """The Swiss as TRF16: a header, one ``001`` line per entrant with every round's game, then ``XXR``."""
     if tournament.format == CAMPAIGN_3E:
         raise ValueError("a campaign leaderboard has no pairings to write as TRF; export CSV or JSON")
     table = {s.entrant: s for s in swiss.standings(tournament)}
     number = {e.id: e.seed for e in tournament.entrants.values()}
+    colours = _colours_by_round(tournament)
     lines = [
         f"012 {tournament.name}",
         f"062 {len(tournament.entrants)}",
         "092 Individual: Swiss-System" if tournament.format == "castles-1v1" else "092 Team: Swiss-System",
-        f"142 {len(tournament.rounds)}",
     ]
     for entrant in sorted(tournament.entrants.values(), key=lambda e: e.seed):
         standing = table[entrant.id]
@@ -88,9 +93,23 @@ def to_trf(tournament: Tournament) -> str:
         _put(line, 86, f"{standing.rank:4d}")
         text = "".join(line)
         for round_number, matches in enumerate(tournament.rounds, start=1):
-            text += _round_cell(tournament, matches, entrant.id, round_number, number)
+            text += _round_cell(tournament, matches, entrant.id, round_number, number, colours)
         lines.append(text.rstrip())
+    lines.append(f"XXR {max(len(tournament.rounds), 1)}")
     return "\r\n".join(lines) + "\r\n"
+
+
+def _colours_by_round(tournament: Tournament) -> dict[tuple[int, str], str]:
+    """(round, entrant) → "w" or "b": the side each played, as swiss.colour_history reads it."""
+    history = swiss.colour_history(tournament)
+    taken = {entrant: iter(sides) for entrant, sides in history.items()}
+    colours = {}
+    for round_number, matches in enumerate(tournament.rounds, start=1):
+        for match in matches:
+            if match.b is not None:
+                for entrant in (match.a, match.b):
+                    colours[(round_number, entrant)] = next(taken[entrant])
+    return colours
 
 
 def _put(line: list[str], column: int, text: str) -> None:
@@ -100,20 +119,24 @@ def _put(line: list[str], column: int, text: str) -> None:
 
 
 def _round_cell(
-    tournament: Tournament, matches: list[Any], entrant: str, round_number: int, number: dict[str, int]
+    tournament: Tournament,
+    matches: list[Any],
+    entrant: str,
+    round_number: int,
+    number: dict[str, int],
+    colours: dict[tuple[int, str], str],
 ) -> str:
     match = next((m for m in matches if entrant in (m.a, m.b)), None)
     if match is None:
         return "  0000 - Z"  # not paired (withdrawn): a zero-point bye
     if match.b is None:
         return "  0000 - U"
-    opponent = match.b if match.a == entrant else match.a
-    colour = "w" if match.a == entrant else "b"
     result = tournament.results.get((round_number, match.table))
     if result is None:
-        mark = " "
-    elif result.winner == DRAW:
+        return ""  # not signed off yet: no result to report
+    opponent = match.b if match.a == entrant else match.a
+    if result.winner == DRAW:
         mark = "="
     else:
         mark = "1" if result.winner == entrant else "0"
-    return f"  {number[opponent]:4d} {colour} {mark}"
+    return f"  {number[opponent]:4d} {colours[(round_number, entrant)]} {mark}"

@@ -1,9 +1,11 @@
 """The hub's MQTT client on the central broker: reads every table, asks tables for log records it misses.
 
 It subscribes to ``smartmat/+/status``, ``state``, ``bridge``, ``log`` and ``log/head`` (the ``hub`` account
-may read everything and write only ``log/request``). Every message goes to :class:`service.hub.hub.Hub`; a
-gap in a game's records, a head the hub has not reached, or a bridge that comes back up becomes a catch-up
-request, and requests still unanswered are asked again every second or two until the gap is filled.
+may read everything and write only ``log/request`` and ``match``). Every message goes to
+:class:`service.hub.hub.Hub`; a gap in a game's records, a head the hub has not reached, or a bridge that
+comes back up becomes a catch-up request, and requests still unanswered are asked again every second or two
+until the gap is filled. When a round is paired (here or by a ``smartmat hub pair`` in another process) it
+publishes each table's match offer, retained (service/hub/offers.py).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from typing import Any
 
+from service.hub import offers
 from service.hub.hub import Hub
 from service.hub.topics import (
     BRIDGE,
@@ -20,6 +24,7 @@ from service.hub.topics import (
     LOG,
     LOG_HEAD,
     LOG_REQUEST,
+    MATCH,
     hub_filter,
     parse_table,
     table_topic,
@@ -29,6 +34,7 @@ from service.publish.transport import InboundMessage, MqttTransport
 
 log = logging.getLogger(__name__)
 MAX_PAYLOAD = 1 << 20
+COUNT_FLUSH_S = 0.1  # how often the log counts held back during a burst are sent
 
 
 class HubFeed:
@@ -38,12 +44,16 @@ class HubFeed:
         self._retry_s = retry_s
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._retry_loop, name="hub-catch-up", daemon=True)
+        self._offered: dict[str, bytes] = {}  # table -> the offer last published there
+        self._offers_lock = threading.Lock()
+        self._stop_listening = hub.listen(self._on_hub_change)
 
     def start(self) -> None:
         self._transport.start(self._on_connect, self._on_message)
         self._thread.start()
 
     def stop(self) -> None:
+        self._stop_listening()
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
@@ -56,11 +66,40 @@ class HubFeed:
     def _on_connect(self) -> None:
         for word in HUB_READS:
             self._transport.subscribe(hub_filter(word), 1)
+        with self._offers_lock:
+            self._offered.clear()  # say them again: a central broker without persistence forgot them
+        self.publish_offers()
 
     def _retry_loop(self) -> None:
-        while not self._stop.wait(self._retry_s):
+        last_retry = time.monotonic()
+        while not self._stop.wait(COUNT_FLUSH_S):
+            self.hub.flush_log_counts()  # the last count of a burst reaches the pages
+            if time.monotonic() - last_retry < self._retry_s:
+                continue
+            last_retry = time.monotonic()
             if self._transport.connected:
                 self._ask(self.hub.pending_requests())
+                self.publish_offers()  # a round paired by another process (smartmat hub pair)
+
+    def _on_hub_change(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "tournament" and data.get("kind") == "round":
+            self.publish_offers()
+
+    def publish_offers(self) -> None:
+        """Each table's current match offer, retained, published when it changes."""
+        if not self._transport.connected:
+            return
+        with self._offers_lock:
+            for table, offer in self.hub.match_offers().items():
+                payload = offers.encode(offer)
+                if self._offered.get(table) == payload:
+                    continue
+                self._transport.publish(table_topic(table, MATCH), payload, qos=1, retain=True)
+                self._offered[table] = payload
+                if offer is None:
+                    log.info("table %s: match offer withdrawn (no match this round)", table)
+                else:
+                    log.info("table %s: offered round %d, %s", table, offer["round"], offer["sides"])
 
     def _ask(self, requests: list[tuple[str, str | None, int]]) -> None:
         for table, game, after in requests:

@@ -9,7 +9,7 @@ Records (``kind`` and ``payload``):
 - ``referee``   ``{"name", "role": "table"|"head", "tables": [...], "pin_hash"}`` a newer record replaces
 - ``round``     ``{"number", "matches": [{"table", "a", "b"}]}`` ``b`` null is a bye
 - ``signoff``   ``{"round", "table", "game", "game_start", "final_seq", "winner"? | "rooms_cleared"?/"gold"?,
-                "outcome"}``
+                "outcome", "sides"?: [first side's entrant, second's], "stopped_at_time"?, "health"?}``
                 by the table's referee: the result takes effect
 - ``correction`` ``{"round", "table", "winner"? | "rooms_cleared"?/"gold"?, "reason"}`` by a head referee
 """
@@ -89,6 +89,8 @@ class Result:
     rooms_cleared: int | None = None  # campaign
     gold: int | None = None  # campaign
     corrections: tuple[Correction, ...] = ()
+    sides: tuple[str, ...] = ()  # the entrants in the order of the game's setup sides (first side first)
+    stopped_at_time: bool = False  # the game did not end by its rules: the referee gave the result
 
 
 @dataclass
@@ -259,6 +261,9 @@ def _check_signoff(t: Tournament, p: dict[str, Any], by: str) -> None:
         raise TournamentError(
             f"sign-off: 'winner' must be {match.a}, {match.b} or draw, got {p.get('winner')!r}"
         )
+    sides = p.get("sides", [match.a, match.b])
+    if not isinstance(sides, list) or sorted(sides) != sorted([match.a, match.b]):
+        raise TournamentError(f"sign-off: 'sides' must name {match.a} and {match.b} in the game's order")
 
 
 def _check_campaign_numbers(p: dict[str, Any], what: str) -> None:
@@ -343,6 +348,8 @@ def _apply_signoff(t: Tournament, r: TournamentRecord) -> None:
         winner=p.get("winner"),
         rooms_cleared=p.get("rooms_cleared"),
         gold=p.get("gold"),
+        sides=tuple(p.get("sides", ())),
+        stopped_at_time=bool(p.get("stopped_at_time", False)),
     )
 
 

@@ -9,8 +9,12 @@ on the table's own broker, which the bridge forwards to the hub:
   returns sees at once how far behind it is;
 - on ``smartmat/<t>/log/request`` ``{"game", "after"}`` it publishes the records after ``after`` again.
 
-``game`` names a game by its first record (``game_id``): a table that starts a new log starts a new game, and
-the hub never mixes the records of two games that both have a seq 5.
+Records go out as the daemon writes them: the shipper watches the log's folder (inotify,
+service/hub/file_watch.py) and reads on each change, with a look every second besides in case a change
+slipped by; where no watch can be had it looks every 50 ms.
+
+``game`` names a log by its table and first record (``game_id``): a table that starts a new log starts a new
+game, and the hub never mixes the records of two games that both have a seq 5.
 """
 
 from __future__ import annotations
@@ -27,11 +31,17 @@ from typing import Any, Protocol
 
 from service.eventlog import Record
 from service.eventlog.base import StoredRow
+from service.hub.file_watch import watch_folder
 from service.hub.topics import LOG, LOG_HEAD, LOG_REQUEST, table_topic
 from service.publish.topics import check_id
 from service.publish.transport import InboundMessage, MqttTransport
 
 log = logging.getLogger(__name__)
+SAFETY_POLL_S = 1.0  # with a watch: a look now and then in case a change slipped by
+FALLBACK_POLL_S = 0.05  # without one
+# The looks after each change until SQLite's commit is readable: the writer updates the WAL's index (a
+# shared memory file, whose writes no watch sees) after the WAL itself, later on a loaded machine.
+SETTLE_S = (0.002, 0.005, 0.01, 0.03, 0.1, 0.3)
 
 
 class LogReader(Protocol):
@@ -65,9 +75,11 @@ class ReadOnlyLog:
         self._db.close()
 
 
-def game_id(first: Record) -> str:
-    """A game's name: the hash of its setup record, the same on the table, the hub and in an export."""
-    return hashlib.sha256(first.to_line().encode("utf-8")).hexdigest()[:16]
+def game_id(first: Record, table: str) -> str:
+    """A log's name: the hash of its table and its first record, the same on the table, the hub and in an
+    export. The table is part of it: tables set up from one table file, started in the same second, write
+    the same first record."""
+    return hashlib.sha256(f"{table}\n{first.to_line()}".encode()).hexdigest()[:16]
 
 
 class LogShipper:
@@ -78,9 +90,12 @@ class LogShipper:
         transport: MqttTransport,
         poll_s: float = 0.2,
         identity: Callable[[], object] | None = None,
+        watch: Callable[[Callable[[], None]], Any] | None = None,
     ) -> None:
         """``open_log`` opens the table's event log; ``identity`` (e.g. the file's inode) changes when the
-        table starts a new log, and the shipper then reopens it."""
+        table starts a new log, and the shipper then reopens it. ``watch(wake)`` starts a watch that calls
+        ``wake`` whenever the log may have grown (or returns None if it cannot): the shipper then reads at
+        once and ``poll_s`` is only the safety interval."""
         self.table = check_id(table, "table id")
         self._open_log = open_log
         self._identity = identity or (lambda: None)
@@ -92,16 +107,23 @@ class LogShipper:
         self._shipped = 0
         self._requests: list[tuple[str | None, int]] = []
         self._waiting_for_file = False
+        self.wakes = 0  # how often it looked at the log (a test checks a quiet log costs little)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"logship-{table}", daemon=True)
+        self._watch = watch
+        self._watcher: Any = None
 
     @property
     def game(self) -> str | None:
         return self._game
 
     def start(self) -> None:
+        if self._watch is not None:
+            self._watcher = self._watch(self._wake.set)
+            if self._watcher is None:
+                self._poll_s = min(self._poll_s, FALLBACK_POLL_S)
         self._transport.start(self._on_connect, self._on_message)
         self._thread.start()
 
@@ -110,6 +132,8 @@ class LogShipper:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+        if self._watcher is not None:
+            self._watcher.close()
         self._transport.flush(2.0)
         self._transport.stop()
         if self._log is not None:
@@ -139,6 +163,7 @@ class LogShipper:
         self._wake.set()
 
     def _run(self) -> None:
+        settle: list[float] = []
         while not self._stop.is_set():
             try:
                 self._step()
@@ -149,8 +174,13 @@ class LogShipper:
             except Exception:  # a locked or replaced file: log, and try again at the next poll
                 log.exception("shipping the event log of %s failed; retrying", self.table)
                 self._close_log()
-            self._wake.wait(self._poll_s)
-            self._wake.clear()
+            # A change seen in the folder may come a moment before SQLite's commit is readable (the WAL's
+            # frames are written before its index): look again shortly after, then wait for the next one.
+            timeout = settle.pop(0) if settle else self._poll_s
+            if self._wake.wait(timeout):
+                self._wake.clear()
+                settle = list(SETTLE_S)
+            self.wakes += 1
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -168,7 +198,7 @@ class LogShipper:
             first = self._log.records(after_seq=0)[:1]
             if not first:
                 return
-            self._game = game_id(first[0])
+            self._game = game_id(first[0], self.table)
             log.info("table %s: shipping game %s", self.table, self._game)
         with self._lock:
             requests, self._requests = self._requests, []
@@ -196,7 +226,9 @@ def _compact(value: dict[str, Any]) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def sqlite_log_shipper(table: str, path: Path, transport: MqttTransport, poll_s: float = 0.2) -> LogShipper:
+def sqlite_log_shipper(
+    table: str, path: Path, transport: MqttTransport, poll_s: float = SAFETY_POLL_S, watch: bool = True
+) -> LogShipper:
     def identity() -> object:
         try:
             stat = os.stat(path)
@@ -210,4 +242,10 @@ def sqlite_log_shipper(table: str, path: Path, transport: MqttTransport, poll_s:
             raise FileNotFoundError(f"no event log at {path} yet")
         return ReadOnlyLog(path)
 
-    return LogShipper(table, open_existing, transport, poll_s=poll_s, identity=identity)
+    def watch_log(wake: Callable[[], None]) -> object:
+        resolved = Path(path).resolve()
+        return watch_folder(resolved.parent, wake, prefix=resolved.name)
+
+    return LogShipper(
+        table, open_existing, transport, poll_s=poll_s, identity=identity, watch=watch_log if watch else None
+    )

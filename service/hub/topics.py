@@ -2,19 +2,22 @@
 
 A table's log shipper publishes each event-log record on ``log`` and the newest record it holds on the
 retained ``log/head``; the hub asks for what it misses on ``log/request``. The bridge itself reports on
-``bridge`` (``1`` connected, ``0`` down: Mosquitto's bridge notifications, the ``0`` being its will).
+``bridge`` (``1`` connected, ``0`` down: Mosquitto's bridge notifications, the ``0`` being its will). When
+a round is paired the hub offers each table its match on the retained ``match``; the table's referee
+accepts it (docs/tournaments.md).
 """
 
 from __future__ import annotations
 
 from service.publish import topics as table_topics
 
-LOG = "log"  # QoS 1, not retained: {"game", "record"}
-LOG_HEAD = "log/head"  # retained: {"game", "seq"} the newest record the table holds
-LOG_REQUEST = "log/request"  # hub → table, not retained: {"game", "after"}
-BRIDGE = "bridge"  # retained "1" / "0", written by the bridge itself
+LOG = table_topics.LOG  # QoS 1, not retained: {"game", "record"}
+LOG_HEAD = table_topics.LOG_HEAD  # retained: {"game", "seq"} the newest record the table holds
+LOG_REQUEST = table_topics.LOG_REQUEST  # hub → table, not retained: {"game", "after"}
+BRIDGE = table_topics.BRIDGE  # retained "1" / "0", written by the bridge itself
+MATCH = table_topics.MATCH  # hub → table, retained: the table's match this round (service/hub/offers.py)
 
-# What a table's bridge carries to the hub, and the one thing it carries back.
+# What a table's bridge carries to the hub, and the two things it carries back.
 BRIDGED_OUT = (
     table_topics.STATUS,
     table_topics.STATE,
@@ -26,7 +29,7 @@ BRIDGED_OUT = (
     LOG,
     LOG_HEAD,
 )
-BRIDGED_IN = (LOG_REQUEST,)
+BRIDGED_IN = (LOG_REQUEST, MATCH)
 
 # What the hub subscribes to on the central broker.
 HUB_READS = (table_topics.STATUS, table_topics.STATE, BRIDGE, LOG, LOG_HEAD)

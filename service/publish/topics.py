@@ -23,6 +23,15 @@ SHOT = "shot"  # QoS 1, not retained, the last shot's attribution
 CMD_REQUEST = "cmd/request"  # not retained: {"txn", "actor", "command", "args"}
 CMD_RESPONSE = "cmd/response"  # not retained: {"txn", "ok", "error"?, "seq"?}
 TRACKERS = "trackers"  # retained, from the WLED bridge: {"bridge", "devices": {tracker id: "online"|…}}
+# A tournament (docs/tournaments.md): the hub's words under a table's prefix. The log shipper publishes the
+# event log on ``log`` and ``log/head``, the hub asks for records on ``log/request``, the table's bridge says
+# whether it is up on ``bridge``, and the hub offers the table its next match on ``match`` (retained).
+LOG = "log"
+LOG_HEAD = "log/head"
+LOG_REQUEST = "log/request"
+BRIDGE = "bridge"
+MATCH = "match"
+TOURNAMENT_WORDS = (LOG, LOG_HEAD, LOG_REQUEST, BRIDGE, MATCH)
 
 ONLINE = "online"
 OFFLINE = "offline"
@@ -98,7 +107,7 @@ def kind_filter(kind: str, table: str = "+") -> str:
         return f"{ROOT}/{table_part}/{CHARACTER}/+"
     if kind == TRACKER:
         return f"{ROOT}/{table_part}/{TRACKER}/+/health"
-    if kind in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS):
+    if kind in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS, *TOURNAMENT_WORDS):
         return f"{ROOT}/{table_part}/{kind}"
     raise TopicError(f"{kind!r} is not a topic kind of the contract (docs/mqtt.md)")
 
@@ -117,7 +126,7 @@ def parse(full_topic: str) -> ParsedTopic:
     table, rest = parts[1], parts[2:]
     check_id(table, "table id")
     joined = "/".join(rest)
-    if joined in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS):
+    if joined in (STATUS, STATE, BOARD, EVENT, SHOT, CMD_REQUEST, CMD_RESPONSE, TRACKERS, *TOURNAMENT_WORDS):
         return ParsedTopic(table, joined)
     if len(rest) == 2 and rest[0] == CHARACTER:
         return ParsedTopic(table, CHARACTER, check_id(rest[1], "character id"))

@@ -18,7 +18,13 @@ from service.table.commands import CommandRefused, Record
 from service.table.config import TableConfig
 from service.table.games import table_game
 from service.table.session import TableSession
-from service.table.setup_game import SetupRefused, setup_payload
+from service.table.setup_game import (
+    SetupRefused,
+    match_offer,
+    match_table_file_payload,
+    setup_payload,
+    with_match,
+)
 from service.table.trackers import TrackerConfig, load_trackers
 
 log = logging.getLogger(__name__)
@@ -33,17 +39,30 @@ def table_file_setup(table: TableConfig, games_so_far: int) -> dict[str, Any]:
 
 
 def setup_game(args: Mapping[str, Any], table: TableConfig, session: TableSession) -> list[Record]:
-    """The set-up wizard's game (Catacombs 3E, or a Castles 2E mode): checked by the rules first, then the
+    """The set-up wizard's game (Catacombs 3E, or a Castles 2E mode), or the tournament match the referee
+    accepted (``match``: alone, the table file's game for its mode): checked by the rules first, then the
     old game closed, the new begun."""
+    choice = dict(args)
     try:
-        payload = setup_payload(args, table, session.games)
+        offer = match_offer(choice.pop("match"), table) if "match" in choice else None
+        if offer is not None and not choice:
+            payload = match_table_file_payload(offer, table, session.games)
+        else:
+            payload = setup_payload(choice, table, session.games)
+        if offer is not None:
+            payload = with_match(payload, offer)
     except SetupRefused as exc:
         raise CommandRefused(str(exc)) from None
     payload["context"] = game_context(payload)  # what the game is played with (docs/game-log.md)
     new_game_from_setup(dict(payload))  # a SetupError names what is wrong before anything is logged
     closing: list[Record] = []
     if session.state is not None:
-        closing.append(("new_game", {"reason": "the set-up wizard starts a new game"}))
+        why = (
+            "the referee starts the tournament's match"
+            if "match" in payload
+            else "the set-up wizard starts a new game"
+        )
+        closing.append(("new_game", {"reason": why}))
     return [*closing, ("setup", payload)]
 
 

@@ -65,6 +65,7 @@ CASES = [
     ("run.lock", declared(None)),
     ("demo.lock", declared(None) + declared("demo")),
     ("test.lock", declared(None) + declared("test")),
+    ("camera.lock", declared(None) + declared("camera")),
 ]
 LOCK_NAMES = [name for name, _ in CASES]
 
@@ -100,7 +101,15 @@ def test_every_locked_package_has_sha256_hashes(lock_name: str) -> None:
             assert re.fullmatch(r"sha256:[0-9a-f]{64}", digest), f"{pin.name}: not a sha256 hash: {digest}"
 
 
-@pytest.mark.parametrize(("smaller", "larger"), [("run.lock", "demo.lock"), ("demo.lock", "test.lock")])
+@pytest.mark.parametrize(
+    ("smaller", "larger"),
+    [
+        ("run.lock", "demo.lock"),
+        ("demo.lock", "test.lock"),
+        ("run.lock", "camera.lock"),
+        ("camera.lock", "test.lock"),
+    ],
+)
 def test_the_locks_nest_and_agree_on_every_shared_version(smaller: str, larger: str) -> None:
     """run.lock ⊆ demo.lock ⊆ test.lock, one version of each package across the three."""
     small, large = read_lock(LOCKS / smaller), read_lock(LOCKS / larger)
@@ -119,6 +128,21 @@ def test_the_demo_extra_stays_off_a_real_table_but_is_in_the_tests() -> None:
         name = canonicalize_name(requirement.name)
         assert name in test, f"the test extra lacks the demo extra's {requirement.name}"
         assert test[name].specifier == requirement.specifier, f"{requirement.name}: test, demo ranges differ"
+
+
+def test_the_camera_extra_stays_off_a_table_without_a_camera_but_is_in_the_tests() -> None:
+    camera = {canonicalize_name(r.name) for r in declared("camera")}
+    assert camera, "pyproject.toml declares no camera extra"
+    for lock in ("run.lock", "demo.lock"):
+        carried = camera & set(read_lock(LOCKS / lock))
+        assert not carried, f"{lock} (no camera) carries the camera extra: {sorted(carried)}"
+    test = {canonicalize_name(r.name): r for r in declared("test")}
+    for requirement in declared("camera"):  # the tests run the camera's vision on rendered frames
+        name = canonicalize_name(requirement.name)
+        assert name in test, f"the test extra lacks the camera extra's {requirement.name}"
+        assert test[name].specifier == requirement.specifier, (
+            f"{requirement.name}: test, camera ranges differ"
+        )
 
 
 def test_the_reader_catches_an_unpinned_or_unhashed_entry(tmp_path: Path) -> None:

@@ -48,12 +48,21 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         referee.fill("input[name=name]", "rita")
         referee.fill("input[name=pin]", PIN)
         referee.click("form.login button")
+        expect = pytest.importorskip("playwright.sync_api").expect
         row = referee.locator("tr[data-table=t1]")
         assert "ada v cy".lower() in row.inner_text().lower()
-        row.locator("select[name=winner]").select_option("cy")
-        row.locator("form.sign-off button").click()
+        # The log names the winner: the button offers exactly that, and its answer is in words beside it.
+        button = row.locator("form.sign-off button")
+        assert button.inner_text() == "Sign off: Cy won"
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
+        button.click()
         referee.wait_for_function(
             "document.querySelector('tr[data-table=t1]').innerText.includes('signed off')"
+        )
+        # The answer stays beside it, in words: names, not ids.
+        expect(referee.locator("output[data-answer-for=t1]")).to_have_text(
+            "Signed off at table t1, round 1: Cy beat Ada."
         )
 
         # The public standings follow the sign-off by themselves: Cy leads.
@@ -81,15 +90,29 @@ def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
     hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo", "cy", "dee"))
     hub.pair_next_round("organiser", ["t1", "t2"])
     hub.on_status("t1", "online")
-    finish_game(hub, "t1", "g1", records=6, outcome="cy")
+    finish_game(hub, "t1", "g1", records=6, outcome="castle")  # sides not named by entrant: the referee says
     server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
     try:
         referee, errors = phone(chromium, f"{server.url}/hub/login")
         referee.fill("input[name=name]", "rita")
         referee.fill("input[name=pin]", PIN)
         referee.click("form.login button")
+        dialogs: list[str] = []
+        referee.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         winner = referee.locator("tr[data-table=t1] select[name=winner]")
         winner.wait_for()
+        assert winner.input_value() == ""  # nothing chosen for the referee: no default loser
+        # Signing off with no winner named is refused beside the button, in words, with no pop-up.
+        referee.locator("tr[data-table=t1] form.sign-off button").click()
+        refusal = referee.locator("output[data-answer-for=t1]")
+        refusal.wait_for()
+        referee.wait_for_function(
+            "document.querySelector('output[data-answer-for=t1]').textContent.includes('Not done')"
+        )
+        assert refusal.inner_text() == "Not done: name the winner at t1: Ada, Cy or a draw"
+        assert dialogs == []
+        box = winner.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390  # not cut off
         winner.select_option("cy")
         referee.evaluate("document.activeElement && document.activeElement.blur()")  # the thumb moves on
         drawn = referee.evaluate("document.getElementById('live').dataset.updated || ''")
@@ -101,7 +124,7 @@ def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
             "document.querySelector('tr[data-table=t1]').innerText.includes('signed off')"
         )
         assert hub.tournament.results[(1, "t1")].winner == "cy"
-        assert errors == []
+        assert errors == ["Failed to load resource: the server responded with a status of 409 (CONFLICT)"]
     finally:
         server.stop()
         hub.store.close()

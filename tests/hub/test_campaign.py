@@ -17,7 +17,7 @@ from tests.hub.builders import new_hub
 def hand_over(hub, table_id: str, table: FakeTable) -> str:
     """What the bridge and the log shipper deliver: every record of the table's log, and its state."""
     records = table.eventlog.records()
-    game = game_id(records[0])
+    game = game_id(records[0], table_id)
     for record in records:
         hub.on_log(table_id, game, record.to_json())
     hub.on_status(table_id, "online")

@@ -27,7 +27,7 @@ def test_a_result_counts_only_once_signed_off(tmp_path: Path) -> None:
     assert all(row["points"] == 0 for row in hub.standings())  # the game ended; nobody signed yet
     with pytest.raises(NotAllowedError, match="not a referee"):
         hub.sign_off("organiser", "t1", winner="ada")
-    with pytest.raises(TournamentError, match="'winner' must be ada, cy or draw"):
+    with pytest.raises(TournamentError, match="name the winner at t1: Ada, Cy or a draw"):
         hub.sign_off("referee:rita", "t1", winner="bo")
     hub.sign_off("referee:rita", "t1", winner="ada")
     assert {r["entrant"]: r["points"] for r in hub.standings()}["ada"] == 1.0
@@ -110,7 +110,7 @@ def test_a_later_command_from_another_process_is_picked_up(tmp_path: Path) -> No
 
 def test_exports_csv_json_and_trf(tmp_path: Path) -> None:
     hub = new_hub(tmp_path / "hub.sqlite", players=FOUR + ("eli",))
-    hub.pair_next_round("organiser", ["t1", "t2"])  # ada v cy, bo v dee, bye eli
+    hub.pair_next_round("organiser", ["t1", "t2"])  # ada v cy, dee v bo (board two: bo second), bye eli
     play_round(hub, {"t1": "ada", "t2": "draw"})
     standings = list(csv.DictReader(io.StringIO(exports.to_csv(hub.standings()))))
     assert [(r["entrant"], r["points"]) for r in standings][:2] == [("ada", "1.0"), ("eli", "1.0")]
@@ -124,7 +124,7 @@ def test_exports_csv_json_and_trf(tmp_path: Path) -> None:
     assert ada[14:17] == "Ada" and ada[80:84] == " 1.0" and ada[85:89] == "   1"
     assert ada[91:99] == "   3 w 1"
     bo = next(line for line in trf if line.startswith("001    2"))
-    assert bo[91:99] == "   4 w ="
+    assert bo[91:99] == "   4 b ="
     eli = next(line for line in trf if line.startswith("001    5"))
     assert eli[91:99] == "0000 - U"
 

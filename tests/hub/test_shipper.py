@@ -102,3 +102,14 @@ def test_a_malformed_or_retained_request_changes_nothing(tmp_path: Path) -> None
         assert rig.held() == 1
     finally:
         rig.close()
+
+
+def test_two_tables_with_the_same_first_record_ship_two_games() -> None:
+    """Tables set up from one table file, started in the same second, write the same first record: their
+    logs are still two games at the hub (found running a day on two such tables)."""
+    from service.eventlog import Record
+    from service.hub.shipper import game_id
+
+    first = Record(seq=1, at="2026-11-28T10:00:00Z", by="daemon", kind="setup", payload={"ruleset": "x"})
+    assert game_id(first, "t1") != game_id(first, "t2")
+    assert game_id(first, "t1") == game_id(first, "t1")

@@ -18,13 +18,15 @@ def pairs(hub) -> list[set[str | None]]:
 
 
 def test_round_one_pairs_the_top_half_against_the_bottom_half(tmp_path: Path) -> None:
+    """FIDE Handbook C.04.3 (Dutch system) E.5: in round one the higher ranked player takes the first side
+    (white) on odd boards and the second on even ones; ``a`` is the game's first side."""
     hub = new_hub(tmp_path / "hub.sqlite", players=EIGHT)
     hub.pair_next_round("organiser", TABLES)
     assert [(m.table, m.a, m.b) for m in hub.tournament.rounds[0]] == [
         ("t1", "ada", "eli"),
-        ("t2", "bo", "fay"),
+        ("t2", "fay", "bo"),
         ("t3", "cy", "gus"),
-        ("t4", "dee", "hal"),
+        ("t4", "hal", "dee"),
     ]
 
 
@@ -63,28 +65,29 @@ def test_an_odd_field_gives_the_bye_to_the_lowest_ranked_once(tmp_path: Path) ->
 
 
 def test_tie_breaks_buchholz_then_sonneborn_berger_then_wins(tmp_path: Path) -> None:
-    """Four players, two rounds: Dee and Bo both end on 1½; Dee met the stronger field."""
+    """Four players, two rounds: Bo and Dee both end on 1½; Bo met the stronger field."""
     hub = new_hub(tmp_path / "hub.sqlite", players=("ada", "bo", "cy", "dee"))
-    hub.pair_next_round("organiser", ["t1", "t2"])  # ada v cy, bo v dee
+    hub.pair_next_round("organiser", ["t1", "t2"])  # ada (first side) v cy, dee (first side) v bo
     play_round(hub, {"t1": "ada", "t2": "draw"})
     hub.pair_next_round("organiser", ["t1", "t2"])
-    # Bo and Dee (½ each) tie on Buchholz and Sonneborn-Berger; Bo's earlier seed puts Bo second, so the
-    # top half (Ada, Bo) meets the bottom half (Dee, Cy) without a rematch.
+    # Ada (1) against Dee or Bo (½ each) is the same score gap either way. Each of the four played one
+    # game, so each firmly wants the other side (FIDE C.04.3 A.6b: colour difference ±1); Ada v Bo and
+    # Cy v Dee grant all four (C.04.3 C.12), which comes before top half against bottom half.
     assert [(m.table, m.a, m.b) for m in hub.tournament.rounds[1]] == [
-        ("t1", "ada", "dee"),
-        ("t2", "bo", "cy"),
+        ("t1", "bo", "ada"),
+        ("t2", "cy", "dee"),
     ]
-    play_round(hub, {"t1": "dee", "t2": "bo"})
+    play_round(hub, {"t1": "bo", "t2": "dee"})
     rows = hub.standings()
     assert [(r["entrant"], r["points"]) for r in rows] == [
-        ("dee", 1.5),
         ("bo", 1.5),
+        ("dee", 1.5),
         ("ada", 1.0),
         ("cy", 0.0),
     ]
-    dee, bo = rows[0], rows[1]
-    assert (dee["buchholz"], bo["buchholz"]) == (2.5, 1.5)  # Bo 1½ + Ada 1, against Dee 1½ + Cy 0
-    assert (dee["sonneborn_berger"], bo["sonneborn_berger"]) == (1.75, 0.75)
+    bo, dee = rows[0], rows[1]
+    assert (bo["buchholz"], dee["buchholz"]) == (2.5, 1.5)  # Dee 1½ + Ada 1, against Bo 1½ + Cy 0
+    assert (bo["sonneborn_berger"], dee["sonneborn_berger"]) == (1.75, 0.75)
     assert sum(r["points"] for r in rows) == 4.0  # four games, one point each
 
 

@@ -15,7 +15,27 @@
     return parts.join(" → ");
   }
 
+  // The tournament hub's offer of this table's match: one tap starts it (the table file's game for the
+  // match's mode, each side named by its entrant). Hidden once the game on the table is that match.
+  function matchOffer(t) {
+    const offer = t.match, s = t.state || {};
+    const card = document.getElementById("match-card");
+    const sideIds = (s.sides || []).map((side) => side.id).join(",");
+    const playing = offer && sideIds === offer.sides.map((side) => side.id).join(",") && !s.outcome;
+    const played = offer && sideIds === offer.sides.map((side) => side.id).join(",") && Boolean(s.outcome);
+    card.hidden = !offer || playing || played;
+    if (!offer) return;
+    const names = offer.sides.map((side) => side.name).join(" v ");
+    const inPlay = !s.outcome && s.phase && !["setup", "game_over"].includes(s.phase);
+    document.getElementById("match-offer").textContent =
+      `${offer.event}, round ${offer.round}: ${names} (${offer.sides[0].name} takes the first side)` +
+      (inPlay ? ". The game on the table is still in play: starting the match closes it." : ".");
+    const button = document.getElementById("start-match");
+    button.onclick = () => R.send("setup_game", { match: offer }, button);
+  }
+
   S.onRender(function (t) {
+    matchOffer(t);
     const s = t.state || {};
     // A table with physical decks: the referee names each card the table draws.
     document.getElementById("draw-card").hidden = s.decks !== "physical";

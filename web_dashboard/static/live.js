@@ -61,7 +61,7 @@ window.Smartmat = (function () {
     source.addEventListener("hello", (e) => {
       const view = JSON.parse(e.data);
       table.status = view.status; table.state = view.state; table.board = view.board;
-      table.shot = view.shot; table.characters = view.characters || {};
+      table.shot = view.shot; table.characters = view.characters || {}; table.match = view.match || null;
       showTableStatus();
       render("hello");
     });
@@ -83,6 +83,7 @@ window.Smartmat = (function () {
     });
     source.addEventListener("board", (e) => { table.board = JSON.parse(e.data); render("board"); });
     source.addEventListener("shot", (e) => { table.shot = JSON.parse(e.data); render("shot"); });
+    source.addEventListener("match", (e) => { table.match = JSON.parse(e.data).match; render("match"); });
     source.addEventListener("character", (e) => {
       const c = JSON.parse(e.data);
       if (c.removed) delete table.characters[c.id]; else table.characters[c.id] = c;

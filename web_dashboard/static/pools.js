@@ -55,7 +55,11 @@
   }
 
   function teamName(s) {
-    return s.team === "castle" ? "Team Castle" : s.team === "catacomb" ? "Team Catacomb" : s.id;
+    const team = s.team === "castle" ? "Team Castle" : s.team === "catacomb" ? "Team Catacomb" : s.id;
+    // A tournament match names each side by its entrant (the hub's offer): the player, then the team.
+    const offer = S.table && S.table.match;
+    const entrant = offer && (offer.sides || []).find((x) => x.id === s.id);
+    return entrant ? `${entrant.name} (${team})` : team;
   }
 
   // The shared summary speaks of rooms; a game without rooms names its mode and the team to act instead.

@@ -91,6 +91,7 @@
     const game = { mode, first: $("wiz-first").value, sides };
     if (mode === "boss-versus-boss") game.game_length = $("wiz-length").value;
     if (mode === "team" && $("wiz-quick-start").checked) game.quick_start = true;
+    if (offer && $("wiz-for-match").checked) game.match = offer;
     return game;
   }
 
@@ -130,7 +131,26 @@
     }
   }
 
+  // The tournament hub's offer of this table's match: the wizard's game is then that match (each side
+  // named by its entrant, in the offer's order), unless the referee unticks the box.
+  let offer = null;
+  let modeSetFor = "";  // the offer whose mode the wizard has chosen (once the modes have loaded)
+  function showMatch(match) {
+    offer = match || null;
+    $("wiz-match").classList.toggle("hidden", !offer);
+    $("wiz-match").hidden = !offer;
+    if (!offer) return;
+    $("wiz-match-names").textContent = `round ${offer.round}, ${offer.sides.map((side) => side.name).join(" v ")}`;
+    const key = JSON.stringify(offer);
+    if (modeSetFor !== key && [...$("wiz-mode").options].some((o) => o.value === offer.mode)) {
+      modeSetFor = key;
+      $("wiz-mode").value = offer.mode;
+      $("wiz-mode").dispatchEvent(new Event("change"));
+    }
+  }
+
   function render(view) {
+    showMatch(view.match);
     const state = view.state || {};
     if (!body.dataset.ruleset && state.ruleset) {  // the table's rule set: the choices the wizard offers
       body.dataset.ruleset = state.ruleset;

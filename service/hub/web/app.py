@@ -25,9 +25,11 @@ def create_hub_app(
     table_url_template: str | None = None,
     max_streams: int = 200,
     secret_key: str | None = None,
+    public_url: str | None = None,
 ) -> Flask:
     """``table_urls`` (or ``table_url_template`` such as ``http://{table}.local:8080/``) are where the
-    overview's drill-down links go: each table's own dashboard."""
+    overview's drill-down links go: each table's own dashboard. ``public_url`` is the hub's address for
+    phones, shown on the standings page."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_hex(32),
@@ -36,6 +38,7 @@ def create_hub_app(
         SESSION_COOKIE_NAME="smartmat_hub",
         HUB_TABLE_URLS=dict(table_urls or {}),
         HUB_TABLE_URL_TEMPLATE=table_url_template,
+        HUB_PUBLIC_URL=public_url,
     )
     app.extensions["smartmat_hub"] = hub
     app.extensions["smartmat_hub_stream"] = ChangeStream(hub, max_clients=max_streams)

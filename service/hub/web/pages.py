@@ -31,7 +31,7 @@ from service.eventlog import Record
 from service.gamelog.replay import replay
 from service.hub import exports
 from service.hub.hub import Hub
-from service.hub.model import CAMPAIGN_3E, TournamentError
+from service.hub.model import CAMPAIGN_3E, Match, TournamentError
 from service.hub.store import HubStoreError
 from service.hub.web.stream import ChangeStream, TooManyStreams
 from web_dashboard.security import LoginLimiter, pin_matches
@@ -63,15 +63,17 @@ def _overview() -> dict[str, Any]:
     rows = hub.overview()
     current = tournament.rounds[-1] if tournament.rounds else []
     by_table = {m.table: m for m in current}
+    names = {e.id: e.name for e in tournament.entrants.values()}
     for row in rows:
         match = by_table.get(row["table"])
-        row["match"] = {"a": match.a, "b": match.b} if match else None
+        row["match"] = {"a": match.a, "b": match.b} if match and match.b else None
         row["signed_off"] = bool(match and (match.round, match.table) in tournament.results)
         row["dashboard"] = _table_url(row["table"])
+        if match is not None and match.b is not None:
+            _match_view(row, match, names)
         if tournament.format == CAMPAIGN_3E:
             party = next((e for e in tournament.entrants.values() if e.table == row["table"]), None)
             row["party"] = party.name if party else None
-    names = {e.id: e.name for e in tournament.entrants.values()}
     return {
         "event": tournament.name,
         "format": tournament.format,
@@ -80,6 +82,34 @@ def _overview() -> dict[str, Any]:
         "names": names,
         "byes": [m.a for m in current if m.b is None],
     }
+
+
+def _match_view(row: dict[str, Any], match: Match, names: dict[str, str]) -> None:
+    """What a table's row says about its match: whether the game on the table is the match's (a table still
+    showing an earlier round's game is waiting, and its old result is not this round's), the winner its
+    log reports, and the side ahead on health for a game stopped at time."""
+    tag = row.get("setup_match")
+    ids = [i for i in row.get("side_ids") or [] if isinstance(i, str)]
+    if isinstance(tag, dict):
+        plays = tag.get("round") == match.round and tag.get("table") == match.table
+    elif ids and all(i in names for i in ids):
+        plays = sorted(ids) == sorted([match.a, match.b or ""])
+    else:
+        plays = None  # a game set up without naming its entrants: the referee knows which it is
+    row["plays_match"] = plays
+    if plays is False:
+        row.update(phase=None, outcome=None, turn=None, sides=[], doubtful_shot=False)
+        row["waiting"] = f"waiting for round {match.round}'s game to start"
+        return
+    outcome = row.get("outcome")
+    row["reported_winner"] = outcome if outcome in (match.a, match.b) else None
+    health = {s.get("id"): s.get("health") for s in row.get("sides") or []}
+    a, b = health.get(match.a), health.get(match.b)
+    leader = None
+    if isinstance(a, int) and isinstance(b, int):
+        leader = "draw" if a == b else match.a if a > b else match.b
+    row["leader"] = leader
+    row["running"] = outcome is None and row.get("phase") not in (None, "setup", "game_over")
 
 
 # ---- pages ---------------------------------------------------------------------------------------------
@@ -260,7 +290,12 @@ def _act(action: str) -> Response | tuple[Response, int]:
     by = f"referee:{referee}"
     try:
         if action == "sign-off":
-            record = hub.sign_off(by, str(body.get("table", "")), winner=body.get("winner"))
+            record = hub.sign_off(
+                by,
+                str(body.get("table", "")),
+                winner=body.get("winner"),
+                stopped_at_time=body.get("stopped_at_time") is True,
+            )
         elif action == "correct":
             changes = {k: body[k] for k in ("winner", "rooms_cleared", "gold") if k in body}
             record = hub.correct(
@@ -282,7 +317,36 @@ def _act(action: str) -> Response | tuple[Response, int]:
     except HubStoreError as exc:
         current_app.logger.error("hub: %s by %s not stored: %s", action, referee, exc)
         return jsonify({"ok": False, "error": f"not stored: {exc}"}), 503
-    return jsonify({"ok": True, "seq": record.seq, "record": record.to_json()})
+    message = _in_words(record.kind, record.payload, hub.tournament)
+    return jsonify({"ok": True, "seq": record.seq, "record": record.to_json(), "message": message})
+
+
+def _in_words(kind: str, payload: dict[str, Any], tournament: Any) -> str:
+    """The answer a referee reads beside the button: names, not ids."""
+
+    def name(entrant: Any) -> str:
+        found = tournament.entrants.get(entrant)
+        return str(found.name) if found else str(entrant)
+
+    where = f"table {payload.get('table')}, round {payload.get('round')}"
+    if kind == "round":
+        games = [m for m in payload["matches"] if m.get("b")]
+        byes = [name(m["a"]) for m in payload["matches"] if not m.get("b")]
+        text = f"Round {payload['number']} paired: {len(games)} games"
+        return text + (f"; the bye goes to {', '.join(byes)}." if byes else ".")
+    if "winner" in payload:
+        winner = payload["winner"]
+        match = tournament.match_at(payload.get("round"), payload.get("table"))
+        said = "a draw" if winner == "draw" else f"{name(winner)} won"
+        if match is not None and winner not in ("draw", None):
+            loser = match.b if winner == match.a else match.a
+            said = f"{name(winner)} beat {name(loser)}"
+        when = " (stopped at time)" if payload.get("stopped_at_time") else ""
+        verb = "Corrected" if kind == "correction" else "Signed off"
+        return f"{verb} at {where}: {said}{when}."
+    if kind == "correction":
+        return f"Corrected at {where}."
+    return f"Signed off at {where}: {payload.get('rooms_cleared')} rooms, {payload.get('gold')} gold."
 
 
 @bp.post("/api/sign-off")

@@ -25,6 +25,7 @@
           const chosen = choices();
           live.innerHTML = fresh.innerHTML;
           restore(chosen);
+          showAnswers();
           live.dataset.updated = String(Date.now());
         }
       })
@@ -68,14 +69,28 @@
     stream.addEventListener("open", soon);
     stream.addEventListener("table", soon);
     stream.addEventListener("tournament", soon);
+    // A log record arrived: the row's count moves at once, without re-reading the page.
+    stream.addEventListener("log", (event) => {
+      const data = JSON.parse(event.data);
+      const row = live.querySelector(`tr[data-table="${CSS.escape(data.table)}"]`);
+      const cell = row && row.querySelector("td.log");
+      if (cell) cell.textContent = data.log_held + "/" + data.log_head;
+      else soon();  // a table not on the page yet
+    });
   }
 
-  function answer(text) {
-    const box = document.getElementById("answer");
-    if (box) box.textContent = text;
+  // Each answer is shown beside the button that asked, in words, and stays there through redraws.
+  const answers = new Map();
+
+  function showAnswers() {
+    document.querySelectorAll("output[data-answer-for]").forEach((box) => {
+      const said = answers.get(box.dataset.answerFor);
+      box.textContent = said ? said.text : "";
+      box.classList.toggle("refused", Boolean(said && !said.ok));
+    });
   }
 
-  function post(path, body) {
+  function post(path, body, where) {
     return fetch(path, {
       method: "POST",
       credentials: "same-origin",
@@ -85,10 +100,15 @@
       .then((r) => r.json())
       .then((reply) => {
         if (document.activeElement) document.activeElement.blur();
-        answer(reply.ok ? "Done (record " + reply.seq + ")." : reply.error);
-        if (!reply.ok) window.alert(reply.error);
+        const text = reply.ok ? reply.message || "Done." : "Not done: " + reply.error;
+        answers.set(where, { ok: reply.ok, text: text });
+        showAnswers();
         soon();
         return reply;
+      })
+      .catch(() => {
+        answers.set(where, { ok: false, text: "Not done: the hub did not answer (is it still running?)" });
+        showAnswers();
       });
   }
 
@@ -96,8 +116,10 @@
     const form = event.target;
     if (form.classList.contains("sign-off")) {
       event.preventDefault();
-      const winner = form.querySelector("select[name=winner]");
-      post("/hub/api/sign-off", { table: form.dataset.table, winner: winner ? winner.value : null });
+      const winner = form.querySelector("[name=winner]");
+      const body = { table: form.dataset.table, winner: winner ? winner.value || null : null };
+      if (form.dataset.stopped === "yes") body.stopped_at_time = true;
+      post("/hub/api/sign-off", body, form.dataset.table);
     } else if (form.id === "correct") {
       event.preventDefault();
       const data = Object.fromEntries(new FormData(form));
@@ -105,11 +127,11 @@
       if (data.winner) body.winner = data.winner;
       if (data.rooms_cleared !== "") body.rooms_cleared = Number(data.rooms_cleared);
       if (data.gold !== "") body.gold = Number(data.gold);
-      post("/hub/api/correct", body);
+      post("/hub/api/correct", body, "correct");
     } else if (form.id === "pair") {
       event.preventDefault();
       const tables = new FormData(form).get("tables").split(",").map((t) => t.trim()).filter(Boolean);
-      post("/hub/api/pair", { tables: tables });
+      post("/hub/api/pair", { tables: tables }, "pair");
     }
   });
 })();

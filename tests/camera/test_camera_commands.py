@@ -1,0 +1,84 @@
+"""`smartmat camera render` writes a simulated camera's frames where a real camera's come from, and
+`smartmat camera watch` reads them as it reads a camera; the discs file says how each disc looks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2")
+
+from service.camera.discs import DiscsFileError, discs_to_yaml, read_discs  # noqa: E402
+from service.camera.layout import DiscLook  # noqa: E402
+from service.cli import main  # noqa: E402
+
+
+@pytest.mark.slow
+def test_a_rendered_feed_is_read_back_with_every_disc_seen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    discs = tmp_path / "discs.yaml"
+    out = tmp_path / "clip"
+    assert main(["camera", "render", "--out", f"dir:{out}", "--discs-out", str(discs), "--shots", "1"]) == 0
+    assert (out / "timestamps.txt").is_file()
+    capsys.readouterr()
+    assert (
+        main(
+            ["camera", "watch", "--source", f"dir:{out}", "--discs", str(discs), "--check", "--frames", "12"]
+        )
+        == 0
+    )
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(lines) == 12 and all(line["mapped"] for line in lines)
+    assert {p for line in lines for p in line["places"]} == set(read_discs(discs))
+    assert "every disc seen" in captured.err
+    # A disc enrolled but absent from the mat fails the set-up check, by name.
+    text = (
+        discs.read_text(encoding="utf-8")
+        + "  lord-9: {radius_mm: 22.5, colour_bgr: [160, 40, 140], marker: 40}\n"
+    )
+    discs.write_text(text, encoding="utf-8")
+    assert (
+        main(
+            [
+                "camera",
+                "watch",
+                "--source",
+                f"dir:{out}",
+                "--discs",
+                str(discs),
+                "--check",
+                "--quiet",
+                "--frames",
+                "3",
+            ]
+        )
+        == 1
+    )
+    assert "discs never seen: lord-9" in capsys.readouterr().err
+
+
+def test_the_discs_file_round_trips_and_its_mistakes_are_named(tmp_path: Path) -> None:
+    looks = {
+        "hero-1": DiscLook("hero-1", 19.0, (40, 200, 230), 10),
+        "bolt-1": DiscLook("bolt-1", 10.0, (220, 140, 40)),
+    }
+    path = tmp_path / "discs.yaml"
+    path.write_text(discs_to_yaml(looks), encoding="utf-8")
+    assert read_discs(path) == looks
+    entry = "{radius_mm: 19, colour_bgr: [1, 2, 3], marker: 12}"
+    cases = {
+        "discs: {a: {radius_mm: 19, colour_bgr: [1, 2, 3], marker: 3}}": "discs.a.marker: 3 is one of",
+        f"discs: {{a: {entry}, b: {entry}}}": "discs.b.marker: 12 is a's already",
+        "discs: {a: {radius_mm: 0.5, colour_bgr: [1, 2, 3]}}": "discs.a.radius_mm: expected a radius",
+        "discs: {a: {radius_mm: 19, colour_bgr: [1, 2]}}": "discs.a.colour_bgr: expected",
+        "discs: {a: {radius_mm: 19, colour_bgr: [1, 2, 3], colour: red}}": "discs.a: unknown key",
+        "discs: []": "discs: expected a mapping",
+    }
+    for text, message in cases.items():
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(DiscsFileError, match=message):
+            read_discs(path)
