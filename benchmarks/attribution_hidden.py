@@ -35,7 +35,8 @@ from typing import Any
 
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
-from service.simulator.hidden_mats import CAMERA_QUALITY_NAMES, drawn_ranges, hidden_table, table_shots
+from service.simulator.camera import CAMERA_QUALITY_NAMES
+from service.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
 from service.simulator.registered import unregistered_touches
 from service.simulator.sensors import SensorModel
 from service.simulator.trace_faults import FAULTS, check_faults, with_faults

@@ -29,6 +29,43 @@ SWAP_GAP_MM = (
 )
 
 
+# ``camera="typical"`` and ``camera="poor"``: what the study's camera lacks (exposure blur, a lens bias that
+# varies across the mat, look-alike discs swapping labels, a clock that is not the board's, lower frame
+# rates), each drawn per table from a wide range. "study" is the camera above, unchanged.
+CAMERA_QUALITIES: dict[str, dict[str, tuple[float, float]]] = {
+    "typical": {
+        "fps": (90.0, 90.0),
+        "sigma_mm": (0.3, 1.0),
+        "exposure_s": (0.001, 0.004),
+        "lens_bias_mm": (0.5, 2.0),  # the largest bias anywhere on the mat
+        "offset_max_mm": (0.0, 1.5),
+        "dropped_frames": (0.0, 0.05),
+        "hand_s": (0.0, 0.06),
+        "arm_share_of_shots": (0.0, 0.3),
+        "swap_probability": (
+            0.0,
+            0.08,
+        ),  # per close pass of look-alikes (~40 % of shots have one)
+        "clock_offset_us": (-5000.0, 5000.0),
+        "clock_jitter_us": (0.0, 1000.0),
+    },
+    "poor": {  # around an independent check's poor camera: 60 fps, 8 ms, 1.5 mm, 3 mm lens, 8 % lost
+        "fps": (60.0, 60.0),
+        "sigma_mm": (1.2, 1.8),
+        "exposure_s": (0.006, 0.010),
+        "lens_bias_mm": (2.0, 3.5),
+        "offset_max_mm": (0.5, 1.5),
+        "dropped_frames": (0.06, 0.10),
+        "hand_s": (0.02, 0.06),
+        "arm_share_of_shots": (0.25, 0.35),
+        "swap_probability": (0.08, 0.15),
+        "clock_offset_us": (-5000.0, 5000.0),
+        "clock_jitter_us": (500.0, 2000.0),
+    },
+}
+CAMERA_QUALITY_NAMES = ("study", *CAMERA_QUALITIES)
+
+
 @dataclass(frozen=True)
 class CameraTruth:
     sigma_mm: float  # the camera's real noise per axis and frame
@@ -76,6 +113,32 @@ def draw_lens_waves(
             )
         )
     return tuple(drawn)
+
+
+def draw_camera(rng: random.Random, quality: str) -> CameraTruth:
+    """A hidden table's camera of this quality (``CAMERA_QUALITIES``), drawn from its ranges."""
+    if quality not in CAMERA_QUALITIES:
+        raise ValueError(f"camera must be one of {', '.join(CAMERA_QUALITY_NAMES)}, not {quality!r}")
+    ranges = CAMERA_QUALITIES[quality]
+
+    def u(key: str) -> float:
+        return rng.uniform(*ranges[key])
+
+    offset = u("offset_max_mm")
+    heading = rng.uniform(0.0, 2 * math.pi)
+    return CameraTruth(
+        sigma_mm=u("sigma_mm"),
+        dropped_frames=u("dropped_frames"),
+        hand_s=u("hand_s"),
+        offset_mm=(offset * math.cos(heading), offset * math.sin(heading)),
+        arm_probability=u("arm_share_of_shots"),
+        fps=u("fps"),
+        exposure_s=u("exposure_s"),
+        lens_waves=draw_lens_waves(rng, u("lens_bias_mm")),
+        swap_probability=u("swap_probability"),
+        clock_offset_us=u("clock_offset_us"),
+        clock_jitter_us=u("clock_jitter_us"),
+    )
 
 
 class CameraModel:

@@ -23,7 +23,7 @@ from typing import Any
 
 from service.mat.geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
-from service.simulator.camera import CameraTruth, draw_lens_waves
+from service.simulator.camera import CAMERA_QUALITIES, CameraTruth, draw_camera
 from service.simulator.sensors import PiezoTruth
 from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
 from service.simulator.table_edges import WALL_RADIUS_MM, inside_convex
@@ -75,41 +75,6 @@ CAMERA_DROPPED_RANGE = (0.0, 0.05)  # share of frames lost
 CAMERA_HAND_RANGE = (0.0, 0.06)  # s the flicking hand hides the flicked disc
 CAMERA_OFFSET_MAX_MM = 1.5  # its registration against the mat: up to this far off, per axis
 CAMERA_ARM_RANGE = (0.0, 0.3)  # share of shots with a player's arm over part of the mat for 50-300 ms
-# ``camera="typical"`` and ``camera="poor"``: what the study's camera lacks (exposure blur, a lens bias that
-# varies across the mat, look-alike discs swapping labels, a clock that is not the board's, lower frame
-# rates), each drawn per table from a wide range. "study" is the camera above, unchanged.
-CAMERA_QUALITIES: dict[str, dict[str, tuple[float, float]]] = {
-    "typical": {
-        "fps": (90.0, 90.0),
-        "sigma_mm": (0.3, 1.0),
-        "exposure_s": (0.001, 0.004),
-        "lens_bias_mm": (0.5, 2.0),  # the largest bias anywhere on the mat
-        "offset_max_mm": (0.0, 1.5),
-        "dropped_frames": (0.0, 0.05),
-        "hand_s": (0.0, 0.06),
-        "arm_share_of_shots": (0.0, 0.3),
-        "swap_probability": (
-            0.0,
-            0.08,
-        ),  # per close pass of look-alikes (~40 % of shots have one)
-        "clock_offset_us": (-5000.0, 5000.0),
-        "clock_jitter_us": (0.0, 1000.0),
-    },
-    "poor": {  # around an independent check's poor camera: 60 fps, 8 ms, 1.5 mm, 3 mm lens, 8 % lost
-        "fps": (60.0, 60.0),
-        "sigma_mm": (1.2, 1.8),
-        "exposure_s": (0.006, 0.010),
-        "lens_bias_mm": (2.0, 3.5),
-        "offset_max_mm": (0.5, 1.5),
-        "dropped_frames": (0.06, 0.10),
-        "hand_s": (0.02, 0.06),
-        "arm_share_of_shots": (0.25, 0.35),
-        "swap_probability": (0.08, 0.15),
-        "clock_offset_us": (-5000.0, 5000.0),
-        "clock_jitter_us": (500.0, 2000.0),
-    },
-}
-CAMERA_QUALITY_NAMES = ("study", *CAMERA_QUALITIES)
 
 SIDES = ("bottom", "right", "top", "left")
 MIN_MONSTERS = 2  # fewer left standing and the players set up the next room
@@ -311,7 +276,7 @@ def draw_hidden_table(
         )
     camera = None
     if base_sensors.camera is not None and camera_quality != "study":
-        camera = _draw_camera(camera_rng or random.Random(rng.random()), camera_quality)
+        camera = draw_camera(camera_rng or random.Random(rng.random()), camera_quality)
     elif base_sensors.camera is not None:
         cu = (camera_rng or random.Random(rng.random())).uniform
         camera = CameraTruth(
@@ -323,31 +288,6 @@ def draw_hidden_table(
         )
     return HiddenTable(
         table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine, camera
-    )
-
-
-def _draw_camera(rng: random.Random, quality: str) -> CameraTruth:
-    if quality not in CAMERA_QUALITIES:
-        raise ValueError(f"camera must be one of {', '.join(CAMERA_QUALITY_NAMES)}, not {quality!r}")
-    ranges = CAMERA_QUALITIES[quality]
-
-    def u(key: str) -> float:
-        return rng.uniform(*ranges[key])
-
-    offset = u("offset_max_mm")
-    heading = rng.uniform(0.0, 2 * math.pi)
-    return CameraTruth(
-        sigma_mm=u("sigma_mm"),
-        dropped_frames=u("dropped_frames"),
-        hand_s=u("hand_s"),
-        offset_mm=(offset * math.cos(heading), offset * math.sin(heading)),
-        arm_probability=u("arm_share_of_shots"),
-        fps=u("fps"),
-        exposure_s=u("exposure_s"),
-        lens_waves=draw_lens_waves(rng, u("lens_bias_mm")),
-        swap_probability=u("swap_probability"),
-        clock_offset_us=u("clock_offset_us"),
-        clock_jitter_us=u("clock_jitter_us"),
     )
 
 

@@ -11,8 +11,8 @@ import statistics
 import pytest
 
 from service.mat.geometry import load_sensor_config
-from service.simulator.camera import CameraModel, CameraTruth, draw_lens_waves
-from service.simulator.hidden_mats import CAMERA_QUALITIES, hidden_table
+from service.simulator.camera import CAMERA_QUALITIES, CameraModel, CameraTruth, draw_lens_waves
+from service.simulator.hidden_mats import hidden_table
 from service.simulator.table_edges import ShotRecord
 
 CONFIG = load_sensor_config("camera").camera
