@@ -86,9 +86,21 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument(
         "--calibration",
         type=Path,
-        help="the table's calibration file, learnt from play, saved after each shot (docs/calibration.md); "
-        "default with --serial: <data-dir>/<table>.calibration.json, starting from wide priors; "
-        "the simulated mat uses the model's built-in constants unless this is given",
+        help="the table's calibration file, learnt from play and from the referee's answers, saved after "
+        "each shot (docs/calibration.md); default: <data-dir>/<table>.calibration.json, starting from wide "
+        "priors (the simulated mat's too, so the demo learns its mat as a new table does)",
+    )
+    run.add_argument(
+        "--built-in-constants",
+        action="store_true",
+        help="the simulated mat only: read shots with the model's built-in constants taken as known (the "
+        "simulated mat is built to them) and learn nothing; no calibration file",
+    )
+    run.add_argument(
+        "--ignore-referee-answers",
+        action="store_true",
+        help="learn only from each shot's own evidence, not from the referee's answers to held shots "
+        "(a comparison: benchmarks/demo_learning.py)",
     )
     run.add_argument(
         "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
@@ -142,7 +154,6 @@ def run_simulation(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     from firmware_bridge.transport import SerialConnection
     from service.attribution.infer import AttributionConfig, shutdown_pool
-    from service.attribution.learning import CalibrationKeeper
     from service.common.systemd_notify import ServiceWatch, SystemdNotifier
     from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
@@ -180,11 +191,7 @@ def run_table(args: argparse.Namespace) -> int:
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
         options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
-        calibration_path = args.calibration
-        if calibration_path is None and args.serial is not None:
-            calibration_path = args.data_dir / f"{table.table}.calibration.json"
-        if calibration_path is not None:
-            options.calibration = CalibrationKeeper(calibration_path, table.table)
+        options.calibration = _calibration_keeper(args, table.table)
         options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
@@ -216,6 +223,24 @@ def run_table(args: argparse.Namespace) -> int:
         notifier.stopping(f"table {table.table}: stopping")
         print("smartmat: stopping", flush=True)
     return 0
+
+
+def _calibration_keeper(args: argparse.Namespace, table: str) -> Any:
+    """The table's calibration, learnt into its file in the data dir (or --calibration). The demo's too: its
+    simulated referee answers the shots it holds, and those answers teach the table as a real referee's do;
+    only --built-in-constants (the simulated mat, which is built to them) reads without learning."""
+    from service.attribution.learning import CalibrationKeeper
+
+    if args.built_in_constants:
+        if args.serial is not None:
+            raise SystemExit("smartmat: --built-in-constants is for the simulated mat; a real mat learns")
+        if args.calibration is not None:
+            raise SystemExit("smartmat: --built-in-constants reads no calibration file; drop --calibration")
+        return None
+    path = args.calibration or args.data_dir / f"{table}.calibration.json"
+    keeper = CalibrationKeeper(path, table, learn_answers=not args.ignore_referee_answers)
+    print(f"smartmat: table calibration {path} ({keeper.describe()})", flush=True)
+    return keeper
 
 
 def _chosen_table(args: argparse.Namespace) -> Any:

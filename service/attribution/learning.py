@@ -46,6 +46,7 @@ from .calibration import (
     save_calibration,
     wide_priors,
 )
+from .camera_quality import learn_camera
 from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
@@ -256,6 +257,7 @@ def _learn_from_evidence(
         disc_restitution=disc_e,
         wall_restitution=wall_e,
         flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
+        camera=learn_camera(cal.camera, trace, picture.events),
     )
 
 
@@ -341,20 +343,25 @@ class CalibrationKeeper:
     log record so a replay months later knows which calibration decided it.
     """
 
-    def __init__(self, path: Path, table: str) -> None:
+    def __init__(self, path: Path, table: str, *, learn_answers: bool = True) -> None:
         self.path = path
+        # False: the referee's answers are not learnt (a comparison of what they add; no reading is kept)
+        self.learn_answers = learn_answers
         # The last shots' readings, by the shot record's seq, until the referee answers (never logged: the log
         # keeps the trace, and a restart reads the shot again).
         self.held: dict[int, tuple[ShotTrace, Attribution, AttributionConfig]] = {}
         self.calibration = load_calibration(path)
         if self.calibration.shots == 0:  # a new table: name it after the table, not the file
             self.calibration = replace(self.calibration, table=table)
-        log.info(
-            "table calibration %s (%s, %d shots, %s)",
-            path,
-            self.calibration.source,
-            self.calibration.shots,
-            "settled" if self.calibration.settled else "not settled yet: shots go to the referee",
+        log.info("table calibration %s (%s)", path, self.describe())
+
+    def describe(self) -> str:
+        """The calibration in a few words: where it comes from, what it rests on, whether it is settled."""
+        cal = self.calibration
+        return (
+            f"{cal.source}, {cal.shots} shots, {cal.referee.labelled} answered by the referee, "
+            + ("settled" if cal.settled else "not settled yet: shots go to the referee")
+            + ("" if self.learn_answers else "; the referee's answers are not learnt")
         )
 
     def config(self, base: AttributionConfig) -> AttributionConfig:
@@ -369,7 +376,7 @@ class CalibrationKeeper:
             save_calibration(self.calibration, self.path)
         except (OSError, ValueError) as exc:  # a full disk must not stop the game; the log keeps the traces
             log.error("could not update the table calibration %s: %s", self.path, exc)
-        if shot_seq:
+        if shot_seq and self.learn_answers:
             self.held[shot_seq] = (trace, result, base)
             while len(self.held) > HELD_KEPT:
                 del self.held[next(iter(self.held))]

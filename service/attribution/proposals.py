@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from service.mat.trace import SeenPiece, ShotTrace
 
@@ -31,6 +32,14 @@ CAROM_SIGMA = math.radians(1.5)
 CAROM_STEPS = 360
 CAROM_PER_PAIR = 2
 CAROM_FIRST_PIECES = 6  # the surest movers only: a push through a crowd moves many
+# Pairs along the flicked disc's path: a second touch soft enough to leave its piece where the scans cannot
+# tell it moved makes no carom above (only moved pieces do), yet it is half of most two-hit shots the
+# sampler missed. The pieces that stood within reach of the straight line from the flicked disc's start to
+# its rest (the nearest few) are tried as either piece of a carom, aimed at their centres.
+PAIR_SHARE_OF_AIMS = 0.07
+PAIR_PATH_MARGIN_MM = 40.0
+PAIR_PIECES = 4
+PAIR_WEIGHT = 0.3
 
 
 def wrap_angle(angle: float) -> float:
@@ -119,6 +128,7 @@ class BroadProposal:
         aims = [math.atan2(ty - me.y_mm, tx - me.x_mm) for tx, ty, _ in targets]
         aim_weights = [w for _, _, w in targets]
         caroms = carom_aims(trace, config, moved_pieces, mover if travel > 10 else None)
+        pairs = pair_aims(trace, config, moved_pieces, mover if travel > 10 else None)
         banks: list[float] = []
         bank_weights: list[float] = []
         # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
@@ -143,16 +153,21 @@ class BroadProposal:
                 bank_weights.append(w)
         # Straight aims carry most of the aimed share; bank shots and caroms are rarer, and there are several
         # of them per target.
-        self.aims = aims + banks + [a for a, _ in caroms]
+        self.aims = aims + banks + [a for a, _ in caroms] + [a for a, _ in pairs]
         carom_share = CAROM_SHARE_OF_AIMS if caroms else 0.0
+        pair_share = PAIR_SHARE_OF_AIMS if pairs else 0.0
         straight_total, bank_total = sum(aim_weights) or 1.0, sum(bank_weights) or 1.0
         carom_total = sum(w for _, w in caroms) or 1.0
+        pair_total = sum(w for _, w in pairs) or 1.0
         self.aim_weights = (
-            [(1 - BANK_SHARE_OF_AIMS - carom_share) * w / straight_total for w in aim_weights]
+            [(1 - BANK_SHARE_OF_AIMS - carom_share - pair_share) * w / straight_total for w in aim_weights]
             + [BANK_SHARE_OF_AIMS * w / bank_total for w in bank_weights]
             + [carom_share * w / carom_total for _, w in caroms]
+            + [pair_share * w / pair_total for _, w in pairs]
         )
-        self.aim_sigmas = [self.AIM_SIGMA] * (len(aims) + len(banks)) + [CAROM_SIGMA] * len(caroms)
+        self.aim_sigmas = [self.AIM_SIGMA] * (len(aims) + len(banks)) + [CAROM_SIGMA] * (
+            len(caroms) + len(pairs)
+        )
         mu = config.model.sliding_friction * config.table_calibration().friction.scale
         self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
 
@@ -236,6 +251,78 @@ def carom_aims(
             for run in runs[:CAROM_PER_PAIR]:
                 out.append((min(run)[1], min(weight, w2)))
     return out
+
+
+def path_pieces(
+    trace: ShotTrace, moved: Sequence[str], rest: SeenPiece | None
+) -> list[tuple[str, float, float]]:
+    """The pieces that stood within reach of the flicked disc's way from its start to its rest and that the
+    scans do not show moving (``moved``): the nearest ``PAIR_PIECES`` of them, (piece, x, y)."""
+    if rest is None:
+        return []
+    pre = trace.pre.by_piece()
+    me = pre[trace.declaration.flicked]
+    radius = trace.spec(me.piece).radius_mm
+    near: list[tuple[float, str, float, float]] = []
+    for piece in trace.pre.pieces:
+        spec = trace.spec(piece.piece)
+        if piece.piece == me.piece or piece.piece in moved or spec.kind in COVER_KINDS:
+            continue
+        gap = _distance_to_segment(piece.x_mm, piece.y_mm, me.x_mm, me.y_mm, rest.x_mm, rest.y_mm)
+        if gap <= spec.radius_mm + radius + PAIR_PATH_MARGIN_MM:
+            near.append((gap, piece.piece, piece.x_mm, piece.y_mm))
+    return [(pid, x, y) for _, pid, x, y in sorted(near)[:PAIR_PIECES]]
+
+
+def pair_aims(
+    trace: ShotTrace,
+    config: AttributionConfig,
+    moved: list[tuple[str, float, float, float, float, float]],
+    rest: SeenPiece | None,
+) -> list[tuple[float, float]]:
+    """Flick angles for two-hit shots whose one touch left no visible move: a carom off any piece along the
+    path (moved or not) on to an unmoved piece along it, or off an unmoved one on to a moved one or the
+    rest point. (angle, weight) pairs; the caroms between moved pieces are :func:`carom_aims`'."""
+    along = path_pieces(trace, [m[0] for m in moved], rest)
+    if not along:
+        return []
+    pre = trace.pre.by_piece()
+    me = pre[trace.declaration.flicked]
+    spec = trace.spec(me.piece)
+    e = config.model.disc_restitution**2
+    firsts = [(pid, x, y, PAIR_WEIGHT) for pid, x, y in along] + [
+        (pid, x0, y0, w) for pid, x0, y0, _, _, w in sorted(moved, key=lambda m: -m[5])[:CAROM_FIRST_PIECES]
+    ]
+    goals = [(pid, x, y, PAIR_WEIGHT, trace.spec(pid).radius_mm + spec.radius_mm) for pid, x, y in along]
+    unmoved = {pid for pid, _, _ in along}
+    for pid, x0, y0, x1, y1, w in moved:
+        d = math.hypot(x1 - x0, y1 - y0)
+        reach = trace.spec(pid).radius_mm + spec.radius_mm
+        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
+    if rest is not None:
+        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
+    out: list[tuple[float, float]] = []
+    for first, ax, ay, weight in firsts:
+        reach = trace.spec(first).radius_mm + spec.radius_mm
+        k = (spec.mass_g - e * trace.spec(first).mass_g) / (spec.mass_g + trace.spec(first).mass_g)
+        for second, gx, gy, w2, tolerance in goals:
+            if second == first or (first not in unmoved and second not in unmoved):
+                continue  # two moved pieces: carom_aims has them
+            best: tuple[float, float] | None = None
+            for step in range(CAROM_STEPS):
+                found = _carom(me.x_mm, me.y_mm, ax, ay, reach, k, gx, gy, 2 * math.pi * step / CAROM_STEPS)
+                if found is not None and found[0] < tolerance and (best is None or found < best):
+                    best = found
+            if best is not None:
+                out.append((best[1], min(weight, w2)))
+    return out
+
+
+def _distance_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 < 1e-9 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
 
 
 def _carom(

@@ -21,7 +21,7 @@ from service.attribution.gates import (
     touch_on_an_obstacle_in_doubt,
 )
 from service.attribution.model import RolloutParams, ShotModel
-from service.attribution.proposals import CAROM_SIGMA, BroadProposal
+from service.attribution.proposals import CAROM_SIGMA, BroadProposal, pair_aims, path_pieces
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 from service.simulator.shot_lab import SETTLE_US, ShotLab, SimulatedShot
@@ -558,3 +558,36 @@ def test_a_reading_that_differs_only_by_a_touch_on_an_obstacle_needs_a_wider_mar
     assert touch_on_an_obstacle_in_doubt(scene, [top, _share({"orc-1", "obstacle-1"}, -113.0, 0.01)]) is None
     # A reading that differs by a piece that is not an obstacle is weighed by the usual margin alone.
     assert touch_on_an_obstacle_in_doubt(scene, [top, _share({"orc-1", "hero-1"}, -108.0, 0.01)]) is None
+
+
+def _second_touch_the_scans_miss() -> ShotTrace:
+    """The glance off orc-1 into orc-2, with orc-2 seen afterwards where it stood: a second touch soft enough,
+    or a scan rough enough, that the scans cannot tell it moved."""
+    trace = _glance_off_one_orc_into_the_other().trace
+    before = trace.pre.by_piece()
+    post = tuple(before["orc-2"] if p.piece == "orc-2" else p for p in trace.post.pieces)
+    return dataclasses.replace(trace, post=Scan(trace.post.t_us, post))
+
+
+def test_the_search_aims_at_a_carom_on_to_a_piece_along_the_path_that_did_not_move() -> None:
+    # Caroms between moved pieces cannot reach orc-2 here; the pairs along the flicked disc's way from its
+    # start to its rest can (proposals.pair_aims): off orc-1 on to orc-2's centre, within 2° of the flick.
+    trace = _second_touch_the_scans_miss()
+    assert [pid for pid, _, _ in path_pieces(trace, ["orc-1"], trace.post.by_piece()["hero-xoric"])] == [
+        "orc-2"
+    ]
+    pairs = pair_aims(trace, AttributionConfig(), [], trace.post.by_piece()["hero-xoric"])
+    assert min(abs(math.degrees(a)) for a, _ in pairs) < 2.0
+    broad = BroadProposal(trace, AttributionConfig())
+    caroms = [a for a, sigma in zip(broad.aims, broad.aim_sigmas, strict=True) if sigma == CAROM_SIGMA]
+    assert caroms and min(abs(math.degrees(a)) for a in caroms) < 2.0
+
+
+def test_a_two_hit_shot_whose_second_piece_did_not_visibly_move_is_read_with_both_hits() -> None:
+    # With the pairs along the path the reading counts both hits first on every sampler seed tried; without
+    # them one seed in four read orc-2 alone (the carom was found too rarely to weigh it).
+    trace = _second_touch_the_scans_miss()
+    for seed in range(4):
+        result = attribute(trace, dataclasses.replace(QUICK, seed=seed))
+        assert result.top.direct_hits == {"orc-1", "orc-2"}, (seed, result.top.direct_hits)
+        assert not result.auto_apply  # two hits: the referee confirms (gates.py)

@@ -112,3 +112,24 @@ def test_an_applied_shot_undone_and_entered_again_by_hand_is_an_answer_against_i
         assert learnt.counted("unsure") == (150, 1) and not learnt.releases("unsure")
     finally:
         table.close()
+
+
+def test_a_table_told_to_ignore_its_referee_s_answers_learns_only_from_the_shots(tmp_path: Path) -> None:
+    """`smartmat run --ignore-referee-answers` (the comparison of benchmarks/demo_learning.py): the shot's own
+    evidence is learnt, the referee's answer is not."""
+    path = tmp_path / "t1.calibration.json"
+    keeper = CalibrationKeeper(path, "t1", learn_answers=False)
+    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
+    try:
+        assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
+        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        flick(table)
+        first = _reading(table, 0)
+        assert first["auto"] is False
+        before = load_calibration(path)
+        assert before.shots == 1
+        assert table.send("confirm_hits", candidate=0, shot=str(first["shot"]))["ok"]
+        after = load_calibration(path)
+        assert after.referee.labelled == 0 and after.digest == before.digest
+    finally:
+        table.close()
