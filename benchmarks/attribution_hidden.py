@@ -35,6 +35,7 @@ from typing import Any
 
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
+from service.simulator.camera import CAMERA_QUALITY_NAMES
 from service.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
 from service.simulator.registered import unregistered_touches
 from service.simulator.sensors import SensorModel
@@ -51,11 +52,12 @@ def write_hidden_set(
     sensors: str = "reference",
     laws: str = "shared",
     faults: Sequence[str] = (),
+    camera: str = "study",
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     described = []
     for k in range(tables):
-        table = hidden_table(seed, k, sensors, laws)
+        table = hidden_table(seed, k, sensors, laws, camera)
         described.append({"table": k, **table.describe()})
         # Noise-free hearing with the table's hidden piezos: only for the report, never for the traces.
         hearing = SensorModel(table.sensors, table.mat, truth=table.piezo_truth)
@@ -63,7 +65,7 @@ def write_hidden_set(
             open(out / f"table-{k}.trace.jsonl", "w", encoding="utf-8") as traces,
             open(out / f"table-{k}.truth.jsonl", "w", encoding="utf-8") as truths,
         ):
-            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws)):
+            for i, shot in enumerate(table_shots(seed, k, shots, pieces, sensors, laws, camera)):
                 # The trace file gets only what the sensors recorded, and where it sits in the set.
                 trace = trace_to_json(shot.trace) | {"meta": {"table": k, "shot": i}}
                 if faults:
@@ -78,6 +80,9 @@ def write_hidden_set(
                         shot.truth, shot.trace.pre, shot.trace.post, hearing
                     ),
                 }
+                if shot.trace.camera is not None:
+                    # The tracker's label swaps, to tell which answers a swap misled (never for reading).
+                    truth["camera_swaps"] = [list(s) for s in shot.truth.camera_swaps]
                 truths.write(json.dumps(truth) + "\n")
     constants = {
         "seed": seed,
@@ -86,6 +91,7 @@ def write_hidden_set(
         "sensors": sensors,
         "laws": laws,
         "faults": list(faults),
+        "camera": camera if sensors == "camera" else None,
         "ranges": drawn_ranges(),
         "tables": described,
     }
@@ -107,7 +113,8 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
     top3 = sum(r[1] for r in rows) / n
     auto = [r for r in rows if r[2]]
     precision = f"{sum(r[0] for r in auto) / len(auto):.1%}" if auto else "–"
-    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%}"
+    wrong = f"{sum(not r[0] for r in auto)}/{len(auto)}"
+    return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%} {wrong:>9}"
 
 
 WARM_UP = 20  # the goals are read after each table's first shots
@@ -144,17 +151,20 @@ def score(results: Path, outputs: str = "out") -> int:
             groups_of_shot += [warm, f"{table} {warm}"]
             if i >= WARM_UP:
                 groups_of_shot += [f"{warm}, {hits}"] + ([f"{warm}, {registered}"] if registered else [])
+            if truth.get("camera_swaps"):
+                groups_of_shot.append("camera swapped labels")
             for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
             elapsed.setdefault(warm, []).append(float(answer.get("elapsed_s") or 0.0))
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
-    print(f"{'':36} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
+    print(f"{'':36} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9} {'wrong':>9}")
     order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
     order += ["all registered", "a touch unregistered", f"first {WARM_UP}", f"after {WARM_UP}"]
     order += [f"after {WARM_UP}, {g}" for g in ("0 direct hits", "1 direct hit", "2+ direct hits")]
     order += [f"after {WARM_UP}, {g}" for g in ("all registered", "a touch unregistered")]
+    order += ["camera swapped labels"]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:
@@ -197,6 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="varied: the sensor and contact laws differ from the model's too, not only their constants",
     )
     parser.add_argument(
+        "--camera",
+        default="study",
+        choices=CAMERA_QUALITY_NAMES,
+        help="with --sensors camera: the camera's quality (study: the sensor study's camera; typical and "
+        "poor add exposure blur, lens bias, identity swaps, clock error and lower frame rates)",
+    )
+    parser.add_argument(
         "--faults",
         default="",
         help="faults of a real board laid over the traces, comma-separated, from: "
@@ -222,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sensors=args.sensors,
         laws=args.laws,
         faults=faults,
+        camera=args.camera,
     )
     print(f"{args.tables} tables x {args.shots} shots written to {args.out}")
     return 0

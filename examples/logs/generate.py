@@ -9,14 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service.gamelog.replay import new_game_from_setup, register_fixture_content
+from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
 from service.rules import actions as A
-from tests.helpers.sample_content import sample_content
 
 HERE = Path(__file__).parent
-# Most examples play with the tests' hand-made cards (``content: sample``), which the service does not ship.
-register_fixture_content("sample", sample_content)
 
 
 class Game:
@@ -47,9 +44,10 @@ class Game:
         (HERE / name).write_text(self.log.lines(), encoding="utf-8")
 
 
-SAMPLE = {
+# Every example plays with the shipped cards, so that ``smartmat replay`` replays each one as it is.
+SHIPPED = {
     "ruleset": "catacombs-3e",
-    "content": "sample",
+    "content": "shipped",
     "heroes": ["xoric", "varesh", "roosan", "elani"],
     "lord": "hmotha-the-lich-lord",
     "seed": 2026,
@@ -58,17 +56,17 @@ SAMPLE = {
 
 def barracks_cleared() -> None:
     """The Barracks from setup to the Resolution Phase: two rounds, a flipped Troll, gold paid out."""
-    g = Game({**SAMPLE, "rooms": ["the-barracks", "althea-the-healer", "catacomb-lords-lair"]})
+    g = Game({**SHIPPED, "rooms": ["the-barracks", "althea-the-healer", "catacomb-lords-lair"]})
     g.do(A.EnterRoom(), by="referee:anna")
     g.do(A.StartBattle(), by="referee:anna")
-    g.turn("hero-xoric", ("melee", "monster-troll-1", "monster-orc-1"), ("rush",))
+    g.turn("hero-xoric", ("rush",), ("melee", "monster-troll-1", "monster-orc-1"))
     g.turn("hero-elani", ("melee", "monster-orc-2"), ("rush",))
-    g.turn("hero-varesh", ("rush",), ("missile", "monster-orc-3"))
+    g.turn("hero-varesh", ("rush",), ("melee", "monster-orc-3"))
     g.turn("hero-roosan", ("rush",), ("melee", "hero-xoric"), ("rush",), ("rush",))
     g.turn("monster-orc-4", ("missile", "hero-varesh"), alternative=1)
-    g.turn("monster-pit-viper-1", ("melee", "hero-roosan"))
+    g.turn("monster-pit-viper-1", ("missile", "hero-roosan"), alternative=0)
     g.turn("monster-troll-1", ("melee", "hero-elani"))
-    g.turn("hero-xoric", ("melee", "monster-troll-1"), ("rush",))
+    g.turn("hero-xoric", ("rush",), ("melee", "monster-troll-1"))
     g.turn("hero-elani", ("melee", "monster-troll-1", "monster-orc-4"), ("rush",))
     g.turn("hero-roosan", ("rush",), ("melee", "monster-pit-viper-1"))
     g.write("barracks-cleared.jsonl")
@@ -76,13 +74,13 @@ def barracks_cleared() -> None:
 
 def referee_corrections() -> None:
     """A shot attributed to the wrong Orc, corrected by the referee; a mistaken declaration undone."""
-    g = Game({**SAMPLE, "rooms": ["the-barracks"]})
+    g = Game({**SHIPPED, "rooms": ["the-barracks"]})
     g.do(A.EnterRoom(), by="referee:anna")
     g.do(A.StartBattle(), by="referee:anna")
     g.do(A.DeclareAction("hero-xoric"), by="referee:anna")
+    g.shot("hero-xoric", "rush")
     wrong = g.shot("hero-xoric", "melee", "monster-orc-1")
     g.log.correction(A.ResolveShot("hero-xoric", "melee", direct_hits=("monster-orc-2",)), replaces=wrong)
-    g.do(A.EndTurn("hero-xoric"), by="referee:anna")
     g.do(A.DeclareAction("hero-elani"), by="referee:anna")
     g.log.undo()  # Elani was declared by mistake: Roosan goes next
     g.log.action(A.DeclareAction("hero-roosan"), by="referee:anna")
@@ -92,7 +90,7 @@ def referee_corrections() -> None:
 
 def pending_decision() -> None:
     """The Overseer declares an Orc without saying which alternative: the log stops at the decision."""
-    g = Game({**SAMPLE, "rooms": ["the-barracks"]})
+    g = Game({**SHIPPED, "rooms": ["the-barracks"]})
     g.do(A.EnterRoom(), by="referee:anna")
     g.do(A.StartBattle(), by="referee:anna")
     for hero in ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani"):
@@ -104,7 +102,7 @@ def pending_decision() -> None:
 
 def mitholaq_hive_setup() -> None:
     """The Mitholaq Hive: two level 1 Monster Metre icons, one chosen, one drawn at random."""
-    g = Game({**SAMPLE, "rooms": ["the-mitholaq-hive"]})
+    g = Game({**SHIPPED, "rooms": ["the-mitholaq-hive"]})
     g.do(A.EnterRoom(), by="referee:anna")
     g.decide("zombie")
     g.decide("random")
@@ -113,22 +111,26 @@ def mitholaq_hive_setup() -> None:
 
 
 def poison_and_healer() -> None:
-    """A Sewer Rat poisons the Wizard; Althea cures him for free and heals him for gold."""
+    """A Pit Viper poisons the Wizard in the Barracks; Althea cures him for free and heals him for gold."""
     g = Game(
         {
-            **SAMPLE,
-            "rooms": ["rat-nest", "althea-the-healer", "the-barracks"],
+            **SHIPPED,
+            "rooms": ["the-barracks", "althea-the-healer", "catacomb-lords-lair"],
             "spells": {"varesh": ["heal", "cure-poison"]},
         }
     )
     g.do(A.EnterRoom(playmat="campfire"), by="referee:anna")
     g.do(A.StartBattle(), by="referee:anna")
-    g.turn("hero-xoric", ("melee", "monster-sewer-rat-1"), ("rush",))
-    g.turn("hero-elani", ("melee", "monster-sewer-rat-2"), ("rush",))
+    g.turn("hero-xoric", ("rush",), ("melee", "monster-troll-1", "monster-orc-1"))
+    g.turn("hero-elani", ("melee", "monster-orc-2"), ("rush",))
+    g.turn("hero-varesh", ("rush",), ("melee", "monster-orc-3"))
     g.turn("hero-roosan", ("rush",), ("melee",), ("rush",), ("rush",))
-    g.turn("hero-varesh", ("rush",), ("missile",))
-    g.turn("monster-sewer-rat-3", ("melee", "hero-varesh"))
-    g.turn("hero-varesh", ("rush",), ("missile", "monster-sewer-rat-3"))
+    g.turn("monster-orc-4", ("missile", "hero-varesh"), alternative=1)
+    g.turn("monster-pit-viper-1", ("missile", "hero-varesh"), alternative=0)
+    g.turn("monster-troll-1", ("melee",))
+    g.turn("hero-xoric", ("rush",), ("melee", "monster-troll-1"))
+    g.turn("hero-elani", ("melee", "monster-troll-1", "monster-orc-4"), ("rush",))
+    g.turn("hero-roosan", ("rush",), ("melee", "monster-pit-viper-1"))
     g.do(A.EnterRoom(), by="referee:anna")
     g.do(A.UseService("free_cure", target="hero-varesh"), by="referee:anna")
     g.decide("0")
@@ -192,7 +194,7 @@ def whole_game() -> None:
     misses, every decision takes its first option. Shows room flow, gold, shopping and the final battle."""
     g = Game(
         {
-            **SAMPLE,
+            **SHIPPED,
             "layout": ["difficulty_0", "special", "difficulty_1", "special", "lair"],
             "items": {"xoric": ["berserker-battle-axe"]},
         }
@@ -223,7 +225,17 @@ def whole_game() -> None:
                 continue
             foes = [c.id for c in state.room_monsters if c.alive and c.on_mat]
             if actor.side == "heroes" and foes and shot["shot"] != "rush" and not shot["suppressed"]:
-                g.shot(actor.id, shot["shot"], foes[0], target=foes[0] if shot["shot"] == "target" else None)
+                foe = foes[0]
+                # A shadow monster is destroyed only by being pushed off the playmat (3E reference: Shadow
+                # Monsters), so the heroes knock it off.
+                off = (foe,) if state.character(foe).shadow else ()
+                g.shot(
+                    actor.id,
+                    shot["shot"],
+                    foe,
+                    target=foe if shot["shot"] == "target" else None,
+                    pushed_off_mat=off,
+                )
             else:
                 g.do(A.SkipShot(actor.id), by="referee:anna")
     g.write("whole-game.jsonl")

@@ -55,6 +55,11 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--new-game", action="store_true", help="start a new event log instead of resuming")
     run.add_argument("--dashboard-host", default="0.0.0.0")
     run.add_argument("--dashboard-port", type=int, default=8080, help="0 picks a free port")
+    run.add_argument(
+        "--public-url",
+        help="the address phones open (printed, and in the QR code), e.g. http://192.168.1.20:8080/ "
+        "(default: this machine's LAN address, found without sending anything)",
+    )
     run.add_argument("--no-dashboard", action="store_true")
     run.add_argument(
         "--tls-cert",
@@ -362,14 +367,16 @@ def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed
 
 
 def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:
-    from web_dashboard.security import write_pin_file
+    from service.app.public_address import PublicUrlError, check_public_url
     from web_dashboard.server import serve_dashboard
 
+    if args.public_url:
+        try:
+            check_public_url(args.public_url)
+        except PublicUrlError as exc:
+            raise SystemExit(f"smartmat: {exc}") from None
     pin_file = args.pin_file or args.data_dir / "referee-pin"
-    if not pin_file.exists():
-        pin = f"{secrets.randbelow(10**6):06d}"
-        write_pin_file(pin_file, pin)
-        print(f"smartmat: referee PIN for this table is {pin} (stored hashed in {pin_file})", flush=True)
+    _announce_the_pin(pin_file)
     config = {
         "HOST": args.dashboard_host,
         "PORT": args.dashboard_port,
@@ -385,10 +392,56 @@ def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: E
     except ValueError as exc:  # a missing or unreadable certificate or key
         raise SystemExit(f"smartmat: {exc}") from None
     stack.callback(server.stop)
+    spectators = _public(args, str(server.spectator_url))
+    # The console's QR code encodes this address, not the one the referee's browser happened to use.
+    server.app.config["PUBLIC_URL"] = spectators
+    if spectators != server.spectator_url:
+        print(f"smartmat: dashboard listening on {server.spectator_url} (this machine)", flush=True)
     if server.fingerprint:
-        print(f"smartmat: referee pages at {server.url} (HTTPS)", flush=True)
+        referee = _public(argparse.Namespace(**{**vars(args), "public_url": None}), str(server.url))
+        if args.public_url:  # the same host as the public address, on the HTTPS port
+            referee = _same_port(str(server.url), args.public_url)
+        print(f"smartmat: referee pages at {referee} (HTTPS)", flush=True)
         print(f"smartmat: TLS certificate SHA-256 fingerprint {server.fingerprint}", flush=True)
-    return str(server.spectator_url)
+    return spectators
+
+
+def _public(args: argparse.Namespace, served: str) -> str:
+    """The served URL as a phone on the network opens it (--public-url, else the LAN address)."""
+    from urllib.parse import urlsplit
+
+    from service.app.public_address import public_base
+
+    parts = urlsplit(served)
+    base, warning = public_base(args.public_url, args.dashboard_host, parts.scheme, parts.port or 80)
+    if warning:
+        print(f"smartmat: {warning}", flush=True)
+    return base
+
+
+def _same_port(served: str, public_url: str) -> str:
+    from urllib.parse import urlsplit
+
+    served_parts, public = urlsplit(served), urlsplit(public_url)
+    host = public.hostname or "localhost"
+    host = f"[{host}]" if ":" in host else host
+    return f"{served_parts.scheme}://{host}:{served_parts.port}/"
+
+
+def _announce_the_pin(pin_file: Path) -> None:
+    """On every start: the new PIN, or where the one set before is kept and how to set a new one."""
+    from web_dashboard.security import write_pin_file
+
+    if not pin_file.exists():
+        pin = f"{secrets.randbelow(10**6):06d}"
+        write_pin_file(pin_file, pin)
+        print(f"smartmat: referee PIN for this table is {pin} (stored hashed in {pin_file})", flush=True)
+        return
+    print(
+        f"smartmat: the referee PIN is the one set before (stored hashed in {pin_file}); to set a new one: "
+        f"smartmat dashboard set-pin --pin-file {pin_file}",
+        flush=True,
+    )
 
 
 def _size_of(ruleset: str) -> Any:

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from service.common.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
+from .camera_quality import CameraQuality, camera_quality_from_json
 from .reliability import RefereeRecord, record_from_json
 
 FORMAT = "smartmat-table-calibration"
@@ -135,6 +136,7 @@ class TableCalibration:
     disc_restitution: Belief = Belief(0.0, PRIOR_DISC_RESTITUTION_SD)
     wall_restitution: Belief = Belief(0.0, PRIOR_WALL_RESTITUTION_SD)
     flick_sounds: tuple[int, int] = (0, 0)  # (shots whose flick was heard, shots where it could have been)
+    camera: CameraQuality = field(default_factory=CameraQuality)  # its overhead camera's, if it has one
     # What the table's referee answered about held shots, and each gate's record against it (reliability.py).
     referee: RefereeRecord = RefereeRecord()
 
@@ -238,6 +240,8 @@ class TableCalibration:
             "flick_sounds": list(self.flick_sounds),
             "referee": self.referee.to_json(),
         }
+        if self.camera != CameraQuality():
+            body["camera"] = self.camera.to_json()  # a table without a camera writes the file as before
         return body
 
     def summary(self) -> dict[str, Any]:
@@ -420,6 +424,7 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         disc_restitution=belief("disc_restitution"),
         wall_restitution=belief("wall_restitution"),
         flick_sounds=(flick[0], flick[1]),
+        camera=camera_quality_from_json(data.get("camera"), fail),
         referee=record_from_json(data.get("referee"), fail),
     )
 

@@ -71,9 +71,13 @@ Point = tuple[float, float]
 class _Paths:
     """The camera's positions of each piece, by frame; a still piece is where the tracker saw it."""
 
-    def __init__(self, camera: CameraRecord) -> None:
+    def __init__(self, camera: CameraRecord, relative_mm: float = 0.0) -> None:
         self.tracks = {t.piece: {k: (x, y) for k, x, y in t.points} for t in camera.tracks}
         self.still = {p: (x, y) for p, x, y in camera.still}
+        # How uncertain two neighbouring discs' places are against each other beyond the frames' noise
+        # (variance, mm²): the discs' real sizes against the catalogue's, and the lens's bias changing
+        # between them (camera_quality.py).
+        self.tolerance2 = 2 * RADIUS_TOLERANCE_MM**2 + relative_mm**2
 
     def at(self, piece: str, k: int) -> Point | None:
         if piece in self.still:
@@ -94,17 +98,21 @@ class _Paths:
         return max(statistics.median(diffs) / (0.6745 * math.sqrt(6.0)), MIN_NOISE_MM)
 
 
-def camera_touches(trace: ShotTrace) -> dict[str, TouchReading]:
+def camera_touches(
+    trace: ShotTrace, relative_mm: float = 0.0, noise_floor_mm: float = 0.0
+) -> dict[str, TouchReading]:
     """For each piece the flicked disc could have touched, the chance it did and why; pieces it never came
-    near are left out (their chance is nil)."""
+    near are left out (their chance is nil). ``relative_mm``: how far off the camera may be about two
+    neighbouring discs beyond its noise (its lens); ``noise_floor_mm``: the least noise the table's camera
+    has shown (a shot with few moving frames measures its own noise poorly)."""
     camera = trace.camera
     if camera is None:
         return {}
     flicked = trace.declaration.flicked
-    paths = _Paths(camera)
+    paths = _Paths(camera, relative_mm)
     if flicked not in paths.tracks:
         return {}
-    sigma = paths.noise(camera.sigma_mm)
+    sigma = max(paths.noise(camera.sigma_mm), noise_floor_mm)
     readings: dict[str, TouchReading] = {}
     # Covers (ice) ride on their host: they neither strike nor are struck on the mat.
     radius = {p.piece: p.radius_mm for p in trace.pieces if p.kind not in COVER_KINDS}
@@ -128,6 +136,22 @@ def camera_touches(trace: ShotTrace) -> dict[str, TouchReading]:
             continue
         readings[piece] = _still_piece(paths, flicked, piece, home, reach, sigma, bounces)
     return dict(sorted(readings.items()))
+
+
+def frame_facts(trace: ShotTrace) -> tuple[float, dict[str, float]]:
+    """What a shot's frames say about the camera itself: its noise (mm, per axis and frame) and when each
+    piece that moved set off (frames after frame 0), to weigh the camera by (camera_quality.py)."""
+    camera = trace.camera
+    if camera is None:
+        return 0.0, {}
+    paths = _Paths(camera)
+    sigma = paths.noise(camera.sigma_mm)
+    set_offs = {}
+    for piece in paths.tracks:
+        set_off = _set_off(paths, piece, sigma)
+        if set_off is not None:
+            set_offs[piece] = set_off.t_frames
+    return sigma, set_offs
 
 
 def flicked_disc_lost(trace: ShotTrace) -> bool:
@@ -339,7 +363,7 @@ def _striker_odds(
             before = [(0, points[0]), *before]  # the flick's start: it runs straight from there
         after = [(k, points[k]) for k in frames if k > t][:STRIKER_LOOKBACK_FRAMES]
         aim = math.hypot(math.radians(THROW_DEG), set_off.direction_rad)
-        s_spot = math.sqrt(sigma**2 + 2 * RADIUS_TOLERANCE_MM**2 + (reach * aim) ** 2)
+        s_spot = math.sqrt(sigma**2 + paths.tolerance2 + (reach * aim) ** 2)
         s_t = set_off.timing_frames
         likelihood, runs = 1.0, 0
         for run_points in (before, after):
@@ -367,7 +391,7 @@ def _striker_odds(
         if where is not None:
             # Deflected at once, so its direction says nothing: only that the disc stood against it then.
             gap = math.dist(where, set_off.home) - reach
-            s_gap = math.sqrt(2 * sigma**2 + 2 * RADIUS_TOLERANCE_MM**2 + 1.0)
+            s_gap = math.sqrt(2 * sigma**2 + paths.tolerance2 + 1.0)
             alternatives.append(DEFLECTED_SHARE * _normal(gap, s_gap) * _normal(0.0, s_t))
         if alternatives:
             likelihoods[other] = max(likelihoods.get(other, 0.0), *alternatives)
@@ -397,7 +421,7 @@ def _later_touch(
             best = min(best, math.dist(a, b) - reach)
     if not math.isfinite(best):
         return 0.0, ""
-    s = math.sqrt(sigma**2 + 2 * RADIUS_TOLERANCE_MM**2)
+    s = math.sqrt(sigma**2 + paths.tolerance2)
     p = _soft_touch_odds(best, s)
     return p, f"the flicked disc came within {best:.1f} mm of it again while it moved"
 
@@ -428,7 +452,7 @@ def _still_piece(
             if HIDDEN_PATH_TOUCH > best[0]:
                 best = (HIDDEN_PATH_TOUCH, gap, hidden)
             continue
-        s = math.sqrt(sigma**2 / 2 + 2 * RADIUS_TOLERANCE_MM**2 + hidden**2)
+        s = math.sqrt(sigma**2 / 2 + paths.tolerance2 + hidden**2)
         p = _soft_touch_odds(gap, s)
         if p > best[0] or (p == best[0] and gap < best[1]):
             best = (p, gap, hidden)

@@ -15,7 +15,8 @@ import itertools
 
 from service.mat.trace import ShotTrace
 
-from .camera import DOUBT_HIGH, DOUBT_LOW, TouchReading, camera_touches, flicked_disc_lost
+from .camera import DOUBT_HIGH, DOUBT_LOW, TouchReading, camera_touches, flicked_disc_lost, frame_facts
+from .camera_quality import SWAP_DOUBT_RATE, CameraQuality, ScanCheck, check_against_scans
 from .model import COVER_KINDS
 from .reading import Candidate
 
@@ -25,12 +26,21 @@ NOT_NEAR = 1e-4  # the frames' likelihood of a touch on a piece the flicked disc
 ALTERNATIVES_FROM = 4  # the least certain readings whose flips make new hit sets
 # Reasons that hold whatever the camera saw: the shot's record itself is incomplete.
 KEPT_REASONS = ("the flicked disc was not seen before the shot",)
+LENS_SPAN_MM = 40.0  # two discs that touch stand about this far apart: the lens bias may differ over it
+NOISE_FLOOR_SHARE = 0.75  # a shot's noise is taken as at least this share of the table's camera's
+IDENTITY_DOUBT = 0.5  # a piece whose name the camera may have mixed up: its reading is in real doubt
 
 
 def fuse_camera(
-    trace: ShotTrace, candidates: list[Candidate], reasons: tuple[str, ...], auto_apply_threshold: float = 0.0
+    trace: ShotTrace,
+    candidates: list[Candidate],
+    reasons: tuple[str, ...],
+    auto_apply_threshold: float = 0.0,
+    quality: CameraQuality | None = None,
 ) -> tuple[list[Candidate], bool, tuple[str, ...]]:
-    """The candidates re-weighed by the frames, whether to apply the top one, and why not in words."""
+    """The candidates re-weighed by the frames, whether to apply the top one, and why not in words.
+    ``quality``: what the table has learnt of its camera (camera_quality.py); None: nothing yet."""
+    quality = quality or CameraQuality()
     camera = trace.camera
     if camera is None or camera.track(trace.declaration.flicked) is None:
         blind = "the camera did not follow the flicked disc"
@@ -38,7 +48,26 @@ def fuse_camera(
     if flicked_disc_lost(trace):
         # What it touched after the camera lost it is the piezos' and the scans' to say, as without a camera.
         return candidates, not reasons, reasons
-    readings = camera_touches(trace)
+    noise, _ = frame_facts(trace)
+    check = check_against_scans(trace, quality, noise)
+    flicked = trace.declaration.flicked
+    mixed = _identity_doubts(check, quality)
+    if mixed.get(flicked, (0.0, ""))[0] >= 1.0:
+        # The scan contradicts where the camera ended the flicked disc: it followed another disc for part
+        # of the shot, so what it saw is not the flicked disc's, and the shot is read as without a camera.
+        doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked][1]}"
+        return candidates, not reasons, (*reasons, doubt) if reasons else ()
+    floor = NOISE_FLOOR_SHARE * quality.noise_mm if quality.known and quality.noise_mm else 0.0
+    readings = camera_touches(trace, quality.lens_gradient() * LENS_SPAN_MM, floor)
+    everyone = mixed.get(flicked)  # a swap of the flicked disc nobody could see puts every reading in doubt
+    for piece, reading in list(readings.items()):
+        chance, words = mixed.get(piece) or everyone or (0.0, "")
+        if chance >= 1.0:
+            readings[piece] = TouchReading(piece, IDENTITY_DOUBT, f"the camera may have mixed it up: {words}")
+        elif chance > 0.0:
+            # Right with the camera's names, a coin toss with swapped ones.
+            p = (1.0 - chance) * reading.probability + chance * IDENTITY_DOUBT
+            readings[piece] = TouchReading(piece, p, f"{reading.evidence} (unless {words}: {chance:.0%})")
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -75,6 +104,22 @@ def fuse_camera(
     gates = tuple(r for r in reasons if r not in kept) if unsure else ()
     why = kept + doubts + gates
     return fused, False, why or (f"the top reading, with the camera, has only {top.probability:.1%}",)
+
+
+def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, tuple[float, str]]:
+    """Pieces whose name the camera may have given another disc: the chance, and why in words. A camera end
+    the scan contradicts is a certain mix-up; a close pass after which a swap would fit the scans as well
+    is one as likely as the table's camera swaps names (until it has shown it keeps them, one in ten)."""
+    doubts = {
+        piece: (1.0, f"the camera ended it {off:.0f} mm from where the mat's scan found it")
+        for piece, off in check.disagreeing.items()
+    }
+    if quality.swap_rate > SWAP_DOUBT_RATE:
+        for a, b in check.unseen_swaps:
+            words = f"{a} and {b} passed close and the scans cannot tell them apart"
+            doubts.setdefault(a, (quality.swap_rate, words))
+            doubts.setdefault(b, (quality.swap_rate, words))
+    return doubts
 
 
 def _frames_likelihood(direct: frozenset[str], readings: dict[str, TouchReading], covers: set[str]) -> float:

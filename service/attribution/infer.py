@@ -450,7 +450,7 @@ def _summarise(
     auto = not reasons
     if trace.camera is not None:
         candidates, auto, seen_reasons = fuse_camera(
-            trace, candidates, tuple(reasons), config.auto_apply_threshold
+            trace, candidates, tuple(reasons), config.auto_apply_threshold, cal.camera
         )
         reasons = list(seen_reasons)
     heard = {id(m.contact) for m in matches}

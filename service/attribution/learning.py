@@ -46,6 +46,7 @@ from .calibration import (
     save_calibration,
     wide_priors,
 )
+from .camera_quality import learn_camera
 from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
@@ -256,6 +257,7 @@ def _learn_from_evidence(
         disc_restitution=disc_e,
         wall_restitution=wall_e,
         flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
+        camera=learn_camera(cal.camera, trace, picture.events),
     )
 
 

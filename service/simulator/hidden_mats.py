@@ -23,7 +23,7 @@ from typing import Any
 
 from service.mat.geometry import MatConfig, SensorConfig, load_mat, load_piece_classes, load_sensor_config
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_to_json
-from service.simulator.camera import CameraTruth
+from service.simulator.camera import CAMERA_QUALITIES, CameraTruth, draw_camera
 from service.simulator.sensors import PiezoTruth
 from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
 from service.simulator.table_edges import WALL_RADIUS_MM, inside_convex
@@ -130,6 +130,7 @@ def drawn_ranges() -> dict[str, Any]:
             "hand_s": CAMERA_HAND_RANGE,
             "offset_max_mm": CAMERA_OFFSET_MAX_MM,
             "arm_share_of_shots": CAMERA_ARM_RANGE,
+            **CAMERA_QUALITIES,
         },
     }
 
@@ -208,6 +209,7 @@ def draw_hidden_table(
     laws_rng: random.Random | None = None,
     engine_rng: random.Random | None = None,
     camera_rng: random.Random | None = None,
+    camera_quality: str = "study",
 ) -> HiddenTable:
     """Draw one table's hidden constants; the NFC grid and the piezo layout stay the reference ones.
 
@@ -273,7 +275,9 @@ def draw_hidden_table(
             speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
         )
     camera = None
-    if base_sensors.camera is not None:
+    if base_sensors.camera is not None and camera_quality != "study":
+        camera = draw_camera(camera_rng or random.Random(rng.random()), camera_quality)
+    elif base_sensors.camera is not None:
         cu = (camera_rng or random.Random(rng.random())).uniform
         camera = CameraTruth(
             sigma_mm=cu(*CAMERA_SIGMA_RANGE),
@@ -406,12 +410,13 @@ def _segments_cross(
 
 # ---- playing on a hidden table ----
 def hidden_table(
-    seed: int, table_index: int, sensors: str = "reference", laws: str = "shared"
+    seed: int, table_index: int, sensors: str = "reference", laws: str = "shared", camera: str = "study"
 ) -> HiddenTable:
     """The hidden table number ``table_index`` of the set drawn with ``seed`` (with these sensors: the
     reference ones unless a sensor change is being weighed). ``laws="varied"``: the sensor and contact laws
     differ from the model's as well as their constants; ``laws="impulse"``: those varied laws on another
-    physics engine (impulse_world.py), whose friction couples sliding and spin and depends on speed."""
+    physics engine (impulse_world.py), whose friction couples sliding and spin and depends on speed.
+    ``camera``: the overhead camera's quality where the sensors have one (``CAMERA_QUALITY_NAMES``)."""
     if laws not in LAWS:
         raise ValueError(f"laws must be one of {', '.join(LAWS)}, not {laws!r}")
     return draw_hidden_table(
@@ -420,6 +425,7 @@ def hidden_table(
         laws_rng=random.Random(f"hidden-laws/{seed}/{table_index}") if laws != "shared" else None,
         engine_rng=random.Random(f"hidden-engine/{seed}/{table_index}") if laws == "impulse" else None,
         camera_rng=random.Random(f"hidden-camera/{seed}/{table_index}"),
+        camera_quality=camera,
     )
 
 
@@ -430,6 +436,7 @@ def table_shots(
     pieces: int | Sequence[int] = DEFAULT_PIECES,
     sensors: str = "reference",
     laws: str = "shared",
+    camera: str = "study",
 ) -> Iterator[SimulatedShot]:
     """The shots of one hidden table in play order: rooms set up, played shot after shot, tidied between.
 
@@ -437,7 +444,7 @@ def table_shots(
     side die now and then; when too few are left the players set up the next room on the same table.
     Deterministic for a seed.
     """
-    table = hidden_table(seed, table_index, sensors, laws)
+    table = hidden_table(seed, table_index, sensors, laws, camera)
     lab = table.lab(seed=random.Random(f"hidden-lab/{seed}/{table_index}").randrange(2**31))
     rng = random.Random(f"hidden-shots/{seed}/{table_index}")
     sizes = (pieces,) if isinstance(pieces, int) else tuple(pieces)

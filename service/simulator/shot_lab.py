@@ -92,7 +92,7 @@ class ShotLab:
         self.camera: CameraModel | None = None
         if self.sensor_config.camera is not None:
             self.camera = CameraModel(self.sensor_config.camera, camera_truth, seed=seed + 104_729)
-            self.world.frame_period_s = 1.0 / self.sensor_config.camera.fps
+            self.world.frame_period_s = 1.0 / self.camera.fps
         self.grid = ReaderGrid(
             cols=self.sensors.cols,
             rows=self.sensors.rows,
@@ -181,7 +181,11 @@ class ShotLab:
         self.clock_us += self.sensors.rng.randrange(100_000, 600_000)  # the player lines up the flick
         start_us = self.clock_us
         truth = self.world.flick(piece_id, angle_rad, speed_mm_s)
-        camera = self.camera.film(truth, start_us) if self.camera is not None else None
+        camera = None
+        if self.camera is not None:
+            # Seen from above, discs of one size look alike to a tracker (artwork is small and blurred).
+            looks = {p: float(round(s.radius_mm)) for p, s in self.specs.items()}
+            camera = self.camera.film(truth, start_us, looks)
         # The finger's click (when this mat's piezos hear one) is a sound, not a contact of the shot's truth.
         heard = self.sensors.flick_sounds(truth) + truth.contacts
         impacts = self.sensors.impacts(heard, start_us, truth.duration_s)

@@ -60,6 +60,8 @@ class ShotRecord:
     # Every piece on the table at an overhead camera's frame times (t_s, {piece: (x, y)}), when the world
     # films (``frame_period_s``); a piece that fell off is out of the later frames.
     frames: list[tuple[float, dict[str, tuple[float, float]]]] = field(default_factory=list)
+    # Look-alike discs whose labels the overhead camera's tracker exchanged in this shot (frame, a, b).
+    camera_swaps: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def wall_lines(mat: MatConfig, walls: Sequence[WallSegment] | None) -> tuple[list[Line], list[Line]]:

@@ -36,6 +36,7 @@ from service.games.catacombs.flow.tx import FlowRules
 from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
 from service.table.games import table_game
+from service.table.wording import Names, doubt, in_words, names_from_view, side_result_headline
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ class TableSession:
     # The ``shot`` topic's payload: the last shot observed and its status, from the records alone, so undo
     # and a restart can never disagree with it (docs/mqtt.md: shot).
     last_shot: dict[str, Any] | None = None
+    known_names: dict[str, str] = field(default_factory=dict)  # every id named so far in this game
 
     @classmethod
     def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
@@ -150,7 +152,33 @@ class TableSession:
             # Discs are handed out as the game goes, so which disc is which is part of the fold: a restart
             # reaches the same discs as live play did.
             self.discs = self.binder(self.state, self.bindings, self.discs)
-        return events
+        return self._in_words(events)
+
+    def names(self) -> Names:
+        """Who is who in the game on the table, for the words people read (service/table/wording.py). Names
+        seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
+        are read against."""
+        view = self.state.public_view() if self.state is not None else {}
+        now = names_from_view(view, self.discs)
+        self.known_names = {**self.known_names, **now.of}
+        return Names(self.known_names, now.sides)
+
+    def _in_words(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each event keeps the rules' ``text`` (the log's and the referee's) and gains ``said``: the same in
+        words for people, every id a name."""
+        if not events:
+            return events
+        names = self.names()
+        worded = []
+        for event in events:
+            said = str(event.get("text") or "")
+            if event.get("type") == "side_to_act" and str(event.get("side")) in names.of:  # a Castles side
+                said = f"{names.name(str(event['side']))} to act"
+            extra = {"said": in_words(said, names)}
+            if event.get("character"):  # named now: a monster destroyed leaves the next snapshot's list
+                extra["name"] = names.name(str(event["character"]))
+            worded.append({**event, **extra})
+        return worded
 
     def _apply_setup(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         if self.state is not None:
@@ -165,6 +193,7 @@ class TableSession:
         # The referee's disc choices stay (the same discs are on the table); everything of the game goes.
         self.rules, self.state, self.rules_records = None, None, []
         self.pending_shot, self.paused, self.discs, self.last_shot = None, False, {}, None
+        self.known_names = {}  # a new game: its own pieces
         if state.outcome is None:
             reason = payload.get("reason") or "no reason given"
             return [{"type": "game_abandoned", "text": f"The referee ended this game: {reason}."}]
@@ -228,7 +257,7 @@ class TableSession:
         self.last_shot = _shot_view(record.seq, payload)
         if payload.get("attributing") or payload.get("auto"):
             return []  # its reading follows; a sure one is applied by the resolve_shot after it
-        return [_needs_referee(self.pending_shot)]
+        return [_needs_referee(self.pending_shot, self.names())]
 
     def _apply_attribution(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         pending = self.pending_shot
@@ -239,10 +268,14 @@ class TableSession:
             return []
         self.pending_shot = {**pending, **_reading(payload), "attributing": False}
         if self.last_shot is not None and self.last_shot["shot_seq"] == pending["seq"]:
-            self.last_shot = {**self.last_shot, **_reading_view(payload)}
+            reading = _reading_view(payload)
+            names = self.names()
+            # The console reads why the shot came to the referee with names, never disc ids.
+            reading["reasons_said"] = [in_words(str(r), names) for r in reading["reasons"]]
+            self.last_shot = {**self.last_shot, **reading}
         if payload.get("auto"):
             return []
-        return [_needs_referee(self.pending_shot)]
+        return [_needs_referee(self.pending_shot, self.names())]
 
     def _apply_dismiss(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         if self.pending_shot is None:
@@ -486,13 +519,13 @@ def game_result(state: Any) -> dict[str, Any] | None:
 def _side_result(state: Any) -> dict[str, Any]:
     winner = str(state.outcome)
     side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
-    team = getattr(side, "team", None) or winner
-    name = f"the {team} side" if team in ("castle", "catacomb") else team
+    sides = [{"id": s.id, "team": getattr(s, "team", None)} for s in getattr(state, "sides", ())]
+    headline = side_result_headline(winner, sides if side is not None else [{"id": winner, "team": winner}])
     rounds = getattr(state, "round", None)
-    summary = f"{name[0].upper()}{name[1:]} wins" + (f" in round {rounds}." if rounds else ".")
+    summary = headline + (f" in round {rounds}." if rounds else ".")
     return {
         "winner": winner,
-        "headline": f"{name[0].upper()}{name[1:]} wins",
+        "headline": headline,
         "summary": summary,
         "gold": None,
         "rooms_cleared": None,
@@ -573,13 +606,11 @@ def _reading_view(payload: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _needs_referee(pending: Mapping[str, Any]) -> dict[str, Any]:
-    if pending.get("unreadable"):
-        text = f"The mat could not read that shot ({pending['unreadable']}): the referee enters it."
-    else:
-        top = (pending.get("candidates") or [{}])[0]
-        percent = round(100 * float(top.get("probability", 0.0)))
-        text = f"Not sure who was hit (best guess {percent} %): the referee will confirm."
+def _needs_referee(pending: Mapping[str, Any], names: Names) -> dict[str, Any]:
+    summary = pending.get("attribution") or {}
+    threshold = summary.get("threshold")
+    asked = {**pending, "reasons": summary.get("reasons") or []}
+    text = doubt(asked, names, float(threshold) if threshold is not None else None)
     return {"type": "shot_needs_referee", "text": text, "shot_seq": pending["seq"]}
 
 

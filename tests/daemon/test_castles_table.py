@@ -202,7 +202,7 @@ def test_when_a_pool_is_empty_the_other_team_wins_and_the_next_game_starts_from_
     table = FakeTable(table=table_file, eventlog=log)
     try:
         over = table.state
-        assert (over["outcome"], over["result"]["headline"]) == ("castle", "The castle side wins")
+        assert (over["outcome"], over["result"]["headline"]) == ("castle", "Team Castle wins")
         assert over["actions"] == []
         assert table.send("new_game")["ok"]
         again = table.state

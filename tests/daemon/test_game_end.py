@@ -126,8 +126,8 @@ def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
     state.outcome = "side-b"
     result = game_result(state)
     assert result is not None
-    assert (result["winner"], result["headline"]) == ("side-b", "The catacomb side wins")
-    assert result["summary"] == "The catacomb side wins in round 4."
+    assert (result["winner"], result["headline"]) == ("side-b", "Team Catacomb wins")
+    assert result["summary"] == "Team Catacomb wins in round 4."
     assert result["gold"] is None and result["rooms_cleared"] is None
 
 

@@ -251,15 +251,15 @@ def test_a_side_that_wins_a_game_without_rooms_is_shown_from_the_snapshot(
         "outcome": "side-b",
         "result": {
             "winner": "side-b",
-            "headline": "The catacomb side wins",
-            "summary": "The catacomb side wins in round 4.",
+            "headline": "Team Catacomb wins",
+            "summary": "Team Catacomb wins in round 4.",
             "gold": None,
             "rooms_cleared": None,
             "rooms_total": None,
         },
     }
     table.daemon.publisher.publish_state(state, table.daemon.seq + 1)
-    expect(spectator.locator("#result-headline")).to_have_text("★ The catacomb side wins")
+    expect(spectator.locator("#result-headline")).to_have_text("★ Team Catacomb wins")
     expect(spectator.locator("#result-rooms")).to_have_text("–")
     expect(spectator.locator("#result-gold")).to_have_text("–")
     expect(spectator.locator("#moment")).to_have_text("Game over")

@@ -299,7 +299,7 @@ def test_smartmat_run_starts_the_dashboard_with_tls(
     cert, key = certificate
     args = argparse.Namespace(
         pin_file=None, data_dir=tmp_path, dashboard_host="127.0.0.1", dashboard_port=0, dashboard_tls_port=0,
-        spectator_broker=None, referee_broker=None, tls_cert=cert, tls_key=key,
+        spectator_broker=None, referee_broker=None, tls_cert=cert, tls_key=key, public_url=None,
     )  # fmt: skip
     with ExitStack() as stack:
         url = _start_dashboard(args, "t1", f"mqtt://127.0.0.1:{_closed_port()}", stack)

@@ -51,7 +51,7 @@ def test_the_referee_calibrates_the_mat_from_the_set_up_page(
     expect(page.locator("#setup-result")).to_contain_text("confirm the playmat's walls, gaps and obstacles")
     page.check("#cal-mat-confirmed")
     page.click("#cal-finish")
-    expect(page.locator("#setup-result")).to_have_text("✔ calibrate_finish accepted")
+    expect(page.locator("#setup-result")).to_have_text("✔ Calibration saved")
     expect(page.locator("#cal-status")).to_have_text("calibrated just now")
     expect(page.locator("#cal-figures dd[data-figure='Source']")).to_have_text("guided")
     expect(page.locator("#cal-figures dd[data-figure='Taps heard']")).to_have_text("9 of 9")

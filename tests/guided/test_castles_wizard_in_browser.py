@@ -57,13 +57,13 @@ def test_the_referee_sets_up_boss_mode_at_a_castles_table(
     # Two warriors: the rules refuse, the game on the table goes on.
     page.click("#wiz-start")
     expect(page.locator("#setup-result")).to_contain_text(
-        "✘ setup_game: cannot start the game: sides[1] chooses three different warriors"
+        "✘ Not done: cannot start the game: sides[1] chooses three different warriors"
     )
     expect(page.locator("#wiz-current")).to_contain_text("game 1: team: ")
 
     catacomb.locator(".warriors input[value=catacomb-warrior-c]").check()
     page.click("#wiz-start")
-    expect(page.locator("#setup-result")).to_have_text("✔ setup_game accepted")
+    expect(page.locator("#setup-result")).to_have_text("✔ The new game is on the table")
     expect(page.locator("#wiz-current")).to_have_text(
         "game 2: boss: Delilah the Mage Princess, Kethyst the Ranger, Larra the Huntress, "
         "Xaugorth the Wraith Knight"

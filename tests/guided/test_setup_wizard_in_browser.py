@@ -80,7 +80,7 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     page.select_option("#wiz-lord", "vasesak-the-sorcerer")
     page.check("#wiz-rooms input[value=the-barracks]")
     page.click("#wiz-start")
-    expect(page.locator("#setup-result")).to_have_text("✔ setup_game accepted")
+    expect(page.locator("#setup-result")).to_have_text("✔ The new game is on the table")
     expect(page.locator("#wiz-current")).to_contain_text("game 2: ")
     setup = [r.payload for r in table.daemon.eventlog.records() if r.kind == "setup"][-1]
     assert (sorted(setup["heroes"]), setup["expansions"]) == (sorted(HEROES), ["castles"])

@@ -31,7 +31,7 @@ def test_a_first_edition_team_mode_game_is_played_to_an_empty_health_pool(tmp_pa
     loser = next(s for s in end["sides"] if s["id"] != end["outcome"])
     winner = next(s for s in end["sides"] if s["id"] == end["outcome"])
     assert loser["health"] == 0 and winner["health"] > 0
-    assert end["result"]["headline"] == f"The {winner['team']} side wins"
+    assert end["result"]["headline"] == f"Team {winner['team'].title()} wins"
     shots = sensor_shots(live)
     assert shots and shots[0]["character"] in {"hero-hakoru", "hero-cahreliss"}
     # Armour Tokens: every hero starts with one, so the first hit on a hero asked whether to block it; the

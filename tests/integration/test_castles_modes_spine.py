@@ -38,7 +38,7 @@ def test_a_one_versus_one_game_is_played_until_a_hero_has_no_health_left(tmp_pat
     assert end["mode"] == "one-versus-one"
     winner, loser = winner_and_loser(end)
     assert loser["health"] == 0 and winner["health"] > 0
-    assert end["result"]["headline"] == f"The {winner['team']} side wins"
+    assert end["result"]["headline"] == f"Team {winner['team'].title()} wins"
     start = published(live)[0]
     assert sorted(c["id"] for c in start["characters"] if c["kind"] == "hero") == [
         "hero-delilah",
@@ -59,7 +59,7 @@ def test_a_boss_versus_boss_game_is_played_until_a_health_pool_is_depleted(tmp_p
     assert {(s["team"], s["health"]) for s in start["sides"]} == {("castle", 8), ("catacomb", 8)}
     winner, loser = winner_and_loser(end)
     assert loser["health"] == 0 and winner["health"] > 0
-    assert end["result"]["headline"] == f"The {winner['team']} side wins"
+    assert end["result"]["headline"] == f"Team {winner['team'].title()} wins"
     # Both players moved their armies: each boss or one of its warriors was flicked on the mat.
     movers = [s["declaration"]["character"] for s in sensor_shots(live)]
     assert any(m.startswith(("boss-castle", "boss-sothemir", "warrior-castle-")) for m in movers), movers
@@ -86,6 +86,6 @@ def test_a_first_edition_boss_mode_game_is_played_to_the_end(tmp_path: Path) -> 
     assert (end["ruleset"], end["mode"]) == ("catacombs-and-castles-1e", "boss")
     winner, loser = winner_and_loser(end)
     assert loser["health"] == 0 and winner["health"] > 0
-    assert end["result"]["headline"] == f"The {winner['team']} side wins"
+    assert end["result"]["headline"] == f"Team {winner['team'].title()} wins"
     movers = [s["declaration"]["character"] for s in sensor_shots(live)]
     assert movers[0].startswith(("boss-", "warrior-")), movers

@@ -52,7 +52,7 @@ def test_a_team_mode_game_is_played_to_an_empty_health_pool(tmp_path: Path) -> N
     loser = next(s for s in end["sides"] if s["id"] != end["outcome"])
     winner = next(s for s in end["sides"] if s["id"] == end["outcome"])
     assert loser["health"] == 0 and winner["health"] > 0
-    assert end["result"]["headline"] == f"The {winner['team']} side wins"
+    assert end["result"]["headline"] == f"Team {winner['team'].title()} wins"
     # Every hero of the beaten team shows the empty pool on its tracker topic.
     assert {c["health"] for c in end["characters"] if c["side"] == loser["id"]} == {0}
     texts = [e["text"] for e in live.events()]

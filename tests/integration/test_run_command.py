@@ -95,3 +95,56 @@ def test_run_without_hardware_plays_on_a_simulated_mat_and_serves_the_dashboard(
     assert states and states[-1]["phase"] in ("setup", "battle", "resolution")
     statuses = [s.payload for s in probe.seen if s.topic.endswith("/status")]
     assert statuses[-1] == b"offline"  # said goodbye on the way out
+
+
+def test_run_prints_the_public_url_puts_it_in_the_qr_code_and_says_how_to_reset_a_pin_set_before(
+    tmp_path: Path,
+) -> None:
+    from web_dashboard.security import write_pin_file
+
+    broker = start_mosquitto(tmp_path / "broker")
+    pin_file = tmp_path / "data" / "referee-pin"
+    pin_file.parent.mkdir()
+    write_pin_file(pin_file, "482913")  # a PIN set on an earlier start: not printed again
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "run",
+            "--broker",
+            broker.url(),
+            "--data-dir",
+            str(tmp_path / "data"),
+        ]
+        + ["--dashboard-host", "127.0.0.1", "--dashboard-port", "0", "--workers", "1", "--seconds", "12"]
+        + ["--public-url", "http://mat.example.org:8131"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+    try:
+        assert process.stdout is not None
+        local = None
+        for line in process.stdout:
+            lines.append(line)
+            found = re.search(r"dashboard listening on (http://\S+) \(this machine\)", line)
+            local = found.group(1) if found else local
+            if "to watch" in line:
+                break
+        assert local, "".join(lines[-30:])
+        with urllib.request.urlopen(local + "qr.svg", timeout=10) as answer:
+            encoded = answer.headers["X-Spectator-URL"]
+        output, _ = process.communicate(timeout=60)
+        lines.append(output)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        broker.stop()
+    text = "".join(lines)
+    assert "smartmat: open http://mat.example.org:8131/ to watch" in text
+    assert encoded == "http://mat.example.org:8131/table/demo"
+    assert "482913" not in text and "referee PIN for this table is" not in text
+    assert f"smartmat dashboard set-pin --pin-file {pin_file}" in text

@@ -43,7 +43,7 @@
 
   // Why a shot came to the referee, in words: the attribution's reasons, else what the numbers say.
   function reasons(shot, waitingSummary) {
-    const list = [...((shot && shot.reasons) || [])].map(W.plain);
+    const list = [...((shot && (shot.reasons_said || shot.reasons)) || [])].map(W.plain);
     if (!shot && waitingSummary && !(waitingSummary.candidates || []).length) {
       list.push(`${waitingSummary.unreadable || "the mat could not read this shot"}: enter it by hand below`);
     }

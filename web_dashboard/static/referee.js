@@ -25,7 +25,7 @@ window.SmartmatReferee = (function () {
     const refusal = W.split(result.error || "");
     if (out) {
       while (out.firstChild) out.removeChild(out.firstChild);
-      out.appendChild(document.createTextNode(result.ok ? `✔ ${W.done(result.command)}` : `✘ Not done: ${refusal.text}`));
+      out.appendChild(document.createTextNode(result.ok ? `✔ ${W.done(result.command)}` : `✘ Not done: ${W.refusal(result.error || "", result.command)}`));
       if (!result.ok && refusal.rules.length) {
         const rule = S.el("details", { class: "rule" });
         rule.appendChild(S.el("summary", {}, "rule"));

@@ -17,7 +17,8 @@ window.smartmatSetup = {
         result = { ok: false, error: "no connection to the dashboard" };
       }
       const out = document.getElementById("setup-result");
-      out.textContent = result.ok ? `✔ ${command} accepted` : `✘ ${command}: ${result.error}`;
+      const W = window.SmartmatWords;  // the answer in words, never the command's name or a Python value
+      out.textContent = result.ok ? `✔ ${W.done(command)}` : `✘ Not done: ${W.refusal(result.error, command)}`;
       out.className = "result " + (result.ok ? "ok" : "refused");
       refresh();
       return result;

@@ -208,7 +208,7 @@
         trackers.append(li);
       }
     }
-    if (!(state.trackers || []).length && !trackers.children.length) item(trackers, false, "no LED trackers in the table file");
+    if (!(state.trackers || []).length && !trackers.children.length) item(trackers, true, "No LED trackers at this table: nothing to assign.");
 
     const health = $("wiz-health"); health.textContent = "";
     const link = !!(state.health && state.health.serial_link);
@@ -218,14 +218,16 @@
     const report = view.trackers;  // the WLED bridge's own report, when it runs
     const devicesOnline = wled.filter((t) => report && report.devices && report.devices[t.id] === "online").length;
     const bridgeUp = !wled.length || (report && report.bridge === "online");
-    const trackerText = `Trackers: ${assigned} of ${(state.trackers || []).length} assigned` + (!wled.length ? ""
+    const listed = (state.trackers || []).length;
+    // LED trackers are optional: a table whose file lists none is ready without them.
+    const trackerText = !listed ? "Trackers: none at this table (they are optional)"
+      : `Trackers: ${assigned} of ${listed} assigned` + (!wled.length ? ""
       : bridgeUp ? `, ${devicesOnline} of ${wled.length} WLED devices online` : ", the WLED bridge (smartmat trackers) is not running");
     const calibration = (state.calibration && state.calibration.status) || {};
     const checks = [
       ["serial", link, link ? "Mat: connected over its serial link" : "Mat: no serial link (is the USB cable in?)"],
       ["broker", online, online ? "Broker: the table is online" : "Broker: the table is not online"],
-      ["trackers", (state.trackers || []).length > 0 && assigned === (state.trackers || []).length
-        && bridgeUp && devicesOnline === wled.length, trackerText],
+      ["trackers", assigned === listed && bridgeUp && devicesOnline === wled.length, trackerText],
       ["calibration", !!calibration.ok, `Calibration: ${calibration.text || "unknown"}`],
     ];
     for (const [name, ok, text] of checks) item(health, ok, text, { check: name });

@@ -56,11 +56,13 @@
     const shooter = S.characterName(shooterId);
     const who = shooterId ? `${shooter}'s ${(d.shot || shot.shot || "shot").replace(/_/g, " ")}` : "The last shot";
     let what;
+    let details = [];
     if (shot.undone) what = "taken back by the referee";
     else if (shot.set_aside) what = "set aside by the referee: flick again";
     else if (!shot.resolved && !shot.auto_apply) what = "the referee is checking it";
     else {
       const phrases = W.shotStory(shot, t.events, S.characterName);
+      details = phrases.details || [];
       const side = (characterOfDisc(t, shooterId) || {}).side;
       for (const disc of pick.pushed || []) {
         const c = characterOfDisc(t, disc);
@@ -72,6 +74,12 @@
       if (shot.resolved && !shot.auto_apply) what += " (confirmed by the referee)";
     }
     line.textContent = `Last shot: ${who} — ${what.trim()}`;
+    if (details.length) {  // the room's gold and discs, one tap away
+      const more = S.el("details", { class: "shot-details" });
+      more.appendChild(S.el("summary", {}, `and ${details.length} more (gold, discs)`));
+      more.appendChild(S.el("p", {}, details.join(" · ")));
+      line.appendChild(more);
+    }
     line.hidden = false;
   }
 
@@ -89,7 +97,7 @@
     const shown = feed.childElementCount;
     if (reason === "hello" || shown > t.events.length) fill(feed, []);
     for (const ev of t.events.slice(feed.childElementCount)) {
-      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, W.plain(ev.text) || ev.type), feed.firstChild);
+      feed.insertBefore(S.el("li", { class: "ev ev-" + ev.type, "data-id": ev.id || "" }, W.plain(ev.said || ev.text) || ev.type), feed.firstChild);
     }
   });
 })();

@@ -62,17 +62,24 @@ window.SmartmatWords = (function () {
     if (seq === null || shot.undone || shot.set_aside) return [];
     const mine = events.filter((e) => String(e.id || "").split(".")[0] === String(seq));
     const phrases = [];
+    // A shot that clears a room also pays out gold and sends discs back: that bookkeeping goes into
+    // ``phrases.details`` (shown one tap away), and the line itself says what the shot did.
+    const details = [];
+    phrases.details = details;
+    const BOOKKEEPING = ["gold_changed", "discs_returned", "monster_card_discarded", "room_cleared", "gold_paid"];
     const named = new Set();
     for (const e of mine) {
-      const who = e.character ? nameOf(e.character) : "";
+      const who = e.name || (e.character ? nameOf(e.character) : "");
       if (e.character) named.add(e.character);
       if (e.type === "damaged") phrases.push(`−${e.amount} ${who}`);
       else if (e.type === "destroyed") phrases.push(`${who} destroyed`);
       else if (e.type === "hero_died") phrases.push(`${who} dies`);
-      else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.text)}`);
+      else if (e.type === "hit_ignored") phrases.push(`${who}: ${e.reason || plain(e.said || e.text)}`);
       else if (e.type === "healed") phrases.push(`+${e.amount} ${who}`);
-      else if (e.type === "gold_changed") phrases.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
-      else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.text));
+      else if (e.type === "gold_changed") details.push(`${who} ${e.amount >= 0 ? "+" : "−"}${Math.abs(e.amount)} gold`);
+      else if (e.type === "room_cleared") { phrases.push("room cleared"); details.push(plain(e.said || e.text)); }
+      else if (BOOKKEEPING.includes(e.type) || /gold|disc/i.test(e.type)) details.push(plain(e.said || e.text));
+      else if (!["shot_resolved", "turn_ended", "side_to_act", "round_started"].includes(e.type)) phrases.push(plain(e.said || e.text));
     }
     const pick = chosenReading(shot);
     const shotName = (shot.declaration && shot.declaration.shot) || shot.shot || "shot";
@@ -97,8 +104,20 @@ window.SmartmatWords = (function () {
     pause: "Game paused", resume: "Game resumed", rescan: "The mat is scanning", enter_room: "Room card flipped",
     start_battle: "Battle started", dismiss_shot: "Shot set aside", bind: "Disc changed", new_game: "New game started",
     use_service: "Done", play_card: "Card played", draw: "Card recorded", gain_rage: "Rage gained",
+    setup_game: "The new game is on the table", assign_tracker: "Tracker assigned",
+    enrol_start: "Enrolling: put the discs on the mat", enrol_finish: "Discs enrolled", enrol_cancel: "Enrolling stopped",
+    enrol_forget: "Disc set forgotten", calibrate_start: "Calibration started", calibrate_flicks: "Flicks recorded",
+    calibrate_skip: "Step skipped", calibrate_finish: "Calibration saved", calibrate_cancel: "Calibration stopped",
   };
+  // A refusal for people: no citation (the rule is offered apart), no command name in front, no value as Python
+  // prints it ("['elani']" → "elani").
+  function refusal(text, command) {
+    let out = plain(text);
+    if (command && out.startsWith(command + ": ")) out = out.slice(command.length + 2);
+    out = out.replace(/\[((?:'[^']*'(?:,\s*)?)*)\]/g, (_, items) => items.replace(/'/g, ""));
+    return out.replace(/'([^']*)'/g, "$1").replace(/\bNone\b/g, "nothing");
+  }
   const done = (command) => DONE[command] || "Done";
 
-  return { split, plain, ruleHref, side, moment, shotStory, chosenReading, done };
+  return { split, plain, ruleHref, side, moment, shotStory, chosenReading, done, refusal };
 })();

@@ -12,12 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from service.gamelog.records import read_log
-from service.gamelog.replay import register_fixture_content, replay
-from tests.helpers.sample_content import sample_content
+from service.gamelog.replay import replay
 
 LOGS = Path(__file__).resolve().parents[1]
-# Most example logs name the tests' hand-made cards (``content: sample``), which the service does not ship.
-register_fixture_content("sample", sample_content)
 
 
 def end_state(log: Path) -> dict[str, Any]:
