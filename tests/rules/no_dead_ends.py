@@ -375,7 +375,7 @@ def start(setup: dict[str, Any], rng: random.Random, from_position: bool = False
 def play_game(
     setup: dict[str, Any], seed: int, max_actions: int = 400, from_position: bool = False
 ) -> GameRun:
-    """Plays one random game; raises ``DeadEnd`` or ``AssertionError`` (with its trail) when a promise breaks."""
+    """Plays one random game; raises ``DeadEnd`` or ``AssertionError`` (with its trail) on a failure."""
     rng = random.Random(seed)
     run = GameRun(setup)
     try:
