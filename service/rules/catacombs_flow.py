@@ -248,7 +248,10 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         if not turn.queue:
             raise UnexpectedShotError("no shot is left in the declared sequence", SEQUENCES)
         candidates = turn.candidates()
-        planned = next((p for p in candidates if p.shot.kind == action.shot), None)
+        refusal = shot_resolution.flicked_refusal(turn, action, lambda cid: _name(state, cid))
+        if refusal is not None:
+            raise refusal
+        planned = shot_resolution.planned_for(turn, action)
         if planned is None:
             expected = " or ".join(p.shot.label for p in candidates)
             raise UnexpectedShotError(
@@ -559,6 +562,11 @@ def _check_antient_declare(state: GameState, antient: Character) -> None:
             f"{antient.name} has acted in this part of the round: its card is with the {holder}{after}",
             ANTIENTS,
         )
+
+
+def _name(state: GameState, character_id: str) -> str:
+    found = state.find(character_id)
+    return found.name if found is not None else repr(character_id)
 
 
 def _why_not(state: GameState, c: Character) -> str:

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from service.rules import actions as A
 from service.rules import events as E
+from service.rules import shot_resolution
 from service.rules.cards import Content, MonsterCard
 from service.rules.errors import (
     IllegalActionError,
@@ -56,7 +57,7 @@ def planned_shot(state: GameState, action: A.ResolveShot) -> tuple[Character, st
     turn = state.turn
     if turn is None:
         return None
-    planned = next((p for p in turn.candidates() if p.shot.kind == action.shot), None)
+    planned = shot_resolution.planned_for(turn, action)
     if planned is None:
         return None
     return state.character(planned.actor or turn.character), planned.shot.summons or ""

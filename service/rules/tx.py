@@ -270,7 +270,9 @@ class Tx:
             if c.kind == "familiar" and c.owner == hero.id and c.in_room:
                 # The familiar's piece leaves the playmat; without its Item card it does not come back.
                 gone = c.card in lost_items
-                self.update(evolve(c, in_room=False, alive=c.alive and not gone, health=0 if gone else c.health))
+                self.update(
+                    evolve(c, in_room=False, alive=c.alive and not gone, health=0 if gone else c.health)
+                )
         self.pass_allies_of(hero)
 
     def return_poison(self, cards: tuple[int, ...]) -> None:

@@ -239,6 +239,8 @@ def shot_actions(state: Any, rng: random.Random) -> list[A.Action]:
                 trapped = [c.id for c in state.characters if c.trapped]
                 if trapped and rng.random() < 0.3:
                     extra["knocked_off"] = (rng.choice(trapped),)
+            if rng.random() < 0.5:
+                extra["flicked"] = shot["piece"]  # the mat names the disc it saw flicked
             found.append(A.ResolveShot(shot["character"], kind, direct_hits=hits, target=target, **extra))
     return found
 
