@@ -59,8 +59,9 @@ class GameRun:
 
     setup: dict[str, Any]
     actions: list[dict[str, Any]] = field(default_factory=list)
-    tried: int = 0  # actions offered to the rules (accepted or refused)
+    tried: int = 0  # legal actions found (the options one was picked from), over the whole game
     ended: bool = False
+    started: bool = False  # the rules accepted the setup
 
     def trail(self, last: int = 12) -> str:
         """The setup and the last actions, to reproduce a failure."""
@@ -384,6 +385,7 @@ def play_game(
         rules, state = start(setup, rng, from_position)
     except (SetupError, IllegalActionError, PositionError):
         return run  # a drawn setup the rules refuse (a hero's items, say): nothing to play
+    run.started = True
     first, logged, slept = state, state, False
     for _ in range(max_actions):
         if state.outcome is not None:

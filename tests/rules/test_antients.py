@@ -92,26 +92,3 @@ def test_the_shipped_liquid_antient_never_stalls_the_round() -> None:
     assert table.state.public_view()["antients"] == [
         {"id": ANTIENT, "controlled_by": "heroes", "acted": False, "has_sequence": False}
     ]
-
-
-@pytest.mark.parametrize("how", ["hero death", "corrosion"])
-def test_a_familiar_gone_with_its_item_card_is_out_with_no_health_and_its_position_loads(how: str) -> None:
-    """catacombs-3e-reference.txt: Hero Death (the basic rule returns the Items) and Corrosion Shot Modifier
-    ("Any pieces associated with the removed card on the playmat are also removed"): the familiar is off
-    the playmat like a destroyed one, so the exported position loads back (docs/positions.md)."""
-    from service.rules.position import load_position, position_of
-
-    table = Table(["the-barracks"], items={"varesh": ["raven-familiar"]})
-    table.enter_battle()
-    if how == "hero death":
-        table.do(A.SetHealth("hero-varesh", 0, "test"))
-    else:
-        from service.rules import modifiers
-        from service.rules.tx import Tx
-
-        tx = Tx(table.state, table.rules)
-        modifiers.corrode(tx, tx.char("hero-varesh"))
-        table.state = tx.state
-    raven = table.state.character("familiar-raven-familiar")
-    assert (raven.alive, raven.in_room, raven.health) == (False, False, 0)
-    assert load_position(table.rules, position_of(table.state)) == table.state
