@@ -20,7 +20,7 @@ from tests.rules.no_dead_ends import play_game, scenarios, valid_setup
 SCENARIOS = scenarios()
 # Games per rule set: a 3E game (positions checked after every action) takes about a second, a Castles game
 # a tenth of one; the whole file stays within a minute on one core.
-GAMES = {name: (6 if name.startswith("catacombs-3e") else 12) for name in SCENARIOS}
+GAMES = {name: (4 if name.startswith("catacombs-3e") else 12) for name in SCENARIOS}
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
