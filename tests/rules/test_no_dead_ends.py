@@ -10,6 +10,7 @@ set here; ``benchmarks/no_dead_ends.py`` plays many more (docs/rules-api.md, "No
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,26 +40,24 @@ def test_every_game_ends_or_offers_a_legal_action(name: str) -> None:
     games()
 
 
-def test_the_driver_finds_a_round_that_cannot_end() -> None:
-    """The property can fail: a hand-broken rule set whose monsters lose every legal action is caught."""
+def test_the_driver_finds_a_round_that_cannot_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The property can fail: a hand-broken rule set whose monsters have no sequence to declare (yet must act
+    before the round ends) is caught as a dead end."""
     from service.rules.catacombs3e import Catacombs3E
-    from tests.rules import no_dead_ends
+    from tests.rules.no_dead_ends import DeadEnd
 
     original = Catacombs3E.hero_sequences
 
-    def no_monster_sequences(self, state, c):  # type: ignore[no-untyped-def]
+    def no_monster_sequences(self: Catacombs3E, state: Any, c: Any) -> Any:
         return () if c.kind == "monster" else original(self, state, c)
 
-    Catacombs3E.hero_sequences = no_monster_sequences  # type: ignore[method-assign]
-    try:
-        setup = {
-            "ruleset": "catacombs-3e",
-            "heroes": ["xoric", "varesh", "roosan", "elani"],
-            "lord": "vasesak-the-sorcerer",
-            "rooms": ["the-barracks", "catacomb-lords-lair"],
-            "seed": 1,
-        }
-        with pytest.raises(no_dead_ends.DeadEnd, match="no legal action"):
-            play_game(setup, 1)
-    finally:
-        Catacombs3E.hero_sequences = original  # type: ignore[method-assign]
+    monkeypatch.setattr(Catacombs3E, "hero_sequences", no_monster_sequences)
+    setup = {
+        "ruleset": "catacombs-3e",
+        "heroes": ["xoric", "varesh", "roosan", "elani"],
+        "lord": "vasesak-the-sorcerer",
+        "rooms": ["the-outer-bailey", "catacomb-lords-lair"],
+        "seed": 1,
+    }
+    with pytest.raises(DeadEnd, match="no legal action"):
+        play_game(setup, 1)
