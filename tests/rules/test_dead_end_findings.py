@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.gamelog.replay import load_content
+from service.rules import IllegalActionError
 from service.rules import actions as A
 from service.rules.position import load_position, position_of
 
@@ -60,3 +61,25 @@ def test_a_lord_on_the_teleported_card_is_a_position_that_loads() -> None:
     ]
     with pytest.raises(ValueError, match="cannot be frozen or devoured"):
         load_position(table.rules, frozen)
+
+
+def test_two_heroes_cannot_start_with_the_one_copy_of_a_familiar() -> None:
+    """catacombs-3e-reference.txt: Game Phases: The Setup Phase ("The supply of pieces and cards represent
+    hard limits in the game"): the Spirit Familiar is one card, so one familiar piece; a card the box holds
+    twice (the Berserker Battle Axe) may start twice."""
+    shipped = load_content({"ruleset": "catacombs-3e"})
+    with pytest.raises(IllegalActionError, match="no more copies of spirit-familiar") as refused:
+        Table(
+            ["the-outer-bailey"],
+            lord="vasesak-the-sorcerer",
+            content=shipped,
+            items={"elani": ["spirit-familiar"], "xoric": ["spirit-familiar"]},
+        )
+    assert refused.value.rule == "catacombs-3e-reference.txt: Game Phases: The Setup Phase"
+    table = Table(
+        ["the-outer-bailey"],
+        lord="vasesak-the-sorcerer",
+        content=shipped,
+        items={"xoric": ["berserker-battle-axe", "berserker-battle-axe"]},
+    )
+    assert table.state.character("hero-xoric").items == ("berserker-battle-axe", "berserker-battle-axe")
