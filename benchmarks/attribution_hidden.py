@@ -1,6 +1,6 @@
 """Attribution on hidden mats: shot traces from tables whose physics and piezos the model is not told.
 
-Each table's constants are drawn from wide ranges (firmware_bridge/simulator/hidden_mats.py): friction,
+Each table's constants are drawn from wide ranges (service/simulator/hidden_mats.py): friction,
 restitutions, the speed of sound in the mat, every piezo channel's lag and gain, walls with gaps or an open
 side, boxes on the mat. Its shots are played in order, as at a real table. Nothing here uses the model's
 constants.
@@ -13,7 +13,7 @@ Write a set (one directory; K counts from 0):
     hidden-set/table-K.trace.jsonl   the traces, one per line, ``meta`` = {"table": K, "shot": i} only
     hidden-set/table-K.truth.jsonl   {"shot": i, "direct_hits": [...], "pushed": [...], "unregistered": [...]}
                                      per line; ``unregistered``: direct hits no piezo heard and the scans did
-                                     not see move (firmware_bridge/simulator/registered.py)
+                                     not see move (service/simulator/registered.py)
     hidden-set/constants.json        each table's hidden constants, and the ranges they were drawn from
 
 Attribute each trace file (``smartmat attribute hidden-set/table-K.trace.jsonl --json >
@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
-from firmware_bridge.simulator.registered import unregistered_touches
-from firmware_bridge.simulator.sensors import SensorModel
-from firmware_bridge.simulator.trace_faults import FAULTS, check_faults, with_faults
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
+from service.simulator.hidden_mats import drawn_ranges, hidden_table, table_shots
+from service.simulator.registered import unregistered_touches
+from service.simulator.sensors import SensorModel
+from service.simulator.trace_faults import FAULTS, check_faults, with_faults
 
 
 def write_hidden_set(
@@ -110,13 +110,17 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
     return f"{n:>6} {top1:>7.1%} {top3:>7.1%} {precision:>10} {len(auto) / n:>9.1%}"
 
 
-def score(results: Path) -> int:
+WARM_UP = 20  # the goals are read after each table's first shots
+
+
+def score(results: Path, outputs: str = "out") -> int:
     groups: dict[str, list[tuple[bool, bool, bool]]] = {}
+    elapsed: dict[str, list[float]] = {}
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
     for truth_path in truth_files:
         table = truth_path.name.split(".")[0]
-        out_path = results / f"{table}.out.jsonl"
+        out_path = results / f"{table}.{outputs}.jsonl"
         if not out_path.exists():
             print(f"{out_path}: missing, {table} not scored", file=sys.stderr)
             continue
@@ -132,20 +136,33 @@ def score(results: Path) -> int:
             half = "first half" if i < len(truths) / 2 else "second half"
             hits = {0: "0 direct hits", 1: "1 direct hit"}.get(len(actual), "2+ direct hits")
             groups_of_shot = ["overall", half, f"{table} {half}", hits]
+            registered = ""
             if "unregistered" in truth:  # sets written before the key have no such split
-                groups_of_shot.append("a touch unregistered" if truth["unregistered"] else "all registered")
+                registered = "a touch unregistered" if truth["unregistered"] else "all registered"
+                groups_of_shot.append(registered)
+            warm = f"first {WARM_UP}" if i < WARM_UP else f"after {WARM_UP}"
+            groups_of_shot += [warm, f"{table} {warm}"]
+            if i >= WARM_UP:
+                groups_of_shot += [f"{warm}, {hits}"] + ([f"{warm}, {registered}"] if registered else [])
             for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
+            elapsed.setdefault(warm, []).append(float(answer.get("elapsed_s") or 0.0))
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
-    print(f"{'':24} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
+    print(f"{'':36} {'shots':>6} {'top-1':>7} {'top-3':>7} {'auto prec':>10} {'auto cov':>9}")
     order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
-    order += ["all registered", "a touch unregistered"]
+    order += ["all registered", "a touch unregistered", f"first {WARM_UP}", f"after {WARM_UP}"]
+    order += [f"after {WARM_UP}, {g}" for g in ("0 direct hits", "1 direct hit", "2+ direct hits")]
+    order += [f"after {WARM_UP}, {g}" for g in ("all registered", "a touch unregistered")]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:
-            print(f"{group:24} {_figures(groups[group])}")
+            print(f"{group:36} {_figures(groups[group])}")
+    for part, values in sorted(elapsed.items()):
+        values.sort()
+        p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+        print(f"attribution time per shot, {part}: p50 {values[len(values) // 2]:.2f} s, p95 {p95:.2f} s")
     return 0
 
 
@@ -153,6 +170,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write a hidden set into this directory")
     parser.add_argument("--score", type=Path, metavar="RESULTS_DIR", help="score table-K.out.jsonl files")
+    parser.add_argument(
+        "--outputs",
+        default="out",
+        help="with --score: which answers to score, table-K.OUTPUTS.jsonl (default out; noref.out for the "
+        "tables benchmarks/referee_driver.py --without read again without a referee)",
+    )
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--shots", type=int, default=40, help="shots per table")
     parser.add_argument("--seed", type=int, default=1)
@@ -178,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="",
         help="faults of a real board laid over the traces, comma-separated, from: "
         + ", ".join(FAULTS)
-        + " (firmware_bridge/simulator/trace_faults.py)",
+        + " (service/simulator/trace_faults.py)",
     )
     args = parser.parse_args(argv)
     try:
@@ -186,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if args.score is not None:
-        return score(args.score)
+        return score(args.score, args.outputs)
     if args.out is None:
         parser.error("give --out DIR to write a set or --score DIR to score one")
     pieces = [int(p) for p in args.pieces.split(",") if p.strip()]

@@ -19,11 +19,11 @@ import sys
 import threading
 import time
 
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import StaticSensorSource
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import Impact
 from firmware_bridge.protocol import FrameDecoder, encode_frame
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import StaticSensorSource
 from firmware_bridge.transport import SerialConnection
 
 

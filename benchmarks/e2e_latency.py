@@ -52,8 +52,8 @@ TABLE_ROOMS = ("the-barracks", "zothas-gatehouse", "the-mitholaq-hive")
 
 # == the simulated mat's process (its side channel is the only place the ground truth goes) ================
 def sim_child(broker: str, side_channel: Path, seed: int) -> int:
-    from firmware_bridge.simulator.table import SimulatedTable
-    from service.table_config import load_table
+    from service.simulator.table import SimulatedTable
+    from service.table.config import load_table
 
     table = load_table()
     sim = SimulatedTable(table, broker, seed=seed)
@@ -326,13 +326,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from paho.mqtt.enums import CallbackAPIVersion
 
     from firmware_bridge.transport import SerialConnection
+    from service.app.cli import _size_of
     from service.attribution.infer import AttributionConfig, shutdown_pool
-    from service.daemon import Daemon, DaemonOptions
-    from service.daemon_cli import _size_of
+    from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
     from service.publish.paho_transport import PahoTransport
     from service.publish.publisher import TablePublisher
-    from service.table_config import load_table
+    from service.table.config import load_table
     from web_dashboard.server import serve_dashboard
 
     work = Path(tempfile.mkdtemp(prefix="smartmat-e2e-"))

@@ -41,12 +41,23 @@ def main() -> int:
     parser.add_argument(
         "--time-limit", type=float, default=3600.0, help="start no new run after this many seconds"
     )
+    parser.add_argument(
+        "--kinds",
+        default=",".join(FAULT_KINDS),
+        help=f"fault kinds to draw from (default all: {','.join(FAULT_KINDS)})",
+    )
     parser.add_argument("--keep", action="store_true", help="keep each run's directory (logs, journal, log)")
     args = parser.parse_args()
     # SIGTERM (a time limit) unwinds like Ctrl-C, so the current run stops its broker, daemon and tmpfs.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
 
-    kinds = [k for k in FAULT_KINDS if k != "disk_full" or os.geteuid() == 0]
+    chosen = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    unknown = sorted(set(chosen) - set(FAULT_KINDS))
+    if unknown:
+        parser.error(f"unknown fault kind(s) {', '.join(unknown)}; known: {', '.join(FAULT_KINDS)}")
+    kinds = [k for k in chosen if k != "disk_full" or os.geteuid() == 0]
+    if not kinds:
+        parser.error("no fault kind left to try (disk_full needs root)")
     if "disk_full" not in kinds:
         print("not root: no small tmpfs can be mounted, so the disk_full fault is left out")
     rng = random.Random(args.seed)
@@ -55,6 +66,7 @@ def main() -> int:
     tried: Counter[str] = Counter()
     failed: list[tuple[int, list[str]]] = []
     totals: Counter[str] = Counter()
+    recoveries: list[float] = []
     runs = 0
     for n in range(args.runs):
         if time.monotonic() - started > args.time_limit:
@@ -77,7 +89,9 @@ def main() -> int:
             full_disk=result.impacts_refused_by_full_disk,
             set_aside=result.impacts_set_aside,
             reboot=result.impacts_cut_by_reboot,
+            journal=result.journal_checked,
         )
+        recoveries += result.recoveries_s
         verdict = "ok" if result.ok else "FAILED"
         print(
             f"run {n + 1:3d} seed {seed:6d} {verdict:6s} {result.seconds:5.1f} s  faults {','.join(plan)}  "
@@ -107,6 +121,12 @@ def main() -> int:
         f"{totals['answers']} answered commands, {totals['states']} published states against the replay, "
         f"{totals['flicks']} flicks"
     )
+    print(f"board messages an acknowledgement covered, each found in the device journal: {totals['journal']}")
+    if recoveries:
+        print(
+            f"full disks: the table read the mat again {min(recoveries):.2f}-{max(recoveries):.2f} s after "
+            f"the disk had room ({len(recoveries)} fills)"
+        )
     print(
         "acknowledged impacts in no shot record: "
         f"{totals['in_flight']} of shots still open when the daemon was killed, "

@@ -1,6 +1,6 @@
 """No dead ends, at length: many long random legal games of every rule set and mode, counted.
 
-The games and their checks are those of ``tests/rules/test_no_dead_ends.py`` (``no_dead_ends.py`` beside it):
+The games and their checks are those of ``tests/games/test_no_dead_ends.py`` (``no_dead_ends.py`` beside it):
 after every action the game has ended or some action is legal, the state round-trips through the game log,
 its canonical form and (Catacombs 3E) the position format, and the invariants hold. The test runs a bounded
 number of games; this runs ``--games`` of each rule set (a third of them from a random position), keeps going
@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere, as a script
 
-from tests.rules.no_dead_ends import play_game, scenarios, valid_setup  # noqa: E402
+from tests.games.no_dead_ends import play_game, scenarios, valid_setup  # noqa: E402
 
 
 def run(name: str, games: int, seed: int, max_actions: int) -> dict[str, Any]:

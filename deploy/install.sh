@@ -121,7 +121,8 @@ fi
 [ -z "$dry_run" ] || { echo "# dry run: nothing was changed"; exit 0; }
 cat <<NEXT
 smartmat is installed${root:+ under $root}. Before starting it:
-  1. sudo /opt/smartmat/deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords   # broker accounts
+  1. sudo /opt/smartmat/deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords [board-1 ...]
+     (broker accounts: the table's own, and one per WLED device id; docs/mqtt.md)
   2. sudo -u smartmat /opt/smartmat/.venv/bin/smartmat dashboard set-pin --pin-file /var/lib/smartmat/referee-pin
   3. edit /etc/smartmat/table.yaml (your discs' tag UIDs) and /etc/smartmat/smartmat.env (passwords)
   4. sudo systemctl restart mosquitto && sudo systemctl start smartmat && journalctl -u smartmat -f

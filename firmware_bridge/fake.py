@@ -27,11 +27,13 @@ class FakeConnection:
         self.boot_id = boot_id
         self.sent: list[Message] = []
         self.acknowledged: list[Delivery] = []
+        self.refused: list[Delivery] = []  # the deliveries the service could not keep, as it said them
         self.closed = False
         self.available = True  # set False to play a pulled cable: send() then raises DeviceUnavailable
         self._next_seq = first_seq
         self._queue: deque[Delivery] = deque()
         self._taken: list[Delivery] = []
+        self._rewound_to: dict[int, int] = {}  # boot id -> the refused seq nothing from which is acked
         self._cond = threading.Condition()
 
     # ---------------------------------------------------------------- the device's side
@@ -58,6 +60,12 @@ class FakeConnection:
             queued = sum(1 for d in self._queue if d.seq is not None)
             waiting = [d for d in self._taken if d.seq is not None and not self._covered(d.boot_id, d.seq)]
         return queued + len(waiting)
+
+    @property
+    def pending(self) -> int:
+        """Messages fed but not yet taken by the service."""
+        with self._cond:
+            return len(self._queue)
 
     def _covered(self, boot_id: int, seq: int) -> bool:
         return any(
@@ -89,8 +97,40 @@ class FakeConnection:
             return delivery
 
     def acknowledge(self, delivery: Delivery) -> None:
-        if delivery.seq is not None:
+        if delivery.seq is None:
+            return
+        with self._cond:
+            rewound = self._rewound_to.get(delivery.boot_id)
+            if rewound is not None and not seq_at_or_before(delivery.seq, seq_add(rewound, -1)):
+                return  # taken before the refusal: acking it would release the refused ones, as on the link
             self.acknowledged.append(delivery)
+
+    def refuse(self, delivery: Delivery) -> None:
+        """The service could not keep ``delivery``: it and everything taken after it are not acknowledged.
+
+        They wait, as on a real board, until ``resend()`` plays the board's retransmission."""
+        if delivery.seq is None:
+            return
+        with self._cond:
+            self.refused.append(delivery)
+            self._rewound_to[delivery.boot_id] = delivery.seq
+
+    def resend(self) -> int:
+        """The board retransmits what a refusal left unacknowledged; returns how many messages."""
+        with self._cond:
+            again = [
+                d
+                for d in self._taken
+                if d.seq is not None
+                and d.boot_id in self._rewound_to
+                and seq_at_or_before(self._rewound_to[d.boot_id], d.seq)
+                and not self._covered(d.boot_id, d.seq)
+            ]
+            self._taken = [d for d in self._taken if d not in again]
+            self._rewound_to.clear()
+            self._queue = deque(again + list(self._queue))  # never taken: they follow, in order
+            self._cond.notify_all()
+            return len(again)
 
     def send(self, msg: Message) -> None:
         if self.closed or not self.available:

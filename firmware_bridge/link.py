@@ -14,6 +14,9 @@ The rules (``PROTOCOL.md`` has the full text):
   sees a gap, and sends a cumulative ``ACK(seq)`` only once the consumer has taken and acknowledged the
   event: *ack after delivery*. Until then the device keeps retransmitting, so an event the host crashed
   on is sent again, and one it has acknowledged is never needed again.
+* A consumer that cannot keep an event (its disk is full) *refuses* it: the host rewinds to that seq,
+  acknowledges neither it nor anything after it (not even cumulatively), and takes it again when the
+  device resends it.
 * HEARTBEAT's header seq is the device's next seq, so a lost last event is noticed even when the
   device goes quiet. Silence longer than the timeout means the link is down.
 """
@@ -96,6 +99,7 @@ class HostLinkStats:
     reboots: int = 0
     stale_frames: int = 0
     lost: int = 0  # events the device could no longer send (dropped for space)
+    refused: int = 0  # times the consumer could not keep a delivery and the link rewound to it
 
 
 @dataclass
@@ -202,8 +206,42 @@ class HostLink:
             return  # HELLO needs no ack; an event of a previous boot cannot be acked to a new one
         if seq_at_or_before(delivery.seq, session.acked):
             return  # already covered by a cumulative ack
+        if not seq_at_or_before(delivery.seq, seq_add(session.expected, -1)):
+            # Taken before a refusal rewound the link past it: acking it would cumulatively release the
+            # refused events too, which are on no disk.
+            log.debug("not acknowledging seq %d: the link rewound to %d", delivery.seq, session.expected)
+            return
         session.acked = delivery.seq
         self._send(Ack(delivery.seq), session.boot_id)
+
+    def refuse(self, delivery: Delivery, now_us: int) -> None:
+        """The consumer could not keep ``delivery`` (nor, so, anything after it): take it again.
+
+        Nothing from its seq on is acknowledged, not even cumulatively; deliveries after it still waiting to
+        be taken are dropped, and the device is asked to resend from it. Deliveries the consumer took after
+        it are stale: acknowledging one does nothing, and each comes again in order after the resend.
+        """
+        session = self._session
+        if delivery.seq is None or session is None or delivery.boot_id != session.boot_id:
+            return
+        if seq_at_or_before(delivery.seq, session.acked):
+            log.error("seq %d was refused after it was acknowledged; it cannot be taken again", delivery.seq)
+            return
+        if not seq_at_or_before(delivery.seq, seq_add(session.expected, -1)):
+            return  # already rewound to it or before it
+        self.stats.refused += 1
+        refused = delivery.seq
+        session.expected = refused
+        self._ready = deque(
+            d
+            for d in self._ready
+            if d.seq is None or d.boot_id != session.boot_id or seq_at_or_before(d.seq, seq_add(refused, -1))
+        )
+        log.warning(
+            "seq %d of boot 0x%08x refused by the consumer: taking it again", refused, session.boot_id
+        )
+        if self._in_session:
+            self._ask_resend(session, now_us)
 
     def outgoing(self) -> bytes:
         """Bytes to write to the device, in order; the link forgets them once taken."""

@@ -48,6 +48,9 @@ class DeviceConnection(Protocol):
 
     def acknowledge(self, delivery: Delivery) -> None: ...
 
+    # A delivery the consumer could not keep (disk full): neither it nor anything after it is acknowledged.
+    def refuse(self, delivery: Delivery) -> None: ...
+
 
 class SerialPort(Protocol):
     """The part of ``serial.Serial`` the connection uses; ``firmware_bridge.fake`` has a scripted one."""
@@ -144,6 +147,15 @@ class SerialConnection:
         """Tell the device ``delivery`` (and all before it) is safe; it will not be sent again."""
         with self._lock:
             self._link.acknowledge(delivery)
+            self._flush_locked()
+
+    def refuse(self, delivery: Delivery) -> None:
+        """``delivery`` could not be kept: it and everything after it come again once the device resends.
+
+        Deliveries taken after it are stale: acknowledging them does nothing, and they come again in order.
+        """
+        with self._lock:
+            self._link.refuse(delivery, self._now_us())
             self._flush_locked()
 
     def send(self, msg: Message) -> None:

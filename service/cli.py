@@ -11,13 +11,13 @@ from collections.abc import Sequence
 # Modules that add sub-commands. Each exposes ``register_cli(subparsers)`` and sets ``func`` on its parser
 # (``parser.set_defaults(func=callable_taking_args_returning_exit_code)``).
 COMMAND_MODULES = (
-    "service.daemon_cli",
+    "service.app.cli",
     "service.gamelog.cli",
     "service.eventlog.cli",
     "service.attribution.cli",
     "service.bench.cli",
-    "service.content.cli",
-    "firmware_bridge.simulator.cli",
+    "service.games.content_cli",
+    "firmware_bridge.emulator.cli",
     "web_dashboard.cli",
     "service.enrolment.cli",
     "service.trackers.cli",

@@ -32,7 +32,7 @@ def test_import_contracts_hold() -> None:
 
 
 def _package_of(module: str) -> str:
-    # service.attribution, firmware_bridge.simulator, web_dashboard.server: one level below the roots
+    # service.attribution, service.simulator, web_dashboard.server: one level below the roots
     return ".".join(module.split(".")[:2])
 
 

@@ -22,7 +22,7 @@ from web_dashboard.commands import CommandChannel
 from web_dashboard.mat import shipped_mat
 from web_dashboard.mqtt_link import MqttCommandChannel, MqttFeed
 from web_dashboard.resources import Closable, Dashboard, dashboard_of
-from web_dashboard.security import LoginLimiter, check_csrf, csrf_token, read_pin_file
+from web_dashboard.security import LoginLimiter, RefereeSessions, check_csrf, csrf_token, read_pin_file
 from web_dashboard.table_feed import TableFeed
 
 __all__ = ["DEFAULTS", "Dashboard", "create_app", "dashboard_of"]
@@ -89,6 +89,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         pin_hash=pin_hash,
         closers=closers,
     )
+
+    app.extensions["smartmat_sessions"] = RefereeSessions()
 
     from web_dashboard import auth, command_api, console, controller, rule_pages, setup_console, spectator
 

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, se
 from werkzeug.wrappers import Response as BaseResponse
 
 from web_dashboard.resources import current_dashboard
-from web_dashboard.security import pin_matches
+from web_dashboard.security import pin_matches, referee_sessions
 
 bp = Blueprint("auth", __name__)
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
@@ -39,29 +39,28 @@ def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str,
     dashboard = current_dashboard()
     client = request.remote_addr or "unknown"
     next_page = _safe_next(request.form.get("next"))
-    wait = dashboard.limiter.retry_after(client)
-    if wait > 0:
-        current_app.logger.warning("login rate limit hit by %s", client)
-        seconds = math.ceil(wait)
-        message = f"Too many wrong PINs. Try again in {seconds} s."
-        return (
-            _login_page(next_page, message, request.form.get("name", "")[:32]),
-            429,
-            {"Retry-After": str(seconds)},
-        )
     name = request.form.get("name", "").strip().lower()
     pin = request.form.get("pin", "")
     if not _NAME.match(name):
         return _login_page(next_page, "Name: lower-case letters, digits and '-', up to 32.", name[:32]), 400
     if dashboard.pin_hash is None:
         return _login_page(next_page, "No referee PIN is set. Run: smartmat dashboard set-pin", name), 503
+    # Counted before the PIN is looked at, per address and per name, in one step: parallel tries cannot all
+    # be checked while the first are (docs/security.md).
+    keys = (f"address:{client}", f"name:{name}")
+    wait = dashboard.limiter.admit(*keys)
+    if wait > 0:
+        current_app.logger.warning("login rate limit hit by %s (name %s)", client, name)
+        seconds = math.ceil(wait)
+        message = f"Too many wrong PINs. Try again in {seconds} s."
+        return _login_page(next_page, message, name), 429, {"Retry-After": str(seconds)}
     if not pin_matches(dashboard.pin_hash, pin):
-        dashboard.limiter.failed(client)
         current_app.logger.warning("wrong referee PIN from %s (name %s)", client, name)
         return _login_page(next_page, "Wrong PIN.", name), 401
-    dashboard.limiter.succeeded(client)
+    dashboard.limiter.succeeded(*keys)
+    referee_sessions().end(session.get("sid"))
     session.clear()  # a new session id on login: no fixation
-    session["referee"] = name
+    session["sid"] = referee_sessions().begin(name)
     session.permanent = False
     current_app.logger.info("referee %s logged in from %s", name, client)
     return redirect(next_page)
@@ -69,5 +68,6 @@ def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str,
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
+    referee_sessions().end(session.get("sid"))  # a copy of the cookie is worth nothing from now on
     session.clear()
     return redirect(url_for("spectator.index"))

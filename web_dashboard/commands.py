@@ -326,7 +326,15 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "calibrate_start": ("rounds",),
         "calibrate_flicks": (),
         "setup_game": (
-            "heroes", "lord", "rooms", "expansions", "mode", "sides", "first", "game_length", "quick_start",
+            "heroes",
+            "lord",
+            "rooms",
+            "expansions",
+            "mode",
+            "sides",
+            "first",
+            "game_length",
+            "quick_start",
         ),  # fmt: skip
         "enrol_start": ("set", "pieces"),
         "assign_tracker": ("tracker", "character"),

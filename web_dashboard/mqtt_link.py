@@ -21,6 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
+from service.publish.paho_transport import unguessable_client_id
 from web_dashboard.commands import CommandResult
 from web_dashboard.table_feed import TableFeed
 
@@ -42,7 +43,9 @@ class MqttFeed:
 
     def __init__(self, feed: TableFeed, address: BrokerUrl, client_id: str | None = None):
         self.feed = feed
-        self._client = _client(address, client_id or f"smartmat-dashboard-{feed.table}-feed")
+        self._client = _client(
+            address, client_id or unguessable_client_id(f"smartmat-dashboard-{feed.table}-feed")
+        )
         self._client.on_connect = self._on_connect
         self._client.on_message = self._on_message
         self._client.connect_async(address.host, address.port, keepalive=30)
@@ -73,7 +76,9 @@ class MqttCommandChannel:
         self._lock = threading.Lock()
         self._waiting: dict[str, tuple[threading.Event, list[CommandResult]]] = {}
         self._subscribed = threading.Event()
-        self._client = _client(address, client_id or f"smartmat-dashboard-{table}-referee")
+        self._client = _client(
+            address, client_id or unguessable_client_id(f"smartmat-dashboard-{table}-referee")
+        )
         self._client.on_connect = self._on_connect
         self._client.on_subscribe = lambda *a: self._subscribed.set()
         self._client.on_message = self._on_message

@@ -2,7 +2,8 @@
 
 The PIN (or passphrase) is set at install with ``smartmat dashboard set-pin`` or the ``REFEREE_PIN_HASH``
 config key; only its werkzeug scrypt hash is stored. Sessions are Flask's signed cookies (HttpOnly,
-SameSite=Strict, Secure behind TLS). Every request that is not GET/HEAD/OPTIONS must carry the session's
+SameSite=Strict, Secure behind TLS) naming a session the server keeps (``RefereeSessions``), which logging out
+ends. Every request that is not GET/HEAD/OPTIONS must carry the session's
 CSRF token in the ``X-CSRF-Token`` header or a ``csrf_token`` form field.
 """
 
@@ -67,7 +68,11 @@ def pin_matches(stored_hash: str | None, attempt: str) -> bool:
 
 
 class LoginLimiter:
-    """At most ``attempts`` failed logins per client in a sliding ``window_s``; in memory, per process."""
+    """At most ``attempts`` PIN checks per key (an address, an account) in a sliding ``window_s``.
+
+    A check is counted when it is admitted, before the PIN is looked at, and admission is atomic: tries sent
+    in parallel cannot all pass while the first ones are still being checked. In memory, per process.
+    """
 
     def __init__(
         self, attempts: int = 5, window_s: float = 60.0, clock: Callable[[], float] = time.monotonic
@@ -75,33 +80,81 @@ class LoginLimiter:
         self.attempts = attempts
         self.window_s = window_s
         self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
+        self._checks: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
-    def retry_after(self, client: str) -> float:
-        """Seconds until this client may try again; 0 when it may try now."""
+    def admit(self, *keys: str) -> float:
+        """0 when a PIN check may be made now for every key (it is then counted against each); else the
+        seconds until one may."""
         with self._lock:
-            failures = self._recent(client)
-            if len(failures) < self.attempts:
-                return 0.0
-            return max(0.0, failures[0] + self.window_s - self.clock())
+            now = self.clock()
+            wait = max((self._wait(key, now) for key in keys), default=0.0)
+            if wait > 0:
+                return wait
+            for key in keys:
+                self._checks.setdefault(key, deque()).append(now)
+            return 0.0
 
-    def failed(self, client: str) -> None:
+    def retry_after(self, *keys: str) -> float:
+        """Seconds until a check may be made for every key; 0 when it may be now (nothing is counted)."""
         with self._lock:
-            self._recent(client).append(self.clock())
+            now = self.clock()
+            return max((self._wait(key, now) for key in keys), default=0.0)
 
-    def succeeded(self, client: str) -> None:
+    def succeeded(self, *keys: str) -> None:
+        """The right PIN: these keys start afresh."""
         with self._lock:
-            self._failures.pop(client, None)
+            for key in keys:
+                self._checks.pop(key, None)
 
-    def _recent(self, client: str) -> deque[float]:
-        failures = self._failures.setdefault(client, deque())
-        while failures and failures[0] <= self.clock() - self.window_s:
-            failures.popleft()
-        if len(self._failures) > 10_000:  # many distinct clients: forget the idle ones
-            for key in [k for k, v in self._failures.items() if not v and k != client]:
-                del self._failures[key]
-        return failures
+    def _wait(self, key: str, now: float) -> float:
+        checks = self._checks.get(key)
+        if checks is None:
+            if len(self._checks) > 10_000:  # many distinct clients: forget the idle ones
+                for idle in [k for k, v in self._checks.items() if not v or v[-1] <= now - self.window_s]:
+                    del self._checks[idle]
+            return 0.0
+        while checks and checks[0] <= now - self.window_s:
+            checks.popleft()
+        if len(checks) < self.attempts:
+            return 0.0
+        return max(0.0, checks[0] + self.window_s - now) or 1e-3
+
+
+class RefereeSessions:
+    """The referee sessions that are live, kept here and not only in the signed cookie.
+
+    The cookie carries a random session id; logging out ends that id here, so a copy of the cookie taken
+    before the logout is worth nothing after it. At most ``limit`` sessions: the oldest ends first.
+    """
+
+    def __init__(self, limit: int = 1000) -> None:
+        self.limit = limit
+        self._live: dict[str, str] = {}  # session id -> referee name, oldest first
+        self._lock = threading.Lock()
+
+    def begin(self, name: str) -> str:
+        session_id = secrets.token_urlsafe(32)
+        with self._lock:
+            self._live[session_id] = name
+            while len(self._live) > self.limit:
+                del self._live[next(iter(self._live))]
+        return session_id
+
+    def who(self, session_id: object) -> str | None:
+        if not isinstance(session_id, str):
+            return None
+        with self._lock:
+            return self._live.get(session_id)
+
+    def end(self, session_id: object) -> None:
+        if isinstance(session_id, str):
+            with self._lock:
+                self._live.pop(session_id, None)
+
+
+def referee_sessions() -> RefereeSessions:
+    return cast(RefereeSessions, current_app.extensions["smartmat_sessions"])
 
 
 def csrf_token() -> str:
@@ -128,7 +181,8 @@ def check_csrf() -> None:
 
 
 def current_referee() -> str | None:
-    return cast("str | None", session.get("referee"))
+    """The referee of this request's session, if that session is still live on the server."""
+    return referee_sessions().who(session.get("sid"))
 
 
 def referee_required(view: F) -> F:

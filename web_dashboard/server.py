@@ -9,6 +9,9 @@ module. Each live SSE stream holds one worker thread for as long as the phone st
 demand up to ``MAX_STREAMS`` plus a reserve, and streams beyond ``MAX_STREAMS`` are told to come back
 later, so spectators can never take the threads the referee's pages and commands need.
 
+Idle and slow clients cannot starve either listener: TLS handshakes happen on the worker threads, each
+request head has a deadline, and header and body sizes are capped (``web_dashboard/slow_clients.py``).
+
 With ``TLS_CERT`` and ``TLS_KEY`` the dashboard listens on HTTPS (``TLS_PORT``) and the plain-HTTP port
 (``PORT``) serves only the read-only spectator pages: the referee's login, pages and commands answer there
 with a redirect to HTTPS (or ``403`` for anything but GET/HEAD, which is never passed on). ``stop()`` ends the
@@ -36,6 +39,7 @@ from flask import Flask
 
 from web_dashboard import create_app
 from web_dashboard.resources import dashboard_of
+from web_dashboard.slow_clients import DeferredHandshakeTLS, guard
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +241,7 @@ def _listen(host: str, port: int, app: WsgiApp, max_threads: int, tls: BuiltinSS
         request_queue_size=128,
     )
     server.requests = _GrowingPool(server, min=MIN_THREADS, max=max_threads)
+    guard(server)  # a deadline for each request head, caps on its size and the body's (slow_clients.py)
     if tls is not None:
         server.ssl_adapter = tls
     server.prepare()  # binds now: a port in use is an error here, not in the thread
@@ -332,7 +337,7 @@ def serve_dashboard(config: dict[str, Any] | None = None) -> DashboardServer:
 
 def _tls_adapter(cert: str, key: str) -> BuiltinSSLAdapter:
     try:
-        adapter = BuiltinSSLAdapter(cert, key)
+        adapter = DeferredHandshakeTLS(cert, key)  # handshakes on the workers, never on the accepting thread
     except (OSError, ssl.SSLError) as exc:
         raise ValueError(f"cannot load the TLS certificate {cert} with the key {key}: {exc}") from None
     context = adapter.context

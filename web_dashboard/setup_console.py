@@ -11,8 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from service.content import load_content
-from service.content.castles import load_castles_content
-from service.setup_game import WIZARD_CASTLES_RULESETS
+from service.games.castles.content import load_castles_content
+from service.table.setup_game import WIZARD_CASTLES_RULESETS
 from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
 

@@ -29,6 +29,9 @@ EventKey = tuple[int, int]  # (event-log seq, position of the domain event withi
 
 DEFAULT_RING_SIZE = 500
 DEFAULT_QUEUE_SIZE = 200
+# How far an event's seq may run ahead of the state shown: the daemon publishes a record's events just before
+# its state, so a real event is a record or two ahead. One far beyond it (999999) is not the daemon's.
+PLAUSIBLE_AHEAD = 64
 
 
 class FeedPayloadError(ValueError):
@@ -136,7 +139,7 @@ class TableFeed:
         if kind == topics.STATUS:
             self._set_status(text.strip())
         elif kind == topics.STATE:
-            self._set_state(_json_object(text, topic))
+            self._set_state(_json_object(text, topic), retained)
         elif kind == topics.BOARD:
             self._set_simple("board", _json_object(text, topic))
         elif kind == topics.SHOT:
@@ -163,18 +166,26 @@ class TableFeed:
             self._view.status = status
             self._broadcast(SseMessage("status", {"status": status}))
 
-    def _set_state(self, state: dict[str, Any]) -> None:
+    def _set_state(self, state: dict[str, Any], retained: bool = False) -> None:
         seq = state.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
             raise FeedPayloadError(f"snapshot needs a non-negative integer 'seq', got {seq!r}")
         with self._lock:
             old = self._view.state
             if old is not None and isinstance(old.get("seq"), int) and seq < old["seq"]:
-                if not self._daemon_restarted:
+                if self._daemon_restarted:
+                    self._start_new_log(seq)
+                elif retained:
                     # A stale retained copy arriving after a newer one (e.g. on reconnect) must not roll back.
                     log.info("ignored snapshot seq %d older than the one shown (%d)", seq, old["seq"])
                     return
-                self._start_new_log(seq)
+                else:
+                    # Live, in order from the one writer the broker lets write it: this is the table now, and
+                    # the higher seq shown was not the daemon's. One stranger's seq must not freeze the page.
+                    log.warning(
+                        "snapshot seq %d after seq %d: the higher one was not the table's", seq, old["seq"]
+                    )
+                    self._forget_events_after(seq + PLAUSIBLE_AHEAD)
             self._daemon_restarted = False
             self._view.state = state
             if self._complete_after is None:
@@ -189,6 +200,19 @@ class TableFeed:
         self._complete_after = (seq, 0)
         self._view.shot = None
         self._broadcast(SseMessage("reset", {"seq": seq}))
+
+    def _forget_events_after(self, seq: int) -> None:
+        """Drop the events implausibly far ahead of the table; each stream starts its story again."""
+        kept = [(k, e) for k, e in self._ring if k[0] <= seq]
+        if len(kept) == len(self._ring):
+            return
+        log.warning("dropped %d event(s) numbered past seq %d", len(self._ring) - len(kept), seq)
+        self._ring = deque(kept, maxlen=self._ring.maxlen)
+        if self._complete_after is not None and self._complete_after[0] > seq:
+            self._complete_after = (seq, 0)
+        self._broadcast(SseMessage("reset", {"seq": seq}))
+        for key, event in kept:  # the story as it stands, for pages that just cleared theirs
+            self._broadcast(SseMessage("event", event, format_event_id(key)))
 
     def _set_simple(self, name: str, value: dict[str, Any]) -> None:
         with self._lock:
@@ -212,15 +236,23 @@ class TableFeed:
         if not isinstance(event.get("type"), str):
             raise FeedPayloadError("event needs a string 'type'")
         with self._lock:
+            shown = (self._view.state or {}).get("seq")
+            if isinstance(shown, int) and seq > shown + PLAUSIBLE_AHEAD:
+                raise FeedPayloadError(f"event seq {seq} is implausibly far past the table's seq {shown}")
             same_record = [e for k, e in self._ring if k[0] == seq]
             if event in same_record:
                 return  # a QoS 1 redelivery
-            if self._ring and seq < self._ring[-1][0][0]:
-                raise FeedPayloadError(f"event seq {seq} arrived after seq {self._ring[-1][0][0]}")
             key = (seq, len(same_record))
             if len(self._ring) == self._ring.maxlen:
                 self._complete_after = self._ring[0][0]
-            self._ring.append((key, event))
+            if self._ring and key < self._ring[-1][0]:
+                # Only after an event that was not the table's (its own come in order): kept in its place,
+                # so that it is in the story once the table's next state shows which one to drop.
+                log.warning("event seq %d arrived after seq %d", seq, self._ring[-1][0][0])
+                ordered = sorted([*self._ring, (key, event)], key=lambda item: item[0])
+                self._ring = deque(ordered, maxlen=self._ring.maxlen)
+            else:
+                self._ring.append((key, event))
             self._broadcast(SseMessage("event", event, format_event_id(key)))
 
     def _broadcast(self, message: SseMessage) -> None:

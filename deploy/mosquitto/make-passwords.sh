@@ -1,19 +1,31 @@
 #!/bin/sh
-# Create the Mosquitto password file for smartmat's four roles (daemon, referee, spectator, tracker).
+# Create the Mosquitto password file for smartmat's accounts: daemon, referee, dashboard, spectator, tracker and
+# wled-bridge, and one more for each WLED device named on the command line (its device id, e.g. board-1).
 #
-#   deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords
+#   deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords [board-1 board-2 ...]
 #
-# Each role's password comes from SMARTMAT_MQTT_<ROLE>_PASSWORD (e.g. SMARTMAT_MQTT_REFEREE_PASSWORD). A role
-# without one gets a random password, printed once so it can go into the daemon's and dashboard's broker URLs.
+# The broker names every client after its account (use_username_as_clientid), so each program or device needs
+# an account of its own. Each account's password comes from SMARTMAT_MQTT_<ACCOUNT>_PASSWORD, upper case with
+# '-' as '_' (e.g. SMARTMAT_MQTT_WLED_BRIDGE_PASSWORD). An account without one gets a random password, printed
+# once so it can go into the broker URLs of smartmat.env and the devices' settings.
 # Passwords are written to a private file and hashed in place by `mosquitto_passwd -U`, so they never appear
 # on a command line (where `ps` would show them).
 set -eu
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 PASSWORD_FILE" >&2
+if [ $# -lt 1 ]; then
+    echo "usage: $0 PASSWORD_FILE [WLED_DEVICE_ID ...]" >&2
     exit 2
 fi
 target=$1
+shift
+for device in "$@"; do
+    case $device in
+        daemon|referee|dashboard|spectator|tracker|wled-bridge)
+            echo "$0: $device is one of the table's own accounts, not a WLED device id" >&2; exit 2 ;;
+        *[!a-z0-9-]*|-*|"")
+            echo "$0: device id $device must be lower-case letters, digits and '-' (as in wled/<id>)" >&2; exit 2 ;;
+    esac
+done
 if ! command -v mosquitto_passwd >/dev/null 2>&1; then
     echo "$0: mosquitto_passwd not found (apt-get install mosquitto)" >&2
     exit 1
@@ -24,8 +36,8 @@ mkdir -p "$(dirname "$target")"
 plain=$(mktemp "$target.XXXXXX")
 trap 'rm -f "$plain"' EXIT
 
-for role in daemon referee spectator tracker; do
-    var="SMARTMAT_MQTT_$(echo "$role" | tr '[:lower:]' '[:upper:]')_PASSWORD"
+for role in daemon referee dashboard spectator tracker wled-bridge "$@"; do
+    var="SMARTMAT_MQTT_$(echo "$role" | tr '[:lower:]-' '[:upper:]_')_PASSWORD"
     eval "password=\${$var:-}"
     if [ -z "$password" ]; then
         password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=\n')

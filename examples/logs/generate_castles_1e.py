@@ -2,7 +2,7 @@
 
 Run from the repository root: ``python examples/logs/generate_castles_1e.py``. Every action is applied live
 while writing. ``castles-1e-expected.json`` holds each log's end state (pools, round, winner, charges,
-armour); ``tests/rules/castles/test_example_logs_1e.py`` replays every log against it, like a perft suite.
+armour); ``tests/games/castles/test_example_logs_1e.py`` replays every log against it, like a perft suite.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
+from service.games.castles.core.state import CastlesState
 from service.rules import actions as A
-from service.rules.castles.state import CastlesState
 
 HERE = Path(__file__).parent
 RULESET = "catacombs-and-castles-1e"

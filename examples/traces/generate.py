@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.mat.trace import write_traces
+from service.simulator.shot_lab import ShotLab, SimulatedShot
 
 HERE = Path(__file__).parent
 

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from service.atomic_file import write_atomically
+from service.common.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
+from .reliability import RefereeRecord, record_from_json
 
 FORMAT = "smartmat-table-calibration"
-VERSION = 1
+VERSION = 2  # 2: the referee's answers (``referee``); a version 1 file reads as one with none yet
+READABLE_VERSIONS = (1, 2)
 
 # Wide priors: what any neoprene mat with wooden discs may be (docs/calibration.md).
 PRIOR_SPEED_RANGE = (0.25, 1.2)  # mm/µs: neoprene and cloth-topped foam, 250-1200 m/s
@@ -133,6 +135,8 @@ class TableCalibration:
     disc_restitution: Belief = Belief(0.0, PRIOR_DISC_RESTITUTION_SD)
     wall_restitution: Belief = Belief(0.0, PRIOR_WALL_RESTITUTION_SD)
     flick_sounds: tuple[int, int] = (0, 0)  # (shots whose flick was heard, shots where it could have been)
+    # What the table's referee answered about held shots, and each gate's record against it (reliability.py).
+    referee: RefereeRecord = RefereeRecord()
 
     # ---- what attribution reads ----
     @property
@@ -232,6 +236,7 @@ class TableCalibration:
             "disc_restitution": self.disc_restitution.to_json(),
             "wall_restitution": self.wall_restitution.to_json(),
             "flick_sounds": list(self.flick_sounds),
+            "referee": self.referee.to_json(),
         }
         return body
 
@@ -252,6 +257,8 @@ class TableCalibration:
             "disc_restitution_x": round(self.disc_restitution.scale, 3),
             "wall_restitution_x": round(self.wall_restitution.scale, 3),
             "flick_sound_rate": round(self.flick_sound_rate, 3),
+            "disc_loudness_shots": self.disc_loudness.shots,
+            "referee": self.referee.summary(),
         }
 
     @property
@@ -299,8 +306,10 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         raise fail("(file)", "expected a JSON object")
     if data.get("format") != FORMAT:
         raise fail("format", f"expected {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("v") != VERSION:
-        raise fail("v", f"unsupported calibration version {data.get('v')!r} (this build reads {VERSION})")
+    if data.get("v") not in READABLE_VERSIONS:
+        raise fail(
+            "v", f"unsupported calibration version {data.get('v')!r} (this build reads {READABLE_VERSIONS})"
+        )
 
     def num(obj: Any, key: str, path: str, *, positive: bool = False) -> float:
         if not isinstance(obj, dict) or key not in obj:
@@ -411,6 +420,7 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         disc_restitution=belief("disc_restitution"),
         wall_restitution=belief("wall_restitution"),
         flick_sounds=(flick[0], flick[1]),
+        referee=record_from_json(data.get("referee"), fail),
     )
 
 

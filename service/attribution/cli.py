@@ -10,8 +10,9 @@ from typing import Any
 
 from service.mat.trace import SeenPiece, ShotTrace, TraceFormatError, read_traces_line_by_line
 
+from .answers import AnswerSource
 from .calibration import CalibrationFileError, load_calibration, save_calibration
-from .infer import AttributionConfig, attribute, shutdown_pool
+from .infer import Attribution, AttributionConfig, attribute, shutdown_pool
 from .learning import learn_from_shot
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,24 @@ def register_cli(subparsers: Any) -> None:
         help="with --table: learn from each shot's own evidence after attributing it, in file order, "
         "and save the calibration after every shot",
     )
+    attr.add_argument(
+        "--referee",
+        metavar="ANSWERS",
+        help="with --learn: after the answer line of each shot not applied, read the referee's answer, one "
+        'line {"direct_hits": [...]} or {"direct_hits": null}, from ANSWERS (a file, or - for standard '
+        "input) and learn from it before the next shot (docs/attribution.md)",
+    )
     attr.set_defaults(func=_attribute)
 
 
 def _attribute(args: argparse.Namespace) -> int:
     if args.learn and not args.table:
         print("error: --learn needs --table CAL.json (where the learnt calibration is kept)", file=sys.stderr)
+        return 2
+    if args.referee and not args.learn:
+        print(
+            "error: --referee needs --learn and --table CAL.json (answers are learnt from)", file=sys.stderr
+        )
         return 2
     table = None
     if args.table:
@@ -62,6 +75,12 @@ def _attribute(args: argparse.Namespace) -> int:
         log.error("cannot read %s: %s", args.trace, exc)
         print(f"error: cannot read {args.trace}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    try:
+        answers = _answer_source(args.referee)
+    except OSError as exc:
+        log.error("cannot read %s: %s", args.referee, exc)
+        print(f"error: cannot read {args.referee}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     refused = [item for _, item in lines if isinstance(item, TraceFormatError)]
     for problem in refused:
         log.error("cannot read a trace: %s", problem)
@@ -72,8 +91,11 @@ def _attribute(args: argparse.Namespace) -> int:
     try:
         for number, trace in lines:
             if not isinstance(trace, ShotTrace):
-                # One answer per line all the same, so that answers still pair with lines.
+                # One answer per line all the same, so that answers still pair with lines. It is a held
+                # line, so the referee's answer to it is read too; it teaches nothing (no shot to learn from).
                 _print_unread(number, trace, table.digest if table is not None else "built-in", args.json)
+                if answers is not None:
+                    answers.next_answer(None, f"line {number}")
                 continue
             config = AttributionConfig(
                 auto_apply_threshold=args.threshold, workers=args.workers, seed=args.seed, table=table
@@ -81,18 +103,21 @@ def _attribute(args: argparse.Namespace) -> int:
             result = attribute(trace, config, last_seen=last_seen.get(trace.declaration.flicked))
             last_seen.update(trace.pre.by_piece())
             last_seen.update(trace.post.by_piece())
+            _print_result(result, args.json)  # flushed: a referee answering through a pipe sees it first
+            answer, held = None, False
+            if answers is not None and not result.auto_apply:
+                held = True
+                answer = answers.next_answer(trace, f"line {number}, {result.flicked}")
             if args.learn and table is not None:
-                table = learn_from_shot(table, trace, result, config.evidence)
+                table = learn_from_shot(
+                    table,
+                    trace,
+                    result,
+                    config.evidence,
+                    answer=answer,
+                    answered_nothing=held and answer is None,
+                )
                 save_calibration(table, args.table)
-            if args.json:
-                print(json.dumps(result.to_json()), flush=True)
-            else:
-                verdict = "apply" if result.auto_apply else "ask the referee: " + "; ".join(result.reasons)
-                print(f"{result.flicked}: {verdict} ({result.rollouts} rollouts, {result.elapsed_s:.2f} s)")
-                for c in result.candidates[:5]:
-                    hits = ", ".join(sorted(c.direct_hits)) or "nothing"
-                    pushed = ", ".join(sorted(c.pushed)) or "-"
-                    print(f"  {c.probability:6.1%}  hit {hits}; pushed {pushed}")
     finally:
         shutdown_pool()
     if table is not None and not args.json:
@@ -100,12 +125,34 @@ def _attribute(args: argparse.Namespace) -> int:
         print(
             f"calibration {table.digest}: {table.shots} shots, sound {summary['sound_speed_m_per_s']} m/s "
             f"(±{summary['sound_speed_uncertainty']:.1%}), "
+            f"{table.referee.labelled} labelled by the referee, "
             + (
                 "settled" if summary["settled"] else "not settled: " + "; ".join(summary["unsettled_because"])
             ),
             file=sys.stderr,
         )
     return 1 if refused else 0
+
+
+def _answer_source(name: str | None) -> AnswerSource | None:
+    if not name:
+        return None
+    if name == "-":
+        return AnswerSource(sys.stdin, "standard input", sys.stderr)
+    return AnswerSource(open(name, encoding="utf-8"), name, sys.stderr)  # noqa: SIM115 (read to the end)
+
+
+def _print_result(result: Attribution, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_json()), flush=True)
+        return
+    verdict = "apply" if result.auto_apply else "ask the referee: " + "; ".join(result.reasons)
+    print(f"{result.flicked}: {verdict} ({result.rollouts} rollouts, {result.elapsed_s:.2f} s)")
+    for c in result.candidates[:5]:
+        hits = ", ".join(sorted(c.direct_hits)) or "nothing"
+        pushed = ", ".join(sorted(c.pushed)) or "-"
+        print(f"  {c.probability:6.1%}  hit {hits}; pushed {pushed}")
+    sys.stdout.flush()
 
 
 def _print_unread(number: int, problem: TraceFormatError, calibration: str, as_json: bool) -> None:

@@ -35,6 +35,7 @@ from typing import Any
 from service.mat.trace import Scan, SeenPiece, ShotTrace
 
 from .acoustics import AcousticPicture, read_impacts
+from .answers import HitSetEvidence
 from .camera_fusion import fuse_camera
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
@@ -46,6 +47,7 @@ from .gates import (
 from .model import ModelContact, ModelParams, Rollout, RolloutParams, ShotModel
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
 from .reading import Candidate
+from .reliability import probability_band, reason_key
 
 __all__ = [
     "Attribution",
@@ -74,6 +76,10 @@ class ShotEvidence:
     # Contacts of that rollout no heard event matched: each says its contact was quieter than the board's
     # threshold, which learning needs as much as the heard ones (only the loud ones are heard).
     unheard: tuple[ModelContact, ...] = ()
+    # For a referee's answer (answers.py): how the shot sounded to the model, and each hit set's best rollout
+    # and physics, so that the answered set's contacts and conditions can be learnt from.
+    sound: SoundModel | None = None
+    by_hits: tuple[HitSetEvidence, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,8 @@ class Attribution:
     reasons: tuple[str, ...] = ()  # why the referee is asked, in words (empty when applied)
     calibration: str = "built-in"  # digest of the table calibration the shot was read with
     evidence: ShotEvidence | None = None
+    # Reasons the table's referee record let through (reliability.py): the shot was applied despite them.
+    released: tuple[str, ...] = ()
 
     @property
     def top(self) -> Candidate:
@@ -102,7 +110,7 @@ class Attribution:
             "rollouts": self.rollouts,
             "elapsed_s": round(self.elapsed_s, 3),
             "candidates": [c.to_json() for c in self.candidates],
-        }
+        } | ({"released_by_referee_record": list(self.released)} if self.released else {})
 
 
 @dataclass(frozen=True)
@@ -331,6 +339,23 @@ def _moments(pooled: list[tuple[_Scored, float]], value: Any) -> tuple[tuple[flo
     return (mean, math.sqrt(max(var, 1e-12))), ess
 
 
+def _physics(
+    pooled: list[tuple[_Scored, float]],
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], float]:
+    """Posterior (mean, sd) of log friction, disc and wall restitution scales, and the effective samples."""
+    friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))
+    disc_e, _ = _moments(pooled, lambda p: math.log(p.restitution_scale))
+    wall_e, _ = _moments(pooled, lambda p: math.log(p.wall_restitution_scale))
+    return friction, disc_e, wall_e, ess
+
+
+def _by_hit_set(pooled: list[tuple[_Scored, float]]) -> dict[frozenset[str], list[tuple[_Scored, float]]]:
+    out: dict[frozenset[str], list[tuple[_Scored, float]]] = {}
+    for item in pooled:
+        out.setdefault(item[0].direct, []).append(item)
+    return out
+
+
 def _summarise(
     trace: ShotTrace,
     pooled: list[tuple[_Scored, float]],
@@ -417,6 +442,11 @@ def _summarise(
     cal = config.table_calibration()
     if not cal.settled:
         reasons.extend(f"calibration not settled: {why}" for why in cal.unsettled_reasons())
+    released: tuple[str, ...] = ()
+    if reasons and cal.referee.lets_through(
+        {reason_key(r) for r in reasons}, probability_band(candidates[0].probability)
+    ):
+        released, reasons = tuple(reasons), []
     auto = not reasons
     if trace.camera is not None:
         candidates, auto, seen_reasons = fuse_camera(
@@ -424,9 +454,7 @@ def _summarise(
         )
         reasons = list(seen_reasons)
     heard = {id(m.contact) for m in matches}
-    friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))
-    disc_e, _ = _moments(pooled, lambda p: math.log(p.restitution_scale))
-    wall_e, _ = _moments(pooled, lambda p: math.log(p.wall_restitution_scale))
+    friction, disc_e, wall_e, ess = _physics(pooled)
     evidence = ShotEvidence(
         picture,
         tuple(matches),
@@ -436,6 +464,11 @@ def _summarise(
         ess,
         trusted=first.probability >= config.auto_apply_threshold and not first.unexplained,
         unheard=tuple(c for c in rollout.contacts if id(c) not in heard and c.impulse > 0),
+        sound=sound,
+        by_hits=tuple(
+            HitSetEvidence(direct, best[direct][1].params, fit[direct], *_physics(of_set))
+            for direct, of_set in _by_hit_set(pooled).items()
+        ),
     )
     elapsed = time.perf_counter() - started
     log.debug(
@@ -456,4 +489,5 @@ def _summarise(
         tuple(reasons),
         cal.digest,
         evidence,
+        released,
     )

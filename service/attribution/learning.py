@@ -1,15 +1,19 @@
 """Self-calibration: what one attributed shot teaches about its table, folded into the table's calibration.
 
-Called after a shot is attributed, with that attribution only — never with ground truth, which a real table
-does not have. Each piece of evidence is used where it is trustworthy on its own:
+Called after a shot is attributed, with that attribution and, for a held shot, the referee's answer —
+never with ground truth, which a real table does not have. Each piece of evidence is used where it is
+trustworthy on its own:
 
 * **Sound speed, timing offsets, jitter, piezo gains**: from the placement of well-heard events (five or more
   piezos), which needs no reading of the shot at all, and of events heard by four where a sure reading says
   where they happened.
-* **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of the chosen
-  reading's best rollout that matched a heard event, and only when that reading was sure.
-* **Friction and bounce**: the shot's posterior over them, divided by the prior it was drawn from, so only
-  what the shot itself added is counted (and only from sure shots).
+* **How loud contacts are** (walls and obstacles apart from disc-on-disc): from the contacts of a reading
+  known to be right — the referee's answer where the sensors do not contradict it, else the model's reading
+  when it was sure — both those a piezo heard and, as censored readings, those none did.
+* **Friction and bounce**: the posterior over them among that reading's rollouts, divided by the prior it was
+  drawn from, so only what the shot itself added is counted.
+* **How far the gates' doubt was needed**: each answer counts for or against every reason the shot was held
+  for (reliability.py).
 
 Every update is tempered (counted at a fraction of its weight) because the model is not the mat: a hundred
 shots should not make the calibration a hundred times surer than one shot's evidence allows.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,6 +37,7 @@ from .acoustics import (
     KeptEvent,
     solve_joint,
 )
+from .answers import labelled_reading
 from .calibration import (
     Belief,
     SensorStats,
@@ -44,10 +50,13 @@ from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
     EvidenceParams,
+    ImpactMatch,
     board_threshold,
     unit_loudness_amplitude,
 )
 from .infer import Attribution
+from .model import ModelContact, ModelParams
+from .reliability import probability_band, reason_key
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +70,7 @@ MIN_EFFECTIVE_SAMPLES = 15.0
 FLICK_ANCHOR_SIGMA_MM = 8.0  # the finger's click is where the flicked disc stood
 CONTACT_ANCHOR_SIGMA_MM = 15.0  # a contact of the sure reading's best rollout
 MIN_LIKELIHOOD_SD = 0.06  # one shot never pins friction or bounce closer than this (log scale)
+HELD_KEPT = 8  # the last shots' readings a live table keeps for the referee's answer
 
 
 def learn_from_shot(
@@ -68,11 +78,87 @@ def learn_from_shot(
     trace: ShotTrace,
     result: Attribution,
     evidence_params: EvidenceParams | None = None,
+    *,
+    answer: frozenset[str] | None = None,
+    answered_nothing: bool = False,
+    model_params: ModelParams | None = None,
+) -> TableCalibration:
+    """What the shot's own evidence teaches, then (for a held shot) the referee's answer: ``answer`` is the
+    hit set the referee gave (never ground truth), ``answered_nothing`` says the referee gave none."""
+    cal = _learn_from_evidence(cal, trace, result, evidence_params or EvidenceParams())
+    if answer is None and not answered_nothing:
+        return cal
+    return learn_from_answer(cal, trace, result, answer, evidence_params, model_params)
+
+
+def learn_from_answer(
+    cal: TableCalibration,
+    trace: ShotTrace,
+    result: Attribution,
+    answer: frozenset[str] | None,
+    evidence_params: EvidenceParams | None = None,
+    model_params: ModelParams | None = None,
+) -> TableCalibration:
+    """What a referee's answer to a held shot teaches, on top of the shot's own evidence (already learnt).
+
+    The answered hit set's contacts (heard and unheard) and its rollouts' physics are learnt from unless the
+    sensors contradict the answer (answers.py), or the shot's own reading was sure and taught them already;
+    the answer always counts in the gates' record (reliability.py). ``None``: the referee gave no answer."""
+    if answer is None:
+        return replace(cal, referee=cal.referee.with_no_answer())
+    evidence = result.evidence
+    ep = evidence_params or EvidenceParams()
+    labelled = (
+        labelled_reading(trace, evidence.by_hits, evidence.sound, answer, ep, model_params)
+        if evidence is not None
+        else None
+    )
+    usable = labelled is not None and not labelled.contradicted
+    # The reasons the shot was held for, or let through despite (a shot the record released and the referee
+    # then found wrong counts against exactly the gates that released it).
+    keys = {reason_key(r) for r in (*result.reasons, *result.released)}
+    keys.add(probability_band(result.top.probability))
+    referee = cal.referee.with_answer(
+        keys, result.top.direct_hits == answer, contradicted=not usable, learnt=usable
+    )
+    if not usable or labelled is None or evidence is None or evidence.trusted:
+        return replace(cal, referee=referee)
+    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
+    wall, disc, heard_flick = _learn_loudness(
+        cal.wall_loudness,
+        cal.disc_loudness,
+        trace,
+        labelled.matches,
+        labelled.unheard,
+        ep,
+        cal.sensor_gains(),
+        positions,
+    )
+    friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
+    physics = labelled.hits  # the posterior among the answered set's rollouts alone
+    if physics.effective_samples >= MIN_EFFECTIVE_SAMPLES:
+        friction = _learn_scale(friction, physics.friction)
+        disc_e = _learn_scale(disc_e, physics.disc_restitution)
+        wall_e = _learn_scale(wall_e, physics.wall_restitution)
+    heard, chances = cal.flick_sounds
+    return replace(
+        cal,
+        wall_loudness=wall,
+        disc_loudness=disc,
+        friction=friction,
+        disc_restitution=disc_e,
+        wall_restitution=wall_e,
+        flick_sounds=(heard + int(heard_flick), chances + 1),
+        referee=referee,
+    )
+
+
+def _learn_from_evidence(
+    cal: TableCalibration, trace: ShotTrace, result: Attribution, ep: EvidenceParams
 ) -> TableCalibration:
     evidence = result.evidence
     if evidence is None:  # nothing was read (the flicked disc was never seen)
         return cal
-    ep = evidence_params or EvidenceParams()
     picture = evidence.acoustics
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
     # A sure reading says where its heard contacts happened: those places anchor the events, which breaks
@@ -145,49 +231,9 @@ def learn_from_shot(
     wall, disc = cal.wall_loudness, cal.disc_loudness
     heard_flick = False
     if evidence.trusted:
-        for match in evidence.matches:
-            contact, event = match.contact, match.event
-            if contact.kind == "flick":
-                heard_flick = True
-                continue
-            if event.x_mm is None or contact.impulse <= 0 or not event.readings:
-                continue
-            coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
-            predicted = math.log(ep.impulse_scale * contact.impulse * coupling)
-            observed = [
-                math.log(max(amp, 1e-6) / gains.get(sid, 1.0))
-                + math.log(
-                    1
-                    + math.hypot(contact.x_mm - positions[sid][0], contact.y_mm - positions[sid][1])
-                    / ep.amplitude_falloff_mm
-                )
-                for sid, _, amp in event.readings
-                if sid in positions
-            ]
-            if not observed:
-                continue
-            sample = sum(observed) / len(observed) - predicted
-            if contact.kind == "disc":
-                disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
-            else:
-                wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
-        # Learning only from the contacts that were heard would learn the loud ones: on a mat where most
-        # touches fall near the threshold the loudness comes out too high, and silence is then trusted too
-        # much. So each unheard contact says "quieter than the threshold" (a censored reading).
-        heard_at = [m.contact.t_s for m in evidence.matches if m.contact.kind != "flick"]
-        silence = board_threshold(trace, ep)
-        for contact in evidence.unheard:
-            if any(abs(contact.t_s - t) < MASKING_WINDOW_S for t in heard_at):
-                continue  # it may have been heard inside a louder contact's event
-            unit = unit_loudness_amplitude(contact, trace, ep, gains)
-            if unit <= 0:
-                continue
-            bound = math.log(silence / unit)
-            if contact.kind == "disc":
-                disc = _shift(disc.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
-            else:
-                wall = _shift(wall.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
-
+        wall, disc, heard_flick = _learn_loudness(
+            wall, disc, trace, evidence.matches, evidence.unheard, ep, gains, positions
+        )
     friction, disc_e, wall_e = cal.friction, cal.disc_restitution, cal.wall_restitution
     if evidence.trusted and evidence.effective_samples >= MIN_EFFECTIVE_SAMPLES:
         friction = _learn_scale(friction, evidence.friction)
@@ -211,6 +257,64 @@ def learn_from_shot(
         wall_restitution=wall_e,
         flick_sounds=(heard + int(heard_flick), chances + int(evidence.trusted)),
     )
+
+
+def _learn_loudness(
+    wall: Belief,
+    disc: Belief,
+    trace: ShotTrace,
+    matches: Sequence[ImpactMatch],
+    unheard: Sequence[ModelContact],
+    ep: EvidenceParams,
+    gains: dict[int, float],
+    positions: dict[int, tuple[float, float]],
+) -> tuple[Belief, Belief, bool]:
+    """How loud walls and disc-on-disc touches are, from a right reading's heard contacts and its unheard
+    ones; and whether the flick's own click was heard."""
+    heard_flick = False
+    for match in matches:
+        contact, event = match.contact, match.event
+        if contact.kind == "flick":
+            heard_flick = True
+            continue
+        if event.x_mm is None or contact.impulse <= 0 or not event.readings:
+            continue
+        coupling = ep.disc_disc_coupling if contact.kind == "disc" else 1.0
+        predicted = math.log(ep.impulse_scale * contact.impulse * coupling)
+        observed = [
+            math.log(max(amp, 1e-6) / gains.get(sid, 1.0))
+            + math.log(
+                1
+                + math.hypot(contact.x_mm - positions[sid][0], contact.y_mm - positions[sid][1])
+                / ep.amplitude_falloff_mm
+            )
+            for sid, _, amp in event.readings
+            if sid in positions
+        ]
+        if not observed:
+            continue
+        sample = sum(observed) / len(observed) - predicted
+        if contact.kind == "disc":
+            disc = _shift(disc.update(sample, LOUDNESS_SAMPLE_SD))
+        else:
+            wall = _shift(wall.update(sample, LOUDNESS_SAMPLE_SD))
+    # Learning only from the contacts that were heard would learn the loud ones: on a mat where most
+    # touches fall near the threshold the loudness comes out too high, and silence is then trusted too
+    # much. So each unheard contact says "quieter than the threshold" (a censored reading).
+    heard_at = [m.contact.t_s for m in matches if m.contact.kind != "flick"]
+    silence = board_threshold(trace, ep)
+    for contact in unheard:
+        if any(abs(contact.t_s - t) < MASKING_WINDOW_S for t in heard_at):
+            continue  # it may have been heard inside a louder contact's event
+        unit = unit_loudness_amplitude(contact, trace, ep, gains)
+        if unit <= 0:
+            continue
+        bound = math.log(silence / unit)
+        if contact.kind == "disc":
+            disc = _shift(disc.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
+        else:
+            wall = _shift(wall.below(bound, CONTACT_LOUDNESS_SPREAD, UNRECOGNISED_SHARE))
+    return wall, disc, heard_flick
 
 
 def _shift(belief: Belief) -> Belief:
@@ -239,6 +343,9 @@ class CalibrationKeeper:
 
     def __init__(self, path: Path, table: str) -> None:
         self.path = path
+        # The last shots' readings, by the shot record's seq, until the referee answers (never logged: the log
+        # keeps the trace, and a restart reads the shot again).
+        self.held: dict[int, tuple[ShotTrace, Attribution, AttributionConfig]] = {}
         self.calibration = load_calibration(path)
         if self.calibration.shots == 0:  # a new table: name it after the table, not the file
             self.calibration = replace(self.calibration, table=table)
@@ -253,9 +360,37 @@ class CalibrationKeeper:
     def config(self, base: AttributionConfig) -> AttributionConfig:
         return replace(base, table=self.calibration)
 
-    def learn(self, trace: ShotTrace, result: Attribution, base: AttributionConfig) -> None:
+    def learn(
+        self, trace: ShotTrace, result: Attribution, base: AttributionConfig, shot_seq: int = 0
+    ) -> None:
+        """Learn from a shot's own evidence; a shot the table did not apply is kept for its answer."""
         try:
             self.calibration = learn_from_shot(self.calibration, trace, result, base.evidence)
             save_calibration(self.calibration, self.path)
         except (OSError, ValueError) as exc:  # a full disk must not stop the game; the log keeps the traces
             log.error("could not update the table calibration %s: %s", self.path, exc)
+        if shot_seq:
+            self.held[shot_seq] = (trace, result, base)
+            while len(self.held) > HELD_KEPT:
+                del self.held[next(iter(self.held))]
+
+    def learn_answer(self, shot_seq: int, answer: frozenset[str] | None) -> bool:
+        """The referee's answer to a shot (pieces the flicked disc touched directly; None: none given). False
+        when the shot is not one this keeper holds (read before a restart, or answered already)."""
+        kept = self.held.pop(shot_seq, None)
+        if kept is None:
+            return False
+        trace, result, base = kept
+        try:
+            self.calibration = learn_from_answer(
+                self.calibration, trace, result, answer, base.evidence, base.model
+            )
+            save_calibration(self.calibration, self.path)
+        except (OSError, ValueError) as exc:
+            log.error("could not update the table calibration %s: %s", self.path, exc)
+        log.info(
+            "shot %d: the referee's answer learnt (%d labelled shots)",
+            shot_seq,
+            self.calibration.referee.labelled,
+        )
+        return True

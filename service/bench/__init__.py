@@ -1,5 +1,5 @@
 """Benchmarks of shot attribution against the simulated mat, whose ground truth is kept on the side.
 
 They join the two sides the service keeps apart: attribution (``service.attribution``) and the simulator
-(``firmware_bridge.simulator``), so neither imports the other.
+(``service.simulator``), so neither imports the other.
 """

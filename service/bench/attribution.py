@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot
 from service.attribution.baselines import enemies_of, moved_enemies, nominal_best_fit
 from service.attribution.infer import Attribution, AttributionConfig, attribute
 from service.mat.geometry import MatConfig
+from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot
 
 CROWDING = (5, 10, 20, 30)
 SENSORS = ("reference", "cheaper", "noisier")

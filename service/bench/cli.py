@@ -56,6 +56,18 @@ def register_cli(subparsers: Any) -> None:
         help="calibration temperature of the likelihood (docs/attribution.md)",
     )
     b.add_argument("--threshold", type=float, default=AttributionConfig.auto_apply_threshold)
+    b.add_argument(
+        "--referee",
+        action="store_true",
+        help="hidden mats: play each table with a simulated referee who answers held shots (with a few per "
+        "cent of mistakes) and without one, and compare (docs/attribution.md)",
+    )
+    b.add_argument(
+        "--mistakes",
+        type=float,
+        default=0.04,
+        help="with --referee: the share of answers that add or drop a piece, or give none",
+    )
     b.set_defaults(func=_bench)
 
 
@@ -98,6 +110,8 @@ def _bench_hidden(args: argparse.Namespace) -> int:
     config = AttributionConfig(
         workers=args.workers, temperature=args.temperature, auto_apply_threshold=args.threshold
     )
+    if args.referee:
+        return _bench_referee(args, config, pieces, progress)
     try:
         result = run_hidden_benchmark(
             args.tables,
@@ -113,4 +127,28 @@ def _bench_hidden(args: argparse.Namespace) -> int:
         shutdown_pool()
     report = result.report()
     print(json.dumps(report, indent=2) if args.json else format_hidden(report))
+    return 0
+
+
+def _bench_referee(
+    args: argparse.Namespace, config: AttributionConfig, pieces: tuple[int, ...], progress: Any
+) -> int:
+    from .referee import format_referee, run_referee_benchmark
+
+    try:
+        result = run_referee_benchmark(
+            args.tables,
+            args.per_table,
+            args.seed,
+            config,
+            pieces=pieces,
+            sensors=args.sensors or "reference",
+            laws=args.laws,
+            mistakes=args.mistakes,
+            progress=progress,
+        )
+    finally:
+        shutdown_pool()
+    report = result.report()
+    print(json.dumps(report, indent=2) if args.json else format_referee(report))
     return 0

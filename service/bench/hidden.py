@@ -1,6 +1,6 @@
 """The honest attribution benchmark: tables whose physics and piezos the model is never told.
 
-Each table's constants are drawn from wide ranges (firmware_bridge/simulator/hidden_mats.py: sound speed
+Each table's constants are drawn from wide ranges (service/simulator/hidden_mats.py: sound speed
 0.3–1.0 mm/µs, friction 0.25–0.50 with ±20 % per piece, restitutions, piezo lags and gains, walls with gaps
 or an open side, boxes).
 Its shots are played in order, as at a real table, and every method reads them in that order:
@@ -22,15 +22,15 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
-from firmware_bridge.simulator.registered import unregistered_touches
-from firmware_bridge.simulator.sensors import SensorModel
 from service.attribution.baselines import moved_enemies
 from service.attribution.calibration import TableCalibration, wide_priors
 from service.attribution.config import AttributionConfig
 from service.attribution.infer import Attribution, attribute
 from service.attribution.learning import learn_from_shot
 from service.bench.attribution import Case, Outcome, _pct, score_case, summarise
+from service.simulator.hidden_mats import hidden_table, table_shots
+from service.simulator.registered import unregistered_touches
+from service.simulator.sensors import SensorModel
 
 SELF = "self-calibrating"
 BUILT_IN = "built-in constants"
@@ -42,7 +42,7 @@ HIT_BANDS: tuple[tuple[str, Callable[[int], bool]], ...] = (
     ("2+", lambda n: n >= 2),
 )
 # Shots whose every direct touch the sensors registered, and those with one no reader of them could be sure
-# of (firmware_bridge/simulator/registered.py): what the sensors, not the code, cost.
+# of (service/simulator/registered.py): what the sensors, not the code, cost.
 REGISTERED, UNREGISTERED = "all registered", "a touch unregistered"
 
 

@@ -2,20 +2,11 @@
 
 ``load_content(ruleset, overlay)`` reads ``content/<ruleset>/*.yaml`` shipped with the package, lays an
 organiser's overlay directory over it, validates everything against the JSON Schemas in ``schemas/`` and
-returns a frozen ``Content``; ``load_castles_content`` does the same for Catacombs & Castles (1E, 2E).
+returns a frozen ``Content``; each game's own content module does the same for its rule sets
+(``service.games.castles.content``, ``service.games.catacombs.content``).
 Problems raise ``ContentError`` naming the file and key path.
 """
 
-from service.content.castles import (
-    CastlesBoss,
-    CastlesContent,
-    CastlesHero,
-    CastlesShot,
-    GameLength,
-    GameMode,
-    PlayerCount,
-    load_castles_content,
-)
 from service.content.errors import ContentError, Problem
 from service.content.loader import load_content
 from service.content.model import (
@@ -50,13 +41,6 @@ __all__ = [
     "AbilityCard",
     "AntientCard",
     "CardCount",
-    "CastlesBoss",
-    "CastlesContent",
-    "CastlesHero",
-    "CastlesShot",
-    "GameLength",
-    "GameMode",
-    "PlayerCount",
     "Content",
     "ContentError",
     "HealthBand",
@@ -81,6 +65,5 @@ __all__ = [
     "SpecialRoomCard",
     "SpellCard",
     "TavernReward",
-    "load_castles_content",
     "load_content",
 ]

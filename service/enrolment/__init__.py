@@ -2,5 +2,5 @@
 
 ``core`` is the pure part (what one scan of the reader grid means for the enrolment), ``reader`` takes
 scans from the mat over the wire protocol, ``cli`` is ``smartmat enrol``. The per-set files are read and
-written by ``service.disc_sets``, which the table file reads too.
+written by ``service.table.disc_sets``, which the table file reads too.
 """

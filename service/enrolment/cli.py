@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
-from service.disc_sets import load_set
 from service.sensing.tags import TableConfigError
+from service.table.disc_sets import load_set
 
 from .core import EnrolmentError, Notice, enrolment_from, set_pieces, slot_sheet
 from .reader import MatNotAnswering, ScanReader
@@ -42,7 +42,7 @@ def register_cli(subparsers: Any) -> None:
 
 
 def _template_pieces(template: str | None) -> list[Any]:
-    from service.table_config import load_table
+    from service.table.config import load_table
 
     if template and Path(template).exists() and "smartmat-disc-set" in Path(template).read_text()[:400]:
         return set_pieces(load_set(template).registry.pieces)

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.messages import Capabilities, ScanDone, TagSeen
-from service.disc_sets import save_set
 from service.sensing.tags import TagRegistry
+from service.table.disc_sets import save_set
 
 from .core import ASSIGNED, Enrolment, EnrolmentError, Notice, SetPiece, set_pieces
 

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from firmware_bridge.messages import TagSeen
-from service.disc_sets import save_set
 from service.sensing.tags import TagRegistry
+from service.table.disc_sets import save_set
 
 from .core import (
     ASSIGNED,

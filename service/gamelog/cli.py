@@ -10,8 +10,8 @@ from typing import Any
 from service.gamelog.positions import position_setup
 from service.gamelog.records import LogFormatError, read_log
 from service.gamelog.replay import SetupError, replay
-from service.rules.position import referee_view
-from service.rules.state import GameState
+from service.games.catacombs.flow.position import referee_view
+from service.games.catacombs.flow.state import GameState
 
 
 def register_cli(subparsers: Any) -> None:

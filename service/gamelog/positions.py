@@ -8,9 +8,9 @@ from typing import Any
 from service.gamelog.context import game_context
 from service.gamelog.records import Record
 from service.gamelog.replay import SetupError, fold, replay
+from service.games.catacombs.flow.position import position_of
+from service.games.catacombs.flow.state import GameState
 from service.rules.codec import encode
-from service.rules.position import position_of
-from service.rules.state import GameState
 
 CONTEXT_KEYS = ("ruleset", "content", "overlay", "expansions")
 

@@ -9,12 +9,12 @@ from typing import Any
 
 from service.gamelog.context import context_differences
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
+from service.games import rulesets
+from service.games.catacombs.flow.cards import Content
 from service.rules import actions as A
-from service.rules.cards import Content
 from service.rules.codec import DecodeError, decode_dataclass
 from service.rules.errors import IllegalActionError
 from service.rules.events import Event
-from service.rules.registry import rulesets
 from service.rules.ruleset import RuleSet
 from service.rules.settings import Settings
 
@@ -66,7 +66,7 @@ def load_content(setup: dict[str, Any]) -> Any:
         raise SetupError(f"setup 'content' must be {known}, got {source!r}")
     from service.content import ContentError
     from service.content import load_content as load_shipped
-    from service.gamelog.content_adapter import rules_content
+    from service.games.catacombs.adapter import rules_content
 
     overlay = setup.get("overlay")
     if overlay is not None and not isinstance(overlay, str):
@@ -80,7 +80,7 @@ def load_content(setup: dict[str, Any]) -> Any:
         loaded = load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions))
         if "castles" in expansions:
             # The Castles heroes, Dark Spells and playmat in a 3E game (gamelog/integration_adapter.py).
-            from service.gamelog.integration_adapter import integrated_content
+            from service.games.catacombs.integration_adapter import integrated_content
 
             return integrated_content(loaded)
         return rules_content(loaded)
@@ -90,8 +90,8 @@ def load_content(setup: dict[str, Any]) -> Any:
 
 def _castles_content(setup: dict[str, Any]) -> Any:
     from service.content import ContentError
-    from service.content.castles import load_castles_content
-    from service.gamelog.castles_adapter import castles_cards
+    from service.games.castles.adapter import castles_cards
+    from service.games.castles.content import load_castles_content
 
     if setup.get("content", "shipped") != "shipped":
         raise SetupError(
@@ -108,7 +108,7 @@ def _castles_content(setup: dict[str, Any]) -> Any:
 
 def _catacombs1e_content(setup: dict[str, Any]) -> Any:
     from service.content import ContentError
-    from service.content.catacombs1e import load_catacombs1e_content
+    from service.games.catacombs.content.first_edition import load_catacombs1e_content
 
     if setup.get("content", "shipped") != "shipped":
         raise SetupError(f"setup 'content' must be 'shipped' for catacombs-1e, got {setup['content']!r}")

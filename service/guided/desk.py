@@ -22,7 +22,7 @@ from firmware_bridge.messages import Capabilities, Impact
 from service.attribution.calibration import GUIDED, save_calibration
 from service.attribution.learning import CalibrationKeeper
 from service.mat.trace import Scan, WallSegment
-from service.table_config import TableConfig
+from service.table.config import TableConfig
 
 from .flicks import Flick, FlickError, FlickSpot, fit_flicks, flick_spots, read_flick
 from .report import calibration_status, load_report, save_report

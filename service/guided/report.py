@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from service.atomic_file import write_atomically
 from service.attribution.calibration import TableCalibration
+from service.common.atomic_file import write_atomically
 
 FORMAT = "smartmat-guided-calibration"
 STALE_AFTER_S = 7 * 24 * 3600  # a week: mats are rolled up, moved and warmed between events
@@ -80,6 +80,11 @@ def calibration_status(
         "unsettled_because": calibration.unsettled_reasons(),
         "sound_speed_m_per_s": round(calibration.speed_mm_per_us * 1000),
         "sound_speed_uncertainty": round(calibration.speed_log_sd, 4),
+        # What the referee's answers have taught (docs/calibration.md, "What the referee's answers teach").
+        "labelled_shots": calibration.referee.labelled,
+        "labelled_agreed": calibration.referee.agreed,
+        "disc_loudness_x": round(calibration.disc_loudness.scale, 3),
+        "disc_loudness_contacts": calibration.disc_loudness.shots,
     }
     if report is None:
         status.update(ok=False, guided_at=None, text="never calibrated with the guided routine")

@@ -376,11 +376,11 @@ def _import_log(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from service.hub.feed import HubFeed
     from service.hub.web import create_hub_app, serve_hub
-    from service.publish.paho_transport import PahoTransport
+    from service.publish.paho_transport import PahoTransport, unguessable_client_id
 
     try:
         hub = _open(args)
-        transport = PahoTransport(args.broker, "smartmat-hub", keepalive_s=15)
+        transport = PahoTransport(args.broker, unguessable_client_id("smartmat-hub"), keepalive_s=15)
     except (HubStoreError, BrokerUrlError) as exc:
         return _fail(str(exc))
     feed = HubFeed(hub, transport)
@@ -402,12 +402,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _ship_log(args: argparse.Namespace) -> int:
     from service.hub.shipper import sqlite_log_shipper
-    from service.publish.paho_transport import PahoTransport
+    from service.publish.paho_transport import PahoTransport, unguessable_client_id
 
     table = args.table
     if table is None and args.table_file is not None:
         from service.sensing.tags import TableConfigError
-        from service.table_config import load_table
+        from service.table.config import load_table
 
         try:
             table = load_table(args.table_file).table
@@ -419,7 +419,9 @@ def _ship_log(args: argparse.Namespace) -> int:
     if log_path is None:
         return _fail("name the event log: --log FILE or --data-dir DIR")
     try:
-        transport = PahoTransport(args.broker, f"smartmat-logship-{table}", keepalive_s=15)
+        transport = PahoTransport(
+            args.broker, unguessable_client_id(f"smartmat-logship-{table}"), keepalive_s=15
+        )
         shipper = sqlite_log_shipper(table, log_path, transport)
     except (BrokerUrlError, TopicError) as exc:
         return _fail(str(exc))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 from typing import Any
 
@@ -13,6 +14,15 @@ from service.publish.broker_url import BrokerUrl
 from service.publish.transport import InboundMessage, OnConnect, OnMessage, Will
 
 log = logging.getLogger(__name__)
+
+
+def unguessable_client_id(name: str) -> str:
+    """``name`` and 16 random hex digits, new for each call.
+
+    MQTT drops the older of two clients with one id, so a fixed id lets anyone who can connect knock that
+    client off. The shipped Mosquitto names each client after its account anyway; this protects elsewhere.
+    """
+    return f"{name}-{secrets.token_hex(8)}"
 
 
 class PahoTransport:
@@ -120,3 +130,34 @@ class PahoTransport:
         self._client.disconnect()
         self._client.loop_stop()
         self._connected.clear()
+
+
+def accepts_anonymous(url: BrokerUrl, timeout_s: float = 3.0) -> bool | None:
+    """Whether the broker at ``url`` lets a client in without a username: True, False, or None when it did not
+    answer within ``timeout_s`` (it may be down; the table's client keeps trying)."""
+    answer: dict[str, bool] = {}
+    done = threading.Event()
+    probe = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=unguessable_client_id("smartmat-probe"), protocol=mqtt.MQTTv311
+    )
+
+    def handle_connect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        answer["accepted"] = not reason.is_failure
+        done.set()
+
+    def handle_disconnect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        done.set()  # refused before a CONNACK came, or the connection dropped
+
+    probe.on_connect = handle_connect
+    probe.on_disconnect = handle_disconnect
+    try:
+        probe.connect(url.host, url.port, keepalive=10)
+    except OSError:
+        return None
+    probe.loop_start()
+    try:
+        done.wait(timeout_s)
+    finally:
+        probe.disconnect()
+        probe.loop_stop()
+    return answer.get("accepted")

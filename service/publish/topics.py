@@ -32,12 +32,16 @@ DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_R
 DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER)  # its own retained characters, to clear stale ones
 REFEREE_PUBLISHES = (CMD_REQUEST,)
 SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, TRACKERS)
+# What an LED tracker shows: every account may read it (trackers are read-only, each with an account of its
+# own, since the broker names each client after its account).
 TRACKER_READS = (TRACKER, STATUS, CHARACTER)
-TRACKER_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
-# WLED trackers and the bridge that feeds them (the tracker account): WLED's own topic tree, where each
-# device listens on ``wled/<device>/api`` and reports its own state (docs/trackers.md).
+WLED_BRIDGE_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
+# WLED's own topic tree: each device listens on ``wled/<device>/api`` (only the bridge writes there) and
+# reports its own state under ``wled/<device>/`` with an account named as its device id (docs/trackers.md).
 WLED_ROOT = "wled"
 WLED_FILTER = f"{WLED_ROOT}/#"
+WLED_GROUP = f"{WLED_ROOT}/all"  # WLED's default group topic, which every device listens on
+WLED_DEVICE_REPORTS = ("status", "v", "g", "c")  # availability, XML state, brightness, colour
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 

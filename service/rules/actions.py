@@ -204,7 +204,8 @@ class PerformCard(Action):
 
     ``card`` is ``"ability"``, ``"team_action"`` or a Boss Action card's id. ``helper`` is the friendly hero
     who performs the shots after a Horn of Heroes icon; ``order`` the heroes of a Team Action in the order the
-    performing player chose (default: the performer, then the others as listed in the setup).
+    performing player chose (default: the performer, then the others as listed in the setup). ``placements``
+    (1E Reinforcements) pairs each warrior the Overseer brings on with the quadrant (1-4) it enters.
     """
 
     name: ClassVar[str] = "perform_card"
@@ -213,6 +214,7 @@ class PerformCard(Action):
     alternative: int | None = None
     helper: str | None = None
     order: tuple[str, ...] = ()
+    placements: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,17 +22,33 @@ class DecodeError(ValueError):
     """A JSON value does not have the shape its type needs."""
 
 
+# A field's metadata key: left out of the encoding while it holds its default, so a field one rule set adds
+# leaves the canonical form of the others' states as it was (decoding gives the default back).
+OMIT_WHEN_DEFAULT = "omit_when_default"
+_KEEP = object()
+
+
 def encode(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: encode(getattr(value, name)) for name in _field_names(type(value))}
+        encoded = {}
+        for name, default in _fields(type(value)):
+            field_value = getattr(value, name)
+            if default is _KEEP or field_value != default:
+                encoded[name] = encode(field_value)
+        return encoded
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
     return value
 
 
 @cache
-def _field_names(cls: Any) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+def _fields(cls: Any) -> tuple[tuple[str, Any], ...]:
+    """(name, the default it is omitted at, or _KEEP) of each field."""
+    return tuple(
+        (f.name, f.default if f.metadata.get(OMIT_WHEN_DEFAULT) else _KEEP)
+        for f in dataclasses.fields(cls)
+        if f.init
+    )
 
 
 def decode(tp: Any, raw: Any, where: str = "$") -> Any:

@@ -22,10 +22,10 @@ from typing import Any
 
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
-from service.publish.paho_transport import PahoTransport
+from service.publish.paho_transport import PahoTransport, unguessable_client_id
 from service.publish.transport import InboundMessage, MqttTransport, Will
+from service.table.trackers import TrackerConfig
 
-from .config import TrackerConfig
 from .wled import wled_state
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class WledBridge:
 
     @classmethod
     def connect_to(cls, table: str, trackers: Sequence[TrackerConfig], url: str | BrokerUrl) -> WledBridge:
-        bridge = cls(table, trackers, PahoTransport(url, f"smartmat-trackers-{table}"))
+        bridge = cls(table, trackers, PahoTransport(url, unguessable_client_id(f"smartmat-trackers-{table}")))
         bridge.start()
         return bridge
 

@@ -61,10 +61,10 @@ def _wait_for_stop() -> None:
 
 
 def run_bridge(args: argparse.Namespace) -> int:
-    from service.table_config import load_table
+    from service.table.config import load_table
+    from service.table.trackers import load_trackers
 
     from .bridge import WledBridge
-    from .config import load_trackers
 
     try:
         table = load_table(args.table)

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .config import TrackerLayout
+from service.table.trackers import TrackerLayout
 
 Colour = tuple[int, int, int]
 

@@ -20,7 +20,7 @@ from gpiozero import LED, LEDBarGraph
 
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
-from service.publish.paho_transport import PahoTransport
+from service.publish.paho_transport import PahoTransport, unguessable_client_id
 from service.publish.transport import InboundMessage, MqttTransport
 
 from .display import bar_fill, states
@@ -64,7 +64,7 @@ class GpioTracker:
         state_pins: Mapping[str, int | str] | None = None,
         pin_factory: Any = None,
     ) -> GpioTracker:
-        transport = PahoTransport(url, f"smartmat-tracker-{table}-{character}")
+        transport = PahoTransport(url, unguessable_client_id(f"smartmat-tracker-{table}-{character}"))
         tracker = cls(table, character, bar_pins, transport, state_pins, pin_factory)
         tracker.start()
         return tracker

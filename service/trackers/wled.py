@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .config import TrackerLayout
+from service.table.trackers import TrackerLayout
+
 from .display import Colour, tracker_colours
 
 

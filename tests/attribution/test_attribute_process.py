@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.mat.trace import write_traces
+from service.simulator.shot_lab import ShotLab
 
 SMARTMAT = Path(sys.executable).parent / "smartmat"
 

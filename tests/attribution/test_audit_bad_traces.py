@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.cli import main
 from service.mat.trace import trace_to_json
+from service.simulator.shot_lab import ShotLab
 
 
 @pytest.mark.parametrize(

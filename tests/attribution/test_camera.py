@@ -12,13 +12,13 @@ import math
 
 import pytest
 
-from firmware_bridge.simulator.camera import CameraTruth
-from firmware_bridge.simulator.shot_lab import ShotLab, SimulatedShot
 from service.attribution import AttributionConfig, attribute
 from service.attribution.calibration import wide_priors
 from service.attribution.camera import SURE_NO, SURE_YES, camera_touches
 from service.mat.camera_trace import CameraRecord, CameraTrack
 from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+from service.simulator.camera import CameraTruth
+from service.simulator.shot_lab import ShotLab, SimulatedShot
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 # A camera noisier than it says (0.5 mm), losing frames, with a hand over the flick's first 40 ms.

@@ -11,8 +11,6 @@ import math
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import SETTLE_US, ShotLab, SimulatedShot
-from firmware_bridge.simulator.world import Contact
 from service.attribution import Attribution, AttributionConfig, attribute
 from service.attribution.gates import (
     as_well_fitting_rival,
@@ -26,6 +24,8 @@ from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import CAROM_SIGMA, BroadProposal
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
+from service.simulator.shot_lab import SETTLE_US, ShotLab, SimulatedShot
+from service.simulator.world import Contact
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.cli import main
 from service.mat.trace import write_traces
+from service.simulator.shot_lab import ShotLab
 
 
 def test_attribute_prints_ranked_candidates_as_json(

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution import AttributionConfig
 from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import draw_nuisance
 from service.mat.trace import ShotTrace
+from service.simulator.shot_lab import ShotLab
 
 
 def scanned_start(model: ShotModel, rp: RolloutParams) -> dict[str, tuple[float, float]]:

@@ -1,6 +1,6 @@
 """The model plays on the mat the trace describes: walls with gaps, open sides, boxes at any angle.
 
-Ground truth comes from the simulated mat built with the same geometry (firmware_bridge/simulator/world.py);
+Ground truth comes from the simulated mat built with the same geometry (service/simulator/world.py);
 attribution sees only the trace, which now carries that geometry (docs/trace-format.md).
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution import AttributionConfig, attribute
 from service.attribution.model import RolloutParams, ShotModel
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, trace_from_json, trace_to_json
+from service.simulator.shot_lab import ShotLab
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

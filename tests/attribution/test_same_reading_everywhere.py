@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.hidden_mats import table_shots
 from service.attribution import AttributionConfig, attribute
 from service.attribution.infer import shutdown_pool
 from service.mat.trace import ShotTrace
+from service.simulator.hidden_mats import table_shots
 
 BUDGET = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=5)
 

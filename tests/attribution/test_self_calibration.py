@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution import AttributionConfig, attribute
 from service.attribution.acoustics import read_impacts
 from service.attribution.calibration import (
@@ -38,6 +37,7 @@ from service.mat.trace import (
     trace_to_json,
     write_traces,
 )
+from service.simulator.shot_lab import ShotLab
 
 QUICK = dict(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 SENSORS = tuple(

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from firmware_bridge.simulator.shot_lab import ShotLab
 from service.attribution.evidence import EvidenceParams, SoundModel, heard_probability
 from service.attribution.model import ModelContact
 from service.mat.trace import ShotTrace, TraceFormatError, read_traces, trace_to_json, write_traces
+from service.simulator.shot_lab import ShotLab
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Physics the model is not told: it draws what it cannot learn, and reads shots from another engine.
 
-The truth of these shots comes from firmware_bridge/simulator/impulse_world.py, which shares no code and no
+The truth of these shots comes from service/simulator/impulse_world.py, which shares no code and no
 laws with the model's pymunk rollouts: its friction couples sliding and spin, its contacts are impulses with
 Coulomb throw, its discs bounce with the mean of their restitutions.
 """
@@ -11,11 +11,11 @@ import dataclasses
 import math
 import random
 
-from firmware_bridge.simulator.shot_lab import ShotLab
-from firmware_bridge.simulator.world import Physics
 from service.attribution import AttributionConfig, attribute
 from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import DISC_FRICTION_MAX_SCALE, draw_nuisance
+from service.simulator.shot_lab import ShotLab
+from service.simulator.world import Physics
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.link import Delivery, DeviceLink, HostLink, LinkTiming
 from firmware_bridge.messages import DeviceMessage, Impact
 from firmware_bridge.protocol import Frame, FrameDecoder
-from firmware_bridge.simulator.source import default_capabilities
 
 TIMING = LinkTiming(
     heartbeat_period_us=100_000,

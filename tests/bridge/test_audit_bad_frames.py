@@ -14,6 +14,7 @@ from cobs import cobs  # type: ignore[import-untyped]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.errors import FrameError, MalformedBody, TruncatedFrame, UnsupportedVersion
 from firmware_bridge.fake import ScriptedSerialPort
 from firmware_bridge.link import LinkTiming
@@ -30,7 +31,6 @@ from firmware_bridge.messages import (
     TagSeen,
 )
 from firmware_bridge.protocol import CRC, HEADER, MAX_FRAME_BYTES, FrameDecoder, crc16, encode_frame
-from firmware_bridge.simulator.source import default_capabilities
 from firmware_bridge.transport import SerialConnection
 
 BOOT = 0x1A2B3C4D

@@ -10,6 +10,7 @@ from cobs import cobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.errors import (
     BadCrc,
     CobsError,
@@ -30,7 +31,6 @@ from firmware_bridge.protocol import (
     decode_frame,
     encode_frame,
 )
-from firmware_bridge.simulator.source import default_capabilities
 from tests.bridge.strategies import any_message, u16, u32
 
 # The worked example of PROTOCOL.md: IMPACT from sensor 2 at t=1.5 s, amplitude 812, seq 7, boot 0x1A2B3C4D.

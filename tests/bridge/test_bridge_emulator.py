@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import PlacedTag, StaticSensorSource
 from firmware_bridge.link import Delivery, LinkTiming
 from firmware_bridge.messages import DeviceMessage, Hello, Impact, ScanDone, ScanRequest, TagSeen
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import PlacedTag, StaticSensorSource
 from firmware_bridge.transport import SerialConnection
 
 FAST = LinkTiming(
@@ -142,7 +142,7 @@ def test_sim_mat_command_serves_a_port_the_host_can_open(tmp_path: Path) -> None
         [
             sys.executable,
             "-m",
-            "firmware_bridge.simulator.cli",
+            "firmware_bridge.emulator.cli",
             "--dir",
             str(tmp_path),
             "--scan-period-ms",

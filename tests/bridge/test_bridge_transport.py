@@ -8,11 +8,11 @@ import time
 
 import pytest
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.fake import FakeConnection, ScriptedSerialPort, UnexpectedBytes
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import Hello, Impact, ScanDone, ScanRequest, TagSeen
 from firmware_bridge.protocol import encode_frame
-from firmware_bridge.simulator.source import default_capabilities
 from firmware_bridge.transport import DeviceUnavailable, SerialConnection
 
 BOOT = 0x1A2B3C4D

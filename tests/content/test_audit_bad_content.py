@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from service.content import load_content
-from service.content.cli import run_check
 from service.content.errors import Problem
 from service.content.sources import read_yaml
+from service.games.content_cli import run_check
 
 SHIPPED = load_content("catacombs-3e")
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from service.content import ContentError, load_castles_content, load_content
+from service.content import ContentError, load_content
+from service.games.castles.content import load_castles_content
 
 
 def test_second_edition_teams_have_six_heroes_and_one_of_each_role_but_defender() -> None:

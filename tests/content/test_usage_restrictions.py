@@ -10,8 +10,8 @@ import pytest
 
 from service.content import ContentError, load_content
 from service.content.model import StartingHealthRestriction
-from service.gamelog.content_adapter import rules_content
-from service.rules import Catacombs3E
+from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules.errors import CardNotPlayableError
 
 

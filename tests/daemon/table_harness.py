@@ -12,15 +12,15 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.fake import FakeConnection
 from firmware_bridge.messages import Hello
-from firmware_bridge.simulator.source import default_capabilities
-from service.daemon import Daemon, DaemonOptions
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.publisher import TablePublisher
-from service.table_config import TableConfig, load_table
+from service.table.config import TableConfig, load_table
 
 SAMPLE_SIZES = {"orc": "monster-medium", "troll": "monster-large", "pit-viper": "monster-extra-small"}
 

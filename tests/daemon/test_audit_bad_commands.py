@@ -331,7 +331,7 @@ def test_a_fault_inside_the_daemon_is_still_answered_and_logs_nothing(
     def broken(*args: Any) -> Any:
         raise KeyError("candidates")
 
-    monkeypatch.setattr("service.daemon.records_for", broken)
+    monkeypatch.setattr("service.daemon.daemon.records_for", broken)
     before = snapshot_of(table)
     with caplog.at_level(logging.ERROR):
         answer = table.send("pause")

@@ -17,7 +17,7 @@ import pytest
 
 from service.eventlog.memory import MemoryEventLog
 from service.publish import topics
-from service.shot_actions import Reading
+from service.table.shot_actions import Reading
 from tests.daemon.table_harness import FakeTable
 
 DOUBT = {

@@ -7,7 +7,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from service.buttons import RESCAN, SHOT_DONE, UNDO, ButtonPins, MatButtons
+from service.daemon.buttons import RESCAN, SHOT_DONE, UNDO, ButtonPins, MatButtons
 
 
 @pytest.fixture

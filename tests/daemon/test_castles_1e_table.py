@@ -12,10 +12,13 @@ from typing import Any
 
 import pytest
 
-from service.daemon_cli import _chosen_table
-from service.table_config import TableConfig, load_table, with_game
-from service.table_games import table_game
+from service.app.cli import _chosen_table
+from service.rules import actions as A
+from service.table.bindings import resolve_bindings
+from service.table.config import TableConfig, load_table, with_game
+from service.table.games import table_game
 from tests.daemon.table_harness import FakeTable
+from tests.games.castles.table1e import JEN, SAM, Table1E
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
 
@@ -93,6 +96,31 @@ def test_the_overseer_spends_a_reinforcement_token_from_the_turn_controller() ->
         table.close()
 
 
+def test_the_overseer_names_the_quadrant_each_reinforcement_enters() -> None:
+    """catacombs-and-castles-1e-manual.txt: Reinforcements ("the Overseer places three different Warriors in
+    each of the three quadrants of the game board which does not contain the Castle or Catacomb Lord")"""
+    table = first_edition("boss")
+    try:
+        while table.state["round"] == 1:
+            entry = table.state["actions"][0]
+            assert table.send("declare", character=entry["character"], alternative=entry["alternative"])["ok"]
+            play_out_the_turn(table)
+        token = next(a for a in table.state["actions"] if a.get("card") == "reinforcement")
+        placements = [["warrior-querling-2", 1], ["warrior-querling-3", 2], ["warrior-watch-guard-2", 3]]
+        refused = table.send(
+            "declare", character=token["character"], action=token["id"], placements=placements
+        )
+        assert not refused["ok"] and "different" in refused["error"]
+        placements[1] = ["warrior-royal-archer-2", 2]
+        assert table.send("declare", character=token["character"], action=token["id"], placements=placements)[
+            "ok"
+        ]
+        arrived = {c["id"] for c in table.state["characters"] if c["on_mat"]}
+        assert {"warrior-querling-2", "warrior-royal-archer-2", "warrior-watch-guard-2"} <= arrived
+    finally:
+        table.close()
+
+
 def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_not_have() -> None:
     """catacombs-and-castles-1e-manual.txt: Game Overview — the first edition has Team Mode and Boss Mode."""
 
@@ -111,3 +139,47 @@ def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_n
     assert chosen(mode="boss").game.mode == "boss"
     with pytest.raises(SystemExit, match=r"castles-1e-demo.yaml: game.modes has no 'one-versus-one' game"):
         chosen(mode="one-versus-one")
+
+
+def test_the_first_editions_shield_step_is_a_placement_not_a_flick() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shields ("place the shield disc back onto the game board anywhere
+    within 1" / 2.5cm of the hero's new location": no flick for the mat to read)"""
+    castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
+    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    t.declare("hero-randsarr", 0)
+    t.shot("hero-randsarr", "rush")
+    t.shot("hero-randsarr", "melee")
+    expected = table_game(t.state.ruleset).expected_shot(t.rules, t.state)
+    assert expected is not None and expected["shot"] == "shield"
+    assert expected["placed"] and not expected["shield"]
+    t.do(A.SkipShot("hero-randsarr"))  # the player leaves the step: the disc still goes back
+    assert t.state.shields == ("castle-shield",)
+
+
+def test_the_turn_controller_offers_to_lift_the_web_at_the_start_of_the_attackers_turn() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shot Reference (Net / Web: "Attacker may choose to remove Net or
+    Web from trapped target at the start of their turn")"""
+    t = Table1E({"mode": "team", "armour_tokens": False, "sides": [SAM, JEN]})
+    t.declare("hero-cahreliss", 1)
+    t.shot("hero-cahreliss", "web", "hero-larra")
+    t.answer("power:catacomb-embrace-the-flames")
+    game = table_game(t.state.ruleset)
+    assert not any(e["card"] == "lift-net" for e in game.actions(t.rules, t.state) if "card" in e)
+    t.declare("hero-delilah", 0)
+    t.end("hero-delilah")
+    lift = [e for e in game.actions(t.rules, t.state) if e.get("card") == "lift-net"]
+    assert [e["id"] for e in lift] == ["hero-larra:lift-net:0"]
+    t.do(A.PerformCard("hero-larra", "lift-net", alternative=lift[0]["card_alternative"]))
+    assert not t.state.character("hero-larra").trapped
+
+
+def test_a_shield_disc_on_the_board_stands_for_itself_so_its_hits_reach_the_rules() -> None:
+    """catacombs-and-castles-1e-manual.txt: Shields; Shot Reference (Vortex: "This includes shield discs")"""
+    castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
+    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    registry = load_table("castles-1e-demo").registry
+    assert "castle-shield" not in resolve_bindings(t.state, registry, {}, {}, lambda _: None)
+    t.declare("hero-randsarr", 0)
+    t.end("hero-randsarr")  # the disc goes down beside him
+    discs = resolve_bindings(t.state, registry, {}, {}, lambda _: None)
+    assert discs["castle-shield"] == "castle-shield" and discs["hero-randsarr"] == "hero-randsarr"

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from service.daemon_cli import _chosen_table, _say_which_game_resumes
+from service.app.cli import _chosen_table, _say_which_game_resumes
 from service.eventlog.memory import MemoryEventLog
 from service.sensing.tags import TableConfigError
-from service.table_config import TableConfig, load_table, with_game
-from service.table_games import table_game
+from service.table.config import TableConfig, load_table, with_game
+from service.table.games import table_game
 from tests.daemon.table_harness import FakeTable
 
 MANUAL = "catacombs-and-castles-2e-manual.md"

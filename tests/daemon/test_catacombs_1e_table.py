@@ -3,7 +3,7 @@ referee's page or the turn controller sends it, and as phones read it from the r
 
 from __future__ import annotations
 
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.daemon.table_harness import FakeTable
 
 

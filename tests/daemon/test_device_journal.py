@@ -7,11 +7,14 @@ reboot at that moment loses nothing that was acknowledged (docs/event-log.md, PR
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge.messages import Impact
+from firmware_bridge.emulator.source import default_capabilities
+from firmware_bridge.messages import Hello, Impact
+from service.app.cli import _health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
 from tests.daemon.table_harness import FakeTable
@@ -33,20 +36,59 @@ def test_impacts_of_a_flick_in_motion_are_journaled_before_they_are_acknowledged
     assert table.eventlog.last_seq() == records_before  # no game record: the flick is still in motion
 
 
-def test_a_journal_that_cannot_be_written_leaves_the_messages_unacknowledged(
+class FillableJournal:
+    """The log's journal_device, refusing every write while ``full`` (a disk with no room left)."""
+
+    def __init__(self, keep: object) -> None:
+        self.keep = keep
+        self.full = True
+
+    def __call__(self, entries: object) -> None:
+        if self.full:
+            raise EventLogError("could not append: database or disk is full")
+        self.keep(entries)  # type: ignore[operator]
+
+
+def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken_again_when_resent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     table = FakeTable()
-
-    def refuse(entries: object) -> None:
-        raise EventLogError("could not append: database or disk is full")
-
-    table.eventlog.journal_device = refuse  # type: ignore[method-assign]
+    journal = FillableJournal(table.eventlog.journal_device)
+    table.eventlog.journal_device = journal  # type: ignore[method-assign]
     table.connection.feed(Impact(3, 6_000_000, 512))
     table.daemon.step(0.5)
     table.settle()
-    assert table.connection.unacknowledged == 1  # the board will send it again
+    assert [d.seq for d in table.connection.refused] == [0]
+    table.connection.feed(Impact(4, 6_000_100, 300))  # sent while the first is still refused
+    deadline = time.monotonic() + 5
+    while table.connection.pending and time.monotonic() < deadline:
+        table.daemon.step(0.05)
+    table.settle()
+    assert table.connection.unacknowledged == 2  # not even a cumulative ack released the first
     assert "not acknowledged" in caplog.text
+    # Health tells the truth: the mat is not read, so the watchdog is not fed, and every page says so.
+    health = table.daemon.health()
+    assert not health.ok and not health.serial_link and not health.journal
+    assert table.state["health"]["serial_link"] is False
+    assert table.state["health"]["journal"] is False
+    healthy, status = _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()
+    assert not healthy, "systemd's watchdog must not be fed while the mat's messages are refused"
+    assert "CANNOT BE KEPT" in status
+
+    journal.full = False  # room again: the board's next retransmission gets through
+    assert table.connection.resend() == 2
+    deadline = time.monotonic() + 5
+    while table.connection.unacknowledged and time.monotonic() < deadline:
+        table.daemon.step(0.05)  # the reader thread hands the resent messages on one by one
+    table.settle()
+    journal_entries = table.eventlog.device_journal()
+    kept = [(e["seq"], e["message"]["sensor_id"]) for e in journal_entries if e["seq"] is not None]
+    assert kept[-2:] == [(0, 3), (1, 4)]
+    assert [seq for seq, _ in kept].count(1) == 1  # taken once, not once per time it was sent
+    assert table.connection.unacknowledged == 0
+    assert table.daemon.health().ok
+    assert _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()[0]
+    assert table.state["health"]["serial_link"] is True
 
 
 def test_the_sqlite_journal_survives_a_reopen_and_leaves_the_records_alone(tmp_path: Path) -> None:
@@ -57,3 +99,23 @@ def test_the_sqlite_journal_survives_a_reopen_and_leaves_the_records_alone(tmp_p
     with SqliteEventLog(path) as log:
         assert log.device_journal() == [{"boot_id": 1, "seq": 9, "type": "Impact", "message": {"t_us": 5}}]
         assert [r.kind for r in log.records()] == ["pause"]
+
+
+def test_a_board_that_reboots_while_its_messages_are_refused_is_read_again() -> None:
+    table = FakeTable()
+    journal = FillableJournal(table.eventlog.journal_device)
+    table.eventlog.journal_device = journal  # type: ignore[method-assign]
+    table.connection.feed(Impact(3, 7_000_000, 512))
+    table.daemon.step(0.5)
+    table.settle()
+    assert len(table.connection.refused) == 1
+    journal.full = False
+    # The board reboots: its unacknowledged message is gone with the old boot, and the new boot's are taken.
+    table.connection.feed(Hello(default_capabilities(boot_id=8)), Impact(5, 100, 300))
+    deadline = time.monotonic() + 5
+    while table.connection.pending and time.monotonic() < deadline:
+        table.daemon.step(0.05)
+    table.settle()
+    kept = [(e["boot_id"], e["message"]["sensor_id"]) for e in table.eventlog.device_journal()]
+    assert (8, 5) in kept and (7, 3) not in kept
+    assert table.daemon.health().ok

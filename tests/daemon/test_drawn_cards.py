@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.daemon.table_harness import FakeTable
 
 

@@ -1,7 +1,7 @@
 """The table carries the flicked disc from the mat into the shot action, the game log and the referee's view.
 
 catacombs-3e-reference.txt: Character Shots (a character shot flicks the character's own piece); the rules
-check the disc (tests/rules/test_flicked_disc.py); here: the mat's reading, the referee's commands and the
+check the disc (tests/games/test_flicked_disc.py); here: the mat's reading, the referee's commands and the
 published shot name it.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.daemon import DaemonOptions
+from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import Scan, SeenPiece
 from service.sensing.shot_trace import flicked_piece

@@ -5,7 +5,7 @@ table that runs all day (docs/dashboard.md, "The end of a game").
 from __future__ import annotations
 
 from service.gamelog.replay import replay
-from service.table_session import TableSession
+from service.table.session import TableSession
 from tests.daemon.table_harness import FakeTable
 
 SHORT_DEMO = ("althea-the-healer",)  # one special room: the shortest whole game there is
@@ -104,7 +104,7 @@ def test_an_undone_shot_and_a_correction_read_as_words_not_record_numbers() -> N
 
 
 def test_smartmat_run_loops_the_demo_but_leaves_a_real_table_to_its_referee() -> None:
-    from service.daemon_cli import DEMO_NEXT_GAME_AFTER_S, _next_game_after
+    from service.app.cli import DEMO_NEXT_GAME_AFTER_S, _next_game_after
 
     assert _next_game_after(None, demo=True) == DEMO_NEXT_GAME_AFTER_S
     assert _next_game_after(None, demo=False) is None
@@ -116,7 +116,7 @@ def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
     """A rule set without Room cards (Catacombs & Castles) still gets a result for people."""
     from types import SimpleNamespace
 
-    from service.table_session import _rooms_left, game_result
+    from service.table.session import _rooms_left, game_result
 
     castle = SimpleNamespace(id="side-a", team="castle")
     catacomb = SimpleNamespace(id="side-b", team="catacomb")
@@ -134,7 +134,7 @@ def test_a_defeat_counts_only_the_rooms_the_party_got_through() -> None:
     """catacombs-3e-reference.txt: Game Phases (the Overseer wins when no hero can act): the room the party
     fell in was not cleared."""
     from service.rules.evolve import evolve
-    from service.table_session import game_result
+    from service.table.session import game_result
 
     table = FakeTable(rooms=("the-barracks", "althea-the-healer"))
     try:

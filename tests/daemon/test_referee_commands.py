@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.eventlog.memory import MemoryEventLog
-from service.table_session import TableSession
+from service.table.session import TableSession
 from tests.daemon.table_harness import FakeTable
 
 

@@ -12,7 +12,8 @@ def test_a_shot_the_mat_could_not_read_says_why_in_the_snapshot() -> None:
         assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
         expected = table.state["expected_shot"]
         why = "the mat did not see the flicked disc before the shot"
-        # What the daemon records when the pre-shot scan missed the flicked disc (service/daemon.py, _trace).
+        # What the daemon records when the pre-shot scan missed the flicked disc (service/daemon/daemon.py,
+        # _trace).
         table.daemon._record(
             "shot",
             {

@@ -20,11 +20,11 @@ import pytest
 
 from firmware_bridge.messages import Impact, ScanDone, TagSeen
 from service.attribution.infer import Attribution, AttributionConfig, Candidate
-from service.daemon import DaemonOptions
+from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import ShotTrace
 from service.publish import topics
-from service.table_session import TableSession
+from service.table.session import TableSession
 from tests.daemon.table_harness import FakeTable
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from service.eventlog.memory import MemoryEventLog
-from service.table_session import TableSession
+from service.table.session import TableSession
 from tests.daemon.table_harness import FakeTable
 
 DOUBT = {"direct_hits": ["dungeon-1"], "hit_characters": ["monster-orc-1"], "probability": 0.55}

@@ -9,7 +9,7 @@ import pytest
 
 from service.mat.trace import WallSegment
 from service.sensing.tags import TableConfigError
-from service.table_config import SHIPPED_TABLES, load_table
+from service.table.config import SHIPPED_TABLES, load_table
 from tests.daemon.table_harness import FakeTable
 
 WITH_A_GAP = """

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from service.games.catacombs.flow.cards import MonsterCard
+from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules import actions as A
-from service.rules.cards import MonsterCard
-from service.rules.shots import Sequence, Shot
-from service.table_games import table_game
-from tests.rules.conftest import Table
-from tests.rules.content import room_of, with_cards
+from service.table.games import table_game
+from tests.games.catacombs.conftest import Table
+from tests.games.catacombs.content import room_of, with_cards
 
 NECROMANCER = MonsterCard(
     "necromancer", "Necromancer", 2, "undead", 1, 1, (Sequence((Shot("summon", summons="zombie"),)),)

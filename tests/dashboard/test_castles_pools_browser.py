@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from firmware_bridge.fake import FakeConnection
-from service.daemon import Daemon
+from service.daemon.daemon import Daemon
 from service.eventlog.memory import MemoryEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table, with_game
-from service.table_games import table_game
-from service.table_session import TableSession
+from service.table.config import load_table, with_game
+from service.table.games import table_game
+from service.table.session import TableSession
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.browser import log_in, needs_chromium, phone

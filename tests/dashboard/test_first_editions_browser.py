@@ -16,9 +16,9 @@ import pytest
 from service.eventlog.memory import MemoryEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table, with_game
-from service.table_games import table_game
-from service.table_session import TableSession
+from service.table.config import load_table, with_game
+from service.table.games import table_game
+from service.table.session import TableSession
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.browser import needs_chromium, phone
 from web_dashboard.server import serve_dashboard

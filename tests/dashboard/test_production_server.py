@@ -294,7 +294,7 @@ def test_make_cert_keeps_an_existing_certificate_and_a_broken_pair_is_refused(
 def test_smartmat_run_starts_the_dashboard_with_tls(
     certificate: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from service.daemon_cli import _start_dashboard
+    from service.app.cli import _start_dashboard
 
     cert, key = certificate
     args = argparse.Namespace(

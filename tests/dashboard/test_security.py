@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import threading
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -102,18 +105,22 @@ def test_behind_tls_the_cookie_is_secure(feed, commands) -> None:  # type: ignor
     assert "Secure" in response.headers["Set-Cookie"]
 
 
-def test_wrong_pins_are_rate_limited_per_client(
+def test_wrong_pins_are_rate_limited_per_address_and_per_name(
     app: Flask, clock: Clock, commands: FakeCommandChannel
 ) -> None:
     mallory = Referee(app.test_client())
     for _ in range(5):
-        assert mallory.login(pin="0000").status_code == 401
-    blocked = mallory.login(pin=PIN)  # even the right PIN waits out the limit
+        assert mallory.login(name="mallory", pin="0000").status_code == 401
+    blocked = mallory.login(name="anna", pin=PIN)  # even the right PIN, under any name, waits out the limit
     assert blocked.status_code == 429
     assert int(blocked.headers["Retry-After"]) == 60
     assert "Too many wrong PINs" in blocked.get_data(as_text=True)
 
-    other_table_side = app.test_client()  # another phone (another address) is not punished
+    elsewhere = app.test_client()  # the same name tried from another address: the name's limit holds too
+    elsewhere.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    assert Referee(elsewhere).login(name="mallory", pin=PIN).status_code == 429
+
+    other_table_side = app.test_client()  # another phone (another address, its own name) is not punished
     other = Referee(other_table_side)
     other_table_side.environ_base["REMOTE_ADDR"] = "10.0.0.7"
     assert other.login(pin=PIN).status_code == 302
@@ -150,6 +157,56 @@ def test_after_logout_the_browser_commands_nothing(referee: Referee, commands: F
     )
     assert response.status_code in (400, 401)  # the old token died with the session
     assert commands.sent == []
+
+
+def test_a_cookie_copied_before_logout_is_worth_nothing_after_it(
+    app: Flask, referee: Referee, commands: FakeCommandChannel
+) -> None:
+    token = referee.csrf()
+    cookie = referee.client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    thief = app.test_client()
+    thief.set_cookie(cookie.key, cookie.value)
+    assert thief.get("/referee/turn").status_code == 200  # the copy works while the referee is logged in
+    assert referee.client.post("/logout", data={"csrf_token": token}).status_code == 302
+    assert thief.get("/referee/turn").status_code == 302  # sent to the login page
+    refused = thief.post(
+        "/api/command", json={"command": "pause", "args": {}}, headers={"X-CSRF-Token": token}
+    )
+    assert refused.status_code == 401
+    assert commands.sent == []
+
+
+def test_parallel_wrong_pins_get_at_most_five_checks_a_minute_from_one_address(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import web_dashboard.auth as auth
+
+    checked: list[str] = []
+    lock = threading.Lock()
+    real_check = auth.pin_matches
+
+    def counting_check(stored: str | None, attempt: str) -> bool:
+        with lock:
+            checked.append(attempt)
+        return real_check(stored, attempt)
+
+    monkeypatch.setattr(auth, "pin_matches", counting_check)
+    token = csrf_of(app.test_client().get("/login").get_data(as_text=True))
+    start = threading.Barrier(60)
+
+    def attempt(i: int) -> int:
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["csrf"] = token
+        start.wait()
+        data = {"name": f"guess-{i % 7}", "pin": f"{i:04d}", "csrf_token": token}
+        return client.post("/login", data=data).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=60) as pool:
+        codes = list(pool.map(attempt, range(60)))
+    assert len(checked) == 5
+    assert sorted(set(codes)) == [401, 429] and codes.count(401) == 5
 
 
 def test_a_login_form_posted_from_elsewhere_is_refused(client: FlaskClient) -> None:

@@ -150,3 +150,55 @@ def test_without_a_restart_an_older_snapshot_is_a_stale_copy() -> None:
     fake.publish("status", "online")  # the dashboard's own reconnect: retained status again
     fake.snapshot({"round": 1}, seq=5)
     assert fake.feed.view()["state"]["round"] == 4
+
+
+def story(fake: FakeFeed) -> list[str]:
+    return [e["text"] for e in fake.feed.recent_events()]
+
+
+def live_state(fake: FakeFeed, seq: int, **state: object) -> None:
+    """The table's state as a subscribed page gets it while it is published (not a retained copy)."""
+    fake.publish("state", {"phase": "battle", **state, "seq": seq})
+
+
+def test_one_strangers_state_with_a_huge_seq_does_not_freeze_the_page() -> None:
+    fake = FakeFeed("t1")
+    fake.snapshot({"phase": "battle", "round": 1}, seq=10)
+    live_state(fake, 999_999, round=99)  # a stranger's message on a broker that let it through
+    live_state(fake, 11, round=2)  # the table's next record
+    assert fake.feed.view()["state"]["seq"] == 11
+    assert fake.feed.view()["state"]["round"] == 2
+    live_state(fake, 12, round=3)
+    assert fake.feed.view()["state"]["round"] == 3
+
+
+def test_one_strangers_event_with_a_huge_seq_hides_no_later_event() -> None:
+    fake = FakeFeed("t1")
+    fake.snapshot({"phase": "battle"}, seq=10)
+    phone = fake.feed.stream(None, history=50, keepalive_s=0.05)
+    assert take(phone, 1)[0].kind == "hello"
+    fake.event("damage", "a stranger's event", seq=999_999)
+    play_room(fake, 11, 2)
+    assert "a stranger's event" not in story(fake)
+    assert any("implausibly far past" in reason for reason in fake.feed.rejected)
+    live = take(phone, 4)
+    assert [m.id for m in live] == ["11", "11.1", "12", "12.1"]
+    assert story(fake) == texts(live)
+
+
+def test_a_strangers_state_and_event_are_dropped_once_the_table_publishes_again() -> None:
+    fake = FakeFeed("t1")
+    fake.snapshot({"phase": "battle"}, seq=10)
+    phone = fake.feed.stream(None, history=50, keepalive_s=0.05)
+    assert take(phone, 1)[0].kind == "hello"
+    live_state(fake, 999_999)
+    fake.event("damage", "a stranger's event", seq=999_999)  # plausible next to the stranger's state
+    fake.event("damage", "the table's event", seq=11)
+    live_state(fake, 11)
+    assert story(fake) == ["the table's event"]
+    seen = take(phone, 5)
+    # The page starts its story again without the stranger's event, then shows the table's state.
+    assert [m.kind for m in seen] == ["snapshot", "event", "reset", "event", "snapshot"]
+    assert seen[3].data["text"] == "the table's event" and seen[4].data["seq"] == 11
+    fake.event("damage", "the table's next event", seq=12)
+    assert texts(take(phone, 1)) == ["the table's next event"]

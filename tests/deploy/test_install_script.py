@@ -90,7 +90,7 @@ def test_install_into_a_root_puts_every_file_where_it_is_read(tmp_path: Path) ->
     # The program, with the lock a real table installs from, without the checkout's baggage.
     program = root / "opt/smartmat"
     assert (program / "pyproject.toml").is_file() and (program / "requirements/run.lock").is_file()
-    assert (program / "service/daemon.py").is_file()
+    assert (program / "service/daemon/daemon.py").is_file()
     assert not [p.name for p in program.iterdir() if p.name.startswith(".")]
     assert not list(program.rglob("__pycache__"))
 

@@ -61,7 +61,7 @@ def test_an_image_built_with_root_gets_no_shared_key(tmp_path: Path) -> None:
 def test_the_settings_install_writes_are_the_ones_smartmat_run_and_dashboard_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from service import daemon_cli
+    from service.app import cli as daemon_cli
     from web_dashboard import cli
 
     monkeypatch.setenv("SMARTMAT_TLS_CERT", "/etc/smartmat/tls/cert.pem")

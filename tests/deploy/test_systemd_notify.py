@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import StaticSensorSource
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import StaticSensorSource
+from service.common.systemd_notify import ServiceWatch, SystemdNotifier, under_systemd
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.systemd_notify import ServiceWatch, SystemdNotifier, under_systemd
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.helpers.broker import start_mosquitto
 
 REPO = Path(__file__).resolve().parents[2]
@@ -178,7 +178,7 @@ def test_smartmat_run_is_ready_after_replay_and_pings_only_while_mat_and_broker_
         eventlog.append("setup", payload, "daemon")
         eventlog.append("pause", {"reason": "lunch"}, "referee:anna")
         logged = eventlog.last_seq()
-    broker = start_mosquitto(tmp_path / "broker")
+    broker = start_mosquitto(tmp_path / "broker", users={"daemon": "pw"})  # a real table refuses anonymous
     mat = EmulatedMat(StaticSensorSource(()), port_dir=tmp_path / "by-id").start()
     log = tmp_path / "daemon.log"
     env = {k: v for k, v in os.environ.items() if k not in ("INVOCATION_ID", "WATCHDOG_PID")}
@@ -193,7 +193,7 @@ def test_smartmat_run_is_ready_after_replay_and_pings_only_while_mat_and_broker_
                 "--serial",
                 str(mat.path),
                 "--broker",
-                broker.url(),
+                broker.url("daemon", "pw"),
                 "--data-dir",
                 str(data),
                 "--no-dashboard",

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.source import PlacedTag, StaticSensorSource
+from firmware_bridge.emulator.board import EmulatedMat
+from firmware_bridge.emulator.source import PlacedTag, StaticSensorSource
 from service.cli import main
-from service.disc_sets import save_set
 from service.sensing.tags import RegisteredPiece
+from service.table.disc_sets import save_set
 
 XORIC, ELANI = bytes.fromhex("04593dd141cbe5"), bytes.fromhex("041c8eaa7d26fe")
 

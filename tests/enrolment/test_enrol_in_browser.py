@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.sensors import tag_uid
-from service.disc_sets import load_set
 from service.mat.geometry import load_piece_classes
+from service.simulator.sensors import tag_uid
+from service.table.disc_sets import load_set
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
     mosquitto_broker,  # noqa: F401  (the fixture)

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import yaml
 
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.sensors import SensorModel, tag_uid
-from firmware_bridge.simulator.source_physics import PhysicsSensorSource
-from firmware_bridge.simulator.world import World
+from firmware_bridge.emulator.board import EmulatedMat
 from firmware_bridge.transport import SerialConnection
-from service.disc_sets import load_set
 from service.enrolment.core import MISSING_DISC, Notice, SetPiece, enrolment_from, slot_sheet
 from service.enrolment.reader import ScanReader
 from service.enrolment.session import check_laid_out, lay_out_group, tap_set
 from service.mat.geometry import load_mat, load_piece_classes, load_sensor_config
-from service.table_config import load_table
+from service.simulator.sensors import SensorModel, tag_uid
+from service.simulator.source_physics import PhysicsSensorSource
+from service.simulator.world import World
+from service.table.config import load_table
+from service.table.disc_sets import load_set
 
 MAT = load_mat()
 CLASSES = load_piece_classes()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge.messages import ReaderGrid, TagSeen
-from firmware_bridge.simulator.sensors import SensorModel, tag_uid
 from service.enrolment.core import (
     ASSIGNED,
     DUPLICATE_TAG,
@@ -21,6 +20,7 @@ from service.enrolment.core import (
 )
 from service.mat.geometry import load_mat, load_sensor_config
 from service.sensing.tags import RegisteredPiece, TagRegistry
+from service.simulator.sensors import SensorModel, tag_uid
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

@@ -39,13 +39,13 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
+from service.app.cli import _size_of
 from service.attribution.infer import AttributionConfig
-from service.daemon import Daemon, DaemonOptions
-from service.daemon_cli import _size_of
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table
+from service.table.config import load_table
 
 
 def payload_digest(payload: Any) -> str:

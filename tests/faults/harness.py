@@ -53,11 +53,11 @@ import yaml
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.messages import Impact
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.bindings import resolve_bindings
-from service.daemon_cli import _size_of
+from service.app.cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.table_session import TableSession
+from service.simulator.table import Pace, SimulatedTable
+from service.table.bindings import resolve_bindings
+from service.table.session import TableSession
 from tests.faults.daemon_child import payload_digest
 from tests.helpers.broker import MosquittoBroker, _die_with_parent, start_mosquitto
 from tests.integration.live_table import quick_table
@@ -151,6 +151,10 @@ class RunResult:
     impacts_set_aside: int = 0  # of movements the table's rules ignore (no shot expected, paused, waiting)
     boots: set[int] = field(default_factory=set)  # boot ids of the board whose events were acknowledged
     notes: list[str] = field(default_factory=list)
+    # After each full disk: seconds from freeing it to the first acknowledgement of a board message sent after
+    # that (the table reads the mat again by itself), and whether health said "not read" while it was full.
+    recoveries_s: list[float] = field(default_factory=list)
+    journal_checked: int = 0  # board messages an acknowledgement covered, each found in the device journal
 
     @property
     def ok(self) -> bool:
@@ -340,6 +344,7 @@ class FaultRun:
             self.result.notes.append("disk_full skipped: the data directory has no small filesystem")
             return
         failed_before = sum(1 for w in self.journal_lines() if w[0] == "append-failed")
+        refusals_before = self.link_refusals()
         fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
         try:
             with contextlib.suppress(OSError):
@@ -355,11 +360,37 @@ class FaultRun:
         if answer.get("ok"):
             self.result.problems.append("a command was accepted while the event log's disk was full")
         time.sleep(self.rng.uniform(0.5, 3.0))
+        full_states = [s for s in self.recorder.states()] if self.recorder else []
+        assert self.sim is not None
+        board = self.sim.board
+        with board._lock:  # the next seq the board gives a message sensed after the disk has room again
+            next_seq = board._link.next_seq
+        freed = time.monotonic()
         filler.unlink()
         if answer.get("ok"):
             self.say("resume")
         failed = sum(1 for w in self.journal_lines() if w[0] == "append-failed") - failed_before
         self.result.faults["disk_full:appends_refused"] += failed
+        refused = self.link_refusals() - refusals_before
+        self.result.faults["disk_full:journal_refused"] += refused
+        if refused and not any((s.get("health") or {}).get("serial_link") is False for s in full_states):
+            self.result.problems.append("health said the mat was read while its messages were refused")
+
+        def read_again() -> bool:
+            return any(w[0] == "ack" and int(w[2]) >= next_seq for w in self.journal_lines())
+
+        if self.wait(read_again, 15, "the table to read the mat again after the disk had room"):
+            self.result.recoveries_s.append(time.monotonic() - freed)
+        else:
+            self.result.problems.append("the table did not read the mat again within 15 s of space returning")
+
+    def link_refusals(self) -> int:
+        """Times the daemon's journal refused the board's messages (its log says so each time)."""
+        return (
+            self.daemon_log.read_text(errors="replace").count("could not keep")
+            if self.daemon_log.exists()
+            else 0
+        )
 
     # -- the run ----------------------------------------------------------------------------------------
     def mount_small_disk(self) -> None:
@@ -560,6 +591,30 @@ class FaultRun:
                 f"a state at seq {seq} was published but the log ends at {len(records)}"
             )
         self.check_impacts(records, lines)
+        self.check_device_journal(lines)
+
+    def check_device_journal(self, lines: list[list[str]]) -> None:
+        """Every board message an acknowledgement covered (acks are cumulative) is in the device journal."""
+        assert self.sim is not None
+        acked: dict[int, int] = {}
+        for words in lines:
+            if words[0] == "ack":
+                boot, seq = int(words[1]), int(words[2])
+                acked[boot] = max(acked.get(boot, -1), seq)
+        with SqliteEventLog(self.db) as log:
+            kept = {(e["boot_id"], e["seq"]) for e in log.device_journal()}
+        covered = [e for e in self.sim.board.sent if e.seq <= acked.get(e.boot_id, -1)]
+        if any(e.seq > 0xF000 for e in self.sim.board.sent):
+            self.result.notes.append("device journal check skipped: the board's seq came near wrapping")
+            return
+        missing = [e for e in covered if (e.boot_id, e.seq) not in kept]
+        self.result.journal_checked += len(covered)
+        if missing:
+            first = missing[0]
+            self.result.problems.append(
+                f"{len(missing)} acknowledged board message(s) are not in the device journal "
+                f"(first: boot {first.boot_id:#x} seq {first.seq}, {type(first.message).__name__})"
+            )
 
     def unlogged_impacts(self, records: list[Any], lines: list[list[str]]) -> list[tuple[Any, int]]:
         """Impacts the daemon acknowledged that no shot record holds, each with its acknowledging line."""

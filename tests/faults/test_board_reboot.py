@@ -13,8 +13,8 @@ import time
 
 import pytest
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.messages import Hello, Impact, ScanDone, TagSeen
-from firmware_bridge.simulator.source import default_capabilities
 from service.publish import topics
 from tests.daemon.table_harness import FakeTable
 

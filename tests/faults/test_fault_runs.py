@@ -24,6 +24,7 @@ def run(tmp_path: Path, seed: int, faults: list[str]) -> RunResult:
     # and the published states were compared with the replay.
     assert result.records >= 3 and result.acks > 0 and result.answers > 0
     assert result.states_checked >= 3
+    assert result.journal_checked > 0  # every acknowledged board message was found in the device journal
     return result
 
 
@@ -56,3 +57,7 @@ def test_board_reboot_with_events_in_flight_and_a_full_disk(tmp_path: Path) -> N
     assert len(result.boots) == 2, "the daemon took events from the rebooted board too"
     assert "disk_full skipped" not in " ".join(result.notes)
     assert result.faults["disk_full"] == 1
+    # The full disk refused the board's messages too, and the table read the mat again once it had room.
+    assert result.faults["disk_full:journal_refused"] == 1, result.notes
+    assert len(result.recoveries_s) == 1
+    assert result.journal_checked > 0

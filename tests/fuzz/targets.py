@@ -26,10 +26,10 @@ from urllib.parse import quote
 import yaml
 from hypothesis import strategies as st
 
+from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.errors import FrameError
 from firmware_bridge.messages import MESSAGE_TYPES, Capabilities, Hello, Impact
 from firmware_bridge.protocol import CRC, HEADER, FrameDecoder, crc16, decode_frame, encode_frame
-from firmware_bridge.simulator.source import default_capabilities
 from tests.bridge.strategies import any_message
 from tests.fuzz.strategies import dumps, json_values, latin1_text, mutated_bytes, text
 
@@ -349,7 +349,7 @@ def _published_state(table: Any) -> dict[str, Any]:
 def check_commands(example: tuple[str, list[bytes]]) -> None:
     from service.publish import topics
     from service.publish.commands import MalformedCommandError, parse_command
-    from service.table_session import TableSession
+    from service.table.session import TableSession
 
     opening, steps = example
     with _errors_logged() as errors:

@@ -10,10 +10,10 @@ from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
 from service.rules import actions as A
 from service.sensing.tags import TableConfigError
-from service.setup_game import SetupRefused, setup_payload
-from service.table_config import load_table, with_game
-from service.table_games import table_game
-from service.table_session import TableSession
+from service.table.config import load_table, with_game
+from service.table.games import table_game
+from service.table.session import TableSession
+from service.table.setup_game import SetupRefused, setup_payload
 
 
 def test_the_castles_table_writes_the_expansion_into_its_setup_record() -> None:

@@ -17,7 +17,8 @@ EXPECTED = sorted((LOGS / "expected").glob("*.json"))
 
 def test_every_3e_example_log_has_its_expected_end_state() -> None:
     """docs/game-log.md ("the same log always gives the same game")."""
-    # The other rule sets' logs have checks of their own (tests/rules/castles, tests/rules/catacombs1e).
+    # The other rule sets' logs have checks of their own
+    # (tests/games/castles, tests/games/catacombs/first_edition).
     logs = {
         p.stem
         for p in LOGS.glob("*.jsonl")

@@ -11,7 +11,7 @@ import yaml
 
 from service.gamelog.replay import SetupError, new_game_from_setup, register_fixture_content
 from service.sensing.tags import TableConfigError
-from service.table_config import SHIPPED_TABLES, load_table
+from service.table.config import SHIPPED_TABLES, load_table
 
 REPO = Path(__file__).resolve().parents[2]
 HEROES = ["xoric", "varesh", "roosan", "elani"]

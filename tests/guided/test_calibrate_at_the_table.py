@@ -18,21 +18,21 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.emulator import EmulatedMat
-from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel
-from firmware_bridge.simulator.source_physics import PhysicsSensorSource
-from firmware_bridge.simulator.world import World
+from firmware_bridge.emulator.board import EmulatedMat
 from firmware_bridge.transport import SerialConnection
 from service.attribution.calibration import load_calibration
 from service.attribution.learning import CalibrationKeeper
-from service.daemon import Daemon, DaemonOptions
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.geometry import load_mat, load_sensor_config
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.table_config import load_table
+from service.simulator.sensors import PiezoTruth, SensorModel
+from service.simulator.source_physics import PhysicsSensorSource
+from service.simulator.world import World
+from service.table.config import load_table
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

@@ -15,9 +15,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from firmware_bridge.simulator.hidden_mats import HiddenTable, classic_wall_faces, draw_hidden_table
-from firmware_bridge.simulator.sensors import SensorModel
-from firmware_bridge.simulator.world import Contact, World
 from service.attribution.calibration import TableCalibration, wide_priors
 from service.guided.flicks import (
     Flick,
@@ -29,6 +26,9 @@ from service.guided.flicks import (
 )
 from service.guided.taps import fit_taps, tap_from_impacts, tap_points
 from service.mat.geometry import load_piece_classes
+from service.simulator.hidden_mats import HiddenTable, classic_wall_faces, draw_hidden_table
+from service.simulator.sensors import SensorModel
+from service.simulator.world import Contact, World
 
 HERO = load_piece_classes()["hero"]
 FRICTION_TOLERANCE = 0.30

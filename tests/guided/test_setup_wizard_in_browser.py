@@ -18,8 +18,8 @@ import yaml
 from service.attribution.calibration import save_calibration, wide_priors
 from service.guided.report import save_report
 from service.mat.geometry import load_piece_classes
+from service.table.trackers import load_trackers
 from service.trackers.bridge import WledBridge
-from service.trackers.config import load_trackers
 from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
     MosquittoBroker,

@@ -14,11 +14,11 @@ import random
 import pytest
 
 from firmware_bridge.messages import Impact
-from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel
-from firmware_bridge.simulator.world import Contact
 from service.attribution.calibration import wide_priors
 from service.guided.taps import CalibrationRoutineError, Tap, fit_taps, tap_from_impacts, tap_points
 from service.mat.geometry import load_mat, load_sensor_config
+from service.simulator.sensors import PiezoTruth, SensorModel
+from service.simulator.world import Contact
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

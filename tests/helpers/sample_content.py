@@ -8,7 +8,7 @@ and the example-log scripts register them, so a real table cannot play with them
 
 from __future__ import annotations
 
-from service.rules.cards import (
+from service.games.catacombs.flow.cards import (
     ActionCard,
     CardIndex,
     HeroCard,
@@ -17,7 +17,7 @@ from service.rules.cards import (
     QuadrantEntry,
     RoomCard,
 )
-from service.rules.shots import Sequence, Shot
+from service.games.catacombs.flow.shots import Sequence, Shot
 
 
 def seq(*shots: str, elastic: bool = False) -> Sequence:

@@ -15,17 +15,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.simulator.players import SimulatedPlayer, Skill
-from firmware_bridge.simulator.table import Pace, SimulatedTable
 from firmware_bridge.transport import SerialConnection
+from service.app.cli import _size_of
 from service.attribution.infer import AttributionConfig
-from service.daemon import Daemon, DaemonOptions
-from service.daemon_cli import _size_of
+from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
-from service.shot_actions import Attribute
-from service.table_config import GameSetup, TableConfig, load_table
+from service.simulator.players import SimulatedPlayer, Skill
+from service.simulator.table import Pace, SimulatedTable
+from service.table.config import GameSetup, TableConfig, load_table
+from service.table.shot_actions import Attribute
 from tests.helpers.broker import MosquittoBroker, start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
 

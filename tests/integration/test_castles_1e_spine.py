@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.integration.test_castles_spine import play_to_the_end, sensor_shots, small_game
 
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.integration.live_table import LiveTable
 from tests.integration.test_castles_spine import play_to_the_end, sensor_shots, small_game
 

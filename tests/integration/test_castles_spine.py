@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.table_config import TableConfig, load_table, with_game
+from service.table.config import TableConfig, load_table, with_game
 from tests.integration.live_table import LiveTable, play_until
 
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]

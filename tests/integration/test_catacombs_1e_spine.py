@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.players import SimulatedPlayer, Skill
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.content.catacombs1e import load_catacombs1e_content
-from service.table_config import load_table
+from service.games.catacombs.content.first_edition import load_catacombs1e_content
+from service.simulator.players import SimulatedPlayer, Skill
+from service.simulator.table import Pace, SimulatedTable
+from service.table.config import load_table
 from tests.helpers.broker import start_mosquitto
 from tests.integration.live_table import LiveTable
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.table_config import load_table
+from service.table.config import load_table
 from tests.integration.live_table import play_until
 
 pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.players import clear_of_fixed_obstacles
+from service.simulator.players import clear_of_fixed_obstacles
 from tests.helpers.browser import needs_chromium, phone
 from tests.integration.live_table import LiveTable
 from tests.integration.test_game_end_browser import MAT_TEXT_OVERLAPS, TOUCH_AND_TEXT

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from firmware_bridge.simulator.table import SimulatedTable
-from service.bindings import resolve_bindings
-from service.daemon_cli import _size_of
+from service.app.cli import _size_of
 from service.eventlog.sqlite_log import SqliteEventLog
-from service.table_session import TableSession
+from service.simulator.table import SimulatedTable
+from service.table.bindings import resolve_bindings
+from service.table.session import TableSession
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.integration.live_table import FAST, quick_table
@@ -78,11 +78,13 @@ def test_sigkill_mid_room_then_restart_resumes_the_same_state(tmp_path: Path) ->
     table_file.write_text(yaml.safe_dump(shipped))
     data_dir = tmp_path / "data"
     log = tmp_path / "daemon.log"
-    broker = start_mosquitto(tmp_path / "broker")
-    sim = SimulatedTable(table, broker.url(), seed=5, pace=FAST).start()
-    probe = MqttProbe(broker.host, broker.port)
+    # A real table (--serial) refuses a broker that lets anyone in: this one has an account.
+    broker = start_mosquitto(tmp_path / "broker", users={"table": "pw"})
+    url = broker.url("table", "pw")
+    sim = SimulatedTable(table, url, seed=5, pace=FAST).start()
+    probe = MqttProbe(broker.host, broker.port, "table", "pw")
     probe.subscribe(f"smartmat/{table.table}/state")
-    daemon = start_daemon(sim.port, broker.url(), data_dir, table_file, log)
+    daemon = start_daemon(sim.port, url, data_dir, table_file, log)
     try:
         # Mid-room: the battle is on and at least three shots have been resolved.
         wait(
@@ -100,7 +102,7 @@ def test_sigkill_mid_room_then_restart_resumes_the_same_state(tmp_path: Path) ->
         assert logged >= before["seq"]
 
         probe.seen.clear()
-        daemon = start_daemon(sim.port, broker.url(), data_dir, table_file, log)
+        daemon = start_daemon(sim.port, url, data_dir, table_file, log)
         wait(lambda: any(s["seq"] == logged for s in states(probe)), 60, "the restarted daemon's state")
         after = next(s for s in states(probe) if s["seq"] == logged)
         compared = ("phase", "round", "room", "turn", "characters", "gold", "expected_shot", "pending")

@@ -18,14 +18,33 @@ from tests.publish.game_snapshots import barracks
 pytestmark = pytest.mark.broker
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto"
 T = "smartmat/table-1"
-PASSWORDS = {"daemon": "d-pw", "referee": "r-pw", "spectator": "s-pw", "tracker": "t-pw"}
+PASSWORDS = {
+    "daemon": "d-pw",
+    "referee": "r-pw",
+    "dashboard": "f-pw",
+    "spectator": "s-pw",
+    "tracker": "t-pw",
+    "wled-bridge": "b-pw",
+    "board-1": "1-pw",
+    "board-2": "2-pw",
+}
+DEVICES = ("board-1", "board-2")
 REQUEST = {"txn": "t1", "actor": "referee:anna", "command": "undo", "args": {}}
 
 
-def make_password_file(target: Path, passwords: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **{f"SMARTMAT_MQTT_{role.upper()}_PASSWORD": pw for role, pw in passwords.items()}}
+def make_password_file(
+    target: Path, passwords: dict[str, str], devices: tuple[str, ...] = DEVICES
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        **{f"SMARTMAT_MQTT_{role.upper().replace('-', '_')}_PASSWORD": pw for role, pw in passwords.items()},
+    }
     return subprocess.run(
-        [str(DEPLOY / "make-passwords.sh"), str(target)], env=env, check=True, capture_output=True, text=True
+        [str(DEPLOY / "make-passwords.sh"), str(target), *devices],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -156,11 +175,20 @@ def test_no_one_but_the_daemon_can_forge_the_game(secured_broker: MosquittoBroke
 
 
 def test_the_password_script_generates_what_is_not_given(tmp_path: Path) -> None:
-    result = make_password_file(tmp_path / "etc" / "passwords", {"referee": "chosen"})
+    result = make_password_file(tmp_path / "etc" / "passwords", {"referee": "chosen"}, devices=("board-7",))
     generated = dict(line.split(": ", 1) for line in result.stdout.splitlines() if "(generated;" in line)
-    assert sorted(generated) == ["daemon", "spectator", "tracker"]
+    assert sorted(generated) == ["board-7", "daemon", "dashboard", "spectator", "tracker", "wled-bridge"]
+    assert "SMARTMAT_MQTT_WLED_BRIDGE_PASSWORD" in generated["wled-bridge"]
     entries = dict(line.split(":", 1) for line in (tmp_path / "etc" / "passwords").read_text().splitlines())
-    assert sorted(entries) == ["daemon", "referee", "spectator", "tracker"]
+    assert sorted(entries) == [
+        "board-7",
+        "daemon",
+        "dashboard",
+        "referee",
+        "spectator",
+        "tracker",
+        "wled-bridge",
+    ]
     assert all(hashed.startswith("$7$") for hashed in entries.values()), "stored hashed, never in clear"
     assert "chosen" not in (tmp_path / "etc" / "passwords").read_text()
     assert (tmp_path / "etc" / "passwords").stat().st_mode & 0o007 == 0, "not world-readable"
@@ -168,7 +196,8 @@ def test_the_password_script_generates_what_is_not_given(tmp_path: Path) -> None
 
 
 def acl_rules() -> dict[str, set[tuple[str, str]]]:
-    rules: dict[str, set[tuple[str, str]]] = {}
+    """Each user's topic rules; the patterns (which apply to every account) under the key "pattern"."""
+    rules: dict[str, set[tuple[str, str]]] = {"pattern": set()}
     user = ""
     for line in (DEPLOY / "acl").read_text().splitlines():
         words = line.split()
@@ -179,6 +208,8 @@ def acl_rules() -> dict[str, set[tuple[str, str]]]:
             rules[user] = set()
         elif words[0] == "topic":
             rules[user].add((words[1], words[2]))
+        elif words[0] == "pattern":
+            rules["pattern"].add((words[1], words[2]))
     return rules
 
 
@@ -186,11 +217,76 @@ def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
     def granted(access: str, kinds: tuple[str, ...]) -> set[tuple[str, str]]:
         return {(access, topics.kind_filter(kind)) for kind in kinds}
 
+    own_tree = f"{topics.WLED_ROOT}/%u"
     assert acl_rules() == {
+        "pattern": granted("read", topics.TRACKER_READS)
+        | {("read", own_tree), ("read", f"{own_tree}/#"), ("read", topics.WLED_GROUP)}
+        | {("write", f"{own_tree}/{report}") for report in topics.WLED_DEVICE_REPORTS},
         "daemon": granted("write", topics.DAEMON_PUBLISHES) | granted("read", topics.DAEMON_READS),
         "referee": granted("write", topics.REFEREE_PUBLISHES) | {("read", "smartmat/#")},
+        "dashboard": granted("read", topics.SPECTATOR_READS),
         "spectator": granted("read", topics.SPECTATOR_READS),
-        "tracker": granted("read", topics.TRACKER_READS)
-        | granted("write", topics.TRACKER_PUBLISHES)
-        | {("readwrite", topics.WLED_FILTER)},
+        "tracker": granted("read", topics.TRACKER_READS),
+        "wled-bridge": granted("read", topics.TRACKER_READS)
+        | granted("write", topics.WLED_BRIDGE_PUBLISHES)
+        | {("read", f"{topics.WLED_ROOT}/+/status"), ("write", f"{topics.WLED_ROOT}/+/api")},
     }
+    assert not any(
+        access != "read" for access, topic in acl_rules()["pattern"] if topic.startswith("smartmat/")
+    )
+
+
+def test_no_account_can_knock_the_daemon_off_the_broker(secured_broker: MosquittoBroker) -> None:
+    """Every account connecting over and over with the daemon's id (or the daemon's account name as its id)
+    leaves the daemon connected: the broker names each client after its account."""
+    with login(secured_broker, "referee") as watcher:
+        watcher.subscribe(f"{T}/status")
+        daemon_id = "smartmat-daemon-table-1"  # a fixed id, as a stranger would guess it
+        transport = PahoTransport(secured_broker.url("daemon", PASSWORDS["daemon"]), daemon_id)
+        table = TablePublisher("table-1", transport)
+        table.start()
+        try:
+            assert transport.wait_connected(5)
+            watcher.wait_for(lambda seen: any(s.payload == b"online" for s in seen))
+            for _ in range(3):
+                for role in ("spectator", "tracker", "dashboard", "wled-bridge", "board-1", "referee"):
+                    for stolen in (daemon_id, "daemon"):
+                        intruder = MqttProbe(
+                            secured_broker.host, secured_broker.port, role, PASSWORDS[role], client_id=stolen
+                        )
+                        intruder.close()
+                        assert transport.connected, f"{role} with client id {stolen!r} knocked the daemon off"
+            table.publish_state(barracks(), seq=3)
+            watcher.wait_for(lambda seen: seen[-1].payload == b"online")
+            assert [s.payload for s in watcher.on(f"{T}/status")].count(b"offline") == 0
+        finally:
+            table.stop()
+
+
+def test_trackers_are_read_only_and_each_device_writes_only_its_own_reports(
+    secured_broker: MosquittoBroker,
+) -> None:
+    with (
+        login(secured_broker, "board-1") as device,
+        login(secured_broker, "wled-bridge") as bridge,
+        login(secured_broker, "tracker") as tracker,
+        login(secured_broker, "board-2") as other_device,
+        login(secured_broker, "spectator") as spectator,
+    ):
+        device.subscribe("wled/board-1/#")
+        bridge.subscribe("wled/+/status")
+        spectator.subscribe(f"{T}/#")
+        tracker.publish("wled/board-1/api", {"on": False, "from": "tracker"})
+        tracker.publish(f"{T}/tracker/hero-xoric/health", "0")
+        other_device.publish("wled/board-1/api", {"on": False, "from": "board-2"})
+        other_device.publish("wled/board-1/status", "offline")  # another device's report: refused
+        device.publish(
+            "wled/board-1/api", {"on": False, "from": "board-1"}
+        )  # its own picture: only the bridge
+        device.publish("wled/board-1/status", "online")  # its own report: allowed
+        bridge.publish("wled/board-1/api", {"on": True, "from": "wled-bridge"})
+        seen = device.wait_for(lambda seen: any(s.topic == "wled/board-1/api" for s in seen))
+        assert [s.json()["from"] for s in seen if s.topic == "wled/board-1/api"] == ["wled-bridge"]
+        statuses = bridge.wait_for(lambda seen: bool(seen))
+        assert [(s.topic, s.payload) for s in statuses] == [("wled/board-1/status", b"online")]
+        assert spectator.on(f"{T}/tracker/hero-xoric/health") == []

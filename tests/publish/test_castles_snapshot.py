@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from service.publish import FakeBroker, FakeMqttClient, TablePublisher
-from service.trackers.config import TrackerLayout
+from service.table.trackers import TrackerLayout
 from service.trackers.display import CHARGE, HEALTH, LOST, tracker_colours
-from tests.rules.castles.table import team_game
+from tests.games.castles.table import team_game
 
 T = "smartmat/table-1"
 

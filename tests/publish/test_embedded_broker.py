@@ -210,7 +210,7 @@ def run_table(*extra: str, env: dict[str, str], seconds: float) -> subprocess.Co
 
 
 def test_only_the_demo_may_start_the_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    from service.daemon_cli import _stand_in_broker_policy
+    from service.app.cli import _stand_in_broker_policy
 
     for name in ("NOTIFY_SOCKET", "INVOCATION_ID"):
         monkeypatch.delenv(name, raising=False)

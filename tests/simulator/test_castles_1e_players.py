@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.table_config import load_table
+from service.simulator.table import Pace, SimulatedTable
+from service.table.config import load_table
 
 
 class Listening(SimulatedTable):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from firmware_bridge.simulator.table import SimulatedTable
-from service.table_config import load_table
+from service.simulator.table import SimulatedTable
+from service.table.config import load_table
 
 
 def test_after_the_sequence_the_shield_is_put_back_beside_its_owner() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.table import Pace, SimulatedTable
-from service.table_config import load_table
+from service.simulator.table import Pace, SimulatedTable
+from service.table.config import load_table
 
 
 class Listening(SimulatedTable):

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator import hidden_mats
-from firmware_bridge.simulator.hidden_mats import classic_wall_faces, draw_hidden_table, hidden_table
-from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel
-from firmware_bridge.simulator.shot_lab import ShotLab, tidy_after_shot
-from firmware_bridge.simulator.world import Contact
 from service.mat.geometry import load_mat, load_sensor_config
 from service.mat.trace import FixedObstacle, WallSegment, box_corners, read_traces, trace_from_json
+from service.simulator import hidden_mats
+from service.simulator.hidden_mats import classic_wall_faces, draw_hidden_table, hidden_table
+from service.simulator.sensors import PiezoTruth, SensorModel
+from service.simulator.shot_lab import ShotLab, tidy_after_shot
+from service.simulator.world import Contact
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")
@@ -261,7 +261,7 @@ def test_table_shots_are_deterministic_and_play_on_one_table() -> None:
 def test_contact_times_count_from_each_flick_not_from_the_first() -> None:
     # The world's clock runs on across shots; a later shot's contacts must still be timed from its own flick,
     # or its impacts would reach the piezos seconds after the discs came to rest.
-    from firmware_bridge.simulator.shot_lab import ShotLab
+    from service.simulator.shot_lab import ShotLab
 
     table = ShotLab(seed=3)
     table.place("hero-xoric", "hero", 150, 300, side="heroes")

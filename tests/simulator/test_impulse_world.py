@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.simulator.hidden_mats import hidden_table, table_shots
-from firmware_bridge.simulator.impulse_world import ImpulseWorld
-from firmware_bridge.simulator.shot_lab import ShotLab
-from firmware_bridge.simulator.world import GRAVITY_MM_S2, Physics
 from service.mat.geometry import load_mat, load_piece_classes
 from service.mat.trace import FixedObstacle, WallSegment, box_corners
+from service.simulator.hidden_mats import hidden_table, table_shots
+from service.simulator.impulse_world import ImpulseWorld
+from service.simulator.shot_lab import ShotLab
+from service.simulator.world import GRAVITY_MM_S2, Physics
 
 MAT = load_mat()
 PIECES = load_piece_classes()
@@ -170,7 +170,7 @@ def test_an_impulse_table_plays_the_same_shots_whatever_the_process_hash_seed() 
     # 263's table 1 parted at its 28th shot before the engine iterated its sets in sorted order).
     script = (
         "import hashlib, json\n"
-        "from firmware_bridge.simulator.hidden_mats import table_shots\n"
+        "from service.simulator.hidden_mats import table_shots\n"
         "from service.mat.trace import trace_to_json\n"
         "h = hashlib.sha256()\n"
         "for shot in table_shots(263, 1, 30, laws='impulse'):\n"

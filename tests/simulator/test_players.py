@@ -6,9 +6,9 @@ import math
 import random
 import statistics
 
-from firmware_bridge.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlayer
-from firmware_bridge.simulator.world import World
 from service.mat.geometry import load_mat, load_piece_classes
+from service.simulator.players import RANGED_PLACEMENT_MM, SimulatedPlayer
+from service.simulator.world import World
 
 MAT = load_mat()
 PIECES = load_piece_classes()

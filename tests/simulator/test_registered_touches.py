@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge.simulator.registered import heard, seen_moving, unregistered_touches
-from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel
-from firmware_bridge.simulator.shot_lab import ShotLab
-from firmware_bridge.simulator.table_edges import Contact, ShotRecord
 from service.mat.geometry import load_mat, load_sensor_config
 from service.mat.trace import Scan, SeenPiece
+from service.simulator.registered import heard, seen_moving, unregistered_touches
+from service.simulator.sensors import PiezoTruth, SensorModel
+from service.simulator.shot_lab import ShotLab
+from service.simulator.table_edges import Contact, ShotRecord
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

@@ -9,11 +9,11 @@ import statistics
 import pytest
 
 from firmware_bridge.messages import ReaderGrid
-from firmware_bridge.simulator.sensors import PiezoTruth, SensorModel, tag_uid
-from firmware_bridge.simulator.world import Contact
 from service.mat.geometry import load_mat, load_sensor_config
 from service.sensing.locate import calibration_for, locate
 from service.sensing.tags import RegisteredPiece, TagRegistry
+from service.simulator.sensors import PiezoTruth, SensorModel, tag_uid
+from service.simulator.world import Contact
 
 MAT = load_mat()
 REFERENCE = load_sensor_config("reference")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from firmware_bridge.emulator.source import SensorSource
 from firmware_bridge.messages import Impact, ScanDone, TagSeen
-from firmware_bridge.simulator.sensors import SensorModel, tag_uid
-from firmware_bridge.simulator.source import SensorSource
-from firmware_bridge.simulator.source_physics import PhysicsSensorSource
-from firmware_bridge.simulator.world import World
 from service.mat.geometry import load_mat, load_piece_classes, load_sensor_config
+from service.simulator.sensors import SensorModel, tag_uid
+from service.simulator.source_physics import PhysicsSensorSource
+from service.simulator.world import World
 
 MAT = load_mat()
 PIECES = load_piece_classes()

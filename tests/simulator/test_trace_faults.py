@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.simulator.trace_faults import (
+from service.mat.trace import read_traces
+from service.simulator.trace_faults import (
     DROPPED_SHARE,
     HAND_MOVE_MM,
     MAT_OFFSET_MM,
@@ -19,7 +20,6 @@ from firmware_bridge.simulator.trace_faults import (
     SPURIOUS_WINDOW_US,
     with_faults,
 )
-from service.mat.trace import read_traces
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "attribution_hidden.py"
 

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from firmware_bridge.simulator.world import GRAVITY_MM_S2, World
 from service.mat.geometry import load_mat, load_piece_classes
+from service.simulator.world import GRAVITY_MM_S2, World
 
 MAT = load_mat()
 PIECES = load_piece_classes()
@@ -92,7 +92,7 @@ def test_a_piece_knocked_off_the_mat_is_recorded_where_it_left() -> None:
 def test_strays_put_back_where_others_stand_go_beside_them_not_on_top(engine: str) -> None:
     # 3E reference: a piece that left the playmat goes back on the edge where it left. Two that left at
     # the same spot, and one where a piece already stands by the edge, must not overlap (real discs can't).
-    from firmware_bridge.simulator.impulse_world import ImpulseWorld
+    from service.simulator.impulse_world import ImpulseWorld
 
     world = World(MAT, seed=3) if engine == "pymunk" else ImpulseWorld(MAT, seed=3)
     world.place("orc-1", PIECES["monster-medium"], MAT.width_mm - 16.0, 300.0, side="overseer")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from service.publish.fake import FakeBroker, FakeMqttClient
+from service.table.trackers import parse_trackers
 from service.trackers.bridge import WledBridge
-from service.trackers.config import parse_trackers
 from tests.publish.game_snapshots import character
 
 TRACKERS = parse_trackers([{"id": "board-1", "topic": "wled/board-1", "character": "hero-xoric"}], "t.yaml")

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from service.publish.publisher import TablePublisher
+from service.table.trackers import parse_trackers
 from service.trackers.bridge import WledBridge
-from service.trackers.config import parse_trackers
 from tests.helpers.broker import MosquittoBroker
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.publish.game_snapshots import barracks

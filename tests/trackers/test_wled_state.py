@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from service.sensing.tags import TableConfigError
-from service.trackers.config import TrackerLayout, load_trackers, parse_trackers
+from service.table.trackers import TrackerLayout, load_trackers, parse_trackers
 from service.trackers.wled import wled_state
 from tests.publish.game_snapshots import character
 
@@ -88,7 +88,7 @@ def test_tracker_configuration_is_checked_and_names_the_file_and_key(tmp_path: P
 
 
 def test_a_castles_hero_shows_its_teams_health_pool_and_the_tokens_charged_on_its_cards() -> None:
-    # The shape service/rules/castles/state.py publishes: health is the side's Health Pool, charges the
+    # The shape service/games/castles/core/state.py publishes: health is the side's Health Pool, charges the
     # Health Tokens on the hero's cards.
     hero = {
         "id": "hero-1",

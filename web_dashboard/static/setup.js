@@ -14,6 +14,8 @@
     const rows = [
       ["Source", data.source],
       ["Shots learnt from", data.shots],
+      ["Shots the referee answered", data.labelled_shots !== undefined ? `${data.labelled_shots} (the table's first reading was right in ${data.labelled_agreed})` : undefined],
+      ["Disc-on-disc loudness", data.disc_loudness_x !== undefined ? `× ${data.disc_loudness_x} (from ${data.disc_loudness_contacts} contacts)` : undefined],
       ["Sound speed", data.sound_speed_m_per_s !== undefined ? `${data.sound_speed_m_per_s} m/s ± ${(100 * data.sound_speed_uncertainty).toFixed(1)} %` : undefined],
       ["Settled", data.settled === undefined ? undefined : (data.settled ? "yes" : `no: ${(data.unsettled_because || []).join("; ")}`)],
       ["Calibrated", data.age_text],

@@ -125,7 +125,11 @@ def login_page() -> str:
 def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str, str]]:
     limiter: LoginLimiter = current_app.extensions["smartmat_hub_limiter"]
     client = request.remote_addr or "unknown"
-    wait = limiter.retry_after(client)
+    name = request.form.get("name", "").strip().lower()
+    pin = request.form.get("pin", "")
+    # Counted before any PIN is looked at, per address and per name, in one step (parallel tries included).
+    keys = (f"address:{client}", f"name:{name[:32]}")
+    wait = limiter.admit(*keys)
     if wait > 0:
         seconds = math.ceil(wait)
         current_app.logger.warning("hub login rate limit hit by %s", client)
@@ -134,14 +138,11 @@ def login_submit() -> BaseResponse | tuple[str, int] | tuple[str, int, dict[str,
             429,
             {"Retry-After": str(seconds)},
         )
-    name = request.form.get("name", "").strip().lower()
-    pin = request.form.get("pin", "")
     referee = _hub().refresh().referees.get(name) if _NAME.match(name) else None
     if referee is None or not pin_matches(referee.pin_hash, pin):
-        limiter.failed(client)
         current_app.logger.warning("hub login refused for %r from %s", name, client)
         return render_template("hub_login.html", error="Unknown referee or wrong PIN."), 401
-    limiter.succeeded(client)
+    limiter.succeeded(*keys)
     session.clear()
     session["hub_referee"] = name
     current_app.logger.info("hub: referee %s logged in from %s", name, client)

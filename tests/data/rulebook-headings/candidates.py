@@ -6,7 +6,7 @@ is exact, so the lists beside this file were made with it and then checked by ha
 
     python tests/data/rulebook-headings/candidates.py ../shared/rulebooks/catacombs-1e-rules-italian.txt
 
-Not a test: the suite reads only the lists (tests/rules/test_first_edition_coverage.py).
+Not a test: the suite reads only the lists (tests/games/test_first_edition_coverage.py).
 """
 
 from __future__ import annotations

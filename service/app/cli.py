@@ -1,0 +1,422 @@
+"""``smartmat run`` (daemon, mat, broker, dashboard) and ``smartmat simulate`` (a simulated table)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("smartmat")
+
+DEFAULT_BROKER = os.environ.get("SMARTMAT_MQTT_URL", "mqtt://127.0.0.1:1883")
+DEFAULT_DATA_DIR = Path(os.environ.get("SMARTMAT_STATE_DIR", "~/.local/state/smartmat")).expanduser()
+
+
+def register_cli(subparsers: Any) -> None:
+    run = subparsers.add_parser(
+        "run",
+        help="run a table: the daemon, and with no --serial a simulated mat, plus the dashboard",
+        description="Run one smartmat table. With --serial it reads the real mat; without it a simulated mat "
+        "and simulated players play a game on the same serial code path. The dashboard URL is printed.",
+    )
+    run.add_argument(
+        "--table", default=os.environ.get("SMARTMAT_TABLE_FILE"), help="table file (default: demo)"
+    )
+    run.add_argument(
+        "--ruleset",
+        help="the game: catacombs-3e, catacombs-and-castles-2e, catacombs-and-castles-1e or catacombs-1e; "
+        "without --table, the shipped demo table of that game (default: the table file's)",
+    )
+    run.add_argument(
+        "--mode",
+        choices=("team", "one-versus-one", "boss", "boss-versus-boss"),
+        help="Catacombs & Castles: the mode played, one of the table file's game.modes (default: its "
+        "game.mode)",
+    )
+    run.add_argument(
+        "--expansion",
+        action="append",
+        default=[],
+        help="Catacombs 3E: add a shipped expansion to the table's games (soloth; castles: Castles heroes, "
+        "Dark Spells and the Castles playmat in the party's game); may be given more than once",
+    )
+    run.add_argument("--serial", default=os.environ.get("SMARTMAT_SERIAL"), help="the mat's serial port path")
+    run.add_argument("--broker", default=DEFAULT_BROKER, help="MQTT URL mqtt://user:pass@host:port")
+    run.add_argument(
+        "--data-dir", type=Path, default=DEFAULT_DATA_DIR, help=f"event logs (default {DEFAULT_DATA_DIR})"
+    )
+    run.add_argument("--new-game", action="store_true", help="start a new event log instead of resuming")
+    run.add_argument("--dashboard-host", default="0.0.0.0")
+    run.add_argument("--dashboard-port", type=int, default=8080, help="0 picks a free port")
+    run.add_argument("--no-dashboard", action="store_true")
+    run.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=os.environ.get("SMARTMAT_TLS_CERT") or None,
+        help="PEM certificate: the dashboard serves HTTPS on --dashboard-tls-port and spectators only on "
+        "--dashboard-port (default $SMARTMAT_TLS_CERT; `smartmat dashboard make-cert` makes one)",
+    )
+    run.add_argument("--tls-key", type=Path, default=os.environ.get("SMARTMAT_TLS_KEY") or None)
+    run.add_argument("--dashboard-tls-port", type=int, default=8443, help="HTTPS port with --tls-cert")
+    run.add_argument(
+        "--spectator-broker",
+        default=os.environ.get("SMARTMAT_MQTT_SPECTATOR_URL"),
+        help="read-only MQTT URL for the dashboard's feed (default: --broker)",
+    )
+    run.add_argument(
+        "--referee-broker",
+        default=os.environ.get("SMARTMAT_MQTT_REFEREE_URL"),
+        help="MQTT URL with the referee account, for the dashboard's commands (default: --broker)",
+    )
+    run.add_argument("--pin-file", type=Path, help="referee PIN file (default: one in --data-dir)")
+    run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
+    run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
+    run.add_argument(
+        "--calibration",
+        type=Path,
+        help="the table's calibration file, learnt from play, saved after each shot (docs/calibration.md); "
+        "default with --serial: <data-dir>/<table>.calibration.json, starting from wide priors; "
+        "the simulated mat uses the model's built-in constants unless this is given",
+    )
+    run.add_argument(
+        "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
+    )
+    run.add_argument(
+        "--next-game-after",
+        type=float,
+        metavar="SECONDS",
+        help="once a game is over, show its result this long, then start the next game by itself "
+        "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
+        "starts the next game; 0 or less turns it off)",
+    )
+    run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    run.set_defaults(func=run_table)
+
+    sim = subparsers.add_parser(
+        "simulate", help="a simulated table (mat + players) for a daemon started apart"
+    )
+    sim.add_argument("--table", default=None)
+    sim.add_argument("--broker", default=DEFAULT_BROKER)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--no-players", action="store_true", help="only the mat: nobody plays")
+    sim.add_argument("--seconds", type=float)
+    sim.set_defaults(func=run_simulation)
+
+
+def _wait(seconds: float | None) -> None:
+    stop = threading.Event()
+    # SIGINT is handled explicitly, like SIGTERM: a process started in the background by a non-interactive
+    # shell inherits SIGINT ignored, and Python then raises no KeyboardInterrupt, so systemd's
+    # KillSignal=SIGINT (or a script's kill -INT) would never stop the table.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    try:
+        stop.wait(seconds)
+    except KeyboardInterrupt:
+        pass
+
+
+def run_simulation(args: argparse.Namespace) -> int:
+    from service.simulator.table import SimulatedTable
+    from service.table.config import load_table
+
+    table = load_table(args.table)
+    with SimulatedTable(table, args.broker, seed=args.seed, play=not args.no_players) as sim:
+        print(sim.port, flush=True)
+        _wait(args.seconds)
+    return 0
+
+
+def run_table(args: argparse.Namespace) -> int:
+    from firmware_bridge.transport import SerialConnection
+    from service.attribution.infer import AttributionConfig, shutdown_pool
+    from service.attribution.learning import CalibrationKeeper
+    from service.common.systemd_notify import ServiceWatch, SystemdNotifier
+    from service.daemon.daemon import Daemon, DaemonOptions
+    from service.eventlog.sqlite_log import SqliteEventLog
+    from service.publish.embedded_broker import ensure_broker
+    from service.publish.paho_transport import PahoTransport, unguessable_client_id
+    from service.publish.publisher import TablePublisher
+
+    table = _chosen_table(args)
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    # systemd (Type=notify): STATUS= lines, READY=1 once the log is replayed and the table serves, WATCHDOG=1
+    # while the mat and the broker are connected. Outside systemd the notifier does nothing.
+    notifier = SystemdNotifier.from_environment()
+    with ExitStack() as stack:
+        notifier.status(f"table {table.table}: looking for the MQTT broker")
+        broker, embedded = ensure_broker(args.broker, **_stand_in_broker_policy(args.serial))
+        if embedded is not None:
+            stack.callback(embedded.stop)
+        _refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
+        port = args.serial
+        if port is None:
+            port = _start_simulated_table(stack, table.path, str(broker), table.game.seed)
+            log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+        log_path = args.data_dir / f"{table.table}.sqlite"
+        if args.new_game and log_path.exists():
+            archived = log_path.with_suffix(f".{secrets.token_hex(3)}.sqlite")
+            log_path.rename(archived)
+            log.info("previous game kept in %s", archived)
+        notifier.status(f"table {table.table}: replaying the event log {log_path}")
+        eventlog = stack.enter_context(SqliteEventLog(log_path))
+        connection = stack.enter_context(SerialConnection(port))
+        transport = PahoTransport(broker, client_id=unguessable_client_id(f"smartmat-daemon-{table.table}"))
+        holder: dict[str, Daemon] = {}
+        publisher = TablePublisher(
+            table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
+        )
+        options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
+        calibration_path = args.calibration
+        if calibration_path is None and args.serial is not None:
+            calibration_path = args.data_dir / f"{table.table}.calibration.json"
+        if calibration_path is not None:
+            options.calibration = CalibrationKeeper(calibration_path, table.table)
+        options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
+        if args.dump_traces:
+            options.dump_traces = _trace_dumper(args.dump_traces)
+        daemon = Daemon(
+            table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
+        )
+        holder["daemon"] = daemon
+        _say_which_game_resumes(daemon, args.mode)
+        daemon.start()
+        stack.callback(daemon.stop)
+        stack.callback(shutdown_pool)
+        daemon.run_in_thread()
+        if args.gpio:
+            from service.daemon.buttons import MatButtons
+
+            stack.enter_context(MatButtons(daemon.on_button))
+        url = None
+        if not args.no_dashboard:
+            url = _start_dashboard(args, table.table, str(broker), stack)
+        # Replayed (in Daemon()), published, reading the mat and serving: now systemd may call it started.
+        check = _health_check(daemon, table.table, port, broker)
+        notifier.ready(check()[1])
+        if notifier.enabled:
+            stack.enter_context(ServiceWatch(notifier, check))
+        print(f"smartmat: table {table.table} is running; event log {log_path}", flush=True)
+        if url:
+            print(f"smartmat: open {url} to watch (Ctrl-C stops)", flush=True)
+        _wait(args.seconds)
+        notifier.stopping(f"table {table.table}: stopping")
+        print("smartmat: stopping", flush=True)
+    return 0
+
+
+def _chosen_table(args: argparse.Namespace) -> Any:
+    """The table file, or the shipped demo table of --ruleset, with --mode picked; a wrong choice is an
+    error naming what is wrong before anything starts."""
+    from service.sensing.tags import TableConfigError
+    from service.table.config import SHIPPED_FOR_RULESET, load_table, with_game
+
+    path = args.table
+    if path is None and args.ruleset is not None:
+        path = SHIPPED_FOR_RULESET.get(args.ruleset)
+        if path is None:
+            raise SystemExit(
+                f"smartmat: no table plays {args.ruleset!r}; known: {', '.join(sorted(SHIPPED_FOR_RULESET))}"
+            )
+    try:
+        return with_game(
+            load_table(path),
+            getattr(args, "ruleset", None),
+            getattr(args, "mode", None),
+            tuple(getattr(args, "expansion", None) or ()),
+        )
+    except TableConfigError as exc:
+        raise SystemExit(f"smartmat: {exc}") from None
+
+
+def _say_which_game_resumes(daemon: Any, mode: str | None) -> None:
+    """--mode chooses the next game; a game of another mode already in the log resumes (it is not thrown
+    away unasked), and the console says so with the way to start afresh."""
+    state = daemon.session.state
+    playing = getattr(state, "mode", None)
+    if mode is not None and playing is not None and playing != mode and state.outcome is None:
+        print(
+            f"smartmat: the event log resumes a {playing} game in play; --mode {mode} applies to the next "
+            "game (add --new-game to start it now)",
+            flush=True,
+        )
+
+
+def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
+    """Only the demo (no --serial, not under systemd) may start the embedded broker when none answers."""
+    from service.common.systemd_notify import under_systemd
+
+    if serial is not None:
+        return {"allow_embedded": False, "why_not": f"a real table (--serial {serial})"}
+    if under_systemd():
+        return {"allow_embedded": False, "why_not": "a service run by systemd"}
+    return {"allow_embedded": True}
+
+
+def _refuse_or_announce_an_open_broker(broker: Any, embedded: bool, serial: str | None) -> None:
+    """A broker that lets clients in without a password lets anyone who reaches it command the table and forge
+    what every page and tracker shows. A real table refuses it; the demo runs on one and says so loudly."""
+    from service.publish.paho_transport import accepts_anonymous
+
+    if not embedded and not accepts_anonymous(broker):
+        return  # it asks for accounts (or did not answer: the client keeps trying, as with any broker)
+    if serial is not None:
+        raise SystemExit(
+            f"smartmat: the MQTT broker at {broker} lets clients in without a password: anyone who reaches "
+            "it could command this table and forge what every page shows. A real table needs Mosquitto with "
+            "its accounts and ACLs (sudo deploy/install.sh; docs/mqtt.md), and --broker "
+            "mqtt://daemon:PASSWORD@127.0.0.1:1883"
+        )
+    banner = "!" * 100
+    print(
+        f"{banner}\n!!! DEMO ONLY: the MQTT broker at {broker} lets anyone in without a password.\n"
+        "!!! Whoever can reach it can command this table and change what every page shows. Keep it on\n"
+        "!!! this machine (a broker the demo starts listens on 127.0.0.1 only). A real table (--serial)\n"
+        f"!!! refuses such a broker: it runs Mosquitto with accounts and ACLs (docs/security.md).\n{banner}",
+        flush=True,
+    )
+    log.warning("the MQTT broker at %s accepts anonymous clients: demo only", broker)
+
+
+def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
+    """(healthy, status line) for systemd: the mat's serial link, the broker and the game loop."""
+
+    def check() -> tuple[bool, str]:
+        health = daemon.health()
+        parts = [
+            "mat connected"
+            if health.serial_link
+            else "the mat's messages CANNOT BE KEPT (is the disk full?)"
+            if not health.journal
+            else f"NO MAT at {port} (reconnecting)",
+            "MQTT connected"
+            if health.mqtt
+            else f"NO MQTT BROKER at {broker} (reconnecting; sudo systemctl start mosquitto)",
+        ]
+        if not health.game_loop:
+            parts.append("the game loop is STUCK")
+        return health.ok, f"table {table} at seq {daemon.session.seq}: " + ", ".join(parts)
+
+    return check
+
+
+def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed: int) -> str:
+    """The simulated mat and its players in a process of their own: the daemon shares nothing with them
+    but the pseudo-terminal, exactly as with a real board (and the physics gets a core of its own)."""
+    import subprocess
+
+    env = {**os.environ, "SMARTMAT_MQTT_URL": broker}  # not on the command line, where `ps` shows it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "simulate", "--table", str(table_file), "--seed", str(seed)],
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+
+    def stop() -> None:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+    stack.callback(stop)
+    assert process.stdout is not None
+    port = process.stdout.readline().strip()
+    if not port:
+        raise SystemExit(f"smartmat: the simulated mat did not start (exit code {process.poll()})")
+    return port
+
+
+def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:
+    from web_dashboard.security import write_pin_file
+    from web_dashboard.server import serve_dashboard
+
+    pin_file = args.pin_file or args.data_dir / "referee-pin"
+    if not pin_file.exists():
+        pin = f"{secrets.randbelow(10**6):06d}"
+        write_pin_file(pin_file, pin)
+        print(f"smartmat: referee PIN for this table is {pin} (stored hashed in {pin_file})", flush=True)
+    config = {
+        "HOST": args.dashboard_host,
+        "PORT": args.dashboard_port,
+        "TABLE": table,
+        "MQTT_URL": args.spectator_broker or broker,
+        "MQTT_REFEREE_URL": args.referee_broker or broker,
+        "REFEREE_PIN_FILE": str(pin_file),
+    }
+    if args.tls_cert or args.tls_key:
+        config.update(TLS_CERT=args.tls_cert, TLS_KEY=args.tls_key, TLS_PORT=args.dashboard_tls_port)
+    try:
+        server = serve_dashboard(config)
+    except ValueError as exc:  # a missing or unreadable certificate or key
+        raise SystemExit(f"smartmat: {exc}") from None
+    stack.callback(server.stop)
+    if server.fingerprint:
+        print(f"smartmat: referee pages at {server.url} (HTTPS)", flush=True)
+        print(f"smartmat: TLS certificate SHA-256 fingerprint {server.fingerprint}", flush=True)
+    return str(server.spectator_url)
+
+
+def _size_of(ruleset: str) -> Any:
+    """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
+    from service.content import load_content as load_cards
+
+    if ruleset.startswith("catacombs-and-castles"):
+        return lambda card: None  # no monsters: warriors take their team's discs (service/table/bindings.py)
+    if ruleset == "catacombs-1e":
+        return lambda card: None  # its Monster cards print no disc size: a free disc of the family is used
+
+    try:
+        monsters = load_cards(ruleset).monsters
+    except Exception:  # the size is a hint for handing out discs; a referee can always rebind
+        log.exception("could not read monster disc sizes")
+        monsters = {}
+    classes = {
+        "small": "monster-extra-small",
+        "medium": "monster-medium",
+        "large": "monster-large",
+        "cube": "gelatinous-cube",
+    }
+
+    def size_of(card: str) -> str | None:
+        monster = monsters.get(card)
+        return classes.get(monster.disc_size or "") if monster else None
+
+    return size_of
+
+
+def _trace_dumper(path: Path) -> Any:
+    import json
+
+    lock = threading.Lock()
+
+    def dump(trace: dict[str, Any]) -> None:
+        with lock, path.open("a") as out:
+            out.write(json.dumps(trace, separators=(",", ":")) + "\n")
+
+    return dump
+
+
+DEMO_NEXT_GAME_AFTER_S = 60.0
+
+
+def _next_game_after(given: float | None, *, demo: bool) -> float | None:
+    """How long a finished game's result stays up before the table starts the next game by itself."""
+    if given is None:
+        return DEMO_NEXT_GAME_AFTER_S if demo else None
+    return given if given > 0 else None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from service.cli import main
+
+    sys.exit(main(["run", *sys.argv[1:]]))

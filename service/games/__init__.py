@@ -1,0 +1,35 @@
+"""Every game the table plays, by name: the setup record's ``ruleset`` picks one (docs/game-log.md).
+
+``GAMES`` lists the rule sets and ``find_game(name)`` finds one, as python-chess's ``VARIANTS`` and
+``find_variant``. Each game is one package beside this file (docs/architecture.md, "Adding a fifth game").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.games.castles.first_edition.ruleset import CastlesFirstEdition
+from service.games.castles.second_edition.ruleset import CastlesSecondEdition
+from service.games.catacombs.first_edition.ruleset import Catacombs1E
+from service.games.catacombs.third_edition.ruleset import Catacombs3E
+from service.rules.ruleset import RuleSet
+
+GAMES: tuple[type[RuleSet[Any, Any]], ...] = (
+    Catacombs3E,
+    CastlesSecondEdition,
+    CastlesFirstEdition,
+    Catacombs1E,
+)
+
+
+def find_game(name: str) -> type[RuleSet[Any, Any]]:
+    """The rule set named ``name`` (a setup record's ``ruleset``); ValueError names the known ones."""
+    for game in GAMES:
+        if game.name == name:
+            return game
+    raise ValueError(f"unknown rule set {name!r}; known: {sorted(game.name for game in GAMES)}")
+
+
+def rulesets() -> dict[str, type[RuleSet[Any, Any]]]:
+    """Catacombs 3E and 1E, Catacombs & Castles 2E and 1E, by name."""
+    return {game.name: game for game in GAMES}

@@ -1,0 +1,1 @@
+"""Catacombs & Castles, both editions: the cards, state, damage, events and transaction the editions share."""

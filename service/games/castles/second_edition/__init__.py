@@ -1,0 +1,1 @@
+"""Catacombs & Castles Second Edition: its rule set and set-up."""

@@ -1,0 +1,1 @@
+"""Catacombs Third Edition: its rule set and pieces; its expansions in expansions/."""

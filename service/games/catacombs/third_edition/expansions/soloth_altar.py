@@ -1,0 +1,100 @@
+"""The Altar of Soloth, the Cavern of Soloth expansion's Special Room card, in a Catacombs 3E game.
+
+No rulebook available to the project prints it: its rules are those of the community-compiled reference data
+(special-rooms.yaml: Altar of Soloth), marked unverified in the content. "Pay 5 gold to make an offering:
+flip the top Item card and take it or put it on the bottom of the deck. One further offering (5 gold) may be
+made for the next card, but only once." A Catacomb hero pays three coins instead of five
+(catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes). The offering is bought
+as the other rooms' services are (``special_rooms``: pooled gold, paid back to the Treasury); this module
+says whether one may be made, flips the card and lays a refused card under the deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from service.games.catacombs.flow import card_play, table_draws
+from service.games.catacombs.flow.state import Character, GameState, Option
+from service.games.catacombs.flow.tx import FlowRules, Tx
+from service.rules.errors import cite
+from service.rules.events import Event
+from service.rules.evolve import evolve
+
+SOURCE = "reference-data/catacombs-3e/special-rooms.yaml"
+ALTAR = cite("Altar of Soloth", SOURCE)
+OFFERING = "offering"  # the room's one service
+OFFERING_COST = 5
+OFFERINGS_PER_VISIT = 2  # an offering, and "one further offering ... but only once"
+TAKE, BOTTOM = "take", "bottom"
+DECISION = "altar_card"  # the pending decision: take the flipped card or put it on the bottom
+
+
+@dataclass(frozen=True, slots=True)
+class AltarCardFlipped(Event):
+    """An offering at the Altar flips the top Item card for the hero who made it."""
+
+    type: ClassVar[str] = "altar_card_flipped"
+    character: str
+    card: str
+    offering: int  # 1 for the first offering of the visit, 2 for the further one
+
+
+@dataclass(frozen=True, slots=True)
+class ItemPutUnder(Event):
+    """A card the hero did not take goes on the bottom of the Item deck."""
+
+    type: ClassVar[str] = "item_put_under"
+    character: str
+    card: str
+
+
+def why_not(state: GameState, target: Character | None) -> str | None:
+    """Why no offering can be made now, or None."""
+    if state.altar_offerings >= OFFERINGS_PER_VISIT:
+        return "one offering and one further offering are all the Altar takes in a visit"
+    if not state.item_deck:
+        return "the Item deck is empty"
+    if target is None or target.kind != "hero" or not target.alive:
+        return "an offering is made by a living hero, who may take the card (allies cannot use items)"
+    return None
+
+
+def make_offering(rules: FlowRules, tx: Tx, hero: Character) -> None:
+    """The offering is paid: flip the top Item card (the one the table flipped, at a physical table); the
+    hero takes it or puts it on the bottom of the deck."""
+    deck = tx.state.item_deck
+    card = table_draws.take(tx, "items", deck, deck[0], " for the Altar of Soloth")
+    rest = list(deck)
+    rest.remove(card)
+    offering = tx.state.altar_offerings + 1
+    tx.state = evolve(tx.state, item_deck=tuple(rest), altar_offerings=offering)
+    name = rules.content.card("item", card).name
+    tx.emit(AltarCardFlipped(f"The Altar of Soloth turns up {name} for {hero.name}", hero.id, card, offering))
+    why_not_take = why_not_taken(rules, tx.state, hero, card)
+    if why_not_take is not None:
+        put_under(tx, hero, card, f" ({why_not_take})")
+        return
+    tx.ask(
+        DECISION,
+        hero.id,
+        f"{hero.name}'s offering turns up {name}: take it, or put it on the bottom of the Item deck?",
+        (Option(TAKE, f"take {name}"), Option(BOTTOM, "put it on the bottom of the Item deck")),
+        context=(hero.id, card),
+    )
+
+
+def why_not_taken(rules: FlowRules, state: GameState, hero: Character, card_id: str) -> str | None:
+    """A hero takes only an Item card it may use (Item Cards: Usage Restrictions), as at the Merchant."""
+    card = rules.content.card("item", card_id)
+    why = card_play.usable_by(rules, hero, card)
+    if why is not None:
+        return why
+    if card.familiar and any(c.kind == "familiar" and c.owner == hero.id for c in state.characters):
+        return "a hero can only have one familiar item"
+    return None
+
+
+def put_under(tx: Tx, hero: Character, card: str, why: str = "") -> None:
+    tx.state = evolve(tx.state, item_deck=(*tx.state.item_deck, card))
+    tx.emit(ItemPutUnder(f"{card} goes on the bottom of the Item deck{why}", hero.id, card))

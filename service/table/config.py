@@ -1,0 +1,222 @@
+"""A table's configuration file: its id, rule set, registered discs, sensor calibration and game setup.
+
+``content/tables/demo.yaml`` is the shipped example; organisers copy it and list their own discs' UIDs.
+Errors name the file and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from service.mat.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
+from service.publish.topics import TopicError, check_id
+from service.sensing.locate import NfcCalibration
+from service.sensing.tags import TableConfigError, TagRegistry, parse_registry, read_table_yaml
+from service.table.disc_sets import load_set
+
+SHIPPED_TABLES = Path(__file__).resolve().parents[2] / "content" / "tables"
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    heroes: tuple[str, ...]
+    lord: str
+    seed: int
+    rooms: tuple[str, ...] | None = None  # a fixed room deck (None: the rules' random layout)
+    # The cards: "shipped" (content/, with the organiser's overlay). A table file can name no other; the tests
+    # put their hand-made set here ("sample", registered only under the tests).
+    content: str = "shipped"
+    # Catacombs & Castles: the mode played (team, one-versus-one, boss, boss-versus-boss) and, for each mode
+    # the table can play, its setup fields (sides, first, game_length, ...: docs/game-log.md).
+    mode: str | None = None
+    modes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Catacombs 3E: the table's settings (service.rules.Settings fields, e.g. physical_decks: true for a table
+    # that draws real cards), written into every game's setup record.
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    # Catacombs 3E: the shipped expansions the game plays with (soloth; castles: the Castles heroes, Dark
+    # Spells and playmat, catacombs-and-castles-2e-manual.md: Catacombs 3E Integration), into every setup.
+    expansions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    path: Path
+    table: str
+    ruleset: str
+    sensors: str
+    calibration: NfcCalibration
+    game: GameSetup
+    registry: TagRegistry = field(compare=False)
+    # The playmat in use, when it is not the classic closed wall system (docs/trace-format.md): the walls'
+    # inner faces (a gap is two segments, an open side none) and the fixed obstacles (Castles walls).
+    walls: tuple[WallSegment, ...] | None = None
+    obstacles: tuple[FixedObstacle, ...] = ()
+
+
+def _require(data: dict[str, Any], key: str, where: str, kind: type) -> Any:
+    if key not in data:
+        raise TableConfigError(f"{where}.{key}: missing")
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise TableConfigError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def load_table(path: Path | str | None = None) -> TableConfig:
+    path = Path(path) if path else SHIPPED_TABLES / "demo.yaml"
+    if not path.exists() and not path.suffix:
+        path = SHIPPED_TABLES / f"{path}.yaml"
+    data = read_table_yaml(path)
+    where = str(path)
+    if not isinstance(data, dict):
+        raise TableConfigError(f"{where}: expected a mapping at the top")
+    table = _require(data, "table", where, str)
+    try:
+        check_id(table, "table id")
+    except TopicError as exc:
+        raise TableConfigError(f"{where}: table: {exc}") from None
+    calibration_data = data.get("calibration") or {}
+    if not isinstance(calibration_data, dict):
+        raise TableConfigError(f"{where}: calibration: expected a mapping")
+    try:
+        calibration = NfcCalibration(**{k: float(v) for k, v in calibration_data.items()})
+    except (TypeError, ValueError) as exc:
+        raise TableConfigError(f"{where}: calibration: {exc}") from None
+    game = _require(data, "game", where, dict)
+    ruleset = str(data.get("ruleset", "catacombs-3e"))
+    if ruleset.startswith("catacombs-and-castles"):
+        setup = _castles_game(game, f"{where}: game")
+    else:
+        heroes = _require(game, "heroes", f"{where}: game", list)
+        rooms = game.get("rooms")
+        setup = GameSetup(
+            heroes=tuple(str(h) for h in heroes),
+            lord=str(_require(game, "lord", f"{where}: game", str)),
+            seed=int(_require(game, "seed", f"{where}: game", int)),
+            rooms=tuple(str(r) for r in rooms) if rooms else None,
+            content=_content(game.get("content", "shipped"), f"{where}: game.content"),
+            settings=_settings(game.get("settings"), f"{where}: game.settings"),
+            expansions=_expansions(game.get("expansions"), f"{where}: game.expansions"),
+        )
+    mat = data.get("mat") or {}
+    if not isinstance(mat, dict):
+        raise TableConfigError(f"{where}: mat: expected a mapping with walls and/or obstacles")
+    try:
+        walls, obstacles = parse_walls_and_obstacles(mat, f"{where}: mat")
+    except ValueError as exc:
+        raise TableConfigError(str(exc)) from None
+    return TableConfig(
+        walls=walls,
+        obstacles=obstacles,
+        path=path,
+        table=table,
+        ruleset=ruleset,
+        sensors=str(data.get("sensors", "reference")),
+        calibration=calibration,
+        game=setup,
+        registry=_registry(data, path),
+    )
+
+
+def _content(raw: Any, where: str) -> str:
+    if raw != "shipped":
+        raise TableConfigError(
+            f"{where}: a table plays the shipped cards ('shipped', with the organiser's overlay), got {raw!r}"
+        )
+    return "shipped"
+
+
+def _settings(raw: Any, where: str) -> dict[str, Any]:
+    """The table's rules settings; each is checked by the rules when the game is set up."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
+        raise TableConfigError(f"{where}: expected a mapping of setting names (physical_decks: true, ...)")
+    return dict(raw)
+
+
+def _expansions(raw: Any, where: str) -> tuple[str, ...]:
+    """Expansion names (the content check knows them: content/catacombs-3e/<name>/expansion.yaml)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(e, str) and e for e in raw):
+        raise TableConfigError(f"{where}: expected a list of expansion names (soloth, castles), got {raw!r}")
+    return tuple(raw)
+
+
+def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
+    """A Catacombs & Castles table's games: ``modes`` maps each mode to its setup, ``mode`` picks one."""
+    modes = _require(game, "modes", where, dict)
+    for name, fields in modes.items():
+        if not isinstance(fields, dict):
+            raise TableConfigError(f"{where}.modes.{name}: expected the mode's setup (sides, first, ...)")
+        reserved = sorted({"ruleset", "mode", "seed"} & set(fields))
+        if reserved:
+            raise TableConfigError(f"{where}.modes.{name}: {', '.join(reserved)} are set by the table itself")
+    mode = str(game.get("mode", "team"))
+    if mode not in modes:
+        raise TableConfigError(f"{where}.mode: {mode!r} is not one of the modes listed ({sorted(modes)})")
+    return GameSetup(
+        heroes=(),
+        lord="",
+        seed=int(_require(game, "seed", where, int)),
+        mode=mode,
+        modes={str(name): dict(fields) for name, fields in modes.items()},
+    )
+
+
+def with_game(
+    table: TableConfig,
+    ruleset: str | None = None,
+    mode: str | None = None,
+    expansions: tuple[str, ...] = (),
+) -> TableConfig:
+    """The table with another mode picked (``smartmat run --mode``) or expansions added (``--expansion``); a
+    rule set other than the file's is refused by name, since its discs and games are the file's."""
+    from dataclasses import replace
+
+    if ruleset is not None and ruleset != table.ruleset:
+        raise TableConfigError(
+            f"{table.path}: this table plays {table.ruleset}, not {ruleset} "
+            f"(give a table file for {ruleset}, or leave --table out to use the shipped one)"
+        )
+    if expansions:
+        if table.game.modes:
+            raise TableConfigError(f"{table.path}: --expansion is for Catacombs 3E tables")
+        added = tuple(dict.fromkeys((*table.game.expansions, *expansions)))
+        table = replace(table, game=replace(table.game, expansions=added))
+    if mode is None:
+        return table
+    if not table.game.modes:
+        raise TableConfigError(
+            f"{table.path}: --mode is for Catacombs & Castles tables; {table.ruleset} has none"
+        )
+    if mode not in table.game.modes:
+        raise TableConfigError(
+            f"{table.path}: game.modes has no {mode!r} game (it has {', '.join(sorted(table.game.modes))})"
+        )
+    return replace(table, game=replace(table.game, mode=mode))
+
+
+SHIPPED_FOR_RULESET = {
+    "catacombs-3e": "demo",
+    "catacombs-and-castles-2e": "castles-demo",
+    "catacombs-and-castles-1e": "castles-1e-demo",
+    "catacombs-1e": "catacombs-1e-demo",
+}
+
+
+def _registry(data: dict[str, Any], path: Path) -> TagRegistry:
+    """The table's discs: listed under ``tags``, or in an enrolled set file named by ``tag_set``."""
+    tag_set = data.get("tag_set")
+    if tag_set is None:
+        return parse_registry(data.get("tags"), str(path))
+    if "tags" in data:
+        raise TableConfigError(f"{path}: tag_set and tags: give one of them, not both")
+    if not isinstance(tag_set, str) or not tag_set:
+        raise TableConfigError(f"{path}: tag_set: expected the path of a disc set file")
+    set_path = Path(tag_set)
+    return load_set(set_path if set_path.is_absolute() else path.parent / set_path).registry

@@ -1,0 +1,605 @@
+"""One table's game as the daemon keeps it: the rules state plus what only the table knows.
+
+Everything here is a fold over event-log records, so live play, a restart after a power cut and a referee's
+replay reach the same state by the same code. The rules records (``setup``, ``action``, ``undo``,
+``correction``; docs/game-log.md) are folded by :mod:`service.gamelog.replay`; the table adds its own kinds,
+which the rules never see:
+
+- ``shot``    a shot the mat observed, with its trace; while ``attributing`` it waits for its reading;
+              older logs hold the candidates in this record itself;
+- ``attribution`` the reading of a shot (its candidates, whether the table applies the top one): applied
+              only to the shot it names while that shot still waits for it. A reading that comes back after
+              its shot was undone, set aside or entered by hand is kept in the log and not applied. A shot
+              then waits for the referee until a ``resolve_shot`` action follows (at once when the reading
+              was sure enough);
+- ``dismiss`` the referee sets a waiting shot aside (a bumped table);
+- ``pause`` / ``resume``;
+- ``bind``    which physical disc stands for which character;
+- ``new_game`` the table moves on to another game: the next record is its ``setup``;
+- ``swap_tag`` a disc swapped mid-game for one with another NFC tag (a spare, a tag that died): from this
+              record on, that piece is the new tag;
+- ``assign_tracker`` which character an LED tracker stands beside (the set-up wizard; None: nobody).
+
+No I/O, no clock: the daemon appends a record to the log first and then hands it to :meth:`apply`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
+
+from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
+from service.games.catacombs.flow.state import GameState
+from service.games.catacombs.flow.tx import FlowRules
+from service.rules import IllegalActionError, RuleSet, action_from_json
+from service.rules.actions import Action, MalformedActionError
+from service.table.games import table_game
+
+log = logging.getLogger(__name__)
+
+RULES_KINDS = ("setup", "action", "undo", "correction")
+TABLE_KINDS = (
+    "shot",
+    "attribution",
+    "dismiss",
+    "pause",
+    "resume",
+    "bind",
+    "new_game",
+    "swap_tag",
+    "assign_tracker",
+)
+
+
+class LogRecord(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def payload(self) -> dict[str, Any]: ...
+
+
+Binder = Callable[[GameState, Mapping[str, str], Mapping[str, str]], dict[str, str]]
+"""(state, the referee's choices, the discs in use until now) -> character id -> disc id."""
+
+
+class SessionError(ValueError):
+    """A record that cannot be applied to this table (no game yet, a malformed payload, …)."""
+
+
+@dataclass
+class TableSession:
+    rules: RuleSet[Any, Any] | None = None
+    state: GameState | None = None
+    seq: int = 0
+    rules_records: list[LogRecord] = field(default_factory=list)
+    pending_shot: dict[str, Any] | None = None
+    paused: bool = False
+    bindings: dict[str, str] = field(default_factory=dict)  # character id -> piece id (referee's choices)
+    binder: Binder | None = None
+    discs: dict[str, str] = field(default_factory=dict)  # character id -> the disc standing for it now
+    tag_swaps: dict[str, str] = field(default_factory=dict)  # piece id -> the tag (hex UID) it carries now
+    tracker_assignments: dict[str, str | None] = field(default_factory=dict)  # tracker id -> character id
+    games: int = 0  # setups applied in this log: the first game is 1
+    # The ``shot`` topic's payload: the last shot observed and its status, from the records alone, so undo
+    # and a restart can never disagree with it (docs/mqtt.md: shot).
+    last_shot: dict[str, Any] | None = None
+
+    @classmethod
+    def replay(cls, records: Iterable[LogRecord], binder: Binder | None = None) -> TableSession:
+        session = cls(binder=binder)
+        for record in records:
+            try:
+                session.apply(record)
+            except (SessionError, SetupError, IllegalActionError) as exc:
+                # A record accepted once fails here only if the rules changed under it: say so loudly, keep
+                # going, and let the referee correct the table.
+                log.error("log record %d (%s) no longer applies: %s", record.seq, record.kind, exc)
+        if session.pending_shot is not None and session.pending_shot.get("auto"):
+            # The log ends between a sure shot and its resolve_shot (a power cut between the two appends): the
+            # shot was never applied, so it goes to the referee rather than wait unseen and block every flick.
+            log.warning("shot %d was never resolved: the referee confirms it", session.pending_shot["seq"])
+            session.pending_shot = {**session.pending_shot, "auto": False}
+            if session.last_shot is not None and session.last_shot["shot_seq"] == session.pending_shot["seq"]:
+                session.last_shot = {**session.last_shot, "auto_apply": False, "status": WAITING}
+        return session
+
+    # -- checking without changing --------------------------------------------------------------------
+    def check(self, kind: str, payload: Mapping[str, Any]) -> None:
+        """Would a record of this kind apply? Raises what :meth:`apply` would, changing nothing."""
+        if kind == "setup":
+            if self.state is not None:
+                raise SessionError("this table already has a game; start a new log for a new game")
+            new_game_from_setup(dict(payload))
+        elif kind == "action":
+            rules, state = self._game()
+            rules.check(state, _action(payload))
+        elif kind == "correction":
+            rules, state = self._game()
+            rules.check(state, _action(payload.get("action")))
+        elif kind == "undo":
+            self._game()
+            if not self._effective():
+                raise SessionError("there is nothing to undo")
+        elif kind == "dismiss":
+            if self.pending_shot is None:
+                raise SessionError("no shot is waiting for the referee")
+        elif kind == "attribution":
+            pass  # a reading is kept whatever became of its shot (the fold decides whether it applies)
+        elif kind == "new_game":
+            _, state = self._game()
+            if state.outcome is None and not str(payload.get("reason") or "").strip():
+                raise SessionError("this game is not over: say why it is abandoned to start a new one")
+        elif kind in TABLE_KINDS:
+            self._game()
+        else:
+            raise SessionError(f"unknown record kind {kind!r}")
+
+    # -- the fold -------------------------------------------------------------------------------------
+    def apply(self, record: LogRecord) -> list[dict[str, Any]]:
+        """Apply one record; returns the events (JSON objects with ``type`` and ``text``) it produced."""
+        handler = getattr(self, f"_apply_{record.kind}", None)
+        if handler is None:
+            raise SessionError(f"record {record.seq}: unknown kind {record.kind!r}")
+        events: list[dict[str, Any]] = handler(record, record.payload)
+        self.seq = record.seq
+        if self.binder is not None and self.state is not None:
+            # Discs are handed out as the game goes, so which disc is which is part of the fold: a restart
+            # reaches the same discs as live play did.
+            self.discs = self.binder(self.state, self.bindings, self.discs)
+        return events
+
+    def _apply_setup(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if self.state is not None:
+            raise SessionError(f"record {record.seq}: a second setup in one log")
+        self.rules, self.state = new_game_from_setup(dict(payload))
+        self.rules_records.append(record)
+        self.games += 1
+        return [{"type": "game_started", "text": "A new game begins.", "game": self.games}]
+
+    def _apply_new_game(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        _, state = self._game()
+        # The referee's disc choices stay (the same discs are on the table); everything of the game goes.
+        self.rules, self.state, self.rules_records = None, None, []
+        self.pending_shot, self.paused, self.discs, self.last_shot = None, False, {}, None
+        if state.outcome is None:
+            reason = payload.get("reason") or "no reason given"
+            return [{"type": "game_abandoned", "text": f"The referee ended this game: {reason}."}]
+        return [{"type": "game_closed", "text": "The table is ready for the next game."}]
+
+    def _apply_action(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rules, state = self._game()
+        action = _action(payload)
+        self.state, events = rules.apply(state, action)
+        self.rules_records.append(record)
+        if action.name == "resolve_shot" and self.pending_shot is not None:
+            self._shot_resolved(record.seq, payload)
+            self.pending_shot = None
+        return [e.to_json() for e in events]
+
+    def _apply_correction(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        rules, state = self._game()
+        if payload.get("replaces") is None:  # a new corrective action (set_health, set_gold, …)
+            self.state, events = rules.apply(state, _action(payload.get("action")))
+            self.rules_records.append(record)
+            return [e.to_json() for e in events]
+        self.rules_records.append(record)
+        self._rebuild()
+        return [
+            {
+                "type": "corrected",
+                "text": "The referee corrected an earlier decision.",
+                "record": payload["replaces"],
+            }
+        ]
+
+    def _apply_undo(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        effective = self._effective()
+        if not effective:
+            raise SessionError(f"record {record.seq}: there is nothing to undo")
+        target = payload.get("seq", effective[-1][0])
+        undone = next((p for s, p in effective if s == target), None)
+        if undone is None:
+            raise SessionError(f"record {record.seq}: record {target} is not an action in effect")
+        self.rules_records.append(record)
+        self._rebuild()
+        if self.pending_shot is not None:
+            self._shot_status(SET_ASIDE, set_aside=True)  # a shot waiting when its turn was taken back
+        elif self.last_shot is not None and self.last_shot.get("resolved_seq") == target:
+            self._shot_status(UNDONE, undone=True)  # whatever the shot did is taken back
+        self.pending_shot = None
+        what = _UNDONE_WORDS.get(str(undone.get("action")), "the last move")
+        reason = payload.get("reason") or "no reason given"
+        return [
+            {
+                "type": "undone",
+                "text": f"The referee took back {what}: {reason}.",
+                "undone_seq": target,
+                "action": undone.get("action"),
+            }
+        ]
+
+    def _apply_shot(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self._game()
+        self.pending_shot = {"seq": record.seq, **payload}
+        self.last_shot = _shot_view(record.seq, payload)
+        if payload.get("attributing") or payload.get("auto"):
+            return []  # its reading follows; a sure one is applied by the resolve_shot after it
+        return [_needs_referee(self.pending_shot)]
+
+    def _apply_attribution(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        pending = self.pending_shot
+        if pending is None or pending["seq"] != payload.get("shot") or not pending.get("attributing"):
+            # The shot was undone, set aside or entered by hand while the mat read it: the referee's word
+            # stands, and the reading is kept only for the record.
+            log.info("record %d: shot %s was read too late; kept, unapplied", record.seq, payload.get("shot"))
+            return []
+        self.pending_shot = {**pending, **_reading(payload), "attributing": False}
+        if self.last_shot is not None and self.last_shot["shot_seq"] == pending["seq"]:
+            self.last_shot = {**self.last_shot, **_reading_view(payload)}
+        if payload.get("auto"):
+            return []
+        return [_needs_referee(self.pending_shot)]
+
+    def _apply_dismiss(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        if self.pending_shot is None:
+            raise SessionError(f"record {record.seq}: no shot is waiting for the referee")
+        self.pending_shot = None
+        self._shot_status(SET_ASIDE, set_aside=True)
+        return [{"type": "shot_dismissed", "text": "The referee set the last shot aside; flick again."}]
+
+    def _apply_pause(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self.paused = True
+        reason = payload.get("reason") or "no reason given"
+        return [{"type": "paused", "text": f"Game paused by the referee: {reason}."}]
+
+    def _apply_resume(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        self.paused = False
+        return [{"type": "resumed", "text": "Game resumed."}]
+
+    def _apply_bind(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        character, piece = str(payload.get("character", "")), str(payload.get("piece", ""))
+        if not character or not piece:
+            raise SessionError(f"record {record.seq}: bind needs a character and a piece")
+        for other, bound in list(self.bindings.items()):
+            if bound == piece:
+                del self.bindings[other]
+        self.bindings[character] = piece
+        return [{"type": "bound", "text": f"Disc {piece} now stands for {character}."}]
+
+    def _apply_assign_tracker(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        tracker, character = str(payload.get("tracker", "")), payload.get("character")
+        if not tracker or not (character is None or isinstance(character, str)):
+            raise SessionError(f"record {record.seq}: assign_tracker needs a tracker and a character or null")
+        self.tracker_assignments[tracker] = character
+        text = (
+            f"Tracker {tracker} now stands beside {character}." if character else f"Tracker {tracker} is off."
+        )
+        return [{"type": "tracker_assigned", "text": text, "tracker": tracker}]
+
+    def _apply_swap_tag(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        piece, new, old = (str(payload.get(k, "")) for k in ("piece", "new_uid", "old_uid"))
+        if not piece or not new:
+            raise SessionError(f"record {record.seq}: swap_tag needs a piece and its new tag")
+        self.tag_swaps[piece] = new
+        reason = payload.get("reason") or "no reason given"
+        return [
+            {
+                "type": "tag_swapped",
+                "text": f"Disc {piece} now carries tag {new} (was {old or 'unknown'}): {reason}.",
+                "piece": piece,
+            }
+        ]
+
+    # -- views ----------------------------------------------------------------------------------------
+    def expected_shot(self) -> dict[str, Any] | None:
+        """The shot the mat waits for, with what the table needs to read it (the rule set's table adapter
+        adds, for Catacombs & Castles, whether a ranged or shield piece is flicked, or nothing at all)."""
+        if self.rules is None or self.state is None:
+            return None
+        return table_game(self.rules.name).expected_shot(self.rules, self.state)
+
+    def undoable(self) -> int:
+        """How many actions are in effect now, i.e. how many undo records in a row would apply."""
+        return len(self._effective()) if self.state is not None else 0
+
+    def snapshot(self) -> dict[str, Any]:
+        """The retained ``state`` payload: the rules' public view plus the table's own facts."""
+        view: dict[str, Any] = self.state.public_view() if self.state else {"phase": "no_game"}
+        view["seq"] = self.seq
+        for character in view.get("characters", []):
+            character["piece"] = self.discs.get(character["id"])
+        view["paused"] = self.paused
+        if view.get("expected_shot"):
+            view["expected_shot"] = self.expected_shot()
+        if view.get("expected_shot"):
+            # The disc to flick, for the board's highlight (a ranged piece is whichever one is put down).
+            view["expected_shot"]["disc"] = self.discs.get(view["expected_shot"]["piece"])
+        view["actions"] = self._actions()
+        view["table"] = {
+            "paused": self.paused,
+            "pending_shot": _shot_summary(self.pending_shot),
+            "attributing": _attributing(self.pending_shot),
+            "can_undo": bool(self.state is not None and self._effective()),
+            "game": self.games,
+            "rooms_left": _rooms_left(self.state),
+            # The game's expansions, so that the set-up wizard can start the next game with the same ones.
+            "expansions": self._expansions(),
+        }
+        view["result"] = game_result(self.state)
+        return view
+
+    def _expansions(self) -> list[str]:
+        setup = next((r for r in self.rules_records if r.kind == "setup"), None)
+        expansions = setup.payload.get("expansions", []) if setup is not None else []
+        return [str(e) for e in expansions]
+
+    def _actions(self) -> list[dict[str, Any]]:
+        """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""
+        if self.rules is None or self.state is None or self.paused or self.pending_shot is not None:
+            return []
+        state = self.state
+        offered_by_game = table_game(self.rules.name).actions(self.rules, state)
+        if offered_by_game is not None:
+            return offered_by_game
+        if state.phase != "battle" or state.turn is not None or state.pending is not None:
+            return []
+        actions = []
+        flow = cast(FlowRules, self.rules)  # the rule sets without a table adapter of their own (Catacombs)
+        for character in flow.actors(state):
+            # What the rules offer this turn, each with the alternative that names it (none for a stunned
+            # hero's lone rush, the printed one for the Gelatinous Cube's round).
+            declarable = getattr(self.rules, "declarable", None)
+            if declarable is not None:
+                offered = declarable(state, character)
+            elif character.kind == "hero":
+                offered = list(enumerate(flow.hero_sequences(state, character)))
+            else:
+                offered = list(enumerate(character.shot_sequences))
+            for index, sequence in offered:
+                connector = "elastic" if sequence.elastic else "then"
+                actions.append(
+                    {
+                        "id": f"{character.id}:{0 if index is None else index}",
+                        "label": f"{character.name}: {sequence.label}",
+                        "character": character.id,
+                        "alternative": index,
+                        "shots": [
+                            {
+                                "shot": shot.kind,
+                                "modifier": shot.modifier,
+                                "count": shot.count,
+                                "connector": connector,
+                            }
+                            for shot in sequence.shots
+                        ],
+                    }
+                )
+        return actions
+
+    # -- the last shot's status -----------------------------------------------------------------------
+    def _shot_resolved(self, seq: int, action: Mapping[str, Any]) -> None:
+        """The waiting shot's resolve_shot: by the table itself (a sure reading), else by the referee."""
+        pending, view = self.pending_shot, self.last_shot
+        if pending is None or view is None or view["shot_seq"] != pending["seq"]:
+            return
+        if pending.get("auto"):
+            self.last_shot = {**view, "status": RESOLVED, "resolved_seq": seq}
+            return
+        hits = sorted(action.get("direct_hits", []))
+        chosen = next(
+            (i for i, c in enumerate(view["candidates"]) if sorted(c.get("hit_characters", [])) == hits), None
+        )
+        self.last_shot = {
+            **view,
+            "status": RESOLVED,
+            "resolved": True,
+            "chosen": chosen,
+            "confirmed_hits": hits,
+            "resolved_seq": seq,
+        }
+
+    def _shot_status(self, status: str, **flags: bool) -> None:
+        if self.last_shot is not None:
+            self.last_shot = {**self.last_shot, "status": status, **flags}
+
+    # -- internals ------------------------------------------------------------------------------------
+    def _game(self) -> tuple[RuleSet[Any, Any], GameState]:
+        if self.rules is None or self.state is None:
+            raise SessionError("no game has been set up at this table yet")
+        return self.rules, self.state
+
+    def _effective(self) -> list[tuple[int, dict[str, Any]]]:
+        return fold(self.rules_records)[1]  # type: ignore[arg-type]
+
+    def _rebuild(self) -> None:
+        """Undo and replacing corrections are a replay from the setup, never a patch of the state."""
+        result = replay(self.rules_records, self.rules.content if self.rules else None)  # type: ignore[arg-type]
+        self.rules, self.state = result.rules, result.state
+
+
+# What an undone action was, in the words of the table (the action's name stays in the event for referees).
+_UNDONE_WORDS = {
+    "resolve_shot": "the last shot",
+    "declare": "the declared action",
+    "decide": "a choice",
+    "skip_shot": "a skipped shot",
+    "end_turn": "the end of a turn",
+    "enter_room": "the Room card",
+    "start_battle": "the start of the battle",
+    "play_card": "a card played",
+    "use_service": "a room's service",
+    "gain_rage": "rage gained",
+    "set_health": "a health correction",
+    "set_gold": "a gold correction",
+    "set_rage": "a rage correction",
+}
+
+
+def _rooms_left(state: Any) -> int | None:
+    """Room cards still face down (the deck's height, not its cards); None for a game without rooms."""
+    deck = getattr(state, "room_deck", None)
+    if state is None or deck is None:
+        return None
+    return max(0, len(deck) - int(state.room_index) - 1)
+
+
+def game_result(state: Any) -> dict[str, Any] | None:
+    """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
+
+    Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
+    (Catacombs & Castles) is won by a side, named by its team."""
+    if state is None or getattr(state, "outcome", None) is None:
+        return None
+    if getattr(state, "room_deck", None) is None:
+        return _side_result(state)
+    entered = state.room_index + 1
+    # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
+    # room they entered is behind them. A defeat happens inside a room the party did not clear.
+    cleared = entered if state.outcome == "heroes" else max(0, entered - 1)
+    heroes = [c for c in state.characters if c.kind == "hero"]
+    alive = [c.name for c in heroes if c.alive]
+    gold = state.party_gold
+    rooms = f"{cleared} room{'s' if cleared != 1 else ''}"
+    if state.outcome == "heroes":
+        headline = "The heroes win"
+        standing = f"{len(alive)} of {len(heroes)} heroes stand"
+        summary = f"The party cleared {rooms} and carried out {gold} gold; {standing}."
+    else:
+        headline = "The Overseer wins"
+        where = state.room_name or "the catacomb"
+        summary = f"The party fell in {where} after clearing {rooms}, with {gold} gold."
+    return {
+        "winner": state.outcome,
+        "headline": headline,
+        "summary": summary,
+        "gold": gold,
+        "rooms_cleared": cleared,
+        "rooms_total": len(state.room_deck),
+        "heroes_standing": alive,
+    }
+
+
+def _side_result(state: Any) -> dict[str, Any]:
+    winner = str(state.outcome)
+    side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
+    team = getattr(side, "team", None) or winner
+    name = f"the {team} side" if team in ("castle", "catacomb") else team
+    rounds = getattr(state, "round", None)
+    summary = f"{name[0].upper()}{name[1:]} wins" + (f" in round {rounds}." if rounds else ".")
+    return {
+        "winner": winner,
+        "headline": f"{name[0].upper()}{name[1:]} wins",
+        "summary": summary,
+        "gold": None,
+        "rooms_cleared": None,
+        "rooms_total": None,
+        "heroes_standing": [],
+    }
+
+
+def _action(payload: Any) -> Action:
+    if not isinstance(payload, Mapping):
+        raise SessionError("an action must be a JSON object")
+    try:
+        return action_from_json(dict(payload))
+    except MalformedActionError as exc:
+        raise SessionError(str(exc)) from exc
+
+
+# A shot's status on the ``shot`` topic (docs/mqtt.md): the mat is reading it, it waits for the referee, it
+# was applied (by the table or the referee), set aside unresolved, or applied and then undone.
+ATTRIBUTING, WAITING, RESOLVED = "attributing", "waiting", "resolved"
+SET_ASIDE, UNDONE = "set_aside", "undone"
+
+
+def _shot_view(seq: int, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``shot`` topic's payload for a ``shot`` record."""
+    summary = payload.get("attribution") or {}
+    flicked = payload.get("flicked") or summary.get("flicked")
+    view: dict[str, Any] = {
+        "shot_seq": seq,
+        "character": payload.get("character"),
+        "shot": payload.get("shot"),
+        "declaration": {
+            "flicked": flicked,
+            "shot": payload.get("shot"),
+            "character": payload.get("character"),
+        },
+        "flicked": flicked,
+        # The character whose disc was flicked, when the mat knows it (not for a ranged piece).
+        "flicked_character": payload.get("flicked_character") or summary.get("flicked_character"),
+        "status": ATTRIBUTING if payload.get("attributing") else WAITING,
+        "candidates": [],
+        "reasons": [],
+        "resolved": False,
+    }
+    if payload.get("unreadable"):
+        view["unreadable"] = payload["unreadable"]
+        view["reasons"] = [payload["unreadable"]]
+    if not payload.get("attributing") and "candidates" in payload:
+        view.update(_reading_view(payload))  # a log of before readings had records of their own
+    return view
+
+
+def _reading(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """What a reading adds to the shot waiting for it (the referee confirms from these candidates)."""
+    reading = {
+        "auto": bool(payload.get("auto")),
+        "candidates": list(payload.get("candidates") or []),
+        "attribution": dict(payload.get("attribution") or {}),
+    }
+    if payload.get("unreadable"):
+        reading["unreadable"] = payload["unreadable"]
+    return reading
+
+
+def _reading_view(payload: Mapping[str, Any]) -> dict[str, Any]:
+    summary = payload.get("attribution") or {}
+    view = {
+        key: summary[key]
+        for key in ("flicked", "flicked_character", "threshold", "calibration", "rollouts", "elapsed_s")
+        if key in summary
+    }
+    if payload.get("unreadable"):
+        view["unreadable"] = payload["unreadable"]
+    return {
+        **view,
+        "auto_apply": bool(payload.get("auto")),
+        "reasons": list(summary.get("reasons", [])),
+        "candidates": list(payload.get("candidates") or []),
+        "status": WAITING,
+    }
+
+
+def _needs_referee(pending: Mapping[str, Any]) -> dict[str, Any]:
+    if pending.get("unreadable"):
+        text = f"The mat could not read that shot ({pending['unreadable']}): the referee enters it."
+    else:
+        top = (pending.get("candidates") or [{}])[0]
+        percent = round(100 * float(top.get("probability", 0.0)))
+        text = f"Not sure who was hit (best guess {percent} %): the referee will confirm."
+    return {"type": "shot_needs_referee", "text": text, "shot_seq": pending["seq"]}
+
+
+def _attributing(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The shot the mat is still reading (docs/state.md: table.attributing), or None."""
+    if pending is None or not pending.get("attributing"):
+        return None
+    return {"seq": pending["seq"], "character": pending.get("character"), "shot": pending.get("shot")}
+
+
+def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if pending is None or pending.get("auto") or pending.get("attributing"):
+        return None
+    return {
+        "seq": pending["seq"],
+        "character": pending.get("character"),
+        "shot": pending.get("shot"),
+        "candidates": pending.get("candidates", []),
+        # Why the referee has it, in words, when the mat could not read the shot at all (docs/state.md).
+        "unreadable": pending.get("unreadable"),
+    }
