@@ -115,6 +115,10 @@ class Shots:
         # a restart reads again if the daemon stops mid-attribution.
         flicked = trace.declaration.flicked
         payload = {**about, "attributing": True, "flicked": flicked, "trace": trace_to_json(trace)}
+        # Whose disc it was (a teammate's in a Team Action, a grabbed enemy's), for the referee's shot line.
+        flicker = next((c for c, disc in context.discs.items() if disc == flicked), None)
+        if flicker is not None:
+            payload["flicked_character"] = flicker
         self._read(self.record("shot", payload, "sensor"), trace)
 
     def _read(self, shot_seq: int, trace: ShotTrace) -> None:

@@ -71,7 +71,10 @@ class ResolveShot(Action):
     ``target`` is the declared target of a target shot. ``fire_wall_contacts`` are characters that touched
     a fire wall in any way during the shot. ``teleported`` is the character a teleport shot sends to the
     Teleported! card (the performer when omitted); ``swapped`` the two friendly pieces an open portal
-    switches.
+    switches. ``flicked`` is the character whose disc the mat saw flicked (a teammate's in a Team Action, a
+    grabbed enemy's, the frightened character's); omitted when not known (older logs, a ranged or shield
+    piece), the rules take the expected shot's piece. The rules refuse a disc the shot may not flick and
+    book the hits to the character the flicked disc performs for.
     """
 
     name: ClassVar[str] = "resolve_shot"
@@ -84,6 +87,7 @@ class ResolveShot(Action):
     fire_wall_contacts: tuple[str, ...] = ()
     teleported: str | None = None
     swapped: tuple[str, ...] = ()
+    flicked: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +311,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
 def action_to_json(action: Action) -> dict[str, Any]:
     body = encode(action)
     assert isinstance(body, dict)
+    if isinstance(action, ResolveShot) and action.flicked is None:
+        del body["flicked"]  # not known: the record reads as it did before the field existed
     return {"action": action.name, **body}
 
 

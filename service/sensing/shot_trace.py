@@ -74,7 +74,7 @@ def mat_geometry(
 
 
 def build_trace(shot: ShotObserved, expected: Mapping[str, Any], ctx: ShotContext) -> ShotTrace | Unreadable:
-    flicked = flicked_piece(shot.pre, expected, ctx)
+    flicked = flicked_piece(shot.pre, expected, ctx, shot.post)
     if flicked is None:
         return Unreadable("the mat did not see the flicked disc before the shot")
     character_of = {piece: character for character, piece in ctx.discs.items()}
@@ -115,19 +115,20 @@ def unknown_classes(shot: ShotObserved, ctx: ShotContext) -> list[tuple[str, str
 def flicked_piece_moved(shot: ShotObserved, expected: Mapping[str, Any], ctx: ShotContext) -> bool:
     """Whether the disc the shot flicks moved (or left the mat): a silent movement of other discs is hands
     on the mat, not the expected flick."""
-    piece = flicked_piece(shot.pre, expected, ctx) or ""
+    piece = flicked_piece(shot.pre, expected, ctx, shot.post) or ""
     before, after = shot.pre.by_piece().get(piece), shot.post.by_piece().get(piece)
     if before is None or after is None:
         return after is None and before is not None  # it left the mat
     return math.dist((before.x_mm, before.y_mm), (after.x_mm, after.y_mm)) > SILENT_MOVE_MM
 
 
-def flicked_piece(pre: Scan, expected: Mapping[str, Any], ctx: ShotContext) -> str | None:
+def flicked_piece(
+    pre: Scan, expected: Mapping[str, Any], ctx: ShotContext, post: Scan | None = None
+) -> str | None:
     if expected.get("shield"):
         return _shield_piece(pre, expected, ctx)
     if not expected.get("ranged"):
-        own = ctx.discs.get(expected["piece"])
-        return own if own and pre.by_piece().get(own) else None
+        return _character_piece(pre, post, expected, ctx)
     # A ranged shot flicks a ranged piece placed within 2.5 cm of the shooter: the nearest one to it.
     where = pre.by_piece()
     shooter = ctx.discs.get(expected["character"])
@@ -142,6 +143,30 @@ def flicked_piece(pre: Scan, expected: Mapping[str, Any], ctx: ShotContext) -> s
         if gap <= RANGED_REACH_MM + 3 * piece.sigma_mm + RANGED_SLACK_MM and (best is None or gap < best[0]):
             best = (gap, piece.piece)
     return best[1] if best else None
+
+
+def _character_piece(
+    pre: Scan, post: Scan | None, expected: Mapping[str, Any], ctx: ShotContext
+) -> str | None:
+    """The expected piece's disc. When the rules allow others too (``pieces``: a Team Action's heroes in any
+    order) and the expected one stayed put, the one of them that moved farthest (or left the mat): a disc a
+    flick pushed moves as well, so the expected piece is read whenever it moved."""
+    before = pre.by_piece()
+    wanted = [expected["piece"], *expected.get("pieces", ())]
+    discs = [d for d in dict.fromkeys(ctx.discs.get(p) for p in wanted) if d is not None and d in before]
+    if len(discs) < 2 or post is None:
+        return discs[0] if discs else None
+    after = post.by_piece()
+
+    def moved(disc: str) -> float:
+        if disc not in after:
+            return math.inf
+        return math.dist((before[disc].x_mm, before[disc].y_mm), (after[disc].x_mm, after[disc].y_mm))
+
+    head = ctx.discs.get(expected["piece"])
+    if head in discs and moved(head) > SILENT_MOVE_MM:
+        return head
+    return max(discs, key=moved)
 
 
 def _shield_piece(pre: Scan, expected: Mapping[str, Any], ctx: ShotContext) -> str | None:

@@ -31,7 +31,8 @@ _SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "telepor
 
 # Every argument each command takes (docs/mqtt.md). Anything else is refused: a misspelt "cuont" must not
 # quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits names the shot the page showed (its
-# ``shot_seq``); ``flicked`` on manual_shot comes with the console's form; the rules need only the shot.
+# ``shot_seq``); ``flicked`` on manual_shot comes with the console's form and goes into the action (the rules
+# check the disc and book the hits to whoever it performs for).
 ARGUMENTS: Mapping[str, frozenset[str]] = {
     name: frozenset(keys)
     for name, keys in {
@@ -131,6 +132,14 @@ def _resolve(
         action["teleported"] = _characters(session, {"teleported": [args["teleported"]]}, "teleported")[0]
     if args.get("swapped"):  # the two friendly pieces an open portal switches
         action["swapped"] = _characters(session, args, "swapped", registry)
+    if args.get("flicked") is not None:
+        # The disc that was flicked (a character or its disc): the rules check it may be flicked for this
+        # shot and book the hits to whoever it performs for. A ranged piece stands for nobody: left out.
+        if not isinstance(args["flicked"], str):
+            raise CommandRefused(f"flicked must be one character or disc id, got {args['flicked']!r}")
+        named = _characters(session, {"flicked": [args["flicked"]]}, "flicked", registry)
+        if named:
+            action["flicked"] = named[0]
     return action
 
 
@@ -236,6 +245,8 @@ def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegi
             "pushed_off_mat": chosen.get("off_mat_characters", []),
             "knocked_off": chosen.get("freed_characters", []),
         }
+    if pending.get("flicked") is not None:
+        args = {**args, "flicked": pending["flicked"]}  # the disc the mat saw flicked for this shot
     return [("action", _resolve(session, pending["character"], pending["shot"], args, registry))]
 
 

@@ -563,6 +563,8 @@ def _shot_view(seq: int, payload: Mapping[str, Any]) -> dict[str, Any]:
             "character": payload.get("character"),
         },
         "flicked": flicked,
+        # The character whose disc was flicked, when the mat knows it (not for a ranged piece).
+        "flicked_character": payload.get("flicked_character") or summary.get("flicked_character"),
         "status": ATTRIBUTING if payload.get("attributing") else WAITING,
         "candidates": [],
         "reasons": [],
@@ -592,7 +594,7 @@ def _reading_view(payload: Mapping[str, Any]) -> dict[str, Any]:
     summary = payload.get("attribution") or {}
     view = {
         key: summary[key]
-        for key in ("flicked", "threshold", "calibration", "rollouts", "elapsed_s")
+        for key in ("flicked", "flicked_character", "threshold", "calibration", "rollouts", "elapsed_s")
         if key in summary
     }
     if payload.get("unreadable"):

@@ -45,9 +45,13 @@ def read_shot(
     shot_seq: int, trace: ShotTrace, config: AttributionConfig, ctx: ReadingContext, attribute: Attribute
 ) -> Reading:
     result = attribute(trace, config)
+    summary = attribution_summary(result)
+    # The character whose disc was flicked (a teammate's, a grabbed enemy's); none for a ranged piece.
+    of_piece = {piece: character for character, piece in ctx.discs.items()}
+    summary["flicked_character"] = of_piece.get(trace.declaration.flicked)
     return Reading(
         shot_seq=shot_seq,
-        summary=attribution_summary(result),
+        summary=summary,
         candidates=[candidate_json(c, trace.pre, ctx) for c in result.candidates[:CANDIDATES_KEPT]],
         auto_apply=result.auto_apply,
         result=result,
@@ -73,8 +77,11 @@ def candidate_json(candidate: Candidate, pre: Scan, ctx: ReadingContext) -> dict
     return body
 
 
-def resolve_action(expected: Mapping[str, Any], candidate: Mapping[str, Any]) -> dict[str, Any]:
-    return {
+def resolve_action(
+    expected: Mapping[str, Any], candidate: Mapping[str, Any], flicked: str | None = None
+) -> dict[str, Any]:
+    """The ``resolve_shot`` action for a reading; ``flicked``: whose disc the mat saw flicked, if anyone's."""
+    action = {
         "action": "resolve_shot",
         "character": expected["character"],
         "shot": expected["shot"],
@@ -82,6 +89,9 @@ def resolve_action(expected: Mapping[str, Any], candidate: Mapping[str, Any]) ->
         "pushed_off_mat": list(candidate.get("off_mat_characters", [])),
         "knocked_off": list(candidate.get("freed_characters", [])),
     }
+    if flicked is not None:
+        action["flicked"] = flicked
+    return action
 
 
 def settle(
@@ -99,7 +109,7 @@ def settle(
         unreadable = f"the attribution failed ({reading.error})"
         summary["reasons"] = [*summary.get("reasons", []), unreadable]
     elif shot is not None and reading.auto_apply and reading.candidates:
-        action = resolve_action(shot, reading.candidates[0])
+        action = resolve_action(shot, reading.candidates[0], summary.get("flicked_character"))
         why = refusal(action)
         if why is not None:
             # The referee is told why a sure reading came to them (the rules' words, without a citation).

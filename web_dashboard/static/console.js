@@ -106,7 +106,10 @@
     const d = (shot && shot.declaration) || {};
     const shooter = d.character || (shot && shot.character) || (waitingSummary && waitingSummary.character) || d.flicked || "";
     const shotName = (d.shot || (shot && shot.shot) || (waitingSummary && waitingSummary.shot) || "").replace(/_/g, " ");
-    document.getElementById("shot-title").textContent = `${S.characterName(shooter)} · ${shotName}`;
+    // The disc the mat saw flicked, when it is not the shooter's own (a teammate's, a grabbed enemy's).
+    const flicker = shot && shot.flicked_character;
+    const flickedNote = flicker && flicker !== shooter ? ` · flicked: ${S.characterName(flicker)}` : "";
+    document.getElementById("shot-title").textContent = `${S.characterName(shooter)} · ${shotName}${flickedNote}`;
     let word;
     const reading = !waitingSummary && shot.status === "attributing";  // the mat is still reading this shot
     if (waitingSummary) word = paused ? "Waiting for you — the game is paused: resume to confirm." : "Waiting for you: pick the reading that matches the table.";

@@ -270,13 +270,13 @@ def test_the_liquid_antient_is_controlled_by_each_side_in_turn() -> None:
     table.shot("hero-elani", "summon")
     antient = "antient-liquid-antient"
     view = table.state.public_view()["antients"]
-    assert view == [{"id": antient, "controlled_by": "heroes", "acted": True}]
+    assert view == [{"id": antient, "controlled_by": "heroes", "acted": True, "has_sequence": True}]
     table.shot("hero-elani", "melee", "monster-orc-1")  # the Antient's melee on the Overseer's forces
     assert not table.state.character("monster-orc-1").alive
     table.do(A.EndTurn("hero-elani"))
     table.heroes_pass()
     assert table.state.side == "overseer"
-    overseer = [{"id": antient, "controlled_by": "overseer", "acted": False}]
+    overseer = [{"id": antient, "controlled_by": "overseer", "acted": False, "has_sequence": True}]
     assert table.state.public_view()["antients"] == overseer
     table.turn(antient, ("melee", "hero-xoric"))  # now aimed at the heroes
     assert table.health("hero-xoric") == 8

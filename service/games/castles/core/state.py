@@ -206,6 +206,9 @@ class CastlesState:
             "index": 0,
             "actor": head.actor,
             "any_of": [p.shot for p in self.turn.candidates()],
+            # Every piece whose flick would be an expected shot now: a Team Action's heroes in any order, a
+            # grabbed enemy (the mat reads whichever of them moved).
+            "pieces": list(dict.fromkeys(p.piece for p in self.turn.candidates())),
             "added": head.added or None,
             "damaging": head.damaging,
         }

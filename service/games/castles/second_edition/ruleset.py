@@ -214,6 +214,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             raise NotYourTurnError(f"{action.character} has not declared a shot sequence", TURN_ORDER)
         planned = self._planned_for(turn, action)
         if planned is None:
+            self._check_flicked(state, turn, action)
             expected = " or ".join(f"{p.shot} ({p.actor})" for p in turn.candidates())
             raise UnexpectedShotError(f"expected {expected or 'no shot'}, not {action.shot}", SEQUENCES)
         if planned.shot in self.target_shots:
@@ -230,10 +231,48 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             self._character(state, action.target)
 
     def _planned_for(self, turn: CastlesTurn, action: A.ResolveShot) -> Planned | None:
+        """The expected shot this flick performs: of its kind, and, when the mat names the flicked disc, the
+        one that flicks it (a Team Action's or a Horn's teammate, a grabbed enemy's rush), so that its hits
+        are booked to the character who performed it."""
         for p in turn.candidates():
-            if p.shot == action.shot and action.character in (turn.character, p.actor):
+            if (
+                p.shot == action.shot
+                and action.character in (turn.character, p.actor)
+                and self._flicks(p, action.flicked)
+            ):
                 return p
         return None
+
+    def _flicks(self, planned: Planned, flicked: str | None) -> bool:
+        """Character Shots: "The character's piece is flicked"; Ranged (and shield) Shots flick a ranged piece
+        beside the performer, which the mat names by the performer or not at all."""
+        if flicked is None:
+            return True
+        if self.content.shot(planned.shot).kind == "character":
+            return flicked == planned.piece
+        return flicked == planned.actor
+
+    def _check_flicked(self, state: CastlesState, turn: CastlesTurn, action: A.ResolveShot) -> None:
+        """A flick of the expected kind with a disc none of its performers flicks: refused, naming whose."""
+        same_kind = [
+            p
+            for p in turn.candidates()
+            if p.shot == action.shot and action.character in (turn.character, p.actor)
+        ]
+        if not same_kind or action.flicked is None:
+            return
+        ranged = self.content.shot(action.shot).kind != "character"
+        whose = " or ".join(
+            f"{state.character(p.actor if ranged else p.piece).name}'s"
+            + (" ranged piece" if ranged else " piece")
+            for p in same_kind
+        )
+        name = state.find(action.flicked)
+        flicked = f"{name.name}'s piece" if name is not None else repr(action.flicked)
+        raise UnexpectedShotError(
+            f"this {action.shot} flicks {whose}, not {flicked}",
+            cite2e("Ranged Shots" if ranged else "Character Shots"),
+        )
 
     def _check_skip_shot(self, state: CastlesState, action: A.SkipShot) -> None:
         if state.turn is None or action.character not in (state.turn.character, *self._actors(state.turn)):

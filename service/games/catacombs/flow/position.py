@@ -301,11 +301,12 @@ def check_position(rules: PositionRules, state: GameState) -> None:
             no(f"{where}.health", f"{c.id} is dead but has {c.health} health")
         if c.kind in ("monster", "lord") and c.health > c.max_health:
             no(f"{where}.health", f"{c.id} has more than its {c.max_health} starting health")
-        if c.kind in ("lord", "antient") and {"frozen", "devoured", "teleported"} & set(c.status):
-            no(
-                f"{where}.status",
-                f"{c.id} cannot be frozen, devoured or teleported (Catacomb Lord's Lair; Antients)",
-            )
+        if c.kind == "lord" and {"frozen", "devoured"} & set(c.status):
+            # A Lord may be on the Teleported! card ("The Battle Phase continues while monsters and/or
+            # Catacomb Lords are on the Teleported! card"); Antients "cannot be teleported".
+            no(f"{where}.status", f"{c.id} cannot be frozen or devoured (Catacomb Lord's Lair)")
+        if c.kind == "antient" and {"frozen", "devoured", "teleported"} & set(c.status):
+            no(f"{where}.status", f"{c.id} cannot be frozen, devoured or teleported (Antients)")
         for m in c.trophies:
             held = state.find(m)
             if held is None or held.kind != "monster":

@@ -51,6 +51,7 @@ from service.rules.ruleset import RuleSet
 TURN_ORDER = cite("Battle Phase: Turn Order")
 SEQUENCES = cite("Battle Phase: Shot Sequences and Connectors")
 SUPPRESSION = cite("Room Cards: Suppression")
+ANTIENTS = cite("Advanced Concepts: Antients")
 HEROIC_SIDE_KINDS = ("hero", "ally", "familiar")
 OVERSEER_KINDS = ("monster", "lord")
 
@@ -187,7 +188,10 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         if c.has(DEVOURED) or c.has(FROZEN):
             return False
         if c.kind == "antient":
-            return True  # Antients: control passes back and forth between the sides
+            # Antients: control passes back and forth between the sides, and its controller "performs the
+            # Liquid Antient's shot sequence". A card whose sequence the content does not know leaves the
+            # controller nothing to perform: its part passes (docs/rulings.md, "Antient control").
+            return bool(c.shot_sequences)
         if c.kind not in (HEROIC_SIDE_KINDS if state.side == HEROES else OVERSEER_KINDS):
             return False
         return True
@@ -223,6 +227,8 @@ class CatacombsFlow(RuleSet[GameState, Content]):
             and state.side != OVERSEER
         ):
             raise NotYourTurnError(f"it is the {state.side}' turn, not {c.name}'s", TURN_ORDER)
+        if c.kind == "antient":
+            _check_antient_declare(state, c)
         if not after_pre_combo and not self.can_act(state, c):  # Combo Items: the action follows the combo
             raise CharacterCannotActError(
                 f"{c.name} cannot take a turn now ({_why_not(state, c)})", TURN_ORDER
@@ -243,7 +249,10 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         if not turn.queue:
             raise UnexpectedShotError("no shot is left in the declared sequence", SEQUENCES)
         candidates = turn.candidates()
-        planned = next((p for p in candidates if p.shot.kind == action.shot), None)
+        refusal = shot_resolution.flicked_refusal(turn, action, lambda cid: _name(state, cid))
+        if refusal is not None:
+            raise refusal
+        planned = shot_resolution.planned_for(turn, action)
         if planned is None:
             expected = " or ".join(p.shot.label for p in candidates)
             raise UnexpectedShotError(
@@ -534,6 +543,31 @@ def state_rule(state: GameState) -> str:
         "transform": cite("Transform Shot Modifier", "catacombs-3e-shot-modifiers.txt"),
         altar.DECISION: altar.ALTAR,
     }.get(kind, TURN_ORDER)
+
+
+def _check_antient_declare(state: GameState, antient: Character) -> None:
+    """Antients: "Once that player's turn is over, the Antient card is passed to the Overseer", and back to
+    the heroes "upon completion of the Overseer's turn"; its controller performs its shot sequence."""
+    if not (antient.alive and antient.in_room):
+        return
+    if not antient.shot_sequences:
+        raise CharacterCannotActError(
+            f"{antient.name}'s shot sequence is not in the card data (add it with an overlay); "
+            "its controller has nothing to perform",
+            ANTIENTS,
+        )
+    if antient.id in state.acted:
+        holder = state.antient_controller(antient)
+        after = "" if holder != state.side else " until the Overseer's turn is over"
+        raise CharacterCannotActError(
+            f"{antient.name} has acted in this part of the round: its card is with the {holder}{after}",
+            ANTIENTS,
+        )
+
+
+def _name(state: GameState, character_id: str) -> str:
+    found = state.find(character_id)
+    return found.name if found is not None else repr(character_id)
 
 
 def _why_not(state: GameState, c: Character) -> str:

@@ -3,6 +3,8 @@ Taking Damage; Defensive Properties; Advanced Shots)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.games.catacombs.flow import modifiers
 from service.games.catacombs.flow.shots import Shot
 from service.games.catacombs.flow.state import (
@@ -14,21 +16,72 @@ from service.games.catacombs.flow.state import (
     Character,
     Option,
     PlannedShot,
+    Turn,
 )
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions import castles_shots as castles_shots3e
 from service.rules import events as E
 from service.rules.actions import ResolveShot
-from service.rules.errors import cite
+from service.rules.errors import IllegalActionError, UnexpectedShotError, cite
 from service.rules.evolve import evolve
+
+
+def flicks(planned: PlannedShot, performer: str, flicked: str | None) -> bool:
+    """Is ``flicked`` (the character whose disc the mat saw flicked; None: not known) the piece this planned
+    shot flicks? Character Shots flick the planned piece (the performer's own; the frightened character in a
+    fear rush); Ranged Shots "involve flicking a separate ranged piece" placed beside the performer, which is
+    named by the performer, by the ranged piece's id, or not at all."""
+    if flicked is None:
+        return True
+    if planned.shot.ranged:
+        return flicked in (planned.actor or performer, f"ranged-{planned.shot.kind}")
+    return flicked == planned.piece
+
+
+def planned_for(turn: Turn, action: ResolveShot) -> PlannedShot | None:
+    """The expected shot this flick performs: of its kind, flicking the disc the mat names."""
+    return next(
+        (
+            p
+            for p in turn.candidates()
+            if p.shot.kind == action.shot and flicks(p, turn.character, action.flicked)
+        ),
+        None,
+    )
+
+
+def flicked_refusal(
+    turn: Turn, action: ResolveShot, name_of: Callable[[str], str]
+) -> IllegalActionError | None:
+    """Why a flick of an expected kind with a disc it does not flick is refused (None when it is not so)."""
+    same_kind = [p for p in turn.candidates() if p.shot.kind == action.shot]
+    if not same_kind or action.flicked is None or planned_for(turn, action) is not None:
+        return None
+    planned = same_kind[0]
+    if planned.shot.ranged:
+        whose = f"a ranged piece beside {name_of(planned.actor or turn.character)}"
+        rule = cite("Battle Phase: Ranged Shots")
+    elif planned.piece != (planned.actor or turn.character):
+        whose = f"{name_of(planned.piece)}'s piece"
+        rule = cite("Fear Shot Modifier", "catacombs-3e-shot-modifiers.txt")
+    else:
+        whose = f"{name_of(planned.piece)}'s own piece"
+        rule = cite("Character Shots")
+    return UnexpectedShotError(
+        f"this {planned.shot.label} flicks {whose}, not {name_of(action.flicked)}'s disc", rule
+    )
 
 
 def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     turn = tx.state.turn
     assert turn is not None
     candidates = turn.candidates()
-    index = next(i for i, p in enumerate(candidates) if p.shot.kind == action.shot)
+    index = next(
+        i
+        for i, p in enumerate(candidates)
+        if p.shot.kind == action.shot and flicks(p, turn.character, action.flicked)
+    )
     planned = turn.queue[index]
     tx.set_turn(evolve(turn, queue=turn.queue[:index] + turn.queue[index + 1 :]))
     attacker = tx.char(planned.actor or turn.character)

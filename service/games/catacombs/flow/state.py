@@ -237,6 +237,22 @@ class GameState:
         """Pieces of each Monster card left in the Monster Pool."""
         return {card: max(0, n - self.pieces_out_of_pool(card)) for card, n in self.monster_supply}
 
+    def antient_controller(self, antient: Character) -> str | None:
+        """Who holds an Antient's card (catacombs-3e-reference.txt: Advanced Concepts: Antients): the player
+        performing its shots; once that player's turn is over, the other side ("the Antient card is passed
+        to the Overseer"); back to the heroes when the Overseer's part of the round is over. Outside the
+        Battle Phase nobody."""
+        if self.phase != "battle":
+            return None
+        turn = self.turn
+        if turn is not None and (
+            turn.character == antient.id or any(p.actor == antient.id for p in turn.queue)
+        ):
+            return self.side
+        if self.side == HEROES and antient.id in self.acted:
+            return OVERSEER
+        return self.side
+
     @property
     def party_gold(self) -> int:
         """All the gold the heroes hold (what the party carries out of the catacomb)."""
@@ -331,10 +347,10 @@ class GameState:
             "shields": list(self.shields),
             "antients": [
                 {
-                    # Antients: control passes back and forth; whoever's part of the round it is controls it.
                     "id": c.id,
-                    "controlled_by": self.side if self.phase == "battle" else None,
+                    "controlled_by": self.antient_controller(c),
                     "acted": c.id in self.acted,
+                    "has_sequence": bool(c.shot_sequences),
                 }
                 for c in self.characters
                 if c.kind == "antient" and c.in_room

@@ -269,7 +269,10 @@ class Tx:
         for c in self.state.characters:
             if c.kind == "familiar" and c.owner == hero.id and c.in_room:
                 # The familiar's piece leaves the playmat; without its Item card it does not come back.
-                self.update(evolve(c, in_room=False, alive=c.alive and c.card not in lost_items))
+                gone = c.card in lost_items
+                self.update(
+                    evolve(c, in_room=False, alive=c.alive and not gone, health=0 if gone else c.health)
+                )
         self.pass_allies_of(hero)
 
     def return_poison(self, cards: tuple[int, ...]) -> None:
@@ -298,7 +301,9 @@ class Tx:
         self.update(self.rules.with_permanent_items(hero))
         for c in self.state.characters:
             if c.kind == "familiar" and c.owner == hero.id and c.card == card.id and c.in_room:
-                self.update(evolve(c, alive=False, in_room=False))
+                # Off the playmat like a destroyed familiar (no health left; a new room's Setup Phase
+                # brings it back at full health while its hero holds the card).
+                self.update(evolve(c, alive=False, health=0, in_room=False))
                 self.emit(E.Destroyed(f"{c.name} leaves the playmat with its Item card", c.id, None))
 
     def pass_allies_of(self, dead: Character) -> None:

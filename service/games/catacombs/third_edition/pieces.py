@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.games.catacombs.flow import shot_resolution
 from service.games.catacombs.flow.cards import Content, MonsterCard
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
@@ -64,7 +65,7 @@ def planned_shot(state: GameState, action: A.ResolveShot) -> tuple[Character, st
     turn = state.turn
     if turn is None:
         return None
-    planned = next((p for p in turn.candidates() if p.shot.kind == action.shot), None)
+    planned = shot_resolution.planned_for(turn, action)
     if planned is None:
         return None
     return state.character(planned.actor or turn.character), planned.shot.summons or ""

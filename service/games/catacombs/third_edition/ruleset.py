@@ -101,10 +101,18 @@ class Catacombs3E(CastlesHeroes3E):
         state = rng.seed_state(seed)
         state, poison = rng.shuffled(state, self.content.poison_deck())
         deck = list(self.content.item_deck())
+        in_box = set(deck)
         for hero in characters:
             for item in hero.items:
                 if item in deck:
                     deck.remove(item)  # starting items come out of the Item deck
+                elif item in in_box and self.content.card("item", item).familiar:
+                    # A familiar is one piece per copy of its card: two heroes cannot start with the one
+                    # copy (its piece would stand beside both).
+                    raise IllegalActionError(
+                        f"the Item deck holds no more copies of {item} for {hero.name}",
+                        cite("Game Phases: The Setup Phase"),
+                    )
         state, item_deck = rng.shuffled(state, deck)
         return GameState(
             ruleset=self.name,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from service.games.catacombs.flow import card_play, special_rooms, table_draws
+from service.games.catacombs.flow import card_play, shot_resolution, special_rooms, table_draws
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import Character, GameState, Option, Pending, PlannedShot
@@ -75,7 +75,7 @@ class CastlesHeroes3E(CatacombsFlow):
     def _check_resolve_shot(self, state: GameState, action: A.ResolveShot) -> None:
         super()._check_resolve_shot(state, action)
         turn = state.turn
-        planned = next((p for p in turn.candidates() if p.shot.kind == action.shot), None) if turn else None
+        planned = shot_resolution.planned_for(turn, action) if turn else None
         if planned is not None and planned.shot.kind == "target_melee" and action.target is None:
             raise UnexpectedShotError("a target melee shot needs its declared target", integration3e.SHOTS)
 
@@ -83,7 +83,8 @@ class CastlesHeroes3E(CatacombsFlow):
         castles_shots3e.free_trapped(tx, action.knocked_off)
         turn = tx.state.turn
         assert turn is not None
-        planned = next(p for p in turn.candidates() if p.shot.kind == action.shot)
+        planned = shot_resolution.planned_for(turn, action)
+        assert planned is not None
         if castles_shots3e.lightning_flick(tx, planned):
             tx.after_change()
             return
