@@ -16,7 +16,7 @@ from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import Scan, SeenPiece
 from service.sensing.shot_trace import flicked_piece
 from tests.daemon.table_harness import FakeTable
-from tests.daemon.test_shot_reading import HeldAttribution, disc_of, flick, shots, until
+from tests.daemon.test_shot_reading import HeldAttribution, flick
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def table(held: HeldAttribution) -> Iterator[FakeTable]:
     table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
     assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
-    held.hit = disc_of(table, "monster-orc-1")
+    held.hit = table.disc_of("monster-orc-1")
     yield table
     held.release.set()
     table.close()
@@ -42,11 +42,11 @@ def test_a_sure_reading_names_the_flicked_disc_in_its_action_and_the_shot_line(
     flick(table)
     assert held.started.wait(5)
     shot = table.eventlog.records()[-1]
-    assert shot.kind == "shot" and shot.payload["flicked"] == disc_of(table, "hero-xoric")
+    assert shot.kind == "shot" and shot.payload["flicked"] == table.disc_of("hero-xoric")
     assert shot.payload["flicked_character"] == "hero-xoric"
-    assert shots(table)[-1]["flicked_character"] == "hero-xoric"
+    assert table.shots()[-1]["flicked_character"] == "hero-xoric"
     held.release.set()
-    until(table, lambda: not table.daemon.reading_shots(), "the reading to land")
+    table.until(lambda: not table.daemon.reading_shots(), "the reading to land")
     action = table.eventlog.records()[-1]
     assert action.payload["action"] == "resolve_shot" and action.payload["flicked"] == "hero-xoric"
 
@@ -57,10 +57,10 @@ def test_a_manual_shot_carries_the_flicked_disc_and_a_wrong_one_is_refused_citin
     """catacombs-3e-reference.txt: Character Shots: the referee's flicked disc goes into the action; a disc
     the melee does not flick is refused, with the rule, and nothing is logged."""
     before = table.eventlog.last_seq()
-    wrong = table.send("manual_shot", flicked=disc_of(table, "hero-elani"), direct_hits=["monster-orc-1"])
+    wrong = table.send("manual_shot", flicked=table.disc_of("hero-elani"), direct_hits=["monster-orc-1"])
     assert not wrong["ok"] and "Character Shots" in wrong["error"] and "Elani" in wrong["error"]
     assert table.eventlog.last_seq() == before
-    right = table.send("manual_shot", flicked=disc_of(table, "hero-xoric"), direct_hits=["monster-orc-1"])
+    right = table.send("manual_shot", flicked=table.disc_of("hero-xoric"), direct_hits=["monster-orc-1"])
     assert right["ok"], right
     record = table.eventlog.records()[-1]
     assert record.payload["flicked"] == "hero-xoric"
