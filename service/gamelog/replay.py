@@ -16,7 +16,7 @@ from service.rules.codec import DecodeError, decode_dataclass
 from service.rules.errors import IllegalActionError
 from service.rules.events import Event
 from service.rules.ruleset import RuleSet
-from service.rules.settings import Settings
+from service.rules.settings import RuleSettings
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[Rul
     ruleset = rulesets().get(name) if isinstance(name, str) else None
     if ruleset is None:
         raise SetupError(f"unknown rule set {name!r}; known: {sorted(rulesets())}")
-    settings = _settings(setup.get("settings", {}))
+    settings = _settings(ruleset.settings_type, setup.get("settings", {}))
     for key in ("items", "spells"):
         if not isinstance(setup.get(key) or {}, dict):
             raise SetupError(f"setup {key!r} must map hero card ids to card ids, got {setup[key]!r}")
@@ -140,12 +140,13 @@ def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[Rul
     return rules, state
 
 
-def _settings(raw: Any) -> Settings:
-    """The table's settings, each of its own type: "yes please" is not a true, nor "2" a number."""
+def _settings(settings_type: type[RuleSettings], raw: Any) -> RuleSettings:
+    """The table's settings as the rule set's own ``settings_type``, each of its own type: "yes please" is
+    not a true, nor "2" a number."""
     if not isinstance(raw, dict):
         raise SetupError(f"bad settings: expected an object, got {raw!r}")
     try:
-        return decode_dataclass(Settings, raw, "settings")
+        return decode_dataclass(settings_type, raw, "settings")
     except DecodeError as exc:
         raise SetupError(f"bad settings: {exc}") from exc
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from service.games.castles.core import actions as A
 from service.games.castles.core import damage
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import ChargedCard
@@ -25,7 +26,6 @@ from service.games.castles.first_edition import pieces as pieces1e
 from service.games.castles.first_edition.setup import cite1e, new_game_1e
 from service.games.castles.first_edition.tx import FirstEditionTx
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     CardNotPlayableError,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from service.games.castles.core import actions as A
 from service.games.castles.core import damage
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import Alternatives, CastlesCards, ChargedCard, Sequence
@@ -18,7 +19,6 @@ from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTu
 from service.games.castles.core.tx import CastlesTx
 from service.games.castles.second_edition.setup import cite2e, new_game
 from service.games.catacombs.flow.state import Option, Pending
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     BadDecisionError,

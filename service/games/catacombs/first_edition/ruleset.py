@@ -34,9 +34,11 @@ from collections.abc import Mapping
 from collections.abc import Sequence as Seq
 from typing import Any
 
+from service.games.catacombs.first_edition import actions as A
 from service.games.catacombs.first_edition import rage, refusals, rounds, services
 from service.games.catacombs.first_edition import setup as setup1e
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
@@ -52,8 +54,6 @@ from service.games.catacombs.flow.state import (
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition import pieces as pieces3e
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,

@@ -10,11 +10,14 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping
 from collections.abc import Sequence as Seq
-from typing import Any
+from typing import Any, ClassVar
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import card_play, modifiers, shot_resolution, special_rooms
 from service.games.catacombs.flow.cards import Content, slug
 from service.games.catacombs.flow.layout import deal_room_deck
+from service.games.catacombs.flow.rulebooks import cite
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
@@ -31,7 +34,6 @@ from service.games.catacombs.flow.state import (
 )
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import soloth_altar as altar
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     BadDecisionError,
@@ -43,10 +45,10 @@ from service.rules.errors import (
     UnexpectedShotError,
     UnknownCharacterError,
     WrongPhaseError,
-    cite,
 )
 from service.rules.evolve import evolve
 from service.rules.ruleset import RuleSet
+from service.rules.settings import RuleSettings
 
 TURN_ORDER = cite("Battle Phase: Turn Order")
 SEQUENCES = cite("Battle Phase: Shot Sequences and Connectors")
@@ -58,6 +60,9 @@ OVERSEER_KINDS = ("monster", "lord")
 
 class CatacombsFlow(RuleSet[GameState, Content]):
     """Catacombs' common flow: two sides, rooms, characters with health. Subclasses fill in the hooks."""
+
+    settings_type: ClassVar[type[RuleSettings]] = Settings
+    settings: Settings
 
     # == the public API ===========================================================================
     def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow import modifiers
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.shots import Shot
 from service.games.catacombs.flow.state import (
     FROZEN,
@@ -21,9 +23,8 @@ from service.games.catacombs.flow.state import (
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions import castles_shots as castles_shots3e
-from service.rules import events as E
 from service.rules.actions import ResolveShot
-from service.rules.errors import IllegalActionError, UnexpectedShotError, cite
+from service.rules.errors import IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
 
 

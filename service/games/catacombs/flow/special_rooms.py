@@ -8,16 +8,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import card_play, table_draws
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import UnknownCardError
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character, GameState, Option, Pending
 from service.games.catacombs.flow.table_draws import TAVERN_BAG as TAVERN_BAG  # the decks the rooms draw from
 from service.games.catacombs.flow.table_draws import unused_heroes as unused_heroes
 from service.games.catacombs.flow.tx import FlowRules, Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions import soloth_altar as altar
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,
@@ -25,7 +26,6 @@ from service.rules.errors import (
     NotEnoughGoldError,
     UnknownCharacterError,
     WrongPhaseError,
-    cite,
 )
 from service.rules.evolve import evolve
 

@@ -6,10 +6,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules.codec import OMIT_WHEN_DEFAULT, decode_dataclass, encode
 from service.rules.evolve import evolve
-from service.rules.settings import Settings
 
 HEROES = "heroes"
 OVERSEER = "overseer"

@@ -14,8 +14,11 @@ from collections.abc import Mapping
 from collections.abc import Sequence as Seq
 from typing import Any
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import card_play, modifiers, position, special_rooms, table_draws
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import HeroCard, MonsterCard, UnknownCardError
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
@@ -34,10 +37,8 @@ from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition import pieces as pieces3e
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions.castles_heroes import CastlesHeroes3E
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
-from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError, cite
+from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError
 from service.rules.evolve import evolve
 
 TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 5 gold each

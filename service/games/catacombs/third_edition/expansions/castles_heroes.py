@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import card_play, shot_resolution, special_rooms, table_draws
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import Character, GameState, Option, Pending, PlannedShot
@@ -28,7 +30,6 @@ from service.games.catacombs.third_edition.expansions.castles_integration import
     is_catacomb_hero,
 )
 from service.games.catacombs.third_edition.expansions.castles_shots import TRAPPED
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
@@ -36,7 +37,6 @@ from service.rules.errors import (
     IllegalActionError,
     NotEnoughGoldError,
     UnexpectedShotError,
-    cite,
 )
 from service.rules.evolve import evolve
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from service.games.catacombs.flow.cards import ActionCard, Content, HeroCard, LordCard, MonsterCard, RoomCard
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character
-from service.rules.errors import cite
 from service.rules.events import Event
 
 MANUAL = "catacombs-and-castles-2e-manual.md"

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from service.games.catacombs.flow import card_play, table_draws
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character, GameState, Option
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules.errors import cite
 from service.rules.events import Event
 from service.rules.evolve import evolve
 
