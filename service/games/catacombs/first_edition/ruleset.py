@@ -1,8 +1,8 @@
 """Catacombs First Edition (catacombs-1e-rules-italian.txt) as a variant of the Catacombs turn flow.
 
 The Keeper (il Custode) is the Overseer side of ``CatacombsFlow``; the room, turn, shot and gold machinery is
-the one Catacombs 3E fills in (``Catacombs3E``), read from the first edition's cards
-(``catacombs1e_cards.Catacombs1ECards``). What the first edition does differently is here:
+the Catacombs game both editions share (``flow.game.CatacombsGame``; Catacombs 3E is its sibling), read from
+the first edition's cards (``cards.Catacombs1ECards``). What the first edition does differently is here:
 
 - 1: La Fase Esplorazione / Configurare la Catacomba: the Room deck is level 0, level 1, the Merchant, two
   level 1 cards, the Healer, a level 2 card and the Catacomb Lord; the Keeper turns the top card; the Lord's
@@ -39,6 +39,8 @@ from service.games.catacombs.first_edition import rage, refusals, rounds, servic
 from service.games.catacombs.first_edition import setup as setup1e
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
 from service.games.catacombs.flow import events as E
+from service.games.catacombs.flow import pieces
+from service.games.catacombs.flow.game import CatacombsGame
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
@@ -52,8 +54,6 @@ from service.games.catacombs.flow.state import (
     Turn,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition import pieces as pieces3e
-from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,
@@ -75,7 +75,7 @@ def cite1(section: str) -> str:
     return f"{MANUAL}: {section}"
 
 
-class Catacombs1E(Catacombs3E):
+class Catacombs1E(CatacombsGame):
     name = "catacombs-1e"
     gold_in_box = TREASURY
     content: Catacombs1ECards
@@ -403,7 +403,7 @@ class Catacombs1E(Catacombs3E):
         tx = Catacombs1ETx(state, self)
         getattr(self, f"_do_{action.name}")(tx, action)
         rounds.keeper_wins(self, tx)  # Cose importanti 3: "In un qualunque momento"
-        return pieces3e.without_shields_of_the_dead(tx.state, tx.events)
+        return pieces.without_shields_of_the_dead(tx.state, tx.events)
 
     def end_of_round(self, tx: Tx) -> None:
         """Riassunto delle regole: "Qualunque pezzo ... incapacitato ottenuto nel round precedente, ritorna
