@@ -385,3 +385,23 @@ def _character_view(c: Character) -> dict[str, Any]:
         **({"rage": c.rage} if c.rage is not None else {}),
         **({"player": c.player} if c.player is not None else {}),
     }
+
+
+def name_of(state: GameState, character_id: str) -> str:
+    """The character's name, for refusals (its id, quoted, when it is not in the game)."""
+    found = state.find(character_id)
+    return found.name if found is not None else repr(character_id)
+
+
+def why_cannot_act(state: GameState, c: Character) -> str:
+    """Why ``c`` may not take a turn now, in a few words (Battle Phase: Turn Order)."""
+    if not c.alive:
+        return "dead"
+    if not c.in_room:
+        return "not in this room"
+    if c.id in state.acted:
+        return "already acted this round"
+    for status in (DEVOURED, FROZEN):
+        if c.has(status):
+            return status
+    return f"it is the {state.side}' turn"
