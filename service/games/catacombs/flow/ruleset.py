@@ -13,7 +13,14 @@ from collections.abc import Sequence as Seq
 from typing import Any, ClassVar
 
 from service.games.catacombs.flow import actions as A
-from service.games.catacombs.flow import card_play, corrections, modifiers, shot_resolution, special_rooms
+from service.games.catacombs.flow import (
+    allies,
+    card_play,
+    corrections,
+    modifiers,
+    shot_resolution,
+    special_rooms,
+)
 from service.games.catacombs.flow.cards import Content, slug
 from service.games.catacombs.flow.layout import deal_room_deck
 from service.games.catacombs.flow.rulebooks import cite
@@ -403,10 +410,10 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         special_rooms.decide_tavern_reward(self, tx, pending, option)
 
     def decide_choose_ally_ability(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_ally_ability(self, tx, pending, option)
+        allies.decide_ally_ability(self, tx, pending, option)
 
     def decide_choose_ally_spell(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_ally_spell(self, tx, pending, option)
+        allies.decide_ally_spell(self, tx, pending, option)
 
     def decide_choose_item(self, tx: Tx, pending: Pending, option: str) -> None:
         special_rooms.decide_item(self, tx, pending, option)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from service.games.catacombs.flow import actions as A
-from service.games.catacombs.flow import card_play, shot_resolution, special_rooms, table_draws
+from service.games.catacombs.flow import allies, card_play, shot_resolution, special_rooms, table_draws
 from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
@@ -360,7 +360,7 @@ def _seeded_draw(tx: Tx, pool: list[str]) -> Callable[[], str]:
 
 def recruit(rules: CastlesHeroes3E, tx: Tx, hero: Character, card_id: str) -> None:
     """The chosen Catacomb ally joins as special_rooms' Inn ally does."""
-    special_rooms.join_as_ally(rules, tx, hero, card_id)
+    allies.join_as_ally(rules, tx, hero, card_id)
 
 
 # == dark spells ===================================================================================
