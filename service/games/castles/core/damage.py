@@ -317,6 +317,11 @@ def offer_transfer(
 
 
 def apply_transfer(tx: CastlesTx, cards: CastlesCards, context: tuple[str, ...], option: str) -> None:
+    """The transfer the damaging player chose for captured tokens (catacombs-and-castles-2e-manual.md:
+    Health and Transfer Types): power, assist, health, void, capture or discard.
+
+    Kept as one function (about 90 lines): one branch per transfer type, each a few lines over the same
+    decoded decision (attacker, target, tokens); the branches read as the manual's list."""
     attacker_id, target_id, raw_tokens = context
     tokens = int(raw_tokens)
     attacker = tx.char(attacker_id)

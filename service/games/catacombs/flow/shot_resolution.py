@@ -75,6 +75,13 @@ def flicked_refusal(
 
 
 def resolve_shot(tx: Tx, action: ResolveShot) -> None:
+    """One flick of the declared sequence, in the order the rulebook resolves it: the expected shot it
+    performs, ice knocked off, fire walls touched, a fear rush, target and roll shots, chain hits, damage,
+    regeneration and the modifier's effect.
+
+    Kept as one function (about 95 lines): each step reads and narrows the same running values (the
+    planned shot, the attacker as last updated, the hits still in play), and an early return ends the
+    shot; read top to bottom it is the rulebook's order (catacombs-3e-reference.txt: Battle Phase)."""
     turn = tx.state.turn
     assert turn is not None
     candidates = turn.candidates()
@@ -241,7 +248,10 @@ def forfeit_rest_of_sequence(tx: Tx, cid: str) -> None:
 def hit_targets(
     tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], pushed_off: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Damage for every direct hit; returns (characters the modifier may affect, characters damaged)."""
+    """Damage for every direct hit; returns (characters the modifier may affect, characters damaged).
+
+    Kept as one loop (about 80 lines): each hit is decided against the attacker and target as the hits
+    before it left them (reflected, frozen, shielded, destroyed), so the cases stay in one pass."""
     affected: list[str] = []
     damaged: list[str] = []
     turn = tx.state.turn
