@@ -14,8 +14,8 @@ from service.games.castles.core import events as CE
 from service.games.castles.core.cards import CastlesCards, ChargedCard
 from service.games.castles.core.state import FULL_ARMOUR, HALF_ARMOUR, CastlesState, Fighter, Hit, Planned
 from service.games.castles.core.tx import CastlesTx
-from service.games.catacombs.flow.state import Option, Pending
 from service.rules import events as E
+from service.rules.decisions import Option, Pending
 from service.rules.evolve import evolve
 
 UNKNOWN_CHARGE_ROOM = 1_000

@@ -19,8 +19,8 @@ from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTu
 from service.games.castles.core.tx import CastlesTx
 from service.games.castles.second_edition import charged_cards, corrections, shots
 from service.games.castles.second_edition.setup import cite2e, new_game
-from service.games.catacombs.flow.state import Option, Pending
 from service.rules import events as E
+from service.rules.decisions import Option, Pending
 from service.rules.errors import (
     BadDecisionError,
     CardNotPlayableError,

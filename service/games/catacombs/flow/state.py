@@ -9,6 +9,8 @@ from typing import Any
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules.codec import OMIT_WHEN_DEFAULT, decode_dataclass, encode
+from service.rules.decisions import Option as Option
+from service.rules.decisions import Pending as Decision
 from service.rules.evolve import evolve
 
 HEROES = "heroes"
@@ -128,20 +130,11 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Option:
-    id: str
-    label: str
+class Pending(Decision):
+    """A Catacombs decision (``kind``: "choose_alternative", "choose_modifier_target", "choose_monster", ...;
+    ``context``: e.g. the targets hit or the quadrant level), about a Catacombs ``Shot`` when it has one."""
 
-
-@dataclass(frozen=True)
-class Pending:
-    id: str
-    kind: str  # "choose_alternative" | "choose_modifier_target" | "choose_monster" | ...
-    character: str | None
-    prompt: str
-    options: tuple[Option, ...]
     shot: Shot | None = None
-    context: tuple[str, ...] = ()  # kind-specific facts, e.g. the targets hit or the quadrant level
 
 
 @dataclass(frozen=True)
