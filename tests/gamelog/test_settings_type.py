@@ -28,23 +28,23 @@ CATACOMBS = {
 }
 
 
-def test_a_catacombs_setup_reads_the_catacombs_settings():
+def test_a_catacombs_setup_reads_the_catacombs_settings() -> None:
     """catacombs-3e-reference.txt: Hero Death (the advanced rule is a table setting)."""
     rules, _ = new_game_from_setup({**CATACOMBS, "settings": {"advanced_hero_death": True}})
     assert rules.settings == Settings(advanced_hero_death=True)
 
 
-def test_a_castles_setup_has_no_settings_of_its_own():
+def test_a_castles_setup_has_no_settings_of_its_own() -> None:
     rules, _ = new_game_from_setup(CASTLES)
     assert CastlesSecondEdition.settings_type is RuleSettings
     assert type(rules.settings) is RuleSettings
 
 
-def test_a_catacombs_option_in_a_castles_setup_is_refused_naming_it():
+def test_a_catacombs_option_in_a_castles_setup_is_refused_naming_it() -> None:
     with pytest.raises(SetupError, match="physical_decks"):
         new_game_from_setup({**CASTLES, "settings": {"physical_decks": True}})
 
 
-def test_a_wrongly_typed_setting_is_refused_naming_it():
+def test_a_wrongly_typed_setting_is_refused_naming_it() -> None:
     with pytest.raises(SetupError, match="physical_decks"):
         new_game_from_setup({**CATACOMBS, "settings": {"physical_decks": "yes please"}})

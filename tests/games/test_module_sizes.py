@@ -29,7 +29,7 @@ def long_functions_without_a_reason(source: str) -> list[str]:
     return found
 
 
-def test_the_check_sees_a_long_function_without_a_reason():
+def test_the_check_sees_a_long_function_without_a_reason() -> None:
     body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
     assert long_functions_without_a_reason(f"def f():\n{body}") == [f"f ({MAX_FUNCTION_LINES + 1} lines)"]
     kept = f'def f():\n    """Kept as one function: a table."""\n{body}'
@@ -37,7 +37,7 @@ def test_the_check_sees_a_long_function_without_a_reason():
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(ROOTS[0].parents[1])))
-def test_each_module_reads_in_one_sitting(module: Path):
+def test_each_module_reads_in_one_sitting(module: Path) -> None:
     source = module.read_text(encoding="utf-8")
     assert len(source.splitlines()) <= MAX_MODULE_LINES
     assert long_functions_without_a_reason(source) == []

@@ -33,7 +33,7 @@ def naming(text: str, words: set[str]) -> list[str]:
     return sorted({w for w in words if re.search(re.escape(w), text, re.IGNORECASE)})
 
 
-def test_the_scan_sees_a_game_named():
+def test_the_scan_sees_a_game_named() -> None:
     words = game_words()
     assert {"catacombs-3e", "catacombs-and-castles-1e", "catacomb", "castle"} <= words
     assert naming('"""Catacombs 1E: the rage track."""', words) == ["catacomb"]
@@ -45,11 +45,11 @@ def test_the_scan_sees_a_game_named():
 
 
 @pytest.mark.parametrize("module", sorted(CORE.glob("*.py")), ids=lambda p: p.name)
-def test_no_module_of_the_core_names_a_game(module: Path):
+def test_no_module_of_the_core_names_a_game(module: Path) -> None:
     assert naming(module.read_text(encoding="utf-8"), game_words()) == []
 
 
-def test_every_game_action_and_event_is_registered_outside_the_core():
+def test_every_game_action_and_event_is_registered_outside_the_core() -> None:
     """The games' own classes are found through the core's registries, and none of them lives in it."""
     own_actions = {cls for cls in ACTION_TYPES.values() if not cls.__module__.startswith("service.rules")}
     own_events = {cls for cls in EVENT_TYPES.values() if not cls.__module__.startswith("service.rules")}
@@ -61,7 +61,7 @@ def test_every_game_action_and_event_is_registered_outside_the_core():
         assert cls.__module__.startswith("service.games."), cls
 
 
-def test_a_game_action_round_trips_through_the_registry():
+def test_a_game_action_round_trips_through_the_registry() -> None:
     """catacombs-1e-rules-italian.txt: Preparazione degli eroi (the rage track): a 1E action decodes by
     its name through the core's registry."""
     raw = {"action": "set_rage", "character": "hero-a", "rage": 2, "reason": "misread"}
@@ -71,7 +71,7 @@ def test_a_game_action_round_trips_through_the_registry():
     assert action_to_json(action) == raw
 
 
-def test_two_classes_may_not_share_an_action_name_or_an_event_type():
+def test_two_classes_may_not_share_an_action_name_or_an_event_type() -> None:
     @dataclass(frozen=True, slots=True)
     class Clash(Action):
         name: ClassVar[str] = "decide"
