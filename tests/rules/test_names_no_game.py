@@ -4,6 +4,8 @@ and content/). The core's registries are open, so the games' classes decode thro
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +61,21 @@ def test_every_game_action_and_event_is_registered_outside_the_core() -> None:
     assert {"rage_changed", "room_entered", "tokens_lost"} <= {c.type for c in own_events}
     for cls in own_actions | own_events:
         assert cls.__module__.startswith("service.games."), cls
+
+
+def test_every_action_and_event_class_of_the_games_is_registered() -> None:
+    """No game's action or event class escapes the registries (a clash of names would be refused)."""
+    unregistered = []
+    for found in pkgutil.walk_packages([str(GAMES_DIR)], "service.games."):
+        module = importlib.import_module(found.name)
+        for cls in vars(module).values():
+            if not isinstance(cls, type) or cls.__module__ != module.__name__:
+                continue
+            if issubclass(cls, Action) and ACTION_TYPES.get(cls.name) is not cls:
+                unregistered.append(f"{module.__name__}.{cls.__name__}")
+            if issubclass(cls, Event) and EVENT_TYPES.get(cls.type) is not cls:
+                unregistered.append(f"{module.__name__}.{cls.__name__}")
+    assert unregistered == []
 
 
 def test_a_game_action_round_trips_through_the_registry() -> None:

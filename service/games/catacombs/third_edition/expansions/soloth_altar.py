@@ -18,7 +18,7 @@ from service.games.catacombs.flow import card_play, table_draws
 from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character, GameState, Option
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules.events import Event
+from service.rules.events import Event, register_event
 from service.rules.evolve import evolve
 
 SOURCE = "reference-data/catacombs-3e/special-rooms.yaml"
@@ -30,6 +30,7 @@ TAKE, BOTTOM = "take", "bottom"
 DECISION = "altar_card"  # the pending decision: take the flipped card or put it on the bottom
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class AltarCardFlipped(Event):
     """An offering at the Altar flips the top Item card for the hero who made it."""
@@ -40,6 +41,7 @@ class AltarCardFlipped(Event):
     offering: int  # 1 for the first offering of the visit, 2 for the further one
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ItemPutUnder(Event):
     """A card the hero did not take goes on the bottom of the Item deck."""
