@@ -116,7 +116,7 @@ def apply(rules: FirstEditionRules, tx: Tx, action: A.UseService) -> None:
         market = list(tx.state.market)
         market.remove(action.item or "")
         tx.state = evolve(tx.state, market=tuple(market))
-        special_rooms._give_item(rules, tx, hero, action.item or "")
+        special_rooms.give_item(rules, tx, hero, action.item or "")
     elif action.service == "restoring_touch":
         tx.heal(hero, 1)  # Tocco rigenerante: one health point, never above the starting level
     else:

@@ -42,7 +42,6 @@ from service.games.catacombs.flow.state import (
     why_cannot_act,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition.expansions import soloth_altar as altar
 from service.rules import events as E
 from service.rules.errors import (
     BadDecisionError,
@@ -71,6 +70,8 @@ class CatacombsFlow(RuleSet[GameState, Content]):
 
     settings_type: ClassVar[type[RuleSettings]] = Settings
     settings: Settings
+    # The special rooms an edition's expansions bring, by room kind (Catacombs 3E: the Altar of Soloth).
+    expansion_rooms: ClassVar[Mapping[str, special_rooms.ExpansionRoom]] = {}
 
     # == the public API ===========================================================================
     def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:
@@ -79,7 +80,11 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         return tx.state, tx.events
 
     def rule_for_pending(self, state: GameState) -> str:
-        return state_rule(state)
+        return state_rule(state, self.expansion_decisions())
+
+    def expansion_decisions(self) -> dict[str, str]:
+        """The rules behind the decisions the expansion rooms ask, by decision kind."""
+        return {kind: rule for room in self.expansion_rooms.values() for kind, rule in room.decisions.items()}
 
     def game_over_rule(self) -> str:
         return cite("Game Phases: Winning the Game")
@@ -304,12 +309,13 @@ class CatacombsFlow(RuleSet[GameState, Content]):
             raise BadDecisionError("no decision is pending", SEQUENCES)
         if action.decision != pending.id:
             raise BadDecisionError(
-                f"decision {action.decision!r} is not the pending one ({pending.id})", state_rule(state)
+                f"decision {action.decision!r} is not the pending one ({pending.id})",
+                state_rule(state, self.expansion_decisions()),
             )
         if action.option not in {o.id for o in pending.options}:
             raise BadDecisionError(
                 f"{action.option!r} is not an option of {pending.id}: {[o.id for o in pending.options]}",
-                state_rule(state),
+                state_rule(state, self.expansion_decisions()),
             )
 
     def _check_set_health(self, state: GameState, action: A.SetHealth) -> None:
@@ -418,9 +424,6 @@ class CatacombsFlow(RuleSet[GameState, Content]):
     def decide_choose_item(self, tx: Tx, pending: Pending, option: str) -> None:
         special_rooms.decide_item(self, tx, pending, option)
 
-    def decide_altar_card(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_altar_card(self, tx, pending, option)
-
     def lone_hero(self, state: GameState, hero: Character) -> bool:
         """Stun: "If only a single hero is able to perform their normal action(s) ... the stun is ignored"."""
         able = [h for h in state.heroes if h.alive and not (h.has(DEVOURED) or h.has(TELEPORTED))]
@@ -457,8 +460,8 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         corrections.apply_set_gold(tx, action)
 
 
-def state_rule(state: GameState) -> str:
-    """The rule behind the pending decision, for error messages."""
+def state_rule(state: GameState, expansions: Mapping[str, str]) -> str:
+    """The rule behind the pending decision, for error messages (``expansions``: the expansion rooms')."""
     kind = state.pending.kind if state.pending else ""
     return {
         "choose_alternative": SEQUENCES,
@@ -467,7 +470,7 @@ def state_rule(state: GameState) -> str:
         "choose_ally_ability": cite("Advanced Concepts: Allies"),
         "choose_ally_spell": cite("Advanced Concepts: Allies"),
         "transform": cite("Transform Shot Modifier", "catacombs-3e-shot-modifiers.txt"),
-        altar.DECISION: altar.ALTAR,
+        **expansions,
     }.get(kind, TURN_ORDER)
 
 

@@ -26,9 +26,11 @@ from service.games.catacombs.flow.state import (
     TELEPORTED,
     Character,
     GameState,
+    Pending,
 )
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
+from service.games.catacombs.third_edition.expansions import soloth_altar as altar
 from service.games.catacombs.third_edition.expansions.castles_heroes import CastlesHeroes3E
 from service.rules.evolve import evolve
 
@@ -37,6 +39,7 @@ TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 
 
 class Catacombs3E(CatacombsGame, CastlesHeroes3E):
     name = "catacombs-3e"
+    expansion_rooms = {"altar": altar.ROOM}  # the Cavern of Soloth's Altar, with the soloth expansion
     gold_in_box = TREASURY  # the Treasury of a new game (the box's coins)
 
     def summon(self, tx: Tx, summoner: Character, card_id: str) -> None:
@@ -158,3 +161,6 @@ class Catacombs3E(CatacombsGame, CastlesHeroes3E):
         return all(not m.alive or m.has(FROZEN) for m in monsters) and not any(
             m.alive and m.has(TELEPORTED) for m in monsters
         )
+
+    def decide_altar_card(self, tx: Tx, pending: Pending, option: str) -> None:
+        altar.decide_card(self, tx, pending, option)
