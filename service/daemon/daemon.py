@@ -43,7 +43,7 @@ from service.table.bindings import SizeOf, resolve_bindings
 from service.table.config import TableConfig
 from service.table.session import TableSession
 from service.table.shot_actions import Reading
-from service.table.wizard_commands import table_file_setup, table_trackers
+from service.table.commands.wizard import table_file_setup, table_trackers
 
 log = logging.getLogger(__name__)
 

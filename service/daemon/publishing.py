@@ -17,7 +17,7 @@ from service.table.board_view import board_payload, obstacles_for_pages
 from service.table.config import TableConfig
 from service.table.session import TableSession
 from service.table.trackers import TrackerConfig
-from service.table.wizard_commands import tracker_view
+from service.table.commands.wizard import tracker_view
 
 
 class TableView:
