@@ -69,8 +69,9 @@ def build_request(referee: str, body: Any) -> dict[str, Any]:
         check_command(command, args, actor)
     except CommandRefused as exc:
         raise CommandError(str(exc)) from None
-    if not _is_unicode(json.dumps(args, ensure_ascii=False)):
-        raise CommandError("the command holds text that is not Unicode (an unpaired surrogate)")
+    for key, value in args.items():
+        if not _is_unicode(json.dumps(value, ensure_ascii=False)):
+            raise CommandError(f"'{key}' holds text that is not Unicode (an unpaired surrogate)")
     return {"txn": uuid.uuid4().hex, "actor": actor, "command": command, "args": args}
 
 

@@ -97,6 +97,11 @@ _SHOT_SEQ = {
 }
 _BUTTON = frozenset({"referee", "button"})
 
+
+def _FIELD_IS(field: str) -> dict[str, Any]:  # noqa: N802 (reads as a schema constant)
+    return {"properties": {"field": {"const": field}}, "required": ["field"]}
+
+
 _SPECS = (
     # -- the turn --
     CommandSpec(
@@ -227,7 +232,8 @@ _SPECS = (
                 "target": _ID,
                 "field": {
                     "enum": ["health", "gold", "rage", "card", "charge", "armour"],
-                    "x-expect": "one of health, gold, rage, card, charge, armour",
+                    "x-expect": "one of health, gold, rage, card, charge, armour (poison is not set by hand: "
+                    "undo the action that drew it)",
                 },
                 "value": {
                     "type": ["integer", "array"],
@@ -242,6 +248,11 @@ _SPECS = (
                 "reason": _REASON_GIVEN,
             },
             required=("target", "field", "reason"),
+            allOf=[
+                {"if": _FIELD_IS("card"), "then": {"required": ["card", "change"]}},
+                {"if": _FIELD_IS("charge"), "then": {"required": ["card", "value"]}},
+                {"if": {"not": _FIELD_IS("card")}, "then": {"required": ["value"]}},
+            ],
         ),
         "game",
         True,
@@ -359,7 +370,7 @@ _SPECS = (
             {
                 "mat_confirmed": {
                     "const": True,
-                    "x-expect": "true: the playmat's walls, gaps and obstacles checked",
+                    "x-expect": "true, once the playmat's walls, gaps and obstacles are checked",
                 }
             },
             required=("mat_confirmed",),
@@ -427,8 +438,8 @@ def _in_words(spec: CommandSpec, error: ValidationError, args: Mapping[str, Any]
 
 def from_form(name: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """What a page's form posted → the command's ``args`` as the schema wants them: a number typed as text
-    becomes the number (a number where an id is wanted, its text), a comma-separated list of ids the list, a reason's runs of white space one space.
-    Anything else is left for :func:`check_command` to judge."""
+    becomes the number (a number where an id is wanted, its text), a comma-separated list of ids the list, a
+    reason's runs of white space one space. Anything else is left for :func:`check_command` to judge."""
     spec = CATALOGUE.get(name)
     if spec is None:
         return dict(fields)
