@@ -36,8 +36,10 @@ from service.simulator.table_edges import (
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
+    contact_kind,
     edge_crossing,
     falls_off,
+    fell_at,
     landing_spot,
     wall_lines,
 )
@@ -417,14 +419,7 @@ class ImpulseWorld(PiecesOnTheTable):
         if opened is None or self._record is None:
             return
         a, b = key
-        if "wall" in key:
-            kind = "wall"
-        elif a in self._static_names or b in self._static_names:
-            kind = "obstacle"
-        elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
-            kind = "obstacle"
-        else:
-            kind = "disc"
+        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
         t, x, y, impulse, speed = opened
         self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
@@ -440,8 +435,7 @@ class ImpulseWorld(PiecesOnTheTable):
 
     def _fall(self, disc: Disc, record: ShotRecord) -> None:
         if disc.id not in record.left_mat:
-            m = self.mat
-            record.left_mat[disc.id] = (min(max(disc.x, 0.0), m.width_mm), min(max(disc.y, 0.0), m.height_mm))
+            record.left_mat[disc.id] = fell_at(self.mat, disc.x, disc.y)
         for key in [k for k in self._open if disc.id in k]:
             self._close(key)
         disc.vx = disc.vy = disc.spin = 0.0

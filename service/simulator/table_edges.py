@@ -156,6 +156,23 @@ def landing_spot(
     return x, y
 
 
+def contact_kind(a: str, b: str, static_names: set[str], kind_of: Callable[[str], str]) -> str:
+    """What a contact between ``a`` and ``b`` was: a wall, an obstacle (fixed, or a piece of that kind: it
+    rings the mat like a wall) or two discs. ``kind_of`` names a piece's kind; it is asked only of pieces."""
+    if a == "wall" or b == "wall":
+        return "wall"
+    if a in static_names or b in static_names:
+        return "obstacle"
+    if "obstacle" in (kind_of(a), kind_of(b)):
+        return "obstacle"
+    return "disc"
+
+
+def fell_at(mat: MatConfig, x: float, y: float) -> tuple[float, float]:
+    """Where on the mat's edge a piece that fell off the table at (x, y) is said to have left it."""
+    return (min(max(x, 0.0), mat.width_mm), min(max(y, 0.0), mat.height_mm))
+
+
 def close_the_record(
     record: ShotRecord,
     start: dict[str, tuple[float, float]],

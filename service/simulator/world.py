@@ -39,8 +39,10 @@ from service.simulator.table_edges import (
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
+    contact_kind,
     edge_crossing,
     falls_off,
+    fell_at,
     landing_spot,
     wall_lines,
 )
@@ -338,14 +340,7 @@ class World(PiecesOnTheTable):
         if opened is None or self._record is None:
             return
         a, b = key
-        if b == "wall" or a == "wall":
-            kind = "wall"
-        elif a in self._static_names or b in self._static_names:
-            kind = "obstacle"  # a fixed obstacle: rings the mat like a wall
-        elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
-            kind = "obstacle"
-        else:
-            kind = "disc"
+        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
         t, x, y, impulse, speed = opened
         self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
@@ -433,9 +428,7 @@ class World(PiecesOnTheTable):
     def _fall(self, piece: _Piece, record: ShotRecord) -> None:
         """The piece drops off the table where it is: it leaves the space and every later scan."""
         if piece.id not in record.left_mat:
-            x, y = piece.body.position
-            m = self.mat
-            record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
+            record.left_mat[piece.id] = fell_at(self.mat, *piece.body.position)
         for key in [k for k in self._open if piece.id in k]:
             self._close(key)  # contacts it was still in end here, with the impulse they had so far
         piece.body.velocity = (0, 0)
