@@ -232,6 +232,45 @@ def inside_convex(px: float, py: float, polygon: Sequence[tuple[float, float]]) 
     return True
 
 
+def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+def point_polygon_distance(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> float:
+    if inside_convex(px, py, polygon):
+        return 0.0
+    n = len(polygon)
+    return min(_segment_distance(px, py, *polygon[i], *polygon[(i + 1) % n]) for i in range(n))
+
+
+def polygon_gap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
+    """Distance between two convex polygons (0 when they overlap)."""
+    if any(inside_convex(x, y, b) for x, y in a) or any(inside_convex(x, y, a) for x, y in b):
+        return 0.0
+    gap = min(
+        min(point_polygon_distance(x, y, b) for x, y in a),
+        min(point_polygon_distance(x, y, a) for x, y in b),
+    )
+    # Two boxes can cross without either holding a corner of the other (a plus sign): then edges intersect.
+    n, m = len(a), len(b)
+    for i in range(n):
+        for j in range(m):
+            if _segments_cross(a[i], a[(i + 1) % n], b[j], b[(j + 1) % m]):
+                return 0.0
+    return gap
+
+
+def _segments_cross(
+    p1: tuple[float, float], p2: tuple[float, float], q1: tuple[float, float], q2: tuple[float, float]
+) -> bool:
+    def side(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
+
+
 class SeatedPiece(Protocol):
     covering: str | None  # for ice: the piece it rides on
     fallen: bool  # fell off the table
