@@ -26,8 +26,7 @@ from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_
 from service.simulator.camera import CAMERA_QUALITIES, CameraTruth, draw_camera
 from service.simulator.sensors import PiezoTruth
 from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
-from service.simulator.table_edges import WALL_RADIUS_MM, point_polygon_distance, polygon_gap
-from service.simulator.world import Physics
+from service.simulator.table_edges import WALL_RADIUS_MM, Physics, point_polygon_distance, polygon_gap
 
 # ---- what a hidden table draws (uniform unless said otherwise) ----
 WAVE_SPEED_RANGE = (0.30, 1.00)  # mm/µs: neoprene on a wooden or a glass table, thick or thin

@@ -24,15 +24,19 @@ It offers :class:`World`'s interface (place, move, remove, positions, flick, …
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 
 from service.mat.geometry import MatConfig, PieceClass
 from service.mat.trace import FixedObstacle, WallSegment
 from service.simulator.impulse_bodies import Disc, Static, anticlockwise, pair_key
 from service.simulator.table_edges import (
+    GRAVITY_MM_S2,
+    MAX_SHOT_S,
+    RESTITUTION_FLOOR,
+    WALL_FRICTION,
     Contact,
     MatSurface,
+    Physics,
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
@@ -42,13 +46,6 @@ from service.simulator.table_edges import (
     fell_at,
     landing_spot,
     wall_lines,
-)
-from service.simulator.world import (
-    GRAVITY_MM_S2,
-    MAX_SHOT_S,
-    RESTITUTION_FLOOR,
-    WALL_FRICTION,
-    Physics,
 )
 
 STEP_S = 0.0004
@@ -74,13 +71,7 @@ class ImpulseWorld(PiecesOnTheTable):
         obstacles: Sequence[FixedObstacle] = (),
         physics: Physics | None = None,
     ) -> None:
-        self.mat = mat
-        self.rng = random.Random(seed)
-        self.perturb = perturb
-        self.physics = physics or Physics()
-        self.walls = tuple(walls) if walls is not None else None
-        self.obstacles = tuple(obstacles)
-        self.time_s = 0.0
+        self._set_the_table(mat, seed, perturb, walls, obstacles, physics)
         self.pieces: dict[str, Disc] = {}
         self._statics: list[Static] = []
         self._wall_lines: list[tuple[float, float, float, float]] = []  # inner faces, for the fall-off test

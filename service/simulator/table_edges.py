@@ -14,11 +14,36 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from service.mat.geometry import MatConfig
-from service.mat.trace import WallSegment
+from service.mat.trace import FixedObstacle, WallSegment
 
 WALL_RADIUS_MM = 10.0  # walls are 20 mm thick
 FALL_OFF_MM = 40.0  # how far past the mat's edge the table goes where no wall stands
 COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
+GRAVITY_MM_S2 = 9810.0
+MAX_SHOT_S = 8.0
+WALL_FRICTION = 0.3
+RESTITUTION_FLOOR = 0.6  # hard hits lose bounce, but never below this share of the nominal restitution
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Constants of the ground truth beyond the mat's own (MatConfig). The defaults are the classic table.
+
+    Elasticities are pymunk's: a contact bounces with the product of its two shapes' elasticities, as in the
+    daemon's model, so ``disc_elasticity`` is comparable with the model's ``disc_restitution`` and the mat's
+    ``wall_restitution`` is the walls' elasticity.
+    """
+
+    disc_elasticity: float = 0.85  # each piece then varies ×U(0.92, 1.05), capped at 0.98
+    friction_spread: float = 0.20  # each piece's sliding friction ×U(1 − spread, 1 + spread)
+    restitution_falloff_per_m_s: float = 0.10  # share of restitution lost per m/s of impact speed
+    obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
+    disc_disc_friction: float = 0.25  # wood on wood, tangential: how much spin and throw a glancing hit gives
+    mass_spread: float = 0.0  # each piece's mass ×U(1 − spread, 1 + spread); 0: the catalogue mass
+    # Only the impulse engine (impulse_world.py) reads these two: pymunk's joints have neither law.
+    flick_spin_rad_s: float = 3.0  # spread of the spin a flick gives
+    speed_friction_slope: float = 0.0  # share by which sliding friction grows per m/s above 1 m/s
+
 
 Line = tuple[float, float, float, float]
 
@@ -284,6 +309,24 @@ class PiecesOnTheTable:
     pieces: Mapping[str, SeatedPiece]
     _surface: MatSurface
     frame_period_s: float | None = None  # set: each shot is filmed at this period (ShotRecord.frames)
+
+    def _set_the_table(
+        self,
+        mat: MatConfig,
+        seed: int,
+        perturb: bool,
+        walls: Sequence[WallSegment] | None,
+        obstacles: Sequence[FixedObstacle],
+        physics: Physics | None,
+    ) -> None:
+        """The table either engine plays on: the mat, its walls and obstacles, its constants, its dice."""
+        self.mat = mat
+        self.rng = random.Random(seed)
+        self.perturb = perturb
+        self.physics = physics or Physics()
+        self.walls = tuple(walls) if walls is not None else None
+        self.obstacles = tuple(obstacles)
+        self.time_s = 0.0
 
     def film(self, record: ShotRecord, t_s: float, *, last: bool = False) -> None:
         """Take the frames due by ``t_s`` into the shot (``last``: the shot has ended; one more frame)."""
