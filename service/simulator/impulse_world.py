@@ -34,13 +34,11 @@ from service.simulator.table_edges import (
     MAX_SHOT_S,
     RESTITUTION_FLOOR,
     WALL_FRICTION,
-    Contact,
     MatSurface,
     Physics,
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
-    contact_kind,
     edge_crossing,
     falls_off,
     fell_at,
@@ -404,15 +402,6 @@ class ImpulseWorld(PiecesOnTheTable):
             if gap > SEPARATE_MM:
                 self._touching.discard(key)
                 self._close(key)
-
-    def _close(self, key: tuple[str, str]) -> None:
-        opened = self._open.pop(key, None)
-        if opened is None or self._record is None:
-            return
-        a, b = key
-        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
-        t, x, y, impulse, speed = opened
-        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
     # ---- leaving the mat and the table (as world.py) ----
     def _note_edge(self, disc: Disc, record: ShotRecord) -> None:

@@ -297,6 +297,7 @@ def _segments_cross(
 
 
 class SeatedPiece(Protocol):
+    kind: str  # its piece class, or "obstacle" for a movable obstacle
     covering: str | None  # for ice: the piece it rides on
     fallen: bool  # fell off the table
 
@@ -308,6 +309,9 @@ class PiecesOnTheTable:
     mat: MatConfig
     pieces: Mapping[str, SeatedPiece]
     _surface: MatSurface
+    _static_names: set[str]  # "wall" and the fixed obstacles' names
+    _record: ShotRecord | None  # the shot being run
+    _open: dict[tuple[str, str], list[float]]  # contacts in progress: t, x, y, impulse, speed
     frame_period_s: float | None = None  # set: each shot is filmed at this period (ShotRecord.frames)
 
     def _set_the_table(
@@ -335,6 +339,16 @@ class PiecesOnTheTable:
         due = len(record.frames) * self.frame_period_s
         if t_s + 1e-9 >= due or last:
             record.frames.append((t_s, self.positions()))
+
+    def _close(self, key: tuple[str, str]) -> None:
+        """A contact in progress ends: it goes into the shot's record with the impulse it had."""
+        opened = self._open.pop(key, None)
+        if opened is None or self._record is None:
+            return
+        a, b = key
+        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
+        t, x, y, impulse, speed = opened
+        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
     def position(self, piece_id: str) -> tuple[float, float]:
         raise NotImplementedError

@@ -44,7 +44,6 @@ from service.simulator.table_edges import (
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
-    contact_kind,
     edge_crossing,
     falls_off,
     fell_at,
@@ -308,15 +307,6 @@ class World(PiecesOnTheTable):
     def _on_separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         key = self._names(arbiter)
         self._close(key)
-
-    def _close(self, key: tuple[str, str]) -> None:
-        opened = self._open.pop(key, None)
-        if opened is None or self._record is None:
-            return
-        a, b = key
-        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
-        t, x, y, impulse, speed = opened
-        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
     # ---- a shot ----
     def flick(self, piece_id: str, angle_rad: float, speed_mm_s: float) -> ShotRecord:
