@@ -426,7 +426,8 @@ def _in_words(spec: CommandSpec, error: ValidationError, args: Mapping[str, Any]
         takes = ", ".join(sorted(properties)) or "no arguments"
         return f"{name} does not take {', '.join(map(repr, unknown))} (it takes {takes})"
     if error.validator == "required" and not error.path:
-        missing = [key for key in error.validator_value if key not in args]
+        wanted: list[str] = list(error.validator_value) if isinstance(error.validator_value, list) else []
+        missing = [key for key in wanted if key not in args]
         key = missing[0] if missing else "?"
         return f"{name} needs '{key}': {properties.get(key, {}).get('x-expect', 'a value')}"
     if error.validator == "anyOf" and not error.path:
