@@ -14,9 +14,18 @@ import pytest
 from service.enrolment import desk as enrolment_desk
 from service.guided import desk as calibration_desk
 from service.publish import topics
-from service.table.commands import CATALOGUE, CommandRefused, arguments_of, check_command, from_form
+from service.table import setup_game
+from service.table.commands import (
+    CATALOGUE,
+    CommandRefused,
+    arguments_of,
+    check_command,
+    command_names,
+    from_form,
+)
 from service.table.commands.game import _HANDLERS
 from service.table.commands.reference import markdown, section_of
+from service.table.commands.wizard import WIZARD_COMMANDS
 from tests.helpers.game_script import GameScript
 from web_dashboard.commands import CommandError, build_request
 
@@ -92,6 +101,13 @@ def test_a_wrong_value_is_refused_naming_its_key() -> None:
 
 def test_the_game_handles_exactly_the_commands_the_catalogue_hands_it() -> None:
     assert set(_HANDLERS) == {name for name, spec in CATALOGUE.items() if spec.handled_by == "game"}
+
+
+def test_the_set_up_wizard_answers_exactly_the_commands_the_catalogue_hands_it() -> None:
+    assert set(WIZARD_COMMANDS) == set(command_names("wizard"))
+    # setup_game's arguments split by game (service/table/setup_game.py) are, together, the catalogue's.
+    by_game = setup_game.ARGUMENTS | setup_game.CASTLES_ARGUMENTS | {"match"}
+    assert by_game == set(CATALOGUE["setup_game"].takes)
 
 
 def test_the_set_up_desks_take_the_arguments_the_catalogue_declares() -> None:
