@@ -159,6 +159,7 @@ class TableSession:
         seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
         are read against."""
         view = self.state.public_view() if self.state is not None else {}
+        _name_sides(view, self.entrants())
         now = names_from_view(view, self.discs)
         self.known_names = {**self.known_names, **now.of}
         return Names(self.known_names, now.sides)
@@ -362,8 +363,22 @@ class TableSession:
             # The game's expansions, so that the set-up wizard can start the next game with the same ones.
             "expansions": self._expansions(),
         }
-        view["result"] = game_result(self.state)
+        view["result"] = game_result(self.state, self.entrants())
+        _name_sides(view, self.entrants())
         return view
+
+    def entrants(self) -> dict[str, str]:
+        """A tournament match's sides by their entrants' names (side id → name): the hub's offer, put in the
+        setup record by ``setup_game`` (docs/tournaments.md). Empty for a game that is not a match."""
+        setup = next((r for r in self.rules_records if r.kind == "setup"), None)
+        if setup is None or not setup.payload.get("match"):
+            return {}
+        sides = setup.payload.get("sides") or []
+        return {
+            str(side["id"]): str(side["name"])
+            for side in sides
+            if isinstance(side, Mapping) and side.get("id") and isinstance(side.get("name"), str)
+        }
 
     def _expansions(self) -> list[str]:
         setup = next((r for r in self.rules_records if r.kind == "setup"), None)
@@ -480,7 +495,14 @@ def _rooms_left(state: Any) -> int | None:
     return max(0, len(deck) - int(state.room_index) - 1)
 
 
-def game_result(state: Any) -> dict[str, Any] | None:
+def _name_sides(view: dict[str, Any], entrants: Mapping[str, str]) -> None:
+    """A match's sides carry their entrant's name as ``player`` (docs/state.md: sides)."""
+    for side in view.get("sides") or []:
+        if isinstance(side, dict) and side.get("id") in entrants:
+            side["player"] = entrants[side["id"]]
+
+
+def game_result(state: Any, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
 
     Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
@@ -488,7 +510,7 @@ def game_result(state: Any) -> dict[str, Any] | None:
     if state is None or getattr(state, "outcome", None) is None:
         return None
     if getattr(state, "room_deck", None) is None:
-        return _side_result(state)
+        return _side_result(state, entrants or {})
     entered = state.room_index + 1
     # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
     # room they entered is behind them. A defeat happens inside a room the party did not clear.
@@ -516,10 +538,13 @@ def game_result(state: Any) -> dict[str, Any] | None:
     }
 
 
-def _side_result(state: Any) -> dict[str, Any]:
+def _side_result(state: Any, entrants: Mapping[str, str]) -> dict[str, Any]:
     winner = str(state.outcome)
     side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
-    sides = [{"id": s.id, "team": getattr(s, "team", None)} for s in getattr(state, "sides", ())]
+    sides = [
+        {"id": s.id, "team": getattr(s, "team", None), "player": entrants.get(s.id)}
+        for s in getattr(state, "sides", ())
+    ]
     headline = side_result_headline(winner, sides if side is not None else [{"id": winner, "team": winner}])
     rounds = getattr(state, "round", None)
     summary = headline + (f" in round {rounds}." if rounds else ".")
