@@ -128,9 +128,9 @@ def test_the_referee_is_told_why_in_words_that_match_the_numbers() -> None:
 
 
 def test_a_tournament_match_names_each_side_by_its_entrant_in_the_feed_the_snapshot_and_the_result() -> None:
-    """The hub's offer names the two entrants (docs/tournaments.md); ``setup_game`` puts them in the setup record
-    (service/table/setup_game.py with_match), and everything people read says "Ada (Team Castle)", never
-    "Team Castle" alone for Ada nor her entrant id."""
+    """The hub's offer names the two entrants (docs/tournaments.md); ``setup_game`` puts them in the setup
+    record (service/table/setup_game.py with_match), and everything people read says
+    "Ada (Team Castle)", never "Team Castle" alone for Ada nor her entrant id."""
     import dataclasses
 
     from service.table.setup_game import with_match
