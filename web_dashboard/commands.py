@@ -185,7 +185,8 @@ def _correct(args: dict[str, Any]) -> dict[str, Any]:
 
 def _undo(args: dict[str, Any]) -> dict[str, Any]:
     count = _int(args, "count", 1, 20) if "count" in args else 1
-    return {"count": count, "reason": _reason(args, required=True)}
+    seq = {"seq": _int(args, "seq", 1, 2**53)} if "seq" in args else {}  # the move the console named
+    return {"count": count, "reason": _reason(args, required=True), **seq}
 
 
 def _bind(args: dict[str, Any]) -> dict[str, Any]:
@@ -324,7 +325,7 @@ ARGUMENTS: dict[str, frozenset[str]] = {
         "confirm_hits": ("direct_hits", "candidate", "shot"),
         "manual_shot": ("flicked", "shot", "direct_hits", "pushed_off_mat", "reason"),
         "correct": ("target", "field", "value", "card", "change", "reason"),
-        "undo": ("count", "reason"),
+        "undo": ("count", "reason", "seq"),
         "pause": (),
         "resume": (),
         "rescan": (),

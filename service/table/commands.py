@@ -42,7 +42,7 @@ ARGUMENTS: Mapping[str, frozenset[str]] = {
         "manual_shot": ("character", "shot", "flicked", *_SHOT_ARGS),
         "dismiss_shot": ("reason",),
         "correct": ("target", "field", "value", "card", "change", "reason"),
-        "undo": ("count", "reason"),
+        "undo": ("count", "reason", "seq"),
         "pause": ("reason",),
         "resume": ("reason",),
         "bind": ("character", "piece"),
@@ -383,6 +383,17 @@ def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     if count > undoable:
         # Refused whole: undoing some and then answering "refused" would change the game unannounced.
         raise CommandRefused(f"only {undoable} action(s) can be undone, not {count}")
+    if "seq" in args:
+        # The move the referee was shown: taken back only while it is still the last one in effect, so a shot
+        # applied between the look and the tap is never taken back in its place.
+        seq = args["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool) or count != 1:
+            raise CommandRefused("undo seq must be the record number of one action, with count 1")
+        shown = session.undo_next()
+        if shown is None or shown["seq"] != seq:
+            now = f"the last move is now {shown['what']}" if shown else "nothing is left to undo"
+            raise CommandRefused(f"that move is no longer the last one ({now}): look again, then undo")
+        return [("undo", {"reason": _reason(args), "seq": seq})]
     return [("undo", {"reason": _reason(args)})] * count
 
 

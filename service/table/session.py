@@ -336,6 +336,23 @@ class TableSession:
             return None
         return table_game(self.rules.name).expected_shot(self.rules, self.state)
 
+    def undo_next(self) -> dict[str, Any] | None:
+        """The action one undo takes back now: ``{"seq", "what"}`` ("Royal Archer 1's rush"), or None."""
+        effective = self._effective() if self.state is not None else []
+        if not effective:
+            return None
+        seq, action = effective[-1]
+        names = self.names()
+        character = action.get("character")
+        who = names.name(str(character)) if character else None
+        if action.get("action") == "resolve_shot" and who:
+            what = f"{who}'s {str(action.get('shot') or 'shot').replace('_', ' ')}"
+        elif action.get("action") == "declare" and who:
+            what = f"{who}'s declared action"
+        else:
+            what = _UNDONE_WORDS.get(str(action.get("action")), "the last move")
+        return {"seq": seq, "what": what}
+
     def undoable(self) -> int:
         """How many actions are in effect now, i.e. how many undo records in a row would apply."""
         return len(self._effective()) if self.state is not None else 0
@@ -358,6 +375,9 @@ class TableSession:
             "pending_shot": _shot_summary(self.pending_shot),
             "attributing": _attributing(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
+            # What one undo would take back now, in words, and its record: the console's Undo says it and
+            # sends the record, so the table takes back exactly that one (docs/state.md).
+            "undo_next": self.undo_next(),
             "game": self.games,
             "rooms_left": _rooms_left(self.state),
             # The game's expansions, so that the set-up wizard can start the next game with the same ones.

@@ -156,6 +156,12 @@
     toggle.disabled = !s.phase || s.phase === "no_game";
     const undo = document.getElementById("undo-button");
     undo.disabled = !(s.table && s.table.can_undo);
+    // Undo says which move it takes back, and sends that move's record: the table takes back exactly it, or
+    // refuses when another move came in between (service/table/commands.py).
+    const next = s.table && s.table.undo_next;
+    const count = Number(document.querySelector("#undo-form [name=count]").value || 1);
+    undo.dataset.seq = next && count === 1 ? String(next.seq) : "";
+    undo.textContent = next && count === 1 ? `Undo ${next.what}` : (count > 1 ? `Undo the last ${count} moves` : "Undo");
     // A shot entered by hand stands for the shot the table expects; with none expected it cannot work.
     const manual = document.getElementById("manual-button");
     manual.disabled = !s.expected_shot || paused;
@@ -205,10 +211,13 @@
     rescan.addEventListener("click", () => R.send("rescan", {}, rescan));
     const dismiss = document.getElementById("dismiss-shot");
     dismiss.addEventListener("click", () => R.send("dismiss_shot", { reason: "set aside by the referee" }, dismiss));
+    document.querySelector("#undo-form [name=count]").addEventListener("input", () => renderTableControls(S.table));
     document.getElementById("undo-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const args = formArgs(e.target);
-      R.send("undo", { count: Number(args.count || 1), reason: args.reason || "" }, e.submitter || e.target);
+      const seq = document.getElementById("undo-button").dataset.seq;
+      R.send("undo", Object.assign({ count: Number(args.count || 1), reason: args.reason || "" },
+        seq ? { seq: Number(seq) } : {}), e.submitter || e.target);
     });
     document.getElementById("correct-form").addEventListener("submit", (e) => {
       e.preventDefault();
