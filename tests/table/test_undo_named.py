@@ -7,6 +7,7 @@ take back that other move in its place."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,8 @@ def test_undo_of_the_named_move_takes_back_that_one_and_refuses_once_another_cam
     assert hurt < full
     shown = table.state["table"]["undo_next"]
     # Another move comes in between the look and the tap: a health correction.
-    correction = {"target": "monster-orc-1", "field": "health", "value": 1, "reason": "tracker misread"}
+    correction: dict[str, Any] = {"target": "monster-orc-1", "field": "health", "value": 1}
+    correction["reason"] = "tracker misread"
     assert table.send("correct", **correction)["ok"]
     records = len(table.eventlog.records())
     refused = table.send("undo", seq=shown["seq"], reason="wrong orc")
