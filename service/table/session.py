@@ -504,6 +504,10 @@ _UNDONE_WORDS = {
     "set_health": "a health correction",
     "set_gold": "a gold correction",
     "set_rage": "a rage correction",
+    "set_pool": "a Health Tokens correction",
+    "set_charge": "a correction of a card's tokens",
+    "set_armour": "an Armour Token correction",
+    "perform_card": "a card performed",
 }
 
 

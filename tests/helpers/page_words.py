@@ -1,5 +1,5 @@
 """A checker over what a page shows people: no raw id, command name, record number, file name or Python
-literal in its visible text, and no horizontal scroll."""
+literal in its visible text, no horizontal scroll, and every control big enough for a finger and on screen."""
 
 from __future__ import annotations
 
@@ -41,3 +41,29 @@ def page_problems(page: Any) -> list[str]:
     if wide[0] > wide[1]:
         problems.append(f"horizontal scroll: the page is {wide[0]} px wide on a {wide[1]} px screen")
     return problems
+
+
+# Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
+# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped.
+_SMALL_CONTROLS = """() => {
+  const out = [];
+  const width = document.documentElement.clientWidth + 0.5;
+  for (const el of document.querySelectorAll("button, a, select, input:not([type=hidden]), summary")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest("[hidden]")) continue;
+    if (el.closest("details:not([open]) > :not(summary)")) continue;
+    const row = el.closest("label.check");
+    const h = row ? row.getBoundingClientRect().height : r.height;
+    if (h >= 44 && r.left >= 0 && r.right <= width) continue;
+    const name = (el.textContent || el.name || "").trim().slice(0, 30);
+    const size = `${Math.round(r.width)} x ${Math.round(h)} px at x ${Math.round(r.left)}`;
+    out.push(`${el.tagName.toLowerCase()} "${name}": ${size}`);
+  }
+  return out;
+}"""
+
+
+def small_controls(page: Any) -> list[str]:
+    """Every visible control on ``page`` lower than 44 px or reaching past the screen's edge."""
+    found: list[str] = page.evaluate(_SMALL_CONTROLS)
+    return found

@@ -168,16 +168,54 @@
     document.getElementById("manual-when").hidden = !manual.disabled;
   }
 
+  // What each game lets the referee set by hand (service/table/commands.py: correct): the form offers only
+  // these, and starts on the first, so it never starts on something the table refuses.
+  const CORRECTIONS = {
+    "catacombs-3e": [["health", "health"], ["gold", "gold"], ["card", "a card (give or take)"]],
+    "catacombs-1e": [["health", "health"], ["gold", "gold"], ["rage", "rage (the Barbarian)"], ["card", "a card (give or take)"]],
+    castles: [["health", "the side's Health Tokens"], ["charge", "tokens on a card"]],
+  };
+  function corrections(state) {
+    const ruleset = String((state && state.ruleset) || "");
+    return ruleset.startsWith("catacombs-and-") ? CORRECTIONS.castles : (CORRECTIONS[ruleset] || CORRECTIONS["catacombs-3e"]);
+  }
+  // Only the inputs the chosen correction uses are shown (a phone's screen is short).
+  function showCorrectionInputs() {
+    const form = document.getElementById("correct-form");
+    const field = form.field.value;
+    form.querySelector(".for-value").hidden = field === "card";
+    form.querySelector(".for-card").hidden = !(field === "card" || field === "charge");
+    form.querySelector(".for-change").hidden = field !== "card";
+  }
+
   function renderForms(t) {
     // Who can be corrected or chosen as flicked / hit.
     const chars = (t.state && t.state.characters) || [];
+    const castles = Boolean(t.state && (t.state.sides || []).length);
     for (const id of ["correct-target", "manual-flicked", "bind-character"]) {
       const select = document.getElementById(id);
       const current = select.value;
       clear(select);
-      if (id === "correct-target") select.appendChild(S.el("option", { value: "party" }, "party (gold)"));
-      for (const c of chars) select.appendChild(S.el("option", { value: c.id }, c.name || c.id));
-      if (current) select.value = current;
+      // A correction's first choice is one the game accepts: a living hero (a Castles warrior has no health
+      // to set, its one point is undone with the shot that removed it).
+      const listed = id === "correct-target"
+        ? [...chars.filter((c) => c.alive !== false && c.kind !== "warrior"), ...chars.filter((c) => c.alive === false && c.kind !== "warrior"),
+          ...(castles ? chars.filter((c) => c.kind === "warrior") : [])]
+        : chars;
+      for (const c of listed) select.appendChild(S.el("option", { value: c.id }, c.name || c.id));
+      if (current && [...select.options].some((o) => o.value === current)) select.value = current;
+    }
+    document.getElementById("draw-card").hidden = castles;  // Catacombs & Castles draws no cards from decks
+    const field = document.getElementById("correct-field");
+    const offered = corrections(t.state);
+    const key = offered.map((o) => o[0]).join(",");
+    if (field.dataset.offered !== key) {
+      const current = field.value;
+      clear(field);
+      for (const [value, label] of offered) field.appendChild(S.el("option", { value }, label));
+      if (offered.some((o) => o[0] === current)) field.value = current;
+      field.dataset.offered = key;
+      showCorrectionInputs();
     }
     const hits = document.getElementById("manual-hits");
     const checked = new Set([...hits.querySelectorAll("input:checked")].map((i) => i.value));
@@ -219,6 +257,8 @@
       R.send("undo", Object.assign({ count: Number(args.count || 1), reason: args.reason || "" },
         seq ? { seq: Number(seq) } : {}), e.submitter || e.target);
     });
+    document.getElementById("correct-field").addEventListener("change", showCorrectionInputs);
+    showCorrectionInputs();
     document.getElementById("correct-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const a = formArgs(e.target);
