@@ -163,7 +163,9 @@ window.Smartmat = (function () {
   document.addEventListener("DOMContentLoaded", () => {
     setUpTheme();
     renderers.push(renderSummary, renderBoard);
-    if (body.dataset.eventsUrl && document.querySelector(".summary")) connect();
+    // Every page with the live badge follows the stream (the set-up pages too), so the badge says "live" or
+    // "table offline" and never stays on "connecting…".
+    if (body.dataset.eventsUrl && document.getElementById("link-status")) connect();
   });
 
   // Pages replace this to add candidate paths or a highlighted piece to the shared board.

@@ -30,7 +30,7 @@
       li.textContent = `${entry.piece}: tag ${entry.uid} `;
       const undo = document.createElement("button");
       undo.type = "button"; undo.className = "linkbutton"; undo.textContent = "take back";
-      undo.addEventListener("click", () => send("enrol_forget", { piece: entry.piece }));
+      undo.addEventListener("click", () => send("enrol_forget", { piece: entry.piece }, $("enrol-done")));
       li.append(undo);
       done.append(li);
     }
@@ -45,10 +45,10 @@
 
   $("enrol-start").addEventListener("click", () => {
     const pieces = $("enrol-pieces").value.split(",").map((p) => p.trim()).filter(Boolean);
-    send("enrol_start", pieces.length ? { set: $("enrol-set").value.trim(), pieces } : { set: $("enrol-set").value.trim() });
+    send("enrol_start", pieces.length ? { set: $("enrol-set").value.trim(), pieces } : { set: $("enrol-set").value.trim() }, $("enrol-start"));
   });
-  $("enrol-finish").addEventListener("click", () => send("enrol_finish"));
-  $("enrol-cancel").addEventListener("click", () => send("enrol_cancel"));
+  $("enrol-finish").addEventListener("click", () => send("enrol_finish", {}, $("enrol-finish")));
+  $("enrol-cancel").addEventListener("click", () => send("enrol_cancel", {}, $("enrol-cancel")));
   refresh();
   setInterval(refresh, 300);  // a disc put down shows at once
 })();

@@ -115,6 +115,8 @@ window.SmartmatWords = (function () {
     let out = plain(text);
     if (command && out.startsWith(command + ": ")) out = out.slice(command.length + 2);
     out = out.replace(/\[((?:'[^']*'(?:,\s*)?)*)\]/g, (_, items) => items.replace(/'/g, ""));
+    // A side of the set-up by its place, as the wizard lists them: "sides[1]" → "the second side".
+    out = out.replace(/\bsides\[(\d)\]/g, (_, i) => `the ${["first", "second", "third", "fourth"][Number(i)] || "next"} side`);
     return out.replace(/'([^']*)'/g, "$1").replace(/\bNone\b/g, "nothing");
   }
   const done = (command) => DONE[command] || "Done";
