@@ -67,3 +67,37 @@ def small_controls(page: Any) -> list[str]:
     """Every visible control on ``page`` lower than 44 px or reaching past the screen's edge."""
     found: list[str] = page.evaluate(_SMALL_CONTROLS)
     return found
+
+
+# The size on screen of every visible piece of text in the viewport: CSS pixels, and for SVG text its size in
+# the drawing's units times the drawing's scale.
+_TEXT_SIZES = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    const el = walker.currentNode.parentElement;
+    if (!text || !el || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (r.bottom <= 0 || r.top >= innerHeight || style.visibility === "hidden") continue;
+    let px = parseFloat(style.fontSize);
+    const svg = el.closest("svg");
+    if (svg && svg.viewBox.baseVal.width) px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    out.push([Math.round(px * 10) / 10, text.slice(0, 40)]);
+  }
+  return out;
+}"""
+
+
+def text_smaller_than(page: Any, px: float) -> list[str]:
+    """Every visible text in the viewport drawn smaller than ``px``, as "<size> px: <text>"."""
+    sizes: list[list[Any]] = page.evaluate(_TEXT_SIZES)
+    return [f"{size} px: {text}" for size, text in sizes if size < px - 0.5]
+
+
+def page_scrolls(page: Any) -> bool:
+    """Whether the page is larger than its window either way (a TV has no one to scroll it)."""
+    root = "document.documentElement"
+    scroll: list[int] = page.evaluate(f"[{root}.scrollWidth - innerWidth, {root}.scrollHeight - innerHeight]")
+    return max(scroll) > 0

@@ -8,10 +8,18 @@
 window.SmartmatBoard = (function () {
   const NS = "http://www.w3.org/2000/svg";
   const MARKS = { frozen: "❄", stunned: "✦", teleported: "⇄" };
-  const MIN_DISC_PX = 17;   // drawn radius on screen, at least: room for three letters of 16 px text
+  // Sizes on screen for 16 px text (a phone's smallest); a TV at three metres sets --mat-text-px (app.css) and
+  // everything on the mat grows with it.
+  let MIN_DISC_PX = 17;     // drawn radius on screen, at least: room for two letters of TEXT_PX text
   const TAP_PX = 22;        // tap target radius: 44 px across
-  const TEXT_PX = 16;       // every word and number on the mat, on screen (a phone's smallest text)
-  const BADGE_PX = 12;      // radius of a health badge: two digits of TEXT_PX
+  let TEXT_PX = 16;         // every word and number on the mat, on screen
+  let BADGE_PX = 12;        // radius of a health badge: two digits of TEXT_PX
+  function textSize() {
+    const asked = parseFloat(getComputedStyle(document.body).getPropertyValue("--mat-text-px"));
+    TEXT_PX = asked > 0 ? asked : 16;
+    MIN_DISC_PX = 17 * TEXT_PX / 16;
+    BADGE_PX = 12 * TEXT_PX / 16;
+  }
   let lastAnimatedShot = null;
   let replayTimer = null;
   let lastDraw = null;      // what was drawn last, for a replay or a details card
@@ -322,6 +330,7 @@ window.SmartmatBoard = (function () {
   // options: {animate, candidatePaths: [{path, cls}], highlight: Set of piece ids, referee: bool}
   function draw(svg, board, state, shot, options) {
     options = options || {};
+    textSize();
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const mat = (board && board.mat) || defaultMat();
     const width = mat.width_mm || 860, height = mat.height_mm || 610;
@@ -370,7 +379,7 @@ window.SmartmatBoard = (function () {
       const thing = thingName(p.piece, p.class);
       const short = ch.name ? initials(ch.name, ch.kind) : thing.short;
       // Three letters of bold 16 px ("WG3") need a wider disc than two.
-      const r = Math.max(p.radius_mm || 16, (short.length > 2 ? MIN_DISC_PX + 3 : MIN_DISC_PX) / k);
+      const r = Math.max(p.radius_mm || 16, (short.length > 2 ? MIN_DISC_PX * 20 / 17 : MIN_DISC_PX) / k);
       if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
       const side = ch.side || p.side || "neutral";
       const room = r + BADGE_PX / k;  // its own badge's place, and a neighbour's badge's
