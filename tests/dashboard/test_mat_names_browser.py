@@ -194,3 +194,53 @@ def test_a_sides_off_mat_warriors_are_one_line_with_their_names_one_tap_away(
     expect(catacomb.locator("details.off-mat-warriors li").first).to_be_visible()
     assert page_problems(page) == []
     assert errors == []
+
+
+def test_catacombs_1e_reads_in_english_with_the_printed_italian_beside(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+) -> None:
+    """catacombs-1e-rules-italian.txt: the cards are Italian; the page speaks English (content english_name)
+    and shows the printed name beside it on the party list and a tapped disc's card."""
+    expect = sync_api.expect
+    feed, server = table
+    session = TableSession()
+    said: list[str] = []
+    for record in read_log(EXAMPLES / "catacombs1e-dragon.jsonl"):
+        for event in session.apply(record):
+            feed.publish("event", {**event, "seq": record.seq})
+            said.append(str(event.get("said") or ""))
+    assert any("Barbaro" in s for s in said)  # the table's words are the printed names
+    snapshot = session.snapshot()
+    snapshot["characters"][0]["piece"] = "hero-barbaro"
+    feed.snapshot(snapshot, seq=session.seq)
+    feed.board(
+        {
+            "mat": {"width_mm": 860, "height_mm": 610, "obstacles": []},
+            "connected": True,
+            "pieces": [
+                {
+                    "piece": "hero-barbaro",
+                    "character": "hero-barbaro",
+                    "side": "heroes",
+                    "x_mm": 200,
+                    "y_mm": 200,
+                    "radius_mm": 16,
+                    "class": "hero",
+                    "sigma_mm": 2,
+                }
+            ],
+        }
+    )
+    page, errors = phone(chromium, server.url)
+    barbarian = page.locator("#heroes [data-character=hero-barbaro] .name")
+    expect(barbarian).to_have_text("Barbarian (Barbaro)")
+    expect(page.locator("#board .piece[data-piece=hero-barbaro] .initials")).to_have_text("Ba")
+    page.locator("#board .piece[data-piece=hero-barbaro]").click()
+    expect(page.locator(".piece-details .name")).to_have_text("Barbarian")
+    expect(page.locator(".piece-details .printed")).to_have_text("printed on its card: Barbaro")
+    feed_text = page.locator("#feed").inner_text()
+    assert "Barbarian" in feed_text or "Dragon" in feed_text
+    for printed in ("Barbaro", "Dragone", "Spirito del Fuoco", "Ladra"):
+        assert printed not in feed_text, printed
+    assert errors == []

@@ -310,6 +310,7 @@ window.SmartmatBoard = (function () {
     const ch = item.character || {};
     const add = (tag, cls, text) => { const n = document.createElement(tag); n.className = cls; n.textContent = text; box.appendChild(n); return n; };
     add("strong", "name", ch.name || item.thing.name);
+    if (ch.printed_name) add("div", "printed muted", `printed on its card: ${ch.printed_name}`).lang = "it";
     add("div", "side", ch.name ? sideWords(item.side, ch.kind, d.state) : (item.thing.kind === "disc" ? "No character on it" : sideWords(item.side, item.thing.kind, d.state)));
     if (ch.health !== undefined) {
       add("div", "hp", ch.alive === false ? "Destroyed" : `Health ${ch.health} of ${ch.max_health || ch.health}`);
