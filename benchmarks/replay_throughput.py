@@ -14,7 +14,7 @@ import time
 from service.gamelog.records import parse_lines
 from service.gamelog.replay import new_game_from_setup, replay
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 
 HEROES = ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani")
 

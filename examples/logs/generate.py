@@ -11,7 +11,7 @@ from typing import Any
 
 from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 
 HERE = Path(__file__).parent
 

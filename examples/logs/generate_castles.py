@@ -13,8 +13,8 @@ from typing import Any
 
 from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
+from service.games.castles.core import actions as A
 from service.games.castles.core.state import CastlesState
-from service.rules import actions as A
 
 HERE = Path(__file__).parent
 RULESET = "catacombs-and-castles-2e"

@@ -13,8 +13,8 @@ from typing import Any
 
 from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.first_edition import actions as A
 from service.games.catacombs.flow.state import GameState
-from service.rules import actions as A
 
 HERE = Path(__file__).parent
 SETUP = {

@@ -9,14 +9,14 @@ from typing import Any
 
 from service.gamelog.context import context_differences
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
-from service.games import rulesets
+from service.games import SetupContentError, content_loader, rulesets
 from service.games.catacombs.flow.cards import Content
 from service.rules import actions as A
 from service.rules.codec import DecodeError, decode_dataclass
 from service.rules.errors import IllegalActionError
 from service.rules.events import Event
 from service.rules.ruleset import RuleSet
-from service.rules.settings import Settings
+from service.rules.settings import RuleSettings
 
 log = logging.getLogger(__name__)
 
@@ -52,73 +52,13 @@ def register_fixture_content(name: str, load: Callable[[], Content]) -> None:
 
 
 def load_content(setup: dict[str, Any]) -> Any:
-    """The cards the setup's rule set plays with: shipped (with an organiser's overlay), or a registered
-    fixture set."""
-    source = setup.get("content", "shipped")
-    if setup.get("ruleset") in ("catacombs-and-castles-2e", "catacombs-and-castles-1e"):
-        return _castles_content(setup)
-    if setup.get("ruleset") == "catacombs-1e":
-        return _catacombs1e_content(setup)
-    if isinstance(source, str) and source in _FIXTURE_CONTENT:
-        return _FIXTURE_CONTENT[source]()
-    if source != "shipped":
-        known = " or ".join(repr(name) for name in ("shipped", *sorted(_FIXTURE_CONTENT)))
-        raise SetupError(f"setup 'content' must be {known}, got {source!r}")
-    from service.content import ContentError
-    from service.content import load_content as load_shipped
-    from service.games.catacombs.adapter import rules_content
-
-    overlay = setup.get("overlay")
-    if overlay is not None and not isinstance(overlay, str):
-        raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
-    expansions = setup.get("expansions", [])
-    if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
-        raise SetupError(
-            f"setup 'expansions' must list expansion names (soloth, castles), got {expansions!r}"
-        )
+    """The cards the setup's rule set plays with, from the game's own loader (``service.games.CONTENT``):
+    shipped (with an organiser's overlay), or a registered fixture set."""
+    name = setup.get("ruleset", "catacombs-3e")
     try:
-        loaded = load_shipped(setup.get("ruleset", "catacombs-3e"), overlay, tuple(expansions))
-        if "castles" in expansions:
-            # The Castles heroes, Dark Spells and playmat in a 3E game (gamelog/integration_adapter.py).
-            from service.games.catacombs.integration_adapter import integrated_content
-
-            return integrated_content(loaded)
-        return rules_content(loaded)
-    except ContentError as exc:  # a log naming an overlay that is gone or broken on this machine
-        raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
-
-
-def _castles_content(setup: dict[str, Any]) -> Any:
-    from service.content import ContentError
-    from service.games.castles.adapter import castles_cards
-    from service.games.castles.content import load_castles_content
-
-    if setup.get("content", "shipped") != "shipped":
-        raise SetupError(
-            f"setup 'content' must be 'shipped' for {setup['ruleset']}, got {setup['content']!r}"
-        )
-    overlay = setup.get("overlay")
-    if overlay is not None and not isinstance(overlay, str):
-        raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
-    try:
-        return castles_cards(load_castles_content(setup["ruleset"], overlay))
-    except ContentError as exc:
-        raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
-
-
-def _catacombs1e_content(setup: dict[str, Any]) -> Any:
-    from service.content import ContentError
-    from service.games.catacombs.content.first_edition import load_catacombs1e_content
-
-    if setup.get("content", "shipped") != "shipped":
-        raise SetupError(f"setup 'content' must be 'shipped' for catacombs-1e, got {setup['content']!r}")
-    overlay = setup.get("overlay")
-    if overlay is not None and not isinstance(overlay, str):
-        raise SetupError(f"setup 'overlay' must be a directory name, got {overlay!r}")
-    try:
-        return load_catacombs1e_content(overlay)
-    except ContentError as exc:
-        raise SetupError(f"the setup's content cannot be loaded: {exc}") from exc
+        return content_loader(name)(setup, _FIXTURE_CONTENT)
+    except SetupContentError as exc:
+        raise SetupError(str(exc)) from exc
 
 
 def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[RuleSet[Any, Any], Any]:
@@ -126,7 +66,7 @@ def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[Rul
     ruleset = rulesets().get(name) if isinstance(name, str) else None
     if ruleset is None:
         raise SetupError(f"unknown rule set {name!r}; known: {sorted(rulesets())}")
-    settings = _settings(setup.get("settings", {}))
+    settings = _settings(ruleset.settings_type, setup.get("settings", {}))
     for key in ("items", "spells"):
         if not isinstance(setup.get(key) or {}, dict):
             raise SetupError(f"setup {key!r} must map hero card ids to card ids, got {setup[key]!r}")
@@ -140,12 +80,13 @@ def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[Rul
     return rules, state
 
 
-def _settings(raw: Any) -> Settings:
-    """The table's settings, each of its own type: "yes please" is not a true, nor "2" a number."""
+def _settings(settings_type: type[RuleSettings], raw: Any) -> RuleSettings:
+    """The table's settings as the rule set's own ``settings_type``, each of its own type: "yes please" is
+    not a true, nor "2" a number."""
     if not isinstance(raw, dict):
         raise SetupError(f"bad settings: expected an object, got {raw!r}")
     try:
-        return decode_dataclass(Settings, raw, "settings")
+        return decode_dataclass(settings_type, raw, "settings")
     except DecodeError as exc:
         raise SetupError(f"bad settings: {exc}") from exc
 

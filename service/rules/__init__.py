@@ -1,10 +1,11 @@
 """The game-neutral rules core: pure, deterministic, no I/O. See docs/rules-api.md.
 
-A game's rule set (``service.games``: ``find_game(name)``) is a ``RuleSet`` over this core:
+A game's rule set (``service.games``: ``find_game(name)``) is a ``RuleSet`` over this core, with its own
+actions and events registered in the core's open registries (``register_action``, ``register_event``):
 
-rules = find_game("catacombs-3e")(content)
-state = rules.new_game(heroes, lord, rooms, seed)
-state, events = rules.apply(state, EnterRoom())
+rules = find_game(setup["ruleset"])(content)
+state = rules.new_game_from_setup(setup)
+state, events = rules.apply(state, action_from_json(record["payload"]))
 """
 
 from service.rules.actions import (
@@ -12,45 +13,32 @@ from service.rules.actions import (
     Decide,
     DeclareAction,
     EndTurn,
-    EnterRoom,
     MalformedActionError,
-    PlayCard,
     ResolveShot,
-    SetCards,
-    SetGold,
-    SetHealth,
-    SetStatus,
     SkipShot,
-    StartBattle,
-    UseService,
     action_from_json,
     action_to_json,
+    register_action,
 )
 from service.rules.errors import IllegalActionError
-from service.rules.events import Event
+from service.rules.events import Event, register_event
 from service.rules.ruleset import RuleSet
-from service.rules.settings import Settings
+from service.rules.settings import RuleSettings
 
 __all__ = [
     "Action",
-    "DeclareAction",
     "Decide",
+    "DeclareAction",
     "EndTurn",
-    "EnterRoom",
     "Event",
     "IllegalActionError",
     "MalformedActionError",
-    "PlayCard",
     "ResolveShot",
     "RuleSet",
-    "SetCards",
-    "SetGold",
-    "SetHealth",
-    "SetStatus",
-    "Settings",
+    "RuleSettings",
     "SkipShot",
-    "StartBattle",
-    "UseService",
     "action_from_json",
     "action_to_json",
+    "register_action",
+    "register_event",
 ]

@@ -5,12 +5,11 @@ Each error names the rule that forbids the action as ``<file>: <section>`` so a 
 
 from __future__ import annotations
 
-REFERENCE = "catacombs-3e-reference.txt"
-MODIFIERS = "catacombs-3e-shot-modifiers.txt"
 RULINGS = "RULINGS.md"
 
 
-def cite(section: str, file: str = REFERENCE) -> str:
+def cite(section: str, file: str) -> str:
+    """A rule as ``<file>: <section>``; each game names its rulebooks (``service.games.<game>``)."""
     return f"{file}: {section}"
 
 

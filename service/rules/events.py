@@ -1,9 +1,15 @@
-"""Domain events: what happened, as typed records with a human sentence in ``text``."""
+"""Domain events: what happened, as typed records with a human sentence in ``text``.
+
+Every game's events subclass ``Event`` and register with ``@register_event`` in the game's own package, so
+no two kinds of event share a ``type``. The core holds the ones every flicking game shares: the round and
+the side to act, a character's turn and its shots, hits that do nothing, shield pieces and portals,
+decisions, corrections and the end of the game.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from service.rules.codec import encode
 
@@ -19,44 +25,39 @@ class Event:
         return {"type": self.type, **body}
 
 
-@dataclass(frozen=True, slots=True)
-class RoomEntered(Event):
-    type: ClassVar[str] = "room_entered"
-    room: str
-    kind: str
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every registered event class by its ``type``."""
+
+EventT = TypeVar("EventT", bound=type[Event])
 
 
-@dataclass(frozen=True, slots=True)
-class MonsterPlaced(Event):
-    type: ClassVar[str] = "monster_placed"
-    character: str
-    card: str
+def register_event(cls: EventT) -> EventT:
+    """Class decorator: records ``cls`` under ``cls.type`` (no two classes share one)."""
+    known = EVENT_TYPES.get(cls.type)
+    if known is not None and known is not cls:
+        raise ValueError(
+            f"event type {cls.type!r} is taken by {known.__module__}.{known.__qualname__}, "
+            f"not free for {cls.__module__}.{cls.__qualname__}"
+        )
+    EVENT_TYPES[cls.type] = cls
+    return cls
 
 
-@dataclass(frozen=True, slots=True)
-class HeroReturned(Event):
-    type: ClassVar[str] = "hero_returned"
-    character: str
-    health: int
-
-
-@dataclass(frozen=True, slots=True)
-class BattleStarted(Event):
-    type: ClassVar[str] = "battle_started"
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     type: ClassVar[str] = "round_started"
     round: int
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class SideToAct(Event):
     type: ClassVar[str] = "side_to_act"
     side: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ActionDeclared(Event):
     type: ClassVar[str] = "action_declared"
@@ -64,6 +65,7 @@ class ActionDeclared(Event):
     declared: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ShotResolved(Event):
     type: ClassVar[str] = "shot_resolved"
@@ -71,6 +73,7 @@ class ShotResolved(Event):
     shot: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ShotSkipped(Event):
     type: ClassVar[str] = "shot_skipped"
@@ -78,15 +81,7 @@ class ShotSkipped(Event):
     shot: str
 
 
-@dataclass(frozen=True, slots=True)
-class Damaged(Event):
-    type: ClassVar[str] = "damaged"
-    character: str
-    by: str
-    amount: int
-    health: int
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class HitIgnored(Event):
     """A direct hit that does nothing: friendly fire, chain, frozen target, nullified..."""
@@ -97,72 +92,14 @@ class HitIgnored(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Reflected(Event):
-    type: ClassVar[str] = "reflected"
-    character: str
-    to: str
-
-
-@dataclass(frozen=True, slots=True)
-class MonsterFlipped(Event):
-    type: ClassVar[str] = "monster_flipped"
-    character: str
-    flipped: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Destroyed(Event):
-    type: ClassVar[str] = "destroyed"
-    character: str
-    by: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class HeroDied(Event):
-    type: ClassVar[str] = "hero_died"
-    character: str
-    cause: str
-
-
-@dataclass(frozen=True, slots=True)
-class Healed(Event):
-    type: ClassVar[str] = "healed"
-    character: str
-    amount: int
-    health: int
-
-
-@dataclass(frozen=True, slots=True)
-class StatusChanged(Event):
-    type: ClassVar[str] = "status_changed"
-    character: str
-    status: str
-    on: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PoisonDrawn(Event):
-    type: ClassVar[str] = "poison_drawn"
-    character: str
-    values: tuple[int, ...]
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class GoldChanged(Event):
-    type: ClassVar[str] = "gold_changed"
-    character: str
-    amount: int
-    gold: int
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     type: ClassVar[str] = "turn_ended"
     character: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class DecisionRequired(Event):
     type: ClassVar[str] = "decision_required"
@@ -170,6 +107,7 @@ class DecisionRequired(Event):
     kind: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class DecisionMade(Event):
     type: ClassVar[str] = "decision_made"
@@ -177,12 +115,7 @@ class DecisionMade(Event):
     option: str
 
 
-@dataclass(frozen=True, slots=True)
-class RoomCleared(Event):
-    type: ClassVar[str] = "room_cleared"
-    room: str
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class Corrected(Event):
     type: ClassVar[str] = "corrected"
@@ -190,68 +123,14 @@ class Corrected(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class RageChanged(Event):
-    """Catacombs 1E: the marker on a hero's rage track moved (``change`` levels, now at ``rage``)."""
-
-    type: ClassVar[str] = "rage_changed"
-    character: str
-    rage: int
-    change: int
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     type: ClassVar[str] = "game_over"
     winner: str
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    type: ClassVar[str] = "card_played"
-    character: str
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class ItemGained(Event):
-    type: ClassVar[str] = "item_gained"
-    character: str
-    items: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TavernDraw(Event):
-    type: ClassVar[str] = "tavern_draw"
-    character: str
-    drawn: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AllyRecruited(Event):
-    type: ClassVar[str] = "ally_recruited"
-    character: str
-    hero: str
-
-
-@dataclass(frozen=True, slots=True)
-class MonsterCardDiscarded(Event):
-    """A Monster card that cannot be placed because its piece is in use (a shared piece) is set aside."""
-
-    type: ClassVar[str] = "monster_card_discarded"
-    card: str
-    blocked_by: str  # the character whose piece it needs
-
-
-@dataclass(frozen=True, slots=True)
-class CardTaken(Event):
-    """A Spell or Ability card chosen for a character (an ally's Ability cards)."""
-
-    type: ClassVar[str] = "card_taken"
-    character: str
-    card: str
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class ShieldMoved(Event):
     """A shield piece placed beside its owner after a sequence with a shield shot, or removed from the mat."""
@@ -261,25 +140,7 @@ class ShieldMoved(Event):
     on_mat: bool
 
 
-@dataclass(frozen=True, slots=True)
-class DiscsReturned(Event):
-    """Destroyed monsters' discs leave a hero's board for the Monster Pool (Resolution Phase, Hero Death)."""
-
-    type: ClassVar[str] = "discs_returned"
-    character: str
-    discs: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardDrawn(Event):
-    """A card drawn from a deck: the one the table named, or the engine's seeded draw (digital decks)."""
-
-    type: ClassVar[str] = "card_drawn"
-    deck: str
-    card: str
-    named: bool  # the referee named the card the table drew
-
-
+@register_event
 @dataclass(frozen=True, slots=True)
 class PortalOpened(Event):
     """An open portal switches the positions of two friendly pieces on the playmat."""

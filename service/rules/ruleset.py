@@ -6,8 +6,8 @@ python-chess's ``Board``: it says how a game starts (``new_game_from_setup``), w
 (``_check_<action>`` methods, found by the action's name), how a legal action changes the state (``perform``)
 and what may be done now (``choices``). Nothing here knows rooms, sides, health or any one game.
 
-Rule sets: ``catacombs_flow.CatacombsFlow`` → ``catacombs3e.Catacombs3E`` → ``catacombs1e.Catacombs1E``;
-``castles.ruleset.CastlesSecondEdition`` → ``castles.first_edition.CastlesFirstEdition``.
+The rule sets themselves live in ``service.games`` (``find_game(name)``), each with its own actions, events
+and settings registered over this core's (``register_action``, ``register_event``, ``settings_type``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import DecisionPendingError, GameOverError, IllegalActionError
-from service.rules.settings import Settings
+from service.rules.settings import RuleSettings
 
 
 class PendingDecision(Protocol):
@@ -55,17 +55,19 @@ class RuleSet(ABC, Generic[StateT, ContentT]):
     """One game's rules. Subclasses set ``name`` and implement the abstract methods."""
 
     name: ClassVar[str] = ""
+    settings_type: ClassVar[type[RuleSettings]] = RuleSettings
+    """The class of this game's table options (a setup record's ``settings`` decode into it)."""
 
-    def __init__(self, content: ContentT, settings: Settings | None = None) -> None:
+    def __init__(self, content: ContentT, settings: RuleSettings | None = None) -> None:
         self.content = content
-        self.settings = settings or Settings()
+        self.settings = settings if settings is not None else self.settings_type()
 
     # == the public API ===========================================================================
     def check(self, state: StateT, action: A.Action) -> None:
         """Raises a specific ``IllegalActionError`` if ``action`` is not legal now; otherwise returns."""
-        if state.outcome is not None and not isinstance(action, A.CORRECTIONS):
+        if state.outcome is not None and not action.correction:
             raise GameOverError("the game is over", self.game_over_rule())
-        if state.pending is not None and not isinstance(action, (A.Decide, *A.CORRECTIONS)):
+        if state.pending is not None and not (action.correction or isinstance(action, A.Decide)):
             raise DecisionPendingError(
                 f"decision {state.pending.id} ({state.pending.kind}) must be answered first",
                 self.rule_for_pending(state),

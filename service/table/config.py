@@ -33,8 +33,9 @@ class GameSetup:
     # the table can play, its setup fields (sides, first, game_length, ...: docs/game-log.md).
     mode: str | None = None
     modes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # Catacombs 3E: the table's settings (service.rules.Settings fields, e.g. physical_decks: true for a table
-    # that draws real cards), written into every game's setup record.
+    # Catacombs 3E: the table's settings (the fields of the rule set's settings_type, for Catacombs
+    # service.games.catacombs.flow.settings.Settings, e.g. physical_decks: true for a table that draws real
+    # cards), written into every game's setup record.
     settings: Mapping[str, Any] = field(default_factory=dict)
     # Catacombs 3E: the shipped expansions the game plays with (soloth; castles: the Castles heroes, Dark
     # Spells and playmat, catacombs-and-castles-2e-manual.md: Catacombs 3E Integration), into every setup.

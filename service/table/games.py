@@ -18,7 +18,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules import actions as A
+from service.games.castles.core import actions as A
 from service.rules.errors import IllegalActionError
 from service.table.config import TableConfig
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from service.app.cli import _chosen_table
-from service.rules import actions as A
+from service.games.castles.core import actions as A
 from service.table.bindings import resolve_bindings
 from service.table.config import TableConfig, load_table, with_game
 from service.table.games import table_game

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import MonsterCard
 from service.games.catacombs.flow.shots import Sequence, Shot
-from service.rules import actions as A
 from service.table.games import table_game
 from tests.games.catacombs.conftest import Table
 from tests.games.catacombs.content import room_of, with_cards

@@ -8,7 +8,7 @@ import pytest
 
 from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.sensing.tags import TableConfigError
 from service.table.config import load_table, with_game
 from service.table.games import table_game

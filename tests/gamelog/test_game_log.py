@@ -10,7 +10,7 @@ import pytest
 from service.cli import main
 from service.gamelog import LogFormatError, SetupError, parse_line, read_log, replay
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "logs"
 SETUP = {

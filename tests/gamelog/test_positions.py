@@ -15,7 +15,7 @@ from service.gamelog.positions import position_setup
 from service.gamelog.records import Record, read_log
 from service.gamelog.replay import SetupError, replay
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted(  # the Catacombs 3E example logs (positions are a 3E format)

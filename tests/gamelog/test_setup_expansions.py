@@ -6,7 +6,7 @@ import pytest
 
 from service.gamelog.replay import SetupError, replay
 from service.gamelog.writer import LogWriter
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 
 SETUP = {
     "ruleset": "catacombs-3e",

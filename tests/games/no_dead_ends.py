@@ -25,10 +25,11 @@ from typing import Any
 from service.gamelog.records import parse_line
 from service.gamelog.replay import SetupError, new_game_from_setup
 from service.gamelog.writer import LogWriter
+from service.games.castles.core import actions as CA
 from service.games.castles.core.state import CastlesState
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.position import PositionError, load_position, position_of
 from service.games.catacombs.flow.state import GameState
-from service.rules import actions as A
 from service.rules.errors import IllegalActionError
 
 CATACOMBS_3E = "catacombs-3e"
@@ -366,7 +367,7 @@ def start(setup: dict[str, Any], rng: random.Random, from_position: bool = False
     else:
         for s in state.sides:
             if rng.random() < 0.5:
-                corrections.append(A.SetPool(s.id, rng.randint(1, s.health + 2), "random position"))
+                corrections.append(CA.SetPool(s.id, rng.randint(1, s.health + 2), "random position"))
     for correction in corrections:
         if rules.is_legal(state, correction):
             state, _ = rules.apply(state, correction)

@@ -14,8 +14,9 @@ import pytest
 
 from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
+from service.games.castles.core import actions as CA
 from service.games.castles.core.cards import ChargedCard, Step
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.rules.errors import UnexpectedShotError
 from service.rules.events import Event, ShotResolved
 
@@ -122,8 +123,8 @@ def horn_game() -> Table:
     heroes["larra"] = replace(heroes["larra"], ability=horn)
     g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
     hakoru_rushes(g)
-    g.do(A.SetCharge("hero-larra", "ability", 1))
-    g.do(A.PerformCard("hero-larra", "ability", helper="hero-kethyst"))
+    g.do(CA.SetCharge("hero-larra", "ability", 1))
+    g.do(CA.PerformCard("hero-larra", "ability", helper="hero-kethyst"))
     return g
 
 
@@ -191,7 +192,7 @@ def test_a_team_action_teammates_flick_their_own_pieces() -> None:
     the Team icon); Shot Reference: a teammate's disc for the performer's shot is refused."""
     abilities = {"larra": ["castle-send-reinforcements", "castle-loose-arrows"]}
     t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [{**SAM, "abilities": abilities}, JEN]})
-    t.do(A.SetCharge("hero-larra", "castle-send-reinforcements", 2))
+    t.do(CA.SetCharge("hero-larra", "castle-send-reinforcements", 2))
     t.card("hero-larra", "castle-send-reinforcements")
     t.do(A.ResolveShot("hero-larra", "egg", flicked="hero-larra"))
     if t.state.pending is not None:

@@ -18,8 +18,8 @@ import pytest
 from service.games.castles.first_edition.ruleset import CastlesFirstEdition
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
 from service.games.catacombs.first_edition.ruleset import Catacombs1E
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import DecisionPendingError, GameOverError, IllegalActionError
 from service.rules.ruleset import RuleSet

@@ -203,6 +203,11 @@ def _charged(raw: Any) -> ChargedCardRecord | None:
 
 
 def _build(records: RulesetRecords) -> CastlesContent:
+    """The validated records as the Castles content model.
+
+    Kept as one function (about 100 lines): one mapping per record kind (shots, heroes, modes, bosses,
+    warriors, abilities), each field mapped from its JSON Schema key; splitting would only move the
+    mapping apart from its schema order."""
     shots = {
         rid: CastlesShot(
             **marks(rid, raw),

@@ -11,9 +11,9 @@ from service.games.castles.content import load_castles_content
 from service.games.castles.core.cards import CastlesCards
 from service.games.castles.core.state import CastlesState
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
+from service.games.catacombs.flow.settings import Settings
 from service.rules import actions as A
 from service.rules.events import Event
-from service.rules.settings import Settings
 
 MANUAL = "catacombs-and-castles-2e-manual.md"
 TUTORIAL_TEAMS = [

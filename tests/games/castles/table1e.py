@@ -7,10 +7,10 @@ from typing import Any
 
 from service.games.castles.adapter import castles_cards
 from service.games.castles.content import load_castles_content
+from service.games.castles.core import actions as A
 from service.games.castles.core.cards import CastlesCards
 from service.games.castles.core.state import CastlesState
 from service.games.castles.first_edition.ruleset import CastlesFirstEdition
-from service.rules import actions as A
 from service.rules.events import Event
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"

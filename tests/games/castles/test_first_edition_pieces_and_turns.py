@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from service.games.castles.core import actions as A
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import ChargedCard, Step
 from service.games.castles.second_edition.setup import SetupRefused
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     CardNotPlayableError,

@@ -9,10 +9,10 @@ import pytest
 
 from service.games.castles.adapter import castles_cards
 from service.games.castles.content import load_castles_content
+from service.games.castles.core import actions as A
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import ChargedCard, Step
 from service.games.castles.second_edition.setup import SetupRefused
-from service.rules import actions as A
 from service.rules.errors import (
     CardNotPlayableError,
     CharacterCannotActError,

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from service.games.castles.core import actions as A
 from service.games.castles.second_edition.setup import SetupRefused
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotYourTurnError
 from tests.games.castles.table import TUTORIAL_TEAMS, Table, shipped_cards, team_game, with_attributes
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from service.games.castles.core import actions as A
 from service.games.castles.core.cards import CastlesCards, ChargedCard, Step
-from service.rules import actions as A
 from service.rules.errors import NotYourTurnError, UnexpectedShotError
 from tests.games.castles.table import TUTORIAL_TEAMS, Table, shipped_cards, with_attributes
 

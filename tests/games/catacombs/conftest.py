@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import Content
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.state import GameState
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.events import Event
 from service.rules.evolve import evolve
 from tests.helpers.sample_content import FIRST_GAME_HEROES, sample_content

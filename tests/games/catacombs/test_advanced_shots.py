@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard, MonsterCard
-from service.rules import Settings
-from service.rules import actions as A
+from service.games.catacombs.flow.settings import Settings
 from service.rules.errors import CharacterCannotActError, UnexpectedShotError
 from service.rules.evolve import evolve
 from tests.helpers.sample_content import seq

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard
 from service.rules import IllegalActionError
-from service.rules import actions as A
 from tests.helpers.sample_content import seq
 
 from .conftest import Table

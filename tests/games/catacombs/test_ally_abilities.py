@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, HeroCard
-from service.rules import actions as A
 from service.rules.errors import BadDecisionError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample

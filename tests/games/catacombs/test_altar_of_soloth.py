@@ -14,8 +14,10 @@ import pytest
 
 from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, RoomCard
 from service.games.catacombs.flow.layout import deal_room_deck
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.integration_adapter import integrated_content
 from service.games.catacombs.third_edition.expansions.castles_integration import IntegratedContent
 from service.games.catacombs.third_edition.expansions.soloth_altar import (
@@ -24,8 +26,6 @@ from service.games.catacombs.third_edition.expansions.soloth_altar import (
     ItemPutUnder,
 )
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.errors import IllegalActionError, NotEnoughGoldError
 from service.rules.evolve import evolve
 from tests.helpers.sample_content import CARDS, HEROES, LAYOUTS, LORDS, MONSTERS, POISON_DECK, ROOMS

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from service.gamelog.replay import load_content
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.rules.errors import CharacterCannotActError
 
 from .conftest import Table

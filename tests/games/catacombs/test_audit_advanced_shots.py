@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, HeroCard, MonsterCard
-from service.rules import actions as A
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
 from tests.helpers.sample_content import FIRST_GAME_HEROES, seq

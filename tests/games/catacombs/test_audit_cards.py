@@ -16,8 +16,8 @@ import pytest
 
 from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
-from service.rules import actions as A
 from service.rules.errors import (
     CardNotPlayableError,
     IllegalActionError,

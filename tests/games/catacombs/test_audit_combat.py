@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import ActionCard, CardIndex, HeroCard, MonsterCard, RoomCard
 from service.games.catacombs.flow.shots import Sequence as ShotSequence
 from service.games.catacombs.flow.shots import Shot
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError, IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample

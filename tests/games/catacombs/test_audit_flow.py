@@ -15,11 +15,11 @@ from service.cli import main
 from service.gamelog import replay
 from service.gamelog.replay import new_game_from_setup
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import ActionCard, CardIndex, HeroCard, MonsterCard
 from service.games.catacombs.flow.layout import deal_room_deck
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.state import GameState
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.errors import (
     CardNotPlayableError,
     CharacterCannotActError,

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, HeroCard, LordCard, MonsterCard
 from service.games.catacombs.flow.state import Character
-from service.rules import actions as A
 from service.rules.errors import UnexpectedShotError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample

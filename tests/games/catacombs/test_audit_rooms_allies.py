@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules import Settings
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.settings import Settings
 from service.rules.errors import IllegalActionError, NotEnoughGoldError
 
 from .conftest import Table

@@ -13,12 +13,12 @@ import pytest
 
 from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import GameState
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules import IllegalActionError
-from service.rules import actions as A
 
 HEROES = ["xoric", "varesh", "roosan", "elani"]
 LORD = "hmotha-the-lich-lord"

@@ -19,11 +19,11 @@ from service.content import load_content
 from service.gamelog import replay
 from service.gamelog.writer import LogWriter
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Shot
 from service.games.catacombs.flow.state import GameState
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.errors import (
     CharacterCannotActError,
     IllegalActionError,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, HeroCard, QuadrantEntry, RoomCard
 from service.games.catacombs.flow.state import GameState
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules import IllegalActionError
-from service.rules import actions as A
 from service.rules.errors import (
     CharacterCannotActError,
     DecisionPendingError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.rules.errors import (
     CardNotPlayableError,
     IllegalActionError,

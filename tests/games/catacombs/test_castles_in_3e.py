@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import ActionCard, CardIndex, HeroCard
 from service.games.catacombs.flow.position import load_position, position_of
 from service.games.catacombs.flow.shots import Sequence
@@ -14,7 +15,6 @@ from service.games.catacombs.third_edition.expansions.castles_integration import
     CastlesFacts,
     IntegratedContent,
 )
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotEnoughGoldError
 from tests.helpers.sample_content import CARDS, HEROES, LAYOUTS, LORDS, MONSTERS, POISON_DECK, ROOMS, seq
 

@@ -9,7 +9,7 @@ import pytest
 
 from service.content import load_content
 from service.gamelog.replay import SetupError, new_game_from_setup
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.rules.errors import NotEnoughGoldError
 
 SETUP: dict[str, Any] = {

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.rules import IllegalActionError
-from service.rules import actions as A
 from tests.games.catacombs.conftest import Table
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from service.gamelog.replay import load_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.position import load_position, position_of
 from service.rules import IllegalActionError
-from service.rules import actions as A
 
 from .conftest import Table
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import ActionCard, CardIndex
 from service.games.catacombs.flow.state import Option, Pending
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample

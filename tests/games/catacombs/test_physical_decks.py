@@ -6,9 +6,9 @@ import pytest
 
 from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.table_draws import CardNotInDeckError, CardNotNamedError
-from service.rules import Settings
-from service.rules import actions as A
 
 from .conftest import Table
 

@@ -6,9 +6,9 @@ import random
 
 from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.table_draws import CardNotNamedError
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.evolve import evolve
 
 from .conftest import Table

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 from service.gamelog import replay
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.events import Damaged
 from service.games.catacombs.flow.state import GameState
 from service.rules import IllegalActionError
-from service.rules import actions as A
-from service.rules.events import Damaged
 from service.rules.ruleset import RuleSet
 
 from .conftest import Table

@@ -7,10 +7,10 @@ import pytest
 
 from service.gamelog import replay
 from service.gamelog.writer import LogWriter
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard
 from service.games.catacombs.flow.layout import deal_room_deck
 from service.rules import IllegalActionError
-from service.rules import actions as A
 from service.rules.errors import WrongPhaseError
 from tests.helpers.sample_content import sample_content, seq
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from service.games.catacombs.flow import actions as A
 from service.rules import action_from_json, action_to_json
-from service.rules import actions as A
 
 from .conftest import Table
 

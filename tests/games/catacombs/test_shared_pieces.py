@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
 from service.games.catacombs.flow.shots import Sequence, Shot
-from service.rules import actions as A
 from service.rules.errors import BadDecisionError, IllegalActionError
 from tests.helpers import sample_content as sample
 from tests.helpers.sample_content import seq

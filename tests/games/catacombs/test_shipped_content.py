@@ -6,9 +6,9 @@ import pytest
 
 from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import actions as A
 
 
 @pytest.fixture(scope="module")

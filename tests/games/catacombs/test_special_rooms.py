@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.special_rooms import tavern_level
-from service.rules import Settings
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotEnoughGoldError
 
 from .conftest import Table

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard, MonsterCard
-from service.rules import Settings
-from service.rules import actions as A
+from service.games.catacombs.flow.settings import Settings
 from tests.helpers.sample_content import seq
 
 from .conftest import Table

@@ -14,8 +14,8 @@ from service.games.castles.core import events as CE
 from service.games.castles.core.cards import CastlesCards, ChargedCard
 from service.games.castles.core.state import FULL_ARMOUR, HALF_ARMOUR, CastlesState, Fighter, Hit, Planned
 from service.games.castles.core.tx import CastlesTx
-from service.games.catacombs.flow.state import Option, Pending
 from service.rules import events as E
+from service.rules.decisions import Option, Pending
 from service.rules.evolve import evolve
 
 UNKNOWN_CHARGE_ROOM = 1_000
@@ -317,6 +317,11 @@ def offer_transfer(
 
 
 def apply_transfer(tx: CastlesTx, cards: CastlesCards, context: tuple[str, ...], option: str) -> None:
+    """The transfer the damaging player chose for captured tokens (catacombs-and-castles-2e-manual.md:
+    Health and Transfer Types): power, assist, health, void, capture or discard.
+
+    Kept as one function (about 90 lines): one branch per transfer type, each a few lines over the same
+    decoded decision (attacker, target, tokens); the branches read as the manual's list."""
     attacker_id, target_id, raw_tokens = context
     tokens = int(raw_tokens)
     attacker = tx.char(attacker_id)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from service.rules.events import Event
+from service.rules.events import Event, register_event
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class TokensLost(Event):
     """Damage: Health Tokens leave a side's Health Pool."""
@@ -20,6 +21,7 @@ class TokensLost(Event):
     health: int  # the pool afterwards
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class TokensTransferred(Event):
     """Where captured tokens went: ``transfer`` is power, assist, health, void, capture or discard."""
@@ -32,6 +34,7 @@ class TokensTransferred(Event):
     amount: int
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ArmourUsed(Event):
     type: ClassVar[str] = "armour_used"
@@ -39,6 +42,7 @@ class ArmourUsed(Event):
     uses_left: int
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ArmourGained(Event):
     type: ClassVar[str] = "armour_gained"
@@ -46,6 +50,7 @@ class ArmourGained(Event):
     uses: int
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class WarriorRemoved(Event):
     type: ClassVar[str] = "warrior_removed"
@@ -53,6 +58,7 @@ class WarriorRemoved(Event):
     by: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class WarriorSummoned(Event):
     type: ClassVar[str] = "warrior_summoned"
@@ -60,6 +66,7 @@ class WarriorSummoned(Event):
     by: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class CardPerformed(Event):
     type: ClassVar[str] = "card_performed"
@@ -68,6 +75,7 @@ class CardPerformed(Event):
     tokens: int
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class FormChanged(Event):
     type: ClassVar[str] = "form_changed"
@@ -75,6 +83,7 @@ class FormChanged(Event):
     form: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class TrapChanged(Event):
     type: ClassVar[str] = "trap_changed"
@@ -82,6 +91,7 @@ class TrapChanged(Event):
     trapped: bool
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ReturnedToStart(Event):
     """1E Temporal Shift: a damaged opponent goes back to its Start Zone."""

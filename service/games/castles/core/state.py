@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from service.games.catacombs.flow.state import Pending
 from service.rules.codec import decode_dataclass, encode
+from service.rules.decisions import Pending
 from service.rules.evolve import evolve
 
 MODES = ("team", "one-versus-one", "boss", "boss-versus-boss")

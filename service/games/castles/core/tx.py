@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from service.games.castles.core import events as CE
 from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTurn, Fighter, Planned
-from service.games.catacombs.flow.state import Option, Pending
 from service.rules import events as E
+from service.rules.decisions import Option, Pending
 from service.rules.evolve import evolve
 
 

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from service.games.castles.core import damage
+from service.games.castles.core import actions as A
+from service.games.castles.core import damage, turns
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import ChargedCard
 from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTurn, Fighter, Planned
@@ -25,7 +26,6 @@ from service.games.castles.first_edition import pieces as pieces1e
 from service.games.castles.first_edition.setup import cite1e, new_game_1e
 from service.games.castles.first_edition.tx import FirstEditionTx
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     CardNotPlayableError,
@@ -400,7 +400,7 @@ class CastlesFirstEdition(CastlesSecondEdition):
         tx.emit(E.ShotResolved(f"{actor.name}: {planned.shot}", actor.id, planned.shot))
         if planned.shot in ("net", "web"):
             self._reuse_net(tx, actor)
-        self._release(tx, action.knocked_off)
+        turns.release(tx, action.knocked_off)
         if planned.shot == "open_portal":
             first, second = (tx.char(cid) for cid in action.swapped)
             said = f"{actor.name} opens a portal: {first.name} and {second.name} switch places"
@@ -410,16 +410,7 @@ class CastlesFirstEdition(CastlesSecondEdition):
         hits = [h for h in dict.fromkeys(action.direct_hits) if h != planned.piece]
         self._shields_hit(tx, planned, actor, [h for h in hits if pieces1e.is_shield(h)])
         hits = [h for h in hits if not pieces1e.is_shield(h)]
-        enemies = tuple(h for h in hits if tx.char(h).on_mat and tx.char(h).side != actor.side)
-        for friend in (h for h in hits if tx.char(h).side == actor.side):
-            tx.emit(
-                E.HitIgnored(
-                    f"{tx.char(friend).name} is a teammate: no friendly fire",
-                    friend,
-                    actor.id,
-                    "friendly fire",
-                )
-            )
+        enemies = turns.enemies_hit(tx, actor, hits)
         damaged, after = self._effects_1e(tx, planned, action, enemies)
         damage.queue_hits(
             tx, self.content, planned, damaged, planned.transfers or (), chain_rule=False, after=after

@@ -11,15 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.games.castles.core import damage
+from service.games.castles.core import actions as A
+from service.games.castles.core import damage, turns
 from service.games.castles.core import events as CE
 from service.games.castles.core.cards import Alternatives, CastlesCards, ChargedCard, Sequence
 from service.games.castles.core.state import BOSS_MODES, CastlesState, CastlesTurn, Fighter, Planned
 from service.games.castles.core.tx import CastlesTx
+from service.games.castles.second_edition import charged_cards, corrections, shots
 from service.games.castles.second_edition.setup import cite2e, new_game
-from service.games.catacombs.flow.state import Option, Pending
-from service.rules import actions as A
 from service.rules import events as E
+from service.rules.decisions import Option, Pending
 from service.rules.errors import (
     BadDecisionError,
     CardNotPlayableError,
@@ -158,47 +159,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         card = self.charged_card(c, action.card)
         if card is None:
             raise CardNotPlayableError(f"{c.name} has no {action.card} card", ACTIONS)
-        if card.charge is None or not card.sequences:
-            raise CardNotPlayableError(
-                f"{card.name}'s charge or shots are not known (add them with a content overlay)", ACTIONS
-            )
-        if c.tokens_on(card.id) < card.charge:
-            raise CardNotPlayableError(
-                f"{card.name} holds {c.tokens_on(card.id)} of the {card.charge} Health Tokens it needs",
-                cite2e("Hero Abilities"),
-            )
-        if action.alternative is not None and not 0 <= action.alternative < len(card.sequences):
-            raise NoSuchAlternativeError(f"{card.name} has {len(card.sequences)} alternative(s)", SEQUENCES)
-        if card.kind == "boss_action":
-            rule = cite2e("Reinforcements and Boss Action Cards")
-            if state.side_turn_acted:
-                raise NotYourTurnError(
-                    "a Boss Action card is performed at the beginning of the player's turn", rule
-                )
-            if card.reinforcement:
-                if state.side(c.side).reinforcements < 1:
-                    raise CardNotPlayableError("no Reinforcement Token is left", rule)
-                if all(w.on_mat for w in state.members(c.side, "warrior")):
-                    raise CardNotPlayableError("no warrior is left in reserve to summon", rule)
-                if len(card.sequences) > 1 and action.alternative is None:
-                    raise NoSuchAlternativeError(
-                        f"{card.name}: name the alternative to perform ('alternative')", rule
-                    )
-        if card.horn_from is not None and state.mode != "one-versus-one":
-            helper = state.find(action.helper or "")
-            if helper is None or helper.side != c.side or helper.kind != "hero" or helper.id == c.id:
-                raise IllegalActionError(
-                    "the Horn of Heroes: choose one friendly hero ('helper') to perform the shots after it",
-                    cite2e("Hero Abilities"),
-                )
-        if card.kind == "team_action" and action.order:
-            friends = {h.id for h in self.team_action_heroes(state, c)}
-            if set(action.order) != friends or len(action.order) != len(friends):
-                raise IllegalActionError(
-                    "the Team Action's order must name every friendly hero able to take part: "
-                    f"{sorted(friends)}",
-                    cite2e("Team Actions"),
-                )
+        charged_cards.check_ready(state, c, card, action, self.team_action_heroes)
 
     def _check_change_form(self, state: CastlesState, action: A.ChangeForm) -> None:
         c = self._character(state, action.character)
@@ -214,7 +175,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             raise NotYourTurnError(f"{action.character} has not declared a shot sequence", TURN_ORDER)
         planned = self._planned_for(turn, action)
         if planned is None:
-            self._check_flicked(state, turn, action)
+            shots.check_flicked(self.content, state, turn, action)
             expected = " or ".join(f"{p.shot} ({p.actor})" for p in turn.candidates())
             raise UnexpectedShotError(f"expected {expected or 'no shot'}, not {action.shot}", SEQUENCES)
         if planned.shot in self.target_shots:
@@ -231,48 +192,7 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             self._character(state, action.target)
 
     def _planned_for(self, turn: CastlesTurn, action: A.ResolveShot) -> Planned | None:
-        """The expected shot this flick performs: of its kind, and, when the mat names the flicked disc, the
-        one that flicks it (a Team Action's or a Horn's teammate, a grabbed enemy's rush), so that its hits
-        are booked to the character who performed it."""
-        for p in turn.candidates():
-            if (
-                p.shot == action.shot
-                and action.character in (turn.character, p.actor)
-                and self._flicks(p, action.flicked)
-            ):
-                return p
-        return None
-
-    def _flicks(self, planned: Planned, flicked: str | None) -> bool:
-        """Character Shots: "The character's piece is flicked"; Ranged (and shield) Shots flick a ranged piece
-        beside the performer, which the mat names by the performer or not at all."""
-        if flicked is None:
-            return True
-        if self.content.shot(planned.shot).kind == "character":
-            return flicked == planned.piece
-        return flicked == planned.actor
-
-    def _check_flicked(self, state: CastlesState, turn: CastlesTurn, action: A.ResolveShot) -> None:
-        """A flick of the expected kind with a disc none of its performers flicks: refused, naming whose."""
-        same_kind = [
-            p
-            for p in turn.candidates()
-            if p.shot == action.shot and action.character in (turn.character, p.actor)
-        ]
-        if not same_kind or action.flicked is None:
-            return
-        ranged = self.content.shot(action.shot).kind != "character"
-        whose = " or ".join(
-            f"{state.character(p.actor if ranged else p.piece).name}'s"
-            + (" ranged piece" if ranged else " piece")
-            for p in same_kind
-        )
-        name = state.find(action.flicked)
-        flicked = f"{name.name}'s piece" if name is not None else repr(action.flicked)
-        raise UnexpectedShotError(
-            f"this {action.shot} flicks {whose}, not {flicked}",
-            cite2e("Ranged Shots" if ranged else "Character Shots"),
-        )
+        return shots.planned_for(self.content, turn, action)
 
     def _check_skip_shot(self, state: CastlesState, action: A.SkipShot) -> None:
         if state.turn is None or action.character not in (state.turn.character, *self._actors(state.turn)):
@@ -303,24 +223,14 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
             )
 
     def _check_set_pool(self, state: CastlesState, action: A.SetPool) -> None:
-        if action.side not in (s.id for s in state.sides):
-            raise IllegalActionError(f"no side {action.side!r}", cite2e("Health and Transfer Types"))
-        if action.health < 0:
-            raise IllegalActionError("a Health Pool cannot be negative", cite2e("Health and Transfer Types"))
+        corrections.check_set_pool(state, action)
 
     def _check_set_charge(self, state: CastlesState, action: A.SetCharge) -> None:
         c = self._character(state, action.character)
-        if self.charged_card(c, action.card) is None:
-            raise IllegalActionError(f"{c.name} has no {action.card} card", cite2e("Hero Actions"))
-        if action.tokens < 0:
-            raise IllegalActionError("a card cannot hold fewer than no tokens", cite2e("Hero Abilities"))
+        corrections.check_set_charge(c, self.charged_card(c, action.card), action)
 
     def _check_set_armour(self, state: CastlesState, action: A.SetArmour) -> None:
-        c = self._character(state, action.character)
-        if any(a not in (1, 2) for a in action.armour):
-            raise IllegalActionError("an Armour Token has 1 (half) or 2 (full) uses", cite2e("Armour Tokens"))
-        if c.kind == "warrior" and action.armour:
-            raise IllegalActionError("warriors cannot use Armour Tokens", cite2e("Armour Tokens"))
+        corrections.check_set_armour(self._character(state, action.character), action)
 
     # == application ==============================================================================
     def _do_declare(self, tx: CastlesTx, action: A.DeclareAction) -> None:
@@ -486,21 +396,12 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         tx.set_turn(evolve(turn, queue=tuple(queue)))
         actor = tx.char(planned.actor)
         tx.emit(E.ShotResolved(f"{actor.name}: {planned.shot}", actor.id, planned.shot))
-        self._release(tx, action.knocked_off)
+        turns.release(tx, action.knocked_off)
         hits = [h for h in dict.fromkeys(action.direct_hits) if h != planned.piece]
-        enemies = tuple(h for h in hits if tx.char(h).on_mat and tx.char(h).side != actor.side)
-        for friend in (h for h in hits if tx.char(h).side == actor.side):
-            tx.emit(
-                E.HitIgnored(
-                    f"{tx.char(friend).name} is a teammate: no friendly fire",
-                    friend,
-                    actor.id,
-                    "friendly fire",
-                )
-            )
+        enemies = turns.enemies_hit(tx, actor, hits)
         damaged = self._effects(tx, planned, action, enemies)
         damage.queue_hits(tx, self.content, planned, damaged, planned.transfers or ())
-        self._trap(tx, planned, action, damaged)
+        shots.trap(tx, planned, action, damaged)
         damage.drain(tx, self.content)
         tx.finish_turn_if_done()
 
@@ -529,26 +430,6 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
         if shot == "egg" and enemies:
             self._summon(tx, tx.char(actor), "egg")
         return enemies
-
-    def _trap(self, tx: CastlesTx, planned: Planned, action: A.ResolveShot, damaged: tuple[str, ...]) -> None:
-        """Net and web variant: the attacker's chosen (``target``, else first) damaged enemy is trapped."""
-        if not tx.state.net_variant or planned.shot not in ("net", "web") or not damaged:
-            return
-        turn = tx.state.turn
-        landed = [h.target for h in turn.hits] if turn else []
-        choice = action.target if action.target in landed else (landed[0] if landed else None)
-        if choice is None:
-            return
-        c = tx.char(choice)
-        tx.update(evolve(c, trapped=True))
-        tx.emit(CE.TrapChanged(f"{c.name} is trapped under the {planned.shot} piece", c.id, True))
-
-    def _release(self, tx: CastlesTx, knocked_off: tuple[str, ...]) -> None:
-        for cid in knocked_off:
-            c = tx.char(cid)
-            if c.trapped:
-                tx.update(evolve(c, trapped=False))
-                tx.emit(CE.TrapChanged(f"The piece trapping {c.name} is knocked off", c.id, False))
 
     def _do_skip_shot(self, tx: CastlesTx, action: A.SkipShot) -> None:
         turn = tx.state.turn
@@ -598,44 +479,15 @@ class CastlesSecondEdition(RuleSet[CastlesState, CastlesCards]):
 
     # == referee corrections ======================================================================
     def _do_set_pool(self, tx: CastlesTx, action: A.SetPool) -> None:
-        side = tx.state.side(action.side)
-        tx.state = tx.state.with_side(evolve(side, health=action.health))
-        tx.emit(
-            E.Corrected(
-                f"Referee sets {side.id}'s Health Pool to {action.health}" + _why(action.reason),
-                side.id,
-                action.reason,
-            )
-        )
-        if action.health == 0 and tx.state.outcome is None:
-            tx.game_over(tx.state.other_side(side.id))
-        elif action.health > 0 and tx.state.outcome == tx.state.other_side(side.id):
-            tx.state = evolve(tx.state, outcome=None, phase="battle")
+        corrections.apply_set_pool(tx, action)
 
     def _do_set_charge(self, tx: CastlesTx, action: A.SetCharge) -> None:
         c = tx.char(action.character)
-        card = self.charged_card(c, action.card)
-        assert card is not None
-        tx.update(c.with_tokens(card.id, action.tokens))
-        tx.emit(
-            E.Corrected(
-                f"Referee puts {action.tokens} token(s) on {c.name}'s {card.name}" + _why(action.reason),
-                c.id,
-                action.reason,
-            )
-        )
+        corrections.apply_set_charge(tx, c, self.charged_card(c, action.card), action)
 
     def _do_set_armour(self, tx: CastlesTx, action: A.SetArmour) -> None:
-        c = tx.char(action.character)
-        tx.update(evolve(c, armour=tuple(action.armour)))
-        tx.emit(
-            E.Corrected(f"Referee sets {c.name}'s Armour Tokens" + _why(action.reason), c.id, action.reason)
-        )
+        corrections.apply_set_armour(tx, tx.char(action.character), action)
 
 
 def label(sequence: Sequence) -> str:
     return ", then ".join(step.shot for step in sequence) or "no shot"
-
-
-def _why(reason: str) -> str:
-    return f": {reason}" if reason else ""

@@ -110,6 +110,10 @@ def _card(kind: str, rid: str, raw: dict[str, Any]) -> ActionCard:
 
 
 def build(records: RulesetRecords) -> Catacombs1ECards:
+    """The validated records as the first edition's cards.
+
+    Kept as one function (about 80 lines): one list per record kind (heroes, monsters, rooms, lords, cards),
+    each field mapped from its JSON Schema key in the schema's order."""
     heroes = []
     for rid, raw in records.data("heroes"):
         uses = dict(records.data("abilities"))

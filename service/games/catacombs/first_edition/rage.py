@@ -13,11 +13,11 @@ Legality (``check_*``) is apart from application; the level lives on the hero (`
 
 from __future__ import annotations
 
+from service.games.catacombs.first_edition import actions as A
+from service.games.catacombs.first_edition import events as E
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
 from service.games.catacombs.flow.state import Character, GameState
 from service.games.catacombs.flow.tx import Tx
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules.errors import CardNotPlayableError, IllegalActionError, UnknownCharacterError
 from service.rules.evolve import evolve
 

@@ -8,8 +8,8 @@ say only whose turn it is.
 
 from __future__ import annotations
 
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.state import HEROES, GameState
-from service.rules import actions as A
 from service.rules.errors import CardNotPlayableError, CharacterCannotActError
 
 MANUAL = "catacombs-1e-rules-italian.txt"

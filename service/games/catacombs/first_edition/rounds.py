@@ -19,10 +19,10 @@ Decisions are in docs/rulings.md ("Catacombs 1E").
 from __future__ import annotations
 
 from service.games.catacombs.first_edition.services import FirstEditionRules
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.state import HEROES, OVERSEER, GameState, Option, Pending
 from service.games.catacombs.flow.tx import Tx
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules.evolve import evolve
 
 REGENERATION = "regeneration"  # the kind of the Keeper's decision
@@ -121,7 +121,8 @@ def regeneration_assumed(state: GameState, action: A.Action) -> bool:
     return (
         state.pending is not None
         and state.pending.kind == REGENERATION
-        and not isinstance(action, (A.Decide, A.DrawCards, *A.CORRECTIONS))
+        and not action.correction
+        and not isinstance(action, (A.Decide, A.DrawCards))
     )
 
 

@@ -1,8 +1,8 @@
 """Catacombs First Edition (catacombs-1e-rules-italian.txt) as a variant of the Catacombs turn flow.
 
 The Keeper (il Custode) is the Overseer side of ``CatacombsFlow``; the room, turn, shot and gold machinery is
-the one Catacombs 3E fills in (``Catacombs3E``), read from the first edition's cards
-(``catacombs1e_cards.Catacombs1ECards``). What the first edition does differently is here:
+the Catacombs game both editions share (``flow.game.CatacombsGame``; Catacombs 3E is its sibling), read from
+the first edition's cards (``cards.Catacombs1ECards``). What the first edition does differently is here:
 
 - 1: La Fase Esplorazione / Configurare la Catacomba: the Room deck is level 0, level 1, the Merchant, two
   level 1 cards, the Healer, a level 2 card and the Catacomb Lord; the Keeper turns the top card; the Lord's
@@ -34,15 +34,24 @@ from collections.abc import Mapping
 from collections.abc import Sequence as Seq
 from typing import Any
 
+from service.games.catacombs.first_edition import actions as A
 from service.games.catacombs.first_edition import rage, refusals, rounds, services
 from service.games.catacombs.first_edition import setup as setup1e
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
+from service.games.catacombs.first_edition.tx import (
+    INCAPACITATED,
+    INCAPACITATED_THIS_ROUND,
+    PETRIFIED,
+    Catacombs1ETx,
+)
+from service.games.catacombs.flow import events as E
+from service.games.catacombs.flow import pieces
+from service.games.catacombs.flow.game import CatacombsGame
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     HEROES,
     OVERSEER,
-    STUNNED,
     Character,
     GameState,
     Pending,
@@ -50,10 +59,6 @@ from service.games.catacombs.flow.state import (
     Turn,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition import pieces as pieces3e
-from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,
@@ -63,9 +68,6 @@ from service.rules.errors import (
 from service.rules.evolve import evolve
 
 MANUAL = "catacombs-1e-rules-italian.txt"
-INCAPACITATED = "incapacitated"
-INCAPACITATED_THIS_ROUND = "incapacitated-this-round"
-PETRIFIED = "petrified"  # La Battaglia Finale: the Gorgon "trasformare un eroe in pietra"
 SKELETON = "scheletro-evocato"
 TREASURY = 20 * 100 + 20 * 500  # Componenti: 40 gold cards of 100 and 500 (the split is a stand-in)
 HERO_SIDE = ("hero", "ally", "familiar")
@@ -75,7 +77,7 @@ def cite1(section: str) -> str:
     return f"{MANUAL}: {section}"
 
 
-class Catacombs1E(Catacombs3E):
+class Catacombs1E(CatacombsGame):
     name = "catacombs-1e"
     gold_in_box = TREASURY
     content: Catacombs1ECards
@@ -403,7 +405,7 @@ class Catacombs1E(Catacombs3E):
         tx = Catacombs1ETx(state, self)
         getattr(self, f"_do_{action.name}")(tx, action)
         rounds.keeper_wins(self, tx)  # Cose importanti 3: "In un qualunque momento"
-        return pieces3e.without_shields_of_the_dead(tx.state, tx.events)
+        return pieces.without_shields_of_the_dead(tx.state, tx.events)
 
     def end_of_round(self, tx: Tx) -> None:
         """Riassunto delle regole: "Qualunque pezzo ... incapacitato ottenuto nel round precedente, ritorna
@@ -472,60 +474,6 @@ class Catacombs1E(Catacombs3E):
 
     def _do_use_service(self, tx: Tx, action: A.UseService) -> None:
         services.apply(self, tx, action)
-
-
-class Catacombs1ETx(Tx):
-    """Changes as the first edition makes them: a stun incapacitates (Incapacità), a dead hero keeps its gold
-    and items, loses the room's gold and stays dead (Morte di un eroe); a critical attack's extra point on
-    every target; the round's end and the Keeper's win as catacombs1e_rounds has them."""
-
-    rules: Catacombs1E
-
-    def __init__(self, state: GameState, rules: Catacombs1E) -> None:
-        super().__init__(state, rules)
-        self.critical_by: str | None = None  # the attacker whose critical attack is being resolved
-
-    def damage(self, target: Character, amount: int, by: Character | None, what: str) -> None:
-        if by is not None and by.id == self.critical_by and amount > 0:
-            amount, what = amount + 1, f"critical {what}"  # Colpo Critico: 2 instead of 1, on each target
-        super().damage(target, amount, by, what)
-
-    def advance(self) -> None:
-        rounds.advance(self.rules, self)
-
-    def after_change(self) -> None:
-        if rounds.keeper_wins(self.rules, self):
-            return
-        super().after_change()
-
-    def update(self, c: Character) -> None:
-        if c.has(STUNNED):
-            # Gli Attacchi Modificati, Colpo stordente: the target is incapacitated instead.
-            c = c.without_status(STUNNED)
-            before = self.state.find(c.id)
-            able = c.kind not in ("ally", "familiar") and c.alive
-            if able and not (before is not None and before.has(INCAPACITATED)):
-                c = c.with_status(INCAPACITATED).with_status(INCAPACITATED_THIS_ROUND)
-                self.emit(E.StatusChanged(f"{c.name} is incapacitated", c.id, INCAPACITATED, True))
-        super().update(c)
-
-    def kill(self, c: Character, by: Character | None, cause: str) -> None:
-        """La Battaglia Finale: the Gorgon's gaze (the petrify modifier) turns a hero to stone: not dead, he
-        takes no action until the battle ends; an ally or familiar turned to stone is gone as if destroyed."""
-        # modifiers.apply_modifier kills with the cause "petrified" (3E: "The character is dead").
-        if cause == PETRIFIED and c.kind == "hero" and c.alive:
-            self.update(self.char(c.id).with_status(PETRIFIED))
-            return
-        super().kill(c, by, cause)
-
-    def hero_dies(self, hero: Character, cause: str) -> None:
-        # His monsters' discs stay on his board to the Resolution Phase, which returns them unpaid.
-        hero = evolve(hero, alive=False, health=0, status=(), returns_next_room=False)
-        self.update(hero)
-        self.emit(E.HeroDied(f"{hero.name} dies ({cause})", hero.id, cause))
-        for c in self.state.characters:
-            if c.kind in ("familiar", "ally") and c.owner == hero.id and c.in_room:
-                self.update(evolve(c, in_room=False))
 
 
 __all__ = ["Catacombs1E", "INCAPACITATED", "OVERSEER", "PETRIFIED"]

@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Protocol
 
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow import special_rooms
 from service.games.catacombs.flow.cards import UnknownCardError
 from service.games.catacombs.flow.state import Character, GameState
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules.errors import (
     CardNotPlayableError,
     IllegalActionError,
@@ -116,7 +116,7 @@ def apply(rules: FirstEditionRules, tx: Tx, action: A.UseService) -> None:
         market = list(tx.state.market)
         market.remove(action.item or "")
         tx.state = evolve(tx.state, market=tuple(market))
-        special_rooms._give_item(rules, tx, hero, action.item or "")
+        special_rooms.give_item(rules, tx, hero, action.item or "")
     elif action.service == "restoring_touch":
         tx.heal(hero, 1)  # Tocco rigenerante: one health point, never above the starting level
     else:

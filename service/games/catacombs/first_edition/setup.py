@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.games.catacombs.first_edition.services import FirstEditionRules
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import table_draws
 from service.games.catacombs.flow.cards import slug
 from service.games.catacombs.flow.state import OVERSEER, Character, GameState
-from service.rules import actions as A
 from service.rules.errors import IllegalActionError
 from service.rules.evolve import evolve
 

@@ -3,7 +3,10 @@ Item Cards; Combo Items; Healing Damage; Curing Poison)."""
 
 from __future__ import annotations
 
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import ActionCard, UnknownCardError
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     STUNNED,
@@ -15,15 +18,12 @@ from service.games.catacombs.flow.state import (
     Turn,
 )
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,
     CharacterCannotActError,
     NoSuchAlternativeError,
     NotYourTurnError,
-    cite,
 )
 from service.rules.evolve import evolve
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.games.catacombs.flow.cards import Content
+from service.games.catacombs.flow.rulebooks import cite
 from service.rules import rng
-from service.rules.errors import IllegalActionError, cite
+from service.rules.errors import IllegalActionError
 
 LAYOUTS = cite("Addendum: Alternate Room Card Layouts")
 SPECIAL_KINDS = ("healer", "inn", "merchant", "tavern", "altar")  # the Altar: with the soloth expansion

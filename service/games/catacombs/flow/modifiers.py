@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow import table_draws
 from service.games.catacombs.flow.shots import SINGLE_TARGET_MODIFIERS, Shot
 from service.games.catacombs.flow.state import (
@@ -16,7 +17,6 @@ from service.games.catacombs.flow.state import (
 )
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
-from service.rules import events as E
 from service.rules import rng
 from service.rules.evolve import evolve
 

@@ -14,13 +14,14 @@ import dataclasses
 from collections import Counter
 from typing import Any, Protocol
 
+from service.games.catacombs.flow.actions import CORRECTABLE_STATUSES
 from service.games.catacombs.flow.cards import Content, UnknownCardError
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import HEROES, NEUTRAL, OVERSEER, Character, GameState
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
-from service.rules.actions import CARD_HOLDINGS, CORRECTABLE_STATUSES
+from service.rules.actions import CARD_HOLDINGS
 from service.rules.codec import DecodeError, decode_dataclass, encode
-from service.rules.settings import Settings
 
 
 class PositionRules(Protocol):

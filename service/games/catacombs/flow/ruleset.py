@@ -10,11 +10,21 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping
 from collections.abc import Sequence as Seq
-from typing import Any
+from typing import Any, ClassVar
 
-from service.games.catacombs.flow import card_play, modifiers, shot_resolution, special_rooms
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import (
+    allies,
+    card_play,
+    corrections,
+    modifiers,
+    shot_resolution,
+    special_rooms,
+)
 from service.games.catacombs.flow.cards import Content, slug
 from service.games.catacombs.flow.layout import deal_room_deck
+from service.games.catacombs.flow.rulebooks import cite
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
@@ -28,25 +38,24 @@ from service.games.catacombs.flow.state import (
     Pending,
     PlannedShot,
     Turn,
+    name_of,
+    why_cannot_act,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition.expansions import soloth_altar as altar
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules.errors import (
     BadDecisionError,
     CharacterCannotActError,
-    IllegalActionError,
     NoSuchAlternativeError,
     NotYourTurnError,
     SuppressedShotError,
     UnexpectedShotError,
     UnknownCharacterError,
     WrongPhaseError,
-    cite,
 )
 from service.rules.evolve import evolve
 from service.rules.ruleset import RuleSet
+from service.rules.settings import RuleSettings
 
 TURN_ORDER = cite("Battle Phase: Turn Order")
 SEQUENCES = cite("Battle Phase: Shot Sequences and Connectors")
@@ -59,6 +68,11 @@ OVERSEER_KINDS = ("monster", "lord")
 class CatacombsFlow(RuleSet[GameState, Content]):
     """Catacombs' common flow: two sides, rooms, characters with health. Subclasses fill in the hooks."""
 
+    settings_type: ClassVar[type[RuleSettings]] = Settings
+    settings: Settings
+    # The special rooms an edition's expansions bring, by room kind (Catacombs 3E: the Altar of Soloth).
+    expansion_rooms: ClassVar[Mapping[str, special_rooms.ExpansionRoom]] = {}
+
     # == the public API ===========================================================================
     def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:
         tx = Tx(state, self)
@@ -66,7 +80,11 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         return tx.state, tx.events
 
     def rule_for_pending(self, state: GameState) -> str:
-        return state_rule(state)
+        return state_rule(state, self.expansion_decisions())
+
+    def expansion_decisions(self) -> dict[str, str]:
+        """The rules behind the decisions the expansion rooms ask, by decision kind."""
+        return {kind: rule for room in self.expansion_rooms.values() for kind, rule in room.decisions.items()}
 
     def game_over_rule(self) -> str:
         return cite("Game Phases: Winning the Game")
@@ -231,7 +249,7 @@ class CatacombsFlow(RuleSet[GameState, Content]):
             _check_antient_declare(state, c)
         if not after_pre_combo and not self.can_act(state, c):  # Combo Items: the action follows the combo
             raise CharacterCannotActError(
-                f"{c.name} cannot take a turn now ({_why_not(state, c)})", TURN_ORDER
+                f"{c.name} cannot take a turn now ({why_cannot_act(state, c)})", TURN_ORDER
             )
         sequences = self.hero_sequences(state, c)
         if not sequences:
@@ -249,7 +267,7 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         if not turn.queue:
             raise UnexpectedShotError("no shot is left in the declared sequence", SEQUENCES)
         candidates = turn.candidates()
-        refusal = shot_resolution.flicked_refusal(turn, action, lambda cid: _name(state, cid))
+        refusal = shot_resolution.flicked_refusal(turn, action, lambda cid: name_of(state, cid))
         if refusal is not None:
             raise refusal
         planned = shot_resolution.planned_for(turn, action)
@@ -291,27 +309,20 @@ class CatacombsFlow(RuleSet[GameState, Content]):
             raise BadDecisionError("no decision is pending", SEQUENCES)
         if action.decision != pending.id:
             raise BadDecisionError(
-                f"decision {action.decision!r} is not the pending one ({pending.id})", state_rule(state)
+                f"decision {action.decision!r} is not the pending one ({pending.id})",
+                state_rule(state, self.expansion_decisions()),
             )
         if action.option not in {o.id for o in pending.options}:
             raise BadDecisionError(
                 f"{action.option!r} is not an option of {pending.id}: {[o.id for o in pending.options]}",
-                state_rule(state),
+                state_rule(state, self.expansion_decisions()),
             )
 
     def _check_set_health(self, state: GameState, action: A.SetHealth) -> None:
-        self._character(state, action.character)
-        if action.health < 0:
-            raise IllegalActionError("health cannot be negative", cite("Battle Phase: Tracking Health"))
+        corrections.check_set_health(state, self._character(state, action.character), action)
 
     def _check_set_gold(self, state: GameState, action: A.SetGold) -> None:
-        c = self._character(state, action.character)
-        if action.gold < 0:
-            raise IllegalActionError("gold cannot be negative", cite("Game Phases: The Setup Phase"))
-        if action.gold - c.gold > state.treasury:
-            raise IllegalActionError(
-                "the Treasury does not hold that much gold", cite("Game Phases: The Setup Phase")
-            )
+        corrections.check_set_gold(state, self._character(state, action.character), action)
 
     # == application ==============================================================================
     def _do_declare(self, tx: Tx, action: A.DeclareAction) -> None:
@@ -405,16 +416,13 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         special_rooms.decide_tavern_reward(self, tx, pending, option)
 
     def decide_choose_ally_ability(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_ally_ability(self, tx, pending, option)
+        allies.decide_ally_ability(self, tx, pending, option)
 
     def decide_choose_ally_spell(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_ally_spell(self, tx, pending, option)
+        allies.decide_ally_spell(self, tx, pending, option)
 
     def decide_choose_item(self, tx: Tx, pending: Pending, option: str) -> None:
         special_rooms.decide_item(self, tx, pending, option)
-
-    def decide_altar_card(self, tx: Tx, pending: Pending, option: str) -> None:
-        special_rooms.decide_altar_card(self, tx, pending, option)
 
     def lone_hero(self, state: GameState, hero: Character) -> bool:
         """Stun: "If only a single hero is able to perform their normal action(s) ... the stun is ignored"."""
@@ -434,105 +442,26 @@ class CatacombsFlow(RuleSet[GameState, Content]):
         tx.decide(action.option)
 
     def _do_set_health(self, tx: Tx, action: A.SetHealth) -> None:
-        c = tx.state.character(action.character)
-        tx.update(evolve(c, health=action.health))
-        tx.emit(
-            E.Corrected(
-                f"Referee sets {c.name}'s health to {action.health}"
-                + (f": {action.reason}" if action.reason else ""),
-                c.id,
-                action.reason,
-            )
-        )
-        if action.health == 0 and c.alive:
-            tx.kill(tx.state.character(c.id), None, "referee correction")
-        elif action.health > 0 and not c.alive:
-            # A character wrongly taken out comes back, and nobody keeps its disc (or its gold).
-            tx.update(evolve(tx.state.character(c.id), alive=True, in_room=True, returns_next_room=False))
-            for hero in tx.state.characters:
-                if c.id in hero.trophies:
-                    tx.update(evolve(hero, trophies=tuple(t for t in hero.trophies if t != c.id)))
-        tx.after_change()
+        corrections.apply_set_health(tx, action)
 
     def _check_set_status(self, state: GameState, action: A.SetStatus) -> None:
-        self._character(state, action.character)
-        if action.status not in A.CORRECTABLE_STATUSES:
-            raise IllegalActionError(
-                f"status must be one of {list(A.CORRECTABLE_STATUSES)}, got {action.status!r}",
-                cite("The Overseer, Heroes, and Catacomb Lords: The Overseer Player"),
-            )
+        corrections.check_set_status(state, self._character(state, action.character), action)
 
     def _do_set_status(self, tx: Tx, action: A.SetStatus) -> None:
-        c = tx.state.character(action.character)
-        changed = c.with_status(action.status) if action.on else c.without_status(action.status)
-        if action.status == FROZEN and not action.on:
-            changed = evolve(changed, frozen_by=None)
-        if action.status == DEVOURED and not action.on:
-            changed = evolve(changed, devoured_by=None)
-        tx.update(changed)
-        state_word = "now" if action.on else "no longer"
-        tx.emit(
-            E.Corrected(
-                f"Referee: {c.name} is {state_word} {action.status}"
-                + (f": {action.reason}" if action.reason else ""),
-                c.id,
-                action.reason,
-            )
-        )
-        tx.after_change()
+        corrections.apply_set_status(tx, action)
 
     def _check_set_cards(self, state: GameState, action: A.SetCards) -> None:
-        self._character(state, action.character)
-        kind = A.CARD_HOLDINGS.get(action.kind)
-        if kind is None:
-            raise IllegalActionError(
-                f"cards are held as {list(A.CARD_HOLDINGS)}, not {action.kind!r}",
-                cite("The Overseer, Heroes, and Catacomb Lords: Hero Player Boards"),
-            )
-        for card in action.cards:
-            try:
-                self.content.card(kind, card)
-            except LookupError:
-                raise IllegalActionError(
-                    f"there is no {kind} card {card!r}",
-                    cite("The Overseer, Heroes, and Catacomb Lords: Hero Player Boards"),
-                ) from None
+        corrections.check_set_cards(state, self._character(state, action.character), self.content, action)
 
     def _do_set_cards(self, tx: Tx, action: A.SetCards) -> None:
-        c = tx.state.character(action.character)
-        cards = tuple(action.cards)
-        held = set(cards)
-        # A card taken away is no longer face down either; one given starts face up.
-        face_down = tuple(f for f in c.face_down if f in held or f not in getattr(c, action.kind))
-        tx.update(evolve(c, **{action.kind: cards, "face_down": face_down}))
-        listed = ", ".join(cards) or "none"
-        tx.emit(
-            E.Corrected(
-                f"Referee sets {c.name}'s {action.kind} to {listed}"
-                + (f": {action.reason}" if action.reason else ""),
-                c.id,
-                action.reason,
-            )
-        )
-        tx.after_change()
+        corrections.apply_set_cards(tx, action)
 
     def _do_set_gold(self, tx: Tx, action: A.SetGold) -> None:
-        c = tx.state.character(action.character)
-        delta = action.gold - c.gold
-        tx.state = evolve(tx.state, treasury=tx.state.treasury - delta)
-        tx.update(evolve(c, gold=action.gold))
-        tx.emit(
-            E.Corrected(
-                f"Referee sets {c.name}'s gold to {action.gold}"
-                + (f": {action.reason}" if action.reason else ""),
-                c.id,
-                action.reason,
-            )
-        )
+        corrections.apply_set_gold(tx, action)
 
 
-def state_rule(state: GameState) -> str:
-    """The rule behind the pending decision, for error messages."""
+def state_rule(state: GameState, expansions: Mapping[str, str]) -> str:
+    """The rule behind the pending decision, for error messages (``expansions``: the expansion rooms')."""
     kind = state.pending.kind if state.pending else ""
     return {
         "choose_alternative": SEQUENCES,
@@ -541,7 +470,7 @@ def state_rule(state: GameState) -> str:
         "choose_ally_ability": cite("Advanced Concepts: Allies"),
         "choose_ally_spell": cite("Advanced Concepts: Allies"),
         "transform": cite("Transform Shot Modifier", "catacombs-3e-shot-modifiers.txt"),
-        altar.DECISION: altar.ALTAR,
+        **expansions,
     }.get(kind, TURN_ORDER)
 
 
@@ -563,24 +492,6 @@ def _check_antient_declare(state: GameState, antient: Character) -> None:
             f"{antient.name} has acted in this part of the round: its card is with the {holder}{after}",
             ANTIENTS,
         )
-
-
-def _name(state: GameState, character_id: str) -> str:
-    found = state.find(character_id)
-    return found.name if found is not None else repr(character_id)
-
-
-def _why_not(state: GameState, c: Character) -> str:
-    if not c.alive:
-        return "dead"
-    if not c.in_room:
-        return "not in this room"
-    if c.id in state.acted:
-        return "already acted this round"
-    for status in (DEVOURED, FROZEN):
-        if c.has(status):
-            return status
-    return f"it is the {state.side}' turn"
 
 
 __all__ = ["CatacombsFlow", "HEROES", "OVERSEER", "STUNNED", "TELEPORTED"]

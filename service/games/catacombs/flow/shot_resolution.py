@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow import modifiers
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.shots import Shot
 from service.games.catacombs.flow.state import (
     FROZEN,
@@ -21,9 +23,8 @@ from service.games.catacombs.flow.state import (
 from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions import castles_shots as castles_shots3e
-from service.rules import events as E
 from service.rules.actions import ResolveShot
-from service.rules.errors import IllegalActionError, UnexpectedShotError, cite
+from service.rules.errors import IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
 
 
@@ -74,6 +75,13 @@ def flicked_refusal(
 
 
 def resolve_shot(tx: Tx, action: ResolveShot) -> None:
+    """One flick of the declared sequence, in the order the rulebook resolves it: the expected shot it
+    performs, ice knocked off, fire walls touched, a fear rush, target and roll shots, chain hits, damage,
+    regeneration and the modifier's effect.
+
+    Kept as one function (about 95 lines): each step reads and narrows the same running values (the
+    planned shot, the attacker as last updated, the hits still in play), and an early return ends the
+    shot; read top to bottom it is the rulebook's order (catacombs-3e-reference.txt: Battle Phase)."""
     turn = tx.state.turn
     assert turn is not None
     candidates = turn.candidates()
@@ -240,7 +248,10 @@ def forfeit_rest_of_sequence(tx: Tx, cid: str) -> None:
 def hit_targets(
     tx: Tx, attacker: Character, shot: Shot, hits: tuple[str, ...], pushed_off: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Damage for every direct hit; returns (characters the modifier may affect, characters damaged)."""
+    """Damage for every direct hit; returns (characters the modifier may affect, characters damaged).
+
+    Kept as one loop (about 80 lines): each hit is decided against the attacker and target as the hits
+    before it left them (reflected, frozen, shielded, destroyed), so the cases stay in one pass."""
     affected: list[str] = []
     damaged: list[str] = []
     turn = tx.state.turn

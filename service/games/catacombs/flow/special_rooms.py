@@ -1,23 +1,25 @@
 """Special Room cards: Althea the Healer, Amaranth Inn, Izchak the Merchant, Alewife Tavern
 (catacombs-3e-reference.txt: Special Room Cards). "All gold coins spent by the heroes is returned to the
-treasury"; "Players may pool their gold coins". The Cavern of Soloth's Altar of Soloth is bought here the
-same way; its card is flipped in ``altar``."""
+treasury"; "Players may pool their gold coins". A special room an expansion brings (the Cavern of Soloth's
+Altar of Soloth, composed into Catacombs 3E) is an ``ExpansionRoom`` in the rule set's ``expansion_rooms``:
+its services are bought here the same way, and it says what they do."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
 
-from service.games.catacombs.flow import card_play, table_draws
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import allies, card_play, table_draws
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import UnknownCardError
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character, GameState, Option, Pending
 from service.games.catacombs.flow.table_draws import TAVERN_BAG as TAVERN_BAG  # the decks the rooms draw from
 from service.games.catacombs.flow.table_draws import unused_heroes as unused_heroes
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
-from service.games.catacombs.third_edition.expansions import soloth_altar as altar
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
     CardNotPlayableError,
@@ -25,7 +27,6 @@ from service.rules.errors import (
     NotEnoughGoldError,
     UnknownCharacterError,
     WrongPhaseError,
-    cite,
 )
 from service.rules.evolve import evolve
 
@@ -33,7 +34,7 @@ HEALER = cite("Special Room Cards: Althea The Healer")
 INN = cite("Special Room Cards: Amaranth Inn")
 MERCHANT = cite("Special Room Cards: Izchak the Merchant")
 TAVERN = cite("Special Room Cards: Alewife Tavern")
-RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN, "altar": altar.ALTAR}
+RULES = {"healer": HEALER, "inn": INN, "merchant": MERCHANT, "tavern": TAVERN}
 
 MARKET_SIZE = 6
 CELLAR_ITEMS = ("vaiels-urn", "healing-salve", "raisthrims-potion", "cloak-of-invisibility")
@@ -56,7 +57,28 @@ REWARD_LABELS = {
 }
 
 
-def services(rules: FlowRules) -> dict[str, dict[str, int]]:
+@dataclass(frozen=True)
+class ExpansionRoom:
+    """A special room an expansion brings: the rule it cites, its services and their prices, why a service
+    cannot be bought now (or None), a price of its own for a purchase (or None: the listed one), what a
+    bought service does, and the rules behind the decisions it asks (by decision kind)."""
+
+    rule: str
+    services: Mapping[str, int]
+    why_not: Callable[[GameState, A.UseService, Character | None], str | None]
+    own_price: Callable[[FlowRules, GameState, A.UseService], int | None]
+    apply: Callable[[FlowRules, Tx, A.UseService, Character], None]
+    decisions: Mapping[str, str]
+
+
+class RoomRules(FlowRules, Protocol):
+    """A rule set as its special rooms see it: the flow's, with the rooms its expansions bring."""
+
+    @property
+    def expansion_rooms(self) -> Mapping[str, ExpansionRoom]: ...
+
+
+def services(rules: RoomRules) -> dict[str, dict[str, int]]:
     """Service name -> cost, by special room kind."""
     s = rules.settings
     return {
@@ -64,18 +86,17 @@ def services(rules: FlowRules) -> dict[str, dict[str, int]]:
         "inn": {"sleep": s.inn_sleep_cost, "cellar": 8, "meal": 10},
         "merchant": {"peek": s.merchant_peek_cost, "buy": 0, "map": 2},
         "tavern": {"bet": 2},
-        "altar": {
-            altar.OFFERING: altar.OFFERING_COST
-        },  # the Cavern of Soloth's Altar (service/games/catacombs/third_edition/expansions/soloth_altar.py)
+        **{kind: dict(room.services) for kind, room in rules.expansion_rooms.items()},
     }
 
 
 # == checks ======================================================================================
-def check(rules: FlowRules, state: GameState, action: A.UseService) -> None:
+def check(rules: RoomRules, state: GameState, action: A.UseService) -> None:
     kind = state.room_kind or ""
-    if state.phase != "special_room" or kind not in RULES:
+    room = rules.expansion_rooms.get(kind)
+    if state.phase != "special_room" or (kind not in RULES and room is None):
         raise WrongPhaseError("services are bought in a special room", cite("Room Cards: Special Room Cards"))
-    rule = RULES[kind]
+    rule = room.rule if room is not None else RULES[kind]
     offered = services(rules)[kind]
     if action.service not in offered:
         raise IllegalActionError(f"{state.room_name} offers {sorted(offered)}, not {action.service!r}", rule)
@@ -97,8 +118,8 @@ def check(rules: FlowRules, state: GameState, action: A.UseService) -> None:
         raise IllegalActionError("Althea resurrects a dead hero (allies cannot be resurrected)", HEALER)
     if action.service == "peek" and not state.item_deck:
         raise IllegalActionError("the Item deck is empty", MERCHANT)
-    if action.service == altar.OFFERING and (why := altar.why_not(state, target)) is not None:
-        raise IllegalActionError(why, altar.ALTAR)
+    if room is not None and (why := room.why_not(state, action, target)) is not None:
+        raise IllegalActionError(why, room.rule)
     if action.service == "buy":
         _check_buy(rules, state, action, target)
     if action.service == "meal":
@@ -139,7 +160,7 @@ def _check_buy(rules: FlowRules, state: GameState, action: A.UseService, target:
         raise CardNotPlayableError("a hero can only have one familiar item", cite("Item Cards: Familiars"))
 
 
-def price(rules: FlowRules, state: GameState, action: A.UseService) -> int:
+def price(rules: RoomRules, state: GameState, action: A.UseService) -> int:
     if action.service == "buy" and action.item is not None:
         try:
             cost = rules.content.card("item", action.item).cost
@@ -155,16 +176,10 @@ def price(rules: FlowRules, state: GameState, action: A.UseService) -> int:
             # Marorg "buys items at a discount" (the amount comes from his card data).
             cost = max(0, cost - rules.content.hero(buyer.card).item_discount)
         return cost
-    maker = state.find(action.target or "")
-    if (
-        action.service == altar.OFFERING
-        and maker is not None
-        and integration3e.is_catacomb_hero(rules.content, maker)
-        and all(hero == maker.id for hero, _ in action.payment)
-    ):
-        # Team Catacomb Heroes: "A Catacomb hero pays three coins (instead of five)": for its own offering,
-        # from its own gold; another hero paying for it pays the Altar's price (docs/rulings.md).
-        return integration3e.CATACOMB_ALTAR_COST
+    room = rules.expansion_rooms.get(state.room_kind or "")
+    own = room.own_price(rules, state, action) if room is not None else None
+    if own is not None:
+        return own
     return services(rules)[state.room_kind or ""][action.service]
 
 
@@ -204,11 +219,15 @@ def payers(state: GameState, action: A.UseService, cost: int) -> list[tuple[str,
 
 
 # == application =================================================================================
-def apply(rules: FlowRules, tx: Tx, action: A.UseService) -> None:
+def apply(rules: RoomRules, tx: Tx, action: A.UseService) -> None:
     cost = price(rules, tx.state, action)
     for hero_id, amount in payers(tx.state, action, cost):
         tx.return_gold(tx.char(hero_id), amount)
     target = tx.state.find(action.target) if action.target else None
+    room = rules.expansion_rooms.get(tx.state.room_kind or "")
+    if room is not None and action.service in room.services:
+        room.apply(rules, tx, action, _must(target))
+        return
     handlers: dict[str, Callable[[], None]] = {
         "free_cure": lambda: _cure(tx, target, free=True),
         "cure_poison": lambda: _cure(tx, target),
@@ -216,12 +235,11 @@ def apply(rules: FlowRules, tx: Tx, action: A.UseService) -> None:
         "resurrect": lambda: _resurrect(tx, _must(target)),
         "sleep": lambda: inn_sleep(tx),
         "cellar": lambda: _cellar(rules, tx),
-        "meal": lambda: recruit_ally(rules, tx, _must(target)),
+        "meal": lambda: allies.recruit_ally(rules, tx, _must(target)),
         "peek": lambda: merchant_peek(tx),
         "buy": lambda: _buy(rules, tx, _must(target), action.item or ""),
         "map": lambda: _map(tx),
         "bet": lambda: tavern_bet(tx, _must(target)),
-        altar.OFFERING: lambda: altar.make_offering(rules, tx, _must(target)),
     }
     handlers[action.service]()
 
@@ -248,131 +266,6 @@ def inn_sleep(tx: Tx) -> None:
     for hero in tx.state.heroes:
         if hero.alive:
             tx.heal(hero, 1, may_exceed=True)
-
-
-def recruit_ally(rules: FlowRules, tx: Tx, hero: Character) -> None:
-    """Amaranth Inn: draw an unused Hero Portrait at random; that hero joins as an ally (Advanced Concepts:
-    Allies: health four, one Ability card fewer (minimum one), no Items)."""
-    pool = unused_heroes(rules, tx.state)
-
-    def seeded() -> str:
-        state, index = rng.below(tx.state.rng, len(pool))
-        tx.state = evolve(tx.state, rng=state)
-        return pool[index]
-
-    join_as_ally(rules, tx, hero, table_draws.take(tx, "allies", pool, seeded))
-
-
-def join_as_ally(rules: FlowRules, tx: Tx, hero: Character, card_id: str) -> None:
-    """The hero of ``card_id`` joins ``hero``'s side as an ally (Advanced Concepts: Allies: health four, no
-    Items; its Ability cards are chosen next)."""
-    card = rules.content.hero(card_id)
-    ally = Character(
-        id="ally-" + rules.hero_character_id(card.name).removeprefix("hero-"),
-        name=card.name,
-        side=hero.side,
-        kind="ally",
-        card=card.id,
-        health=4,
-        max_health=4,
-        shot_sequences=card.shot_sequences,
-        nullifies=card.nullifies,
-        reflects=card.reflects,
-        abilities=(),
-        spell_caster=card.spell_caster,
-        owner=hero.id,
-    )
-    tx.state = evolve(tx.state, characters=(*tx.state.characters, ally))
-    tx.emit(E.AllyRecruited(f"{card.name} joins {hero.name} as an ally", ally.id, hero.id))
-    next_ally_choice(rules, tx, ally.id)
-
-
-# Allies: "Spell Casters may take any two Spell cards of their choice."
-ALLY_SPELLS = 2
-
-
-def ally_ability_count(rules: FlowRules, ally: Character) -> int:
-    """Allies: "Allies start with one less of their total Ability cards (minimum one)"."""
-    total = len(rules.content.hero(ally.card).abilities)
-    return max(1, total - 1) if total else 0
-
-
-def ally_ability_pool(rules: FlowRules, ally: Character) -> list[str]:
-    """The hero card's Ability cards (one entry per copy) the ally has not taken yet."""
-    pool = list(rules.content.hero(ally.card).abilities)
-    for taken in ally.abilities:
-        pool.remove(taken)
-    return pool
-
-
-def next_ally_choice(rules: FlowRules, tx: Tx, ally_id: str) -> None:
-    """The recruiter chooses the ally's Ability cards one at a time ("The player recruiting the ally chooses
-    which Ability card(s) the ally will use"), then a Spell Caster's two Spell cards. When every card left
-    is a copy of the same one, there is nothing to choose and the ally takes it."""
-    ally = tx.char(ally_id)
-    wanted = ally_ability_count(rules, ally) - len(ally.abilities)
-    while wanted > 0:
-        pool = ally_ability_pool(rules, ally)
-        distinct = list(dict.fromkeys(pool))
-        if len(distinct) > 1:
-            recruiter = tx.char(ally.owner or "")
-            tx.ask(
-                "choose_ally_ability",
-                recruiter.id,
-                f"Which Ability card does {ally.name} take ({wanted} more)?",
-                tuple(Option(a, _ability_name(rules, a)) for a in distinct),
-                context=(ally.id,),
-            )
-            return
-        ally = _take_ability(rules, tx, ally, distinct[0])
-        wanted -= 1
-    if ally.spell_caster:
-        ask_ally_spell(rules, tx, ally.id, ALLY_SPELLS - len(ally.spells))
-
-
-def _ability_name(rules: FlowRules, ability: str) -> str:
-    try:
-        return rules.content.card("ability", ability).name
-    except UnknownCardError:
-        return ability
-
-
-def _take_ability(rules: FlowRules, tx: Tx, ally: Character, ability: str) -> Character:
-    ally = evolve(ally, abilities=(*ally.abilities, ability))
-    tx.update(ally)
-    tx.emit(
-        E.CardTaken(f"{ally.name} takes the {_ability_name(rules, ability)} Ability card", ally.id, ability)
-    )
-    return ally
-
-
-def decide_ally_ability(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
-    ally = tx.char(pending.context[0])
-    _take_ability(rules, tx, ally, option)
-    next_ally_choice(rules, tx, ally.id)
-
-
-def ask_ally_spell(rules: FlowRules, tx: Tx, ally_id: str, remaining: int) -> None:
-    ally = tx.char(ally_id)
-    options = tuple(
-        Option(c.id, c.name)
-        for c in rules.content.cards("spell")
-        if c.id not in ally.spells and integration3e.why_not_cast(rules.content, ally, c) is None
-    )
-    if remaining > 0 and options:
-        tx.ask(
-            "choose_ally_spell",
-            ally.id,
-            f"Which Spell card does {ally.name} take?",
-            options,
-            context=(ally.id, str(remaining)),
-        )
-
-
-def decide_ally_spell(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
-    ally = tx.char(pending.context[0])
-    tx.update(evolve(ally, spells=(*ally.spells, option)))
-    ask_ally_spell(rules, tx, ally.id, int(pending.context[1]) - 1)
 
 
 def _cellar(rules: FlowRules, tx: Tx) -> None:
@@ -434,10 +327,10 @@ def _buy(rules: FlowRules, tx: Tx, hero: Character, item: str) -> None:
     market = list(tx.state.market)
     market.remove(item)
     tx.state = evolve(tx.state, market=tuple(market))
-    _give_item(rules, tx, hero, item)
+    give_item(rules, tx, hero, item)
 
 
-def _give_item(rules: FlowRules, tx: Tx, hero: Character, item: str) -> None:
+def give_item(rules: FlowRules, tx: Tx, hero: Character, item: str) -> None:
     hero = tx.char(hero.id)
     tx.update(evolve(hero, items=(*hero.items, item)))
     tx.emit(E.ItemGained(f"{hero.name} gains {item}", hero.id, (item,)))
@@ -532,7 +425,7 @@ def decide_tavern_reward(rules: FlowRules, tx: Tx, pending: Pending, option: str
             item = table_draws.take(tx, "items", usable, usable[0], " (the first the hero can use)")
             pile.remove(item)
             tx.state = evolve(tx.state, item_deck=tuple(pile))
-            _give_item(rules, tx, hero, item)
+            give_item(rules, tx, hero, item)
     elif option == "gain_health":
         tx.heal(hero, 1)
     elif option == "cure_one_poison" and hero.poison:
@@ -548,13 +441,4 @@ def decide_item(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None
     deck = list(tx.state.item_deck)
     deck.remove(option)
     tx.state = evolve(tx.state, item_deck=tuple(deck))
-    _give_item(rules, tx, tx.char(pending.context[0]), option)
-
-
-def decide_altar_card(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
-    """The Altar of Soloth's flipped card: the hero takes it, or it goes on the bottom of the Item deck."""
-    hero_id, card = pending.context
-    if option == altar.TAKE:
-        _give_item(rules, tx, tx.char(hero_id), card)
-    else:
-        altar.put_under(tx, tx.char(hero_id), card)
+    give_item(rules, tx, tx.char(pending.context[0]), option)

@@ -6,10 +6,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules.codec import OMIT_WHEN_DEFAULT, decode_dataclass, encode
+from service.rules.decisions import Option as Option
+from service.rules.decisions import Pending as Decision
 from service.rules.evolve import evolve
-from service.rules.settings import Settings
 
 HEROES = "heroes"
 OVERSEER = "overseer"
@@ -128,20 +130,11 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Option:
-    id: str
-    label: str
+class Pending(Decision):
+    """A Catacombs decision (``kind``: "choose_alternative", "choose_modifier_target", "choose_monster", ...;
+    ``context``: e.g. the targets hit or the quadrant level), about a Catacombs ``Shot`` when it has one."""
 
-
-@dataclass(frozen=True)
-class Pending:
-    id: str
-    kind: str  # "choose_alternative" | "choose_modifier_target" | "choose_monster" | ...
-    character: str | None
-    prompt: str
-    options: tuple[Option, ...]
     shot: Shot | None = None
-    context: tuple[str, ...] = ()  # kind-specific facts, e.g. the targets hit or the quadrant level
 
 
 @dataclass(frozen=True)
@@ -385,3 +378,23 @@ def _character_view(c: Character) -> dict[str, Any]:
         **({"rage": c.rage} if c.rage is not None else {}),
         **({"player": c.player} if c.player is not None else {}),
     }
+
+
+def name_of(state: GameState, character_id: str) -> str:
+    """The character's name, for refusals (its id, quoted, when it is not in the game)."""
+    found = state.find(character_id)
+    return found.name if found is not None else repr(character_id)
+
+
+def why_cannot_act(state: GameState, c: Character) -> str:
+    """Why ``c`` may not take a turn now, in a few words (Battle Phase: Turn Order)."""
+    if not c.alive:
+        return "dead"
+    if not c.in_room:
+        return "not in this room"
+    if c.id in state.acted:
+        return "already acted this round"
+    for status in (DEVOURED, FROZEN):
+        if c.has(status):
+            return status
+    return f"it is the {state.side}' turn"

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from service.games.catacombs.flow import events as E
+from service.games.catacombs.flow.actions import DrawCards
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import GameState
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules import events as E
-from service.rules.actions import DrawCards
-from service.rules.errors import IllegalActionError, cite
+from service.rules.errors import IllegalActionError
 from service.rules.evolve import evolve
 
 DECK_RULES = {

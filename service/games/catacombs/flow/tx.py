@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import Content, UnknownCardError
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import ICON_SHOTS, Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
@@ -24,10 +26,8 @@ from service.games.catacombs.flow.state import (
     PlannedShot,
     Turn,
 )
-from service.rules import events as E
 from service.rules import rng
 from service.rules.evolve import evolve
-from service.rules.settings import Settings
 
 
 class FlowRules(Protocol):

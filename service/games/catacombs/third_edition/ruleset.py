@@ -1,357 +1,46 @@
 """Catacombs Third Edition: the primary rule set.
 
-Catacombs 3E is ``CatacombsFlow`` (rooms, two sides, characters with health) with its hooks filled in; the
-Castles heroes, Dark Spells and Castles playmat a 3E game may include sit between the two
-(``castles_heroes3e.CastlesHeroes3E``), silent unless the content brings them.
-Catacombs 1E (``catacombs-1e-rules-italian.txt``) will subclass ``CatacombsFlow`` the same way
-(incapacitation instead of death, monster abilities, gold in hundreds); Catacombs & Castles has no rooms or
-per-hero health and subclasses the game-neutral ``RuleSet`` directly (``service/games/castles/``).
+``Catacombs3E`` is the Catacombs game both editions share (``flow.game.CatacombsGame``: rooms, monsters,
+battle, resolution over ``CatacombsFlow``) with the third edition's own rules: stun, teleport and the
+Gelatinous Cube's sequences, Monster Vulnerabilities, summon shots, the Lord's Lair and how each side wins.
+The expansions a 3E game may include are composed in beside it, silent unless the content brings them:
+the Castles heroes, Dark Spells and Castles playmat (``expansions.castles_heroes.CastlesHeroes3E``, after
+the game in the method order, so each of its overrides wraps the flow's own step) and the Altar of Soloth
+(``expansions.soloth_altar``, a special room's service). Catacombs 1E is a sibling over the same game
+(``first_edition/``); Catacombs & Castles has no rooms or per-hero health and subclasses the game-neutral
+``RuleSet`` directly (``service/games/castles/``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from collections.abc import Sequence as Seq
-from typing import Any
-
-from service.games.catacombs.flow import card_play, modifiers, position, special_rooms, table_draws
-from service.games.catacombs.flow.cards import HeroCard, MonsterCard, UnknownCardError
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import events as E
+from service.games.catacombs.flow import modifiers, pieces
+from service.games.catacombs.flow.game import CatacombsGame
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
     FROZEN,
     HEROES,
-    OVERSEER,
     STUNNED,
     TELEPORTED,
     Character,
     GameState,
-    Option,
     Pending,
-    Turn,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition import pieces as pieces3e
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
+from service.games.catacombs.third_edition.expansions import soloth_altar as altar
 from service.games.catacombs.third_edition.expansions.castles_heroes import CastlesHeroes3E
-from service.rules import actions as A
-from service.rules import events as E
-from service.rules import rng
-from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError, cite
 from service.rules.evolve import evolve
 
 TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 5 gold each
-SETUP = cite("Game Phases: The Setup Phase")
-PIECE_KINDS = ("monster", "fire_wall")  # characters standing on a piece from the Monster Pool
 
 
-class Catacombs3E(CastlesHeroes3E):
+class Catacombs3E(CatacombsGame, CastlesHeroes3E):
     name = "catacombs-3e"
+    expansion_rooms = {"altar": altar.ROOM}  # the Cavern of Soloth's Altar, with the soloth expansion
     gold_in_box = TREASURY  # the Treasury of a new game (the box's coins)
-
-    # == a new game ===============================================================================
-    def new_game(
-        self,
-        heroes: Seq[str],
-        lord: str,
-        rooms: Seq[str],
-        seed: int,
-        treasury: int | None = None,
-        items: Mapping[str, Seq[str]] | None = None,
-        spells: Mapping[str, Seq[str]] | None = None,
-    ) -> GameState:
-        """Four heroes (ids of Hero cards), the chosen Catacomb Lord and the Room deck from top to bottom.
-
-        catacombs-3e-reference.txt: The Hero Players ("There are always four heroes chosen"); Hero Player
-        Boards (all listed Ability cards; Item cards by choice; the Wizard chooses ten Spell cards).
-        """
-        if len(heroes) != 4 or len(set(heroes)) != 4:
-            raise IllegalActionError(
-                f"a game needs four different heroes, got {list(heroes)}",
-                cite("The Overseer, Heroes, and Catacomb Lords: The Hero Players"),
-            )
-        lord_card = self.content.lord(lord)
-        for room in rooms:
-            self.content.room(room)
-        characters = []
-        for hero_id in heroes:
-            card = self.content.hero(hero_id)
-            characters.append(
-                Character(
-                    id=self.hero_character_id(card.name),
-                    name=card.name,
-                    side=HEROES,
-                    kind="hero",
-                    card=card.id,
-                    health=card.starting_health,
-                    max_health=card.starting_health,
-                    shot_sequences=card.shot_sequences,
-                    nullifies=card.nullifies,
-                    reflects=card.reflects,
-                    extra_gold_per_kill=card.extra_gold_per_kill,
-                    items=tuple((items or {}).get(hero_id, ())),
-                    spells=self.chosen_spells(card, (spells or {}).get(hero_id, ())),
-                    abilities=card.abilities,
-                    spell_caster=card.spell_caster,
-                )
-            )
-            self.check_starting_items(characters[-1])
-            characters[-1] = self.with_permanent_items(characters[-1])
-            characters.extend(card_play.familiar_characters(self, characters[-1]))
-        state = rng.seed_state(seed)
-        state, poison = rng.shuffled(state, self.content.poison_deck())
-        deck = list(self.content.item_deck())
-        in_box = set(deck)
-        for hero in characters:
-            for item in hero.items:
-                if item in deck:
-                    deck.remove(item)  # starting items come out of the Item deck
-                elif item in in_box and self.content.card("item", item).familiar:
-                    # A familiar is one piece per copy of its card: two heroes cannot start with the one
-                    # copy (its piece would stand beside both).
-                    raise IllegalActionError(
-                        f"the Item deck holds no more copies of {item} for {hero.name}",
-                        cite("Game Phases: The Setup Phase"),
-                    )
-        state, item_deck = rng.shuffled(state, deck)
-        return GameState(
-            ruleset=self.name,
-            phase="setup",
-            characters=tuple(characters),
-            room_deck=tuple(rooms),
-            lord=lord_card.id,
-            mercenary=lord_card.mercenary_monster,
-            treasury=TREASURY if treasury is None else treasury,
-            poison_deck=poison,
-            item_deck=item_deck,
-            rng=state,
-            settings=self.settings,
-            monster_supply=tuple(sorted((m.id, m.pieces) for m in self.content.monsters() if not m.antient)),
-            pays_alone=integration3e.pays_alone(self.content, characters),
-        )
-
-    def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
-        """A setup record with a ``position`` starts from it (docs/positions.md); otherwise a new game."""
-        if "position" in setup:
-            return position.load_position(self, setup["position"])
-        return super().new_game_from_setup(setup)
-
-    def check_starting_items(self, hero: Character) -> None:
-        """Item Cards: Usage Restrictions hold for the Items a hero starts with too (Hero Player Boards)."""
-        for item in hero.items:
-            try:
-                card = self.content.card("item", item)
-            except UnknownCardError:
-                continue
-            why_not = card_play.usable_by(self, hero, card)
-            if why_not is not None:
-                raise CardNotPlayableError(why_not, cite("Item Cards: Usage Restrictions"))
-
-    def chosen_spells(self, hero: HeroCard, spells: Seq[str]) -> tuple[str, ...]:
-        if spells and not hero.spell_caster:
-            raise IllegalActionError(
-                f"{hero.name} is not a Spell Caster", cite("Playing Spell, Ability, or Item Cards")
-            )
-        if len(spells) > hero.spell_choices:
-            raise IllegalActionError(
-                f"{hero.name} chooses at most {hero.spell_choices} Spell cards",
-                cite("The Overseer, Heroes, and Catacomb Lords: Hero Player Boards"),
-            )
-        for spell in spells:
-            # catacombs-and-castles-2e-manual.md: Dark Spell Cards: a hero type's spells (Castles cards only).
-            why_not = integration3e.why_not_choose(self.content, hero, self.content.card("spell", spell))
-            if why_not is not None:
-                raise CardNotPlayableError(why_not, integration3e.DARK_SPELLS)
-        return tuple(spells)
-
-    # == rooms ====================================================================================
-    def _check_enter_room(self, state: GameState, action: A.EnterRoom) -> None:
-        if state.room_index >= 0 and state.phase not in ("resolution", "special_room"):
-            raise WrongPhaseError(
-                f"finish the {state.phase} phase first", cite("Game Phases: Exploring The Catacomb")
-            )
-        if state.room_index + 1 >= len(state.room_deck):
-            if state.room_index < 0:
-                raise WrongPhaseError("no Room cards are left", cite("Game Phases: Exploring The Catacomb"))
-            return  # the last room is behind the heroes: moving on ends the game (_do_enter_room)
-        room = self.content.room(state.room_deck[state.room_index + 1])
-        lair_playmat = self.content.lord(state.lord).lair_playmat if room.kind == "lair" else None
-        if action.playmat is not None and lair_playmat is not None and action.playmat != lair_playmat:
-            raise IllegalActionError(
-                f"the Lord's Setup card calls for the {lair_playmat} playmat", cite("Catacomb Lord's Lair")
-            )
-        if action.playmat is not None and action.playmat == state.playmat and room.kind != "lair":
-            raise IllegalActionError(
-                f"the {action.playmat} side was used for the last room", cite("Game Phases: The Setup Phase")
-            )
-
-    def _do_enter_room(self, tx: Tx, action: A.EnterRoom) -> None:
-        index = tx.state.room_index + 1
-        if index >= len(tx.state.room_deck):
-            # A shortened Room deck (a demo table) with no Lair at its end: the heroes leave the catacomb
-            # with every room behind them, and the game is over (docs/rulings.md, "The last Room card").
-            special_rooms.close_market(tx)
-            tx.state = evolve(tx.state, outcome=HEROES, phase="game_over", turn=None, pending=None)
-            tx.emit(E.GameOver("The heroes have come through the last room: they win", HEROES))
-            return
-        # The Room card the table flipped (physical decks), or the next of the dealt deck.
-        ahead = tx.state.room_deck[index:]
-        flipped = table_draws.take(tx, "rooms", self.rooms_that_can_come_next(tx.state), ahead[0])
-        rest = list(ahead)
-        rest.remove(flipped)
-        tx.state = evolve(tx.state, room_deck=(*tx.state.room_deck[:index], flipped, *rest))
-        room = self.content.room(tx.state.room_deck[index])
-        special_rooms.close_market(tx)
-        tx.state = evolve(tx.state, free_cure_used=False, altar_offerings=0)
-        if action.playmat is not None:
-            tx.state = evolve(tx.state, playmat=action.playmat)
-        tx.state = evolve(
-            tx.state,
-            room_index=index,
-            room_id=room.id,
-            room_name=room.name,
-            room_kind=room.kind,
-            suppresses=room.suppresses,
-            round=0,
-            acted=(),
-            turn=None,
-            side=HEROES,
-        )
-        # The previous room's monsters go back to the Monster Pool; piece numbering starts again.
-        tx.state = evolve(
-            tx.state,
-            characters=tuple(
-                c for c in tx.state.characters if c.kind not in ("monster", "fire_wall", "antient")
-            ),
-        )
-        tx.emit(E.RoomEntered(f"The heroes enter {room.name}", room.id, room.kind))
-        if room.kind in ("battle", "lair"):
-            tx.state = evolve(tx.state, phase="setup")
-            card_play.refresh_cards(tx)
-            self.return_dead_heroes(tx)
-            if room.kind == "lair":
-                self.place_lord(tx)
-            metre: list[int] = []
-            for level in sorted(room.quadrants):
-                for entry in room.quadrants[level]:
-                    if entry.kind == "specific" and entry.monster:
-                        self.place_monsters(tx, self.content.monster(entry.monster), entry.count)
-                    elif entry.kind == "mercenary":
-                        self.place_monsters(tx, self.content.monster(tx.state.mercenary), entry.count)
-                    elif entry.kind == "monster_metre":
-                        metre.extend([level] * entry.count)
-            tx.state = evolve(tx.state, monster_metre_queue=tuple(metre))
-            self.ask_monster_metre(tx)
-        else:
-            tx.state = evolve(tx.state, phase="special_room")
-            if room.kind == "merchant":
-                special_rooms.open_market(tx)
-
-    def rooms_that_can_come_next(self, state: GameState) -> list[str]:
-        """The Room cards still face down; the Lair comes last (Addendum: Alternate Room Card Layouts)."""
-        ahead = list(state.room_deck[state.room_index + 1 :])
-        others = [r for r in ahead if self.content.room(r).kind != "lair"]
-        return others or ahead
-
-    def _check_draw_cards(self, state: GameState, action: A.DrawCards) -> None:
-        table_draws.check_draw(self, state, action)
-
-    def _do_draw_cards(self, tx: Tx, action: A.DrawCards) -> None:
-        queue = (*table_draws.queued(tx.state, action.deck), *action.cards)
-        tx.state = table_draws.with_queue(tx.state, action.deck, queue)
-
-    def check(self, state: GameState, action: A.Action) -> None:
-        if isinstance(action, A.DrawCards):  # the table's draw is told whenever it happens
-            if state.outcome is not None:
-                raise WrongPhaseError("the game is over", cite("Game Phases: Winning the Game"))
-            self._check_draw_cards(state, action)
-            return
-        super().check(state, action)
-        if (self.settings.physical_decks or state.table_draws) and not isinstance(action, A.DrawCards):
-            # A physical table's draw must be named before the action that draws: try it (nothing is kept).
-            self.perform(state, action)
-
-    def return_dead_heroes(self, tx: Tx) -> None:
-        """Hero Death (basic): back in the Setup Phase of the next room with half health (RULINGS.md 3)."""
-        for c in tx.state.characters:
-            if c.kind == "hero" and not c.alive and c.returns_next_room:
-                health = (
-                    max(1, c.max_health // 2)
-                    if self.settings.return_with_half_starting_health
-                    else c.max_health
-                )
-                tx.update(evolve(c, alive=True, health=health, returns_next_room=False))
-                tx.emit(E.HeroReturned(f"{c.name} returns to life with {health} health", c.id, health))
-            elif c.kind == "familiar" and not c.in_room:
-                # Familiars return "in the Setup Phase of the next room", while their hero holds the Item
-                # card (a dead hero's Items went back to the deck under the basic Hero Death rule).
-                owner = tx.state.find(c.owner or "")
-                if owner is not None and owner.alive and c.card in owner.items:
-                    tx.update(evolve(c, in_room=True, alive=True, health=c.max_health))
-
-    def place_monsters(self, tx: Tx, card: MonsterCard, count: int) -> None:
-        """Specific / Mercenary icons: that many pieces, no more than the Monster Pool holds (hard limit)."""
-        # A fire wall is its Fire Spirit's piece flipped over: it keeps its number (Fire Walls).
-        existing = [c for c in tx.state.characters if c.card == card.id and c.kind in PIECE_KINDS]
-        holder = self.piece_in_use_by(tx.state, card)
-        if holder is not None and count > 0:
-            tx.emit(
-                E.MonsterCardDiscarded(
-                    f"{card.name} cannot be placed: its piece is in use as {holder.name}", card.id, holder.id
-                )
-            )
-        count = min(count, self.pieces_available(tx.state, card))
-        for n in range(count):
-            number = len(existing) + n + 1
-            monster = Character(
-                id=f"monster-{card.id}-{number}",
-                name=f"{card.name} {number}",
-                side=OVERSEER,
-                kind="monster",
-                card=card.id,
-                health=card.health or 1,
-                max_health=card.health or 1,
-                shot_sequences=card.shot_sequences,
-                nullifies=card.nullifies,
-                reflects=card.reflects,
-                reward_gold=card.reward_gold,
-                family=card.family,
-                level=card.level,
-                shadow=card.shadow,
-                small=card.small,
-                ordered_by_round=card.ordered_by_round,
-            )
-            tx.state = evolve(tx.state, characters=(*tx.state.characters, monster))
-            tx.emit(
-                E.MonsterPlaced(f"{monster.name} is placed in the Monster Start Zone", monster.id, card.id)
-            )
-
-    def piece_in_use_by(self, state: GameState, card: MonsterCard) -> Character | None:
-        """The monster on the playmat whose piece ``card`` would need: Room Cards: Monster Metre Icons (the
-        Swordmaster Ghoul and the Crypt Spider "both share the same piece"). smartmat ruling (docs/rulings.md,
-        "Shared pieces"): while any piece of one is on the playmat (alive, in this room), the other cannot be
-        placed, whatever the piece counts; the sharing holds when either card names the other."""
-        held = {m for discs in state.held_discs().values() for m in discs}
-        for c in state.characters:
-            if c.kind != "monster" or c.card == card.id:
-                continue
-            if not (c.in_room and c.alive) and c.id not in held:
-                continue
-            if (
-                c.card in card.shares_pieces_with
-                or card.id in self.content.monster(c.card).shares_pieces_with
-            ):
-                return c
-        return None
-
-    def pieces_available(self, state: GameState, card: MonsterCard) -> int:
-        """Pieces of ``card`` left in the Monster Pool (Supply limits are hard limits; shared pieces)."""
-        if self.piece_in_use_by(state, card) is not None:
-            return 0
-        # A fire wall still holds its Fire Spirit's piece "for the remainder of the room" (Fire Walls); a
-        # destroyed monster's disc stays on its slayer's board until the Resolution Phase (or that hero's
-        # death) returns it.
-        return max(0, card.pieces - state.pieces_out_of_pool(card.id))
 
     def summon(self, tx: Tx, summoner: Character, card_id: str) -> None:
         """Summon Shot: placed beside the summoner, the newcomer performs a melee shot and then its full
@@ -383,130 +72,6 @@ class Catacombs3E(CastlesHeroes3E):
         # The summoned monster has used its turn for this round.
         tx.state = evolve(tx.state, acted=(*tx.state.acted, summoned.id))
 
-    def place_antient(self, tx: Tx, card: MonsterCard) -> None:
-        """Antients: invulnerable, persisting for the rest of the room, loyal to no side."""
-        antient = Character(
-            id=f"antient-{card.id}",
-            name=card.name,
-            side="neutral",
-            kind="antient",
-            card=card.id,
-            health=card.health or 1,
-            max_health=card.health or 1,
-            shot_sequences=card.shot_sequences,
-        )
-        if tx.state.find(antient.id) is None:
-            tx.state = evolve(tx.state, characters=(*tx.state.characters, antient))
-            tx.emit(E.MonsterPlaced(f"{card.name} is summoned", antient.id, card.id))
-
-    def place_lord(self, tx: Tx) -> None:
-        """Catacomb Lord's Lair: the Setup card gives health and minions."""
-        card = self.content.lord(tx.state.lord)
-        lord_id = self.lord_character_id(card.name)
-        lord = tx.state.find(lord_id)
-        if lord is None:
-            lord = Character(
-                id=lord_id,
-                name=card.name,
-                side=OVERSEER,
-                kind="lord",
-                card=card.id,
-                health=card.starting_health,
-                max_health=card.starting_health,
-                shot_sequences=card.shot_sequences,
-            )
-            tx.state = evolve(tx.state, characters=(*tx.state.characters, lord))
-        tx.emit(E.MonsterPlaced(f"{card.name} awaits in the Lair", lord_id, card.id))
-        for monster_id, count in card.minions:
-            self.place_monsters(tx, self.content.monster(monster_id), count)
-
-    def metre_deck(self, state: GameState, level: int) -> list[MonsterCard]:
-        """The Monster cards with this level of Monster Metre on the back, less those already in the room."""
-        taken = {c.card for c in state.room_monsters}
-        return [
-            m for m in self.content.monsters() if m.level == level and m.id not in taken and not m.antient
-        ]
-
-    def ask_monster_metre(self, tx: Tx) -> None:
-        queue = tx.state.monster_metre_queue
-        if not queue:
-            return
-        level = queue[0]
-        # A chosen pick is offered only where a piece is free: smartmat ruling "Shared pieces" (the Overseer
-        # cannot choose the Swordmaster Ghoul while the Crypt Spider holds their piece).
-        choices = [
-            (m, n) for m in self.metre_deck(tx.state, level) if (n := self.pieces_available(tx.state, m))
-        ]
-        if not choices:
-            tx.emit(
-                E.MonsterCardDiscarded(
-                    f"Monster Metre level {level}: no level {level} monster has a piece left", "", ""
-                )
-            )
-            tx.state = evolve(tx.state, monster_metre_queue=queue[1:])
-            self.ask_monster_metre(tx)
-            return
-        # "The usual answer ... is all of them": the plain id places every piece; "<id>:<n>" places fewer.
-        options = tuple(Option(m.id, f"{m.name} (all {n})") for m, n in choices)
-        options += tuple(Option(f"{m.id}:{k}", f"{m.name} x{k}") for m, n in choices for k in range(1, n))
-        options += (Option("random", "draw at random"),)
-        tx.ask(
-            "choose_monster",
-            None,
-            f"Monster Metre: choose a level {level} monster",
-            options,
-            context=(str(level),),
-        )
-
-    def decide_choose_monster(self, tx: Tx, pending: Pending, option: str) -> None:
-        """Room Cards: Monster Metre Icons (chosen, or drawn at random from the level's Monster cards)."""
-        level = int(pending.context[0])
-        if option == "random":
-            option = self.draw_metre_card(tx, level)
-        monster, _, count = option.partition(":")
-        card = self.content.monster(monster)
-        self.place_monsters(tx, card, int(count) if count else card.pieces)
-        tx.emit(E.MonsterPlaced(f"Monster Metre level {level}: {card.name}", card.id, card.id))
-        tx.state = evolve(tx.state, monster_metre_queue=tx.state.monster_metre_queue[1:])
-        self.ask_monster_metre(tx)
-
-    def draw_metre_card(self, tx: Tx, level: int) -> str:
-        """Room Cards: Monster Metre Icons, at random: "shuffle all the Monster cards with a level two Monster
-        Metre on the back and reveal the top card". A card whose piece is in use (the Swordmaster Ghoul after
-        the Crypt Spider was placed): "discard the Monster card and draw another one"."""
-        deck = self.metre_deck(tx.state, level)
-        while True:
-
-            def seeded() -> str:
-                state, index = rng.below(tx.state.rng, len(deck))
-                tx.state = evolve(tx.state, rng=state)
-                return deck[index].id
-
-            drawn = table_draws.take(tx, "monster_metre", [m.id for m in deck], seeded, f" (level {level})")
-            card = next(m for m in deck if m.id == drawn)
-            deck.remove(card)
-            holder = self.piece_in_use_by(tx.state, card)
-            if holder is None and self.pieces_available(tx.state, card) > 0:
-                return card.id
-            reason = f"its piece is in use as {holder.name}" if holder else "no piece is left"
-            tx.emit(
-                E.MonsterCardDiscarded(
-                    f"{card.name} is drawn, but {reason}: the card is discarded and another drawn",
-                    card.id,
-                    holder.id if holder else "",
-                )
-            )
-
-    def _check_start_battle(self, state: GameState, action: A.StartBattle) -> None:
-        if state.phase != "setup" or state.room_index < 0:
-            raise WrongPhaseError("the Battle Phase follows a battle room's Setup Phase", SETUP)
-
-    def _do_start_battle(self, tx: Tx, action: A.StartBattle) -> None:
-        tx.state = evolve(tx.state, phase="battle", round=1, side=HEROES, acted=())
-        tx.emit(E.BattleStarted(f"The battle in {tx.state.room_name} begins"))
-        tx.emit(E.RoundStarted("Round 1 begins", 1))
-        tx.after_change()
-
     # == turn hooks ===============================================================================
     def hero_sequences(self, state: GameState, hero: Character) -> tuple[Sequence, ...]:
         if hero.has(TELEPORTED):
@@ -520,49 +85,10 @@ class Catacombs3E(CastlesHeroes3E):
             return (hero.shot_sequences[(state.round - 1) % len(hero.shot_sequences)],)
         return hero.shot_sequences
 
-    def declarable(self, state: GameState, c: Character) -> list[tuple[int | None, Sequence]]:
-        """What ``c`` may declare this turn, each with the ``alternative`` that names it: none where the rules
-        give a single sequence (stunned, back from the Teleported! card), the printed index for the Gelatinous
-        Cube's round."""
-        sequences = self.hero_sequences(state, c)
-        if c.has(TELEPORTED) or (c.has(STUNNED) and sequences != c.shot_sequences):
-            return [(None, sequences[0])]
-        if c.ordered_by_round and c.shot_sequences:
-            return [((state.round - 1) % len(c.shot_sequences), sequences[0])]
-        return list(enumerate(sequences))
-
-    def choices(self, state: GameState) -> list[A.Action]:
-        found = [a for a in super().choices(state) if not isinstance(a, A.DeclareAction)]
-        if state.phase == "battle" and state.pending is None:
-            movers = [state.character(state.turn.character)] if state.turn else list(self.actors(state))
-            declares: list[A.Action] = [
-                A.DeclareAction(c.id, i) for c in movers for i, _ in self.declarable(state, c)
-            ]
-            found = [a for a in declares if self.is_legal(state, a)] + found
-        return found
-
-    def _check_declare(self, state: GameState, action: A.DeclareAction) -> None:
-        pieces3e.check_alternative(self, state, action)
-        super()._check_declare(state, pieces3e.forced_alternative(state, action))
-
-    def _do_declare(self, tx: Tx, action: A.DeclareAction) -> None:
-        super()._do_declare(tx, pieces3e.forced_alternative(tx.state, action))
-
-    def _check_resolve_shot(self, state: GameState, action: A.ResolveShot) -> None:
-        super()._check_resolve_shot(state, action)
-        pieces3e.check_shot_record(self, state, action)
-
-    def _do_resolve_shot(self, tx: Tx, action: A.ResolveShot) -> None:
-        pieces3e.note_shield_shot(tx, action)
-        super()._do_resolve_shot(tx, action)
-
-    def turn_ended(self, tx: Tx, turn: Turn, character: Character) -> None:
-        pieces3e.place_shields(tx, turn)
-
     def perform(self, state: GameState, action: A.Action) -> tuple[GameState, list[E.Event]]:
         state, events = super().perform(state, action)
         # Whatever killed it (a shot, poison, a referee's correction), a dead owner's shield leaves the mat.
-        return pieces3e.without_shields_of_the_dead(state, events)
+        return pieces.without_shields_of_the_dead(state, events)
 
     def shot_damage(self, state: GameState, attacker: Character, target: Character, shot: Shot) -> int:
         damage = shot.base_damage
@@ -627,10 +153,6 @@ class Catacombs3E(CastlesHeroes3E):
         hero is unable too (Ice Shot: "While frozen, a character cannot take any actions")."""
         return all(not h.alive or h.has(DEVOURED) or h.has(FROZEN) for h in state.heroes)
 
-    def heroes_have_won(self, state: GameState) -> bool:
-        lords = [c for c in state.room_monsters if c.kind == "lord"]
-        return bool(lords) and all(not lord.alive for lord in lords) and any(h.alive for h in state.heroes)
-
     def room_is_clear(self, state: GameState) -> bool:
         """The Battle Phase: all monsters destroyed, frozen or a combination of the two."""
         if state.room_kind == "lair":
@@ -640,58 +162,5 @@ class Catacombs3E(CastlesHeroes3E):
             m.alive and m.has(TELEPORTED) for m in monsters
         )
 
-    def end_battle(self, tx: Tx) -> None:
-        """The Battle Phase ends; the Resolution Phase pays gold for destroyed (and frozen) monsters."""
-        room = tx.state.room_name or ""
-        tx.emit(E.RoomCleared(f"{room} is cleared", tx.state.room_id or ""))
-        for c in tx.state.characters:
-            if c.kind == "monster" and c.in_room and c.alive and c.has(FROZEN) and c.frozen_by:
-                # Ice Shot: "The hero who froze a monster collects gold ... as if it had been destroyed."
-                earner = tx.gold_earner(tx.state.find(c.frozen_by))
-                if earner is not None:
-                    tx.update(evolve(earner, trophies=(*earner.trophies, c.id)))
-        # The Battle Phase: "All other pieces such as obstacles, shields, and fire walls are removed from the
-        # playmat" (a fire wall's piece goes back to the Monster Pool with the others).
-        for c in tx.state.characters:
-            if c.kind == "fire_wall" and c.in_room:
-                tx.update(evolve(c, in_room=False))
-        if tx.state.shields:
-            tx.emit(E.ShieldMoved("The shield pieces are removed from the playmat", "", False))
-        tx.state = evolve(tx.state, shields=(), shield_raised=())
-        for c in tx.state.characters:
-            cleared = c.without_status(STUNNED, DEVOURED, TELEPORTED)
-            if c.side == HEROES:
-                # The Battle Phase: "All other pieces ... are removed from the playmat": the ice pieces too,
-                # so frozen heroes are free for the next room (frozen monsters go back to the Monster Pool).
-                cleared = evolve(cleared.without_status(FROZEN), frozen_by=None)
-            if cleared != c:
-                tx.update(evolve(cleared, devoured_by=None))
-        tx.state = evolve(tx.state, phase="resolution", turn=None, acted=())
-        for hero in tx.state.heroes:
-            if not hero.alive or not hero.trophies:
-                continue
-            reward = sum(self.reward(hero, tx.char(m)) for m in hero.trophies)
-            tx.pay_from_treasury(hero, reward)
-            tx.update(evolve(tx.char(hero.id), trophies=()))
-            discs = tuple(m for m in hero.trophies if not tx.char(m).alive)
-            if discs:
-                tx.emit(
-                    E.DiscsReturned(
-                        f"{hero.name} returns {len(discs)} monster disc(s) to the Monster Pool",
-                        hero.id,
-                        discs,
-                    )
-                )
-        for c in tx.state.characters:
-            if c.trophies:
-                tx.update(evolve(c, trophies=()))
-        # The Resolution Phase: "The monster pieces are then returned to the Monster Pool."
-        for c in tx.state.characters:
-            if c.kind == "monster" and c.in_room:
-                tx.update(evolve(c, in_room=False))
-
-    def reward(self, hero: Character, monster: Character) -> int:
-        """The Monster card's gold, plus a hero's extra coin (Elani) "for each monster she slays": a kill by
-        her ally pays her the card's gold only (Allies: "all gold transfers to the hero")."""
-        slayer = monster.destroyed_by or monster.frozen_by
-        return monster.reward_gold + (hero.extra_gold_per_kill if slayer == hero.id else 0)
+    def decide_altar_card(self, tx: Tx, pending: Pending, option: str) -> None:
+        altar.decide_card(self, tx, pending, option)

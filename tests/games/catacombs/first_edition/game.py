@@ -9,8 +9,8 @@ from typing import Any
 from service.games.catacombs.content.first_edition import load_catacombs1e_content
 from service.games.catacombs.first_edition.cards import Catacombs1ECards
 from service.games.catacombs.first_edition.ruleset import Catacombs1E
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.state import Character, GameState
-from service.rules import actions as A
 from service.rules.events import Event
 
 MANUAL = "catacombs-1e-rules-italian.txt"

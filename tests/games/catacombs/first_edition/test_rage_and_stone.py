@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.games.catacombs.first_edition import actions as A
+from service.games.catacombs.first_edition import events as E
 from service.games.catacombs.first_edition.ruleset import INCAPACITATED, PETRIFIED
-from service.rules import actions as A
-from service.rules import events as E
 from service.rules.errors import CardNotPlayableError, IllegalActionError
 from tests.games.catacombs.first_edition.game import Game
 

@@ -10,11 +10,11 @@ import pytest
 
 from service.content import ContentError
 from service.games.catacombs.first_edition.ruleset import INCAPACITATED, Catacombs1E
+from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.position import load_position, position_of
+from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.state import GameState
-from service.rules import actions as A
 from service.rules.errors import IllegalActionError
-from service.rules.settings import Settings
 from tests.games.catacombs.first_edition.game import Game, shipped
 
 AFTER = ["mercante", "corridoio", "signore-della-catacomba"]

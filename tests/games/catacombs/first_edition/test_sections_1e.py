@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from service.games.catacombs.first_edition.ruleset import INCAPACITATED
-from service.rules import actions as A
+from service.games.catacombs.flow import actions as A
 from service.rules.errors import IllegalActionError
 from tests.games.catacombs.first_edition.game import Game
 

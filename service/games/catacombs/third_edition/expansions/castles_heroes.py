@@ -1,8 +1,10 @@
 """Castles heroes in a Catacombs 3E party, Dark Spells, the Castles playmat and the Castles shots' turns.
 
-catacombs-and-castles-2e-manual.md: Catacombs 3E Integration. ``CastlesHeroes3E`` sits between the Catacombs
-flow and ``Catacombs3E``; each override asks ``integration3e`` whether the game includes the Castles cards
-and otherwise leaves 3E as it is. Team Catacomb heroes: shots never suppressed, no corrosion (in
+catacombs-and-castles-2e-manual.md: Catacombs 3E Integration. ``CastlesHeroes3E`` is composed into
+``Catacombs3E`` beside the shared Catacombs game (``class Catacombs3E(CatacombsGame, CastlesHeroes3E)``: its
+overrides wrap the flow's own steps, after the game's); each asks ``integration3e`` whether the game
+includes the Castles cards and otherwise leaves 3E as it is. Catacombs 1E does not include it.
+Team Catacomb heroes: shots never suppressed, no corrosion (in
 ``modifiers``), no pooled gold, lodging paid each for itself, the Inn's chosen Catacomb ally for 15 gold.
 Dark spells: who may cast them, and their price. The Castles playmat: the heroes choose their Start Zone.
 The Castles shots: the target melee's target, the lightning's three flicks, the net and web's trap; and the
@@ -14,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from service.games.catacombs.flow import card_play, shot_resolution, special_rooms, table_draws
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import allies, card_play, shot_resolution, special_rooms, table_draws
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.ruleset import CatacombsFlow
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import Character, GameState, Option, Pending, PlannedShot
@@ -28,7 +32,6 @@ from service.games.catacombs.third_edition.expansions.castles_integration import
     is_catacomb_hero,
 )
 from service.games.catacombs.third_edition.expansions.castles_shots import TRAPPED
-from service.rules import actions as A
 from service.rules import events as E
 from service.rules import rng
 from service.rules.errors import (
@@ -36,7 +39,6 @@ from service.rules.errors import (
     IllegalActionError,
     NotEnoughGoldError,
     UnexpectedShotError,
-    cite,
 )
 from service.rules.evolve import evolve
 
@@ -50,7 +52,8 @@ CATACOMB_ALLY = "catacomb_ally"  # the Inn's service: 15 gold, then choose an un
 
 
 class CastlesHeroes3E(CatacombsFlow):
-    """The Catacombs 3E Integration rules; silent unless the content is an ``IntegratedContent``."""
+    """The Catacombs 3E Integration rules, composed into ``Catacombs3E``; silent unless the content is an
+    ``IntegratedContent``."""
 
     def rule_for_pending(self, state: GameState) -> str:
         kind = state.pending.kind if state.pending else ""
@@ -357,7 +360,7 @@ def _seeded_draw(tx: Tx, pool: list[str]) -> Callable[[], str]:
 
 def recruit(rules: CastlesHeroes3E, tx: Tx, hero: Character, card_id: str) -> None:
     """The chosen Catacomb ally joins as special_rooms' Inn ally does."""
-    special_rooms.join_as_ally(rules, tx, hero, card_id)
+    allies.join_as_ally(rules, tx, hero, card_id)
 
 
 # == dark spells ===================================================================================

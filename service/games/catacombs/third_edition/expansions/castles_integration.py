@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from service.games.catacombs.flow.cards import ActionCard, Content, HeroCard, LordCard, MonsterCard, RoomCard
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.state import Character
-from service.rules.errors import cite
-from service.rules.events import Event
+from service.rules.events import Event, register_event
 
 MANUAL = "catacombs-and-castles-2e-manual.md"
 CATACOMB_HEROES = cite("Catacombs 3E Integration: Team Catacomb Heroes", MANUAL)
@@ -201,6 +201,7 @@ def start_zones(content: object, playmat: str | None) -> tuple[str, ...]:
 
 
 # == events =======================================================================================
+@register_event
 @dataclass(frozen=True, slots=True)
 class DarkSpellPaid(Event):
     """The price of a dark spell: one gold to the Treasury, or one health (never below one)."""
@@ -211,6 +212,7 @@ class DarkSpellPaid(Event):
     paid: str  # "gold" | "health"
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class StartZoneChosen(Event):
     """On a Castles playmat the heroic forces choose their Start Zone; the Overseer uses the other one."""
@@ -221,6 +223,7 @@ class StartZoneChosen(Event):
     overseer: str
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class PieceMoved(Event):
     """A Castles shot moves a piece the rules name: a grappled enemy brought close, a teammate rescued."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.shots import Shot
 from service.games.catacombs.flow.state import Character, PlannedShot
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions.castles_integration import NET_AND_WEB, PieceMoved
-from service.rules import events as E
 from service.rules.actions import ResolveShot
 from service.rules.evolve import evolve
 

@@ -4,9 +4,10 @@ No rulebook available to the project prints it: its rules are those of the commu
 (special-rooms.yaml: Altar of Soloth), marked unverified in the content. "Pay 5 gold to make an offering:
 flip the top Item card and take it or put it on the bottom of the deck. One further offering (5 gold) may be
 made for the next card, but only once." A Catacomb hero pays three coins instead of five
-(catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes). The offering is bought
+(catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes). The Altar is composed
+into Catacombs 3E as an expansion room (``ROOM``, in ``Catacombs3E.expansion_rooms``): the offering is bought
 as the other rooms' services are (``special_rooms``: pooled gold, paid back to the Treasury); this module
-says whether one may be made, flips the card and lays a refused card under the deck.
+says whether one may be made, flips the card, gives it or lays it under the deck.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from service.games.catacombs.flow import card_play, table_draws
-from service.games.catacombs.flow.state import Character, GameState, Option
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow import card_play, special_rooms, table_draws
+from service.games.catacombs.flow.rulebooks import cite
+from service.games.catacombs.flow.state import Character, GameState, Option, Pending
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.rules.errors import cite
-from service.rules.events import Event
+from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
+from service.rules.events import Event, register_event
 from service.rules.evolve import evolve
 
 SOURCE = "reference-data/catacombs-3e/special-rooms.yaml"
@@ -30,6 +33,7 @@ TAKE, BOTTOM = "take", "bottom"
 DECISION = "altar_card"  # the pending decision: take the flipped card or put it on the bottom
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class AltarCardFlipped(Event):
     """An offering at the Altar flips the top Item card for the hero who made it."""
@@ -40,6 +44,7 @@ class AltarCardFlipped(Event):
     offering: int  # 1 for the first offering of the visit, 2 for the further one
 
 
+@register_event
 @dataclass(frozen=True, slots=True)
 class ItemPutUnder(Event):
     """A card the hero did not take goes on the bottom of the Item deck."""
@@ -98,3 +103,45 @@ def why_not_taken(rules: FlowRules, state: GameState, hero: Character, card_id: 
 def put_under(tx: Tx, hero: Character, card: str, why: str = "") -> None:
     tx.state = evolve(tx.state, item_deck=(*tx.state.item_deck, card))
     tx.emit(ItemPutUnder(f"{card} goes on the bottom of the Item deck{why}", hero.id, card))
+
+
+def why_not_offer(state: GameState, action: A.UseService, target: Character | None) -> str | None:
+    return why_not(state, target) if action.service == OFFERING else None
+
+
+def own_price(rules: FlowRules, state: GameState, action: A.UseService) -> int | None:
+    """Team Catacomb Heroes: "A Catacomb hero pays three coins (instead of five)": for its own offering,
+    from its own gold; another hero paying for it pays the Altar's price (docs/rulings.md)."""
+    maker = state.find(action.target or "")
+    if (
+        action.service == OFFERING
+        and maker is not None
+        and integration3e.is_catacomb_hero(rules.content, maker)
+        and all(hero == maker.id for hero, _ in action.payment)
+    ):
+        return integration3e.CATACOMB_ALTAR_COST
+    return None
+
+
+def offer(rules: FlowRules, tx: Tx, action: A.UseService, hero: Character) -> None:
+    make_offering(rules, tx, hero)
+
+
+def decide_card(rules: FlowRules, tx: Tx, pending: Pending, option: str) -> None:
+    """The flipped card: the hero takes it, or it goes on the bottom of the Item deck."""
+    hero_id, card = pending.context
+    if option == TAKE:
+        special_rooms.give_item(rules, tx, tx.char(hero_id), card)
+    else:
+        put_under(tx, tx.char(hero_id), card)
+
+
+ROOM = special_rooms.ExpansionRoom(
+    rule=ALTAR,
+    services={OFFERING: OFFERING_COST},
+    why_not=why_not_offer,
+    own_price=own_price,
+    apply=offer,
+    decisions={DECISION: ALTAR},
+)
+"""The Altar of Soloth as Catacombs 3E composes it (``Catacombs3E.expansion_rooms["altar"]``)."""

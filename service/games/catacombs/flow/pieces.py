@@ -11,6 +11,7 @@ from typing import Protocol
 
 from service.games.catacombs.flow import shot_resolution
 from service.games.catacombs.flow.cards import Content, MonsterCard
+from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
     DEVOURED,
@@ -24,12 +25,7 @@ from service.games.catacombs.flow.state import (
 from service.games.catacombs.flow.tx import Tx
 from service.rules import actions as A
 from service.rules import events as E
-from service.rules.errors import (
-    IllegalActionError,
-    NoSuchAlternativeError,
-    UnexpectedShotError,
-    cite,
-)
+from service.rules.errors import IllegalActionError, NoSuchAlternativeError, UnexpectedShotError
 from service.rules.evolve import evolve
 
 SHIELD = cite("Battle Phase: Shield Shots")
