@@ -12,7 +12,7 @@ from service.daemon.daemon import Daemon
 from tests.dashboard.conftest import PIN
 from tests.dashboard.test_castles_pools_browser import castles_daemon  # noqa: F401  (the fixture)
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from tests.helpers.page_words import page_problems, small_controls
+from tests.helpers.page_words import in_view_together, page_problems, small_controls
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -53,7 +53,9 @@ def test_the_console_fits_a_phone_and_undo_says_what_it_takes_back(
     form.locator("input[name=value]").fill(str(before - 2))
     form.locator("input[name=reason]").fill("two tokens fell off the table")
     form.locator("button[type=submit]").click()
-    expect(page.locator("#correct-form + .result, #correct-form ~ .result").first).to_have_text("✔ Corrected")
+    corrected = page.locator("#correct-form ~ .result")
+    expect(corrected).to_have_text("✔ Corrected")
+    assert in_view_together(form.locator("button[type=submit]"), corrected)
     assert side_health(daemon, first["side"]) == before - 2
 
     # Undo names the move it would take back; tapped, it takes back exactly that one.
@@ -62,6 +64,7 @@ def test_the_console_fits_a_phone_and_undo_says_what_it_takes_back(
     page.locator("#undo-form input[name=reason]").fill("wrong side")
     undo.click()
     expect(page.locator("#undo-form ~ .result")).to_have_text("✔ Taken back")
+    assert in_view_together(undo, page.locator("#undo-form ~ .result"))
     assert side_health(daemon, first["side"]) == before
     undone = [r.payload for r in daemon.eventlog.records() if r.kind == "undo"]
     corrections = [r.seq for r in daemon.eventlog.records() if r.kind == "correction"]

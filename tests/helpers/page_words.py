@@ -101,3 +101,14 @@ def page_scrolls(page: Any) -> bool:
     root = "document.documentElement"
     scroll: list[int] = page.evaluate(f"[{root}.scrollWidth - innerWidth, {root}.scrollHeight - innerHeight]")
     return max(scroll) > 0
+
+
+def in_view_together(control: Any, answer: Any) -> bool:
+    """Whether a control and the answer to it are both inside the window as it is scrolled now: the person
+    who tapped sees the answer without scrolling."""
+    found: bool = control.page.evaluate(
+        """([a, b]) => [a, b].every((el) => { const r = el.getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })""",
+        [control.element_handle(), answer.element_handle()],
+    )
+    return found
