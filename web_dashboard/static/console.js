@@ -205,7 +205,8 @@
       for (const c of listed) select.appendChild(S.el("option", { value: c.id }, c.name || c.id));
       if (current && [...select.options].some((o) => o.value === current)) select.value = current;
     }
-    document.getElementById("draw-card").hidden = castles;  // Catacombs & Castles draws no cards from decks
+    // Only a table with physical decks has the referee name the cards it draws (as the turn controller).
+    document.getElementById("draw-card").hidden = !(t.state && t.state.decks === "physical");
     const field = document.getElementById("correct-field");
     const offered = corrections(t.state);
     const key = offered.map((o) => o[0]).join(",");
