@@ -218,6 +218,17 @@
       field.dataset.offered = key;
       showCorrectionInputs();
     }
+    // The discs the mat sees, offered as the ones a character may move to (each with who stands on it now).
+    const discs = document.getElementById("bind-discs");
+    const seen = ((t.board && t.board.pieces) || []).map((p) => p.piece).sort();
+    if (discs.dataset.seen !== seen.join(",")) {
+      clear(discs);
+      for (const piece of seen) {
+        const on = chars.find((c) => c.piece === piece);
+        discs.appendChild(S.el("option", { value: piece, label: on ? `${piece} (${on.name})` : `${piece} (free)` }));
+      }
+      discs.dataset.seen = seen.join(",");
+    }
     const hits = document.getElementById("manual-hits");
     const checked = new Set([...hits.querySelectorAll("input:checked")].map((i) => i.value));
     clear(hits);
