@@ -28,15 +28,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
 from service.games.catacombs.flow.state import GameState
-from service.games.catacombs.flow.tx import FlowRules
 from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
+from service.table.entrants import entrants_of, name_sides
 from service.table.game_result import game_result, rooms_left
 from service.table.games import table_game
+from service.table.offered import offered_actions
 from service.table.shot_view import (
     RESOLVED,
     SET_ASIDE,
@@ -174,7 +175,7 @@ class TableSession:
         seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
         are read against."""
         view = self.state.public_view() if self.state is not None else {}
-        _name_sides(view, self.entrants())
+        name_sides(view, self.entrants())
         now = names_from_view(view, self.discs)
         self.known_names = {**self.known_names, **now.of}
         return Names(self.known_names, now.sides)
@@ -399,21 +400,12 @@ class TableSession:
             "expansions": self._expansions(),
         }
         view["result"] = game_result(self.state, self.entrants())
-        _name_sides(view, self.entrants())
+        name_sides(view, self.entrants())
         return view
 
     def entrants(self) -> dict[str, str]:
-        """A tournament match's sides by their entrants' names (side id → name): the hub's offer, put in the
-        setup record by ``setup_game`` (docs/tournaments.md). Empty for a game that is not a match."""
-        setup = next((r for r in self.rules_records if r.kind == "setup"), None)
-        if setup is None or not setup.payload.get("match"):
-            return {}
-        sides = setup.payload.get("sides") or []
-        return {
-            str(side["id"]): str(side["name"])
-            for side in sides
-            if isinstance(side, Mapping) and side.get("id") and isinstance(side.get("name"), str)
-        }
+        """A tournament match's sides by their entrants' names (side id → name); empty for other games."""
+        return entrants_of(self.rules_records)
 
     def _expansions(self) -> list[str]:
         setup = next((r for r in self.rules_records if r.kind == "setup"), None)
@@ -424,44 +416,7 @@ class TableSession:
         """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""
         if self.rules is None or self.state is None or self.paused or self.pending_shot is not None:
             return []
-        state = self.state
-        offered_by_game = table_game(self.rules.name).actions(self.rules, state)
-        if offered_by_game is not None:
-            return offered_by_game
-        if state.phase != "battle" or state.turn is not None or state.pending is not None:
-            return []
-        actions = []
-        flow = cast(FlowRules, self.rules)  # the rule sets without a table adapter of their own (Catacombs)
-        for character in flow.actors(state):
-            # What the rules offer this turn, each with the alternative that names it (none for a stunned
-            # hero's lone rush, the printed one for the Gelatinous Cube's round).
-            declarable = getattr(self.rules, "declarable", None)
-            if declarable is not None:
-                offered = declarable(state, character)
-            elif character.kind == "hero":
-                offered = list(enumerate(flow.hero_sequences(state, character)))
-            else:
-                offered = list(enumerate(character.shot_sequences))
-            for index, sequence in offered:
-                connector = "elastic" if sequence.elastic else "then"
-                actions.append(
-                    {
-                        "id": f"{character.id}:{0 if index is None else index}",
-                        "label": f"{character.name}: {sequence.label}",
-                        "character": character.id,
-                        "alternative": index,
-                        "shots": [
-                            {
-                                "shot": shot.kind,
-                                "modifier": shot.modifier,
-                                "count": shot.count,
-                                "connector": connector,
-                            }
-                            for shot in sequence.shots
-                        ],
-                    }
-                )
-        return actions
+        return offered_actions(self.rules, self.state)
 
     # -- the last shot's status -----------------------------------------------------------------------
     def _shot_resolved(self, seq: int, action: Mapping[str, Any]) -> None:
@@ -524,13 +479,6 @@ _UNDONE_WORDS = {
     "set_armour": "an Armour Token correction",
     "perform_card": "a card performed",
 }
-
-
-def _name_sides(view: dict[str, Any], entrants: Mapping[str, str]) -> None:
-    """A match's sides carry their entrant's name as ``player`` (docs/state.md: sides)."""
-    for side in view.get("sides") or []:
-        if isinstance(side, dict) and side.get("id") in entrants:
-            side["player"] = entrants[side["id"]]
 
 
 def _action(payload: Any) -> Action:
