@@ -84,6 +84,13 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
     run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
     run.add_argument(
+        "--camera",
+        choices=("none", "mqtt", "sim"),
+        default=os.environ.get("SMARTMAT_CAMERA", "none"),
+        help="an overhead camera (docs/camera.md): mqtt takes the frames of `smartmat camera run` from the "
+        "broker; sim also starts a camera process on frames rendered of the simulated mat's shots",
+    )
+    run.add_argument(
         "--calibration",
         type=Path,
         help="the table's calibration file, learnt from play and from the referee's answers, saved after "
@@ -155,6 +162,7 @@ def run_table(args: argparse.Namespace) -> int:
     from firmware_bridge.transport import SerialConnection
     from service.attribution.infer import AttributionConfig, shutdown_pool
     from service.common.systemd_notify import ServiceWatch, SystemdNotifier
+    from service.daemon.camera_link import CameraLink
     from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
     from service.publish.embedded_broker import ensure_broker
@@ -186,10 +194,15 @@ def run_table(args: argparse.Namespace) -> int:
         connection = stack.enter_context(SerialConnection(port))
         transport = PahoTransport(broker, client_id=unguessable_client_id(f"smartmat-daemon-{table.table}"))
         holder: dict[str, Daemon] = {}
+        camera = CameraLink() if args.camera != "none" else None
         publisher = TablePublisher(
-            table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
+            table.table,
+            transport,
+            handler=lambda command: holder["daemon"].on_command(command),
+            camera=camera.on_message if camera else None,
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        options.camera = camera
         options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
         options.calibration = _calibration_keeper(args, table.table)
         options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
@@ -333,6 +346,8 @@ def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
         ]
         if not health.game_loop:
             parts.append("the game loop is STUCK")
+        if health.camera is not None:
+            parts.append(health.camera)
         return health.ok, f"table {table} at seq {daemon.session.seq}: " + ", ".join(parts)
 
     return check
