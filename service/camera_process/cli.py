@@ -1,4 +1,4 @@
-"""``smartmat camera run``: the table's camera process (process.py says what it does); needs the camera extra."""
+"""``smartmat camera run``: the table's camera process (process.py says what it does); the camera extra."""
 
 from __future__ import annotations
 
