@@ -165,14 +165,7 @@ def run_table(args: argparse.Namespace) -> int:
         if embedded is not None:
             stack.callback(embedded.stop)
         _refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
-        port, camera_wait_s = args.serial, 1.0
-        if port is None:
-            camera_dir = args.data_dir / "camera" if args.camera == "sim" else None
-            port = start_simulated_table(stack, table.path, str(broker), table.game.seed, camera_dir)
-            if camera_dir is not None:
-                start_camera_process(stack, table.table, camera_dir, str(broker))
-                camera_wait_s = SIMULATED_CAMERA_WAIT_S
-            log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+        port, camera_wait_s = _the_mat(args, stack, table, str(broker))
         log_path = args.data_dir / f"{table.table}.sqlite"
         if args.new_game and log_path.exists():
             archived = log_path.with_suffix(f".{secrets.token_hex(3)}.sqlite")
@@ -225,6 +218,20 @@ def run_table(args: argparse.Namespace) -> int:
         notifier.stopping(f"table {table.table}: stopping")
         print("smartmat: stopping", flush=True)
     return 0
+
+
+def _the_mat(args: argparse.Namespace, stack: ExitStack, table: Any, broker: str) -> tuple[str, float]:
+    """The mat's serial port (the simulated mat's, with its camera under --camera sim), and how long a shot
+    waits for its camera frames."""
+    if args.serial is not None:
+        return args.serial, 1.0
+    camera_dir = args.data_dir / "camera" if args.camera == "sim" else None
+    port = start_simulated_table(stack, table.path, broker, table.game.seed, camera_dir)
+    log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+    if camera_dir is None:
+        return port, 1.0
+    start_camera_process(stack, table.table, camera_dir, broker)
+    return port, SIMULATED_CAMERA_WAIT_S
 
 
 def _calibration_keeper(args: argparse.Namespace, table: str) -> Any:
