@@ -23,6 +23,9 @@ class Health:
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
     journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
+    # The overhead camera, in words ("camera: frames arriving", "camera: silent for 12 s"); None: no camera.
+    # Never part of ``ok``: a camera that stops leaves shots to the other sensors, it never stops the table.
+    camera: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -49,5 +52,9 @@ class LoopWatch:
         return self.clock.monotonic() - self._last_beat < self.stall_s
 
 
-def table_health(mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch) -> Health:
-    return Health(serial_link=mat_read, mqtt=mqtt_connected, game_loop=loop.alive(), journal=journal_kept)
+def table_health(
+    mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch, camera: str | None = None
+) -> Health:
+    return Health(
+        serial_link=mat_read, mqtt=mqtt_connected, game_loop=loop.alive(), journal=journal_kept, camera=camera
+    )

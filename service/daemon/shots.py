@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
+from service.daemon.clock import Clock
 from service.daemon.options import DaemonOptions
 from service.daemon.shot_reader import ShotJob, ShotReader
 from service.mat.geometry import PieceClass
@@ -31,6 +33,8 @@ from service.table.session import SessionError, TableSession
 from service.table.shot_actions import Reading, ReadingContext, settle
 
 log = logging.getLogger(__name__)
+
+CAMERA_POLL_S = 0.05  # how often a shot waiting for its camera frames looks again
 
 Record = Callable[[str, dict[str, Any], str], int]  # (kind, payload, by) → the record's seq, applied
 
@@ -51,6 +55,18 @@ class Pieces:
         return found.side if found else "neutral"
 
 
+@dataclass(frozen=True)
+class _CameraWait:
+    """A shot read from the mat, waiting a bounded while for the camera's frames of it."""
+
+    shot: ShotObserved
+    expected: dict[str, Any]
+    context: ShotContext
+    trace: ShotTrace
+    host_end_s: float  # when the shot ended, on the daemon's clock
+    deadline_s: float
+
+
 class Shots:
     def __init__(
         self,
@@ -61,17 +77,25 @@ class Shots:
         record: Record,
         geometry: Callable[[], MatGeometry | None],  # None until the board said HELLO
         options: DaemonOptions,
+        clock: Clock,
     ) -> None:
-        self.table, self.session, self.pieces = table, session, pieces
+        self.table, self.session, self.pieces, self.clock = table, session, pieces, clock
         self.reader, self.record, self.geometry = reader, record, geometry
         self.attribution, self.calibration = options.attribution, options.calibration
         self.dump_traces = options.dump_traces
+        self.camera, self.camera_wait_s = options.camera, options.camera_wait_s
+        self.waiting_for_camera: _CameraWait | None = None
         self.seen = 0
 
     def on_shot(self, shot: ShotObserved) -> None:
         self.seen += 1
         expected = self.session.expected_shot()
         pending = self.session.pending_shot
+        if self.waiting_for_camera is not None:
+            log.info(
+                "movement on the mat ignored: the mat is still reading the last shot (its camera frames)"
+            )
+            return
         if expected is None or self.session.paused or pending is not None:
             why = (
                 "the game is paused"
@@ -109,12 +133,44 @@ class Shots:
             unreadable = {**about, "auto": False, "unreadable": trace.why, "candidates": []}
             self.record("shot", unreadable, "sensor")
             return
+        if self.camera is not None:
+            # The camera's frames of the shot may still be on their way (a camera process lags them by its
+            # processing): wait for them a bounded while, on the daemon's clock; play goes on meanwhile.
+            now = self.clock.monotonic()
+            wait = _CameraWait(shot, expected, context, trace, now, now + self.camera_wait_s)
+            self.waiting_for_camera = wait
+            self._camera_or_not(wait)
+            return
+        self._record_shot(expected, context, trace, None)
+
+    def _camera_or_not(self, wait: _CameraWait) -> None:
+        assert self.camera is not None
+        now = self.clock.monotonic()
+        if not self.camera.caught_up(wait.host_end_s) and now < wait.deadline_s:
+            self.clock.after(CAMERA_POLL_S, lambda: self._camera_or_not(wait), "camera frames of a shot")
+            return
+        self.waiting_for_camera = None
+        if self.session.expected_shot() != wait.expected or self.session.pending_shot is not None:
+            log.info("the shot waited for its camera frames and the game moved on meanwhile: not recorded")
+            return
+        flicked = wait.trace.declaration.flicked
+        record, camera_said = self.camera.block_for(wait.shot, flicked, wait.host_end_s)
+        trace = replace(wait.trace, camera=record) if record is not None else wait.trace
+        log.info("shot by %s: %s", wait.expected["character"], camera_said)
+        self._record_shot(wait.expected, wait.context, trace, camera_said)
+
+    def _record_shot(
+        self, expected: dict[str, Any], context: ShotContext, trace: ShotTrace, camera_said: str | None
+    ) -> None:
+        about = {"character": expected["character"], "shot": expected["shot"]}
         if self.dump_traces:
             self.dump_traces(trace_to_json(trace))
         # The sensor record is kept before it is read: it is what a referee replays after a dispute, and what
         # a restart reads again if the daemon stops mid-attribution.
         flicked = trace.declaration.flicked
         payload = {**about, "attributing": True, "flicked": flicked, "trace": trace_to_json(trace)}
+        if camera_said is not None:
+            payload["camera"] = camera_said  # what the camera gave this shot, in words for the referee
         # Whose disc it was (a teammate's in a Team Action, a grabbed enemy's), for the referee's shot line.
         flicker = next((c for c, disc in context.discs.items() if disc == flicked), None)
         if flicker is not None:

@@ -31,6 +31,9 @@ CommandHandler = Callable[[Command], CommandResult | None]
 """Called on the network thread for each valid command. Return a result to answer at once, or None and call
 ``TablePublisher.respond`` later (e.g. after the daemon thread has applied it)."""
 
+CameraHandler = Callable[[str, bytes], None]
+"""Called on the network thread with each message of the camera process (its topic word and payload)."""
+
 _REMEMBERED_TXNS = 256  # enough to absorb QoS 1 redeliveries without growing forever
 
 
@@ -46,10 +49,17 @@ def encode(payload: Any) -> bytes:
 
 
 class TablePublisher:
-    def __init__(self, table: str, transport: MqttTransport, handler: CommandHandler | None = None) -> None:
+    def __init__(
+        self,
+        table: str,
+        transport: MqttTransport,
+        handler: CommandHandler | None = None,
+        camera: CameraHandler | None = None,  # the overhead camera's frames and health, where there is one
+    ) -> None:
         self.table = topics.check_id(table, "table id")
         self._transport = transport
         self._handler = handler
+        self._camera = camera
         self._lock = threading.RLock()  # reentrant: a fake broker delivers synchronously inside publish()
         self._retained: OrderedDict[str, bytes] = OrderedDict()
         self._characters: dict[str, dict[str, Any]] = {}
@@ -93,6 +103,9 @@ class TablePublisher:
             # clearing message was never sent). Its retained replay tells us which; see _forget_stale().
             self._transport.subscribe(topics.kind_filter(topics.CHARACTER, self.table), qos=1)
             self._transport.subscribe(topics.kind_filter(topics.TRACKER, self.table), qos=1)
+            if self._camera is not None:
+                for kind in topics.CAMERA_WORDS:
+                    self._transport.subscribe(topics.kind_filter(kind, self.table), qos=0)
             self._transport.publish(self._status_topic, topics.ONLINE.encode(), qos=1, retain=True)
             for topic, payload in self._retained.items():
                 self._transport.publish(topic, payload, qos=1, retain=True)
@@ -192,6 +205,9 @@ class TablePublisher:
         kind = _kind_of(message.topic)
         if kind in (topics.CHARACTER, topics.TRACKER):
             self._forget_stale(message)
+            return
+        if kind in topics.CAMERA_WORDS and self._camera is not None:
+            self._camera(kind, message.payload)
             return
         if message.topic != self._request_topic:
             log.warning("table %s ignored a message on unexpected topic %s", self.table, message.topic)

@@ -25,6 +25,7 @@ PASSWORDS = {
     "spectator": "s-pw",
     "tracker": "t-pw",
     "wled-bridge": "b-pw",
+    "camera": "c-pw",
     "board-1": "1-pw",
     "board-2": "2-pw",
 }
@@ -177,11 +178,20 @@ def test_no_one_but_the_daemon_can_forge_the_game(secured_broker: MosquittoBroke
 def test_the_password_script_generates_what_is_not_given(tmp_path: Path) -> None:
     result = make_password_file(tmp_path / "etc" / "passwords", {"referee": "chosen"}, devices=("board-7",))
     generated = dict(line.split(": ", 1) for line in result.stdout.splitlines() if "(generated;" in line)
-    assert sorted(generated) == ["board-7", "daemon", "dashboard", "spectator", "tracker", "wled-bridge"]
+    assert sorted(generated) == [
+        "board-7",
+        "camera",
+        "daemon",
+        "dashboard",
+        "spectator",
+        "tracker",
+        "wled-bridge",
+    ]
     assert "SMARTMAT_MQTT_WLED_BRIDGE_PASSWORD" in generated["wled-bridge"]
     entries = dict(line.split(":", 1) for line in (tmp_path / "etc" / "passwords").read_text().splitlines())
     assert sorted(entries) == [
         "board-7",
+        "camera",
         "daemon",
         "dashboard",
         "referee",
@@ -227,6 +237,7 @@ def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
         "dashboard": granted("read", topics.SPECTATOR_READS),
         "spectator": granted("read", topics.SPECTATOR_READS),
         "tracker": granted("read", topics.TRACKER_READS),
+        "camera": granted("write", topics.CAMERA_PUBLISHES),
         "wled-bridge": granted("read", topics.TRACKER_READS)
         | granted("write", topics.WLED_BRIDGE_PUBLISHES)
         | {("read", f"{topics.WLED_ROOT}/+/status"), ("write", f"{topics.WLED_ROOT}/+/api")},
@@ -290,3 +301,19 @@ def test_trackers_are_read_only_and_each_device_writes_only_its_own_reports(
         statuses = bridge.wait_for(lambda seen: bool(seen))
         assert [(s.topic, s.payload) for s in statuses] == [("wled/board-1/status", b"online")]
         assert spectator.on(f"{T}/tracker/hero-xoric/health") == []
+
+
+def test_only_the_camera_process_feeds_the_table_its_camera(secured_broker: MosquittoBroker) -> None:
+    """A stranger with any other account can neither blind the table's camera (a false "offline") nor show it
+    false discs: only the camera account writes the camera's topics (docs/camera.md, docs/mqtt.md)."""
+    frames, status = f"{T}/{topics.CAMERA_FRAMES}", f"{T}/{topics.CAMERA_STATUS}"
+    with login(secured_broker, "daemon") as daemon:
+        daemon.subscribe(f"{T}/camera/#")
+        for role in ("spectator", "tracker", "dashboard", "wled-bridge", "board-1", "referee"):
+            with login(secured_broker, role) as stranger:
+                stranger.publish(frames, {"from": role})
+                stranger.publish(status, {"from": role})
+        with login(secured_broker, "camera") as camera:
+            camera.publish(frames, {"from": "camera"})
+        seen = daemon.wait_for(lambda seen: any(s.topic == frames for s in seen))
+        assert [(s.topic, s.json()["from"]) for s in seen] == [(frames, "camera")]
