@@ -30,13 +30,12 @@ from pathlib import Path
 from service.mat.trace import ShotTrace
 
 from .acoustics import (
-    MAX_JOINT_EVENTS,
     MIN_SENSORS_ANCHORED,
     MIN_SENSORS_FOR_SPEED,
     SPEED_GRID,
     KeptEvent,
-    solve_joint,
 )
+from .acoustics_joint import MAX_JOINT_EVENTS, solve_joint
 from .answers import labelled_reading
 from .calibration import (
     Belief,
