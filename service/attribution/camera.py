@@ -223,26 +223,9 @@ def _striker_odds(
         aim = math.hypot(math.radians(THROW_DEG), set_off.direction_rad)
         s_spot = math.sqrt(sigma**2 + paths.tolerance2 + (reach * aim) ** 2)
         s_t = set_off.timing_frames
-        likelihood, runs = 1.0, 0
-        for run_points in (before, after):
-            if run_points is after and resting(run_points, sigma):
-                # It stopped dead where it met the piece (equal discs, head on): it rests on the spot.
-                runs += 1
-                likelihood *= normal_density(
-                    math.dist(mean_point(run_points), spot), s_spot
-                ) * normal_density(0.0, s_t)
-                continue
-            run = straight_run(run_points)
-            if run is None:
-                continue
-            passed = passes(run, spot)
-            if passed is None:
-                continue
-            across, at = passed
-            runs += 1
-            likelihood *= normal_density(across, s_spot) * normal_density(at - t, s_t)
-        if runs:
-            likelihoods[other] = likelihood ** (1.0 / runs)
+        through = _runs_through(before, after, spot, s_spot, t, s_t, sigma)
+        if through is not None:
+            likelihoods[other] = through
         alternatives = []
         if other == flicked and 0 in points:
             # Flicked from against the piece: the flick's first push is the touch.
@@ -264,6 +247,40 @@ def _striker_odds(
     if likelihoods[best] < NO_STRIKER_DENSITY:
         return share, f"set off with no disc the camera saw clearly against it (nearest: {best})"
     return share, f"set off as {best} reached it, along their line of centres"
+
+
+def _runs_through(
+    before: list[tuple[int, Point]],
+    after: list[tuple[int, Point]],
+    spot: Point,
+    s_spot: float,
+    t: float,
+    s_t: float,
+    sigma: float,
+) -> float | None:
+    """How well a disc's run-up and run on pass through ``spot`` at frame ``t`` (geometric mean of the runs'
+    likelihoods); None when neither run can say."""
+    likelihood, runs = 1.0, 0
+    for run_points in (before, after):
+        if run_points is after and resting(run_points, sigma):
+            # It stopped dead where it met the piece (equal discs, head on): it rests on the spot.
+            runs += 1
+            likelihood *= normal_density(math.dist(mean_point(run_points), spot), s_spot) * normal_density(
+                0.0, s_t
+            )
+            continue
+        run = straight_run(run_points)
+        if run is None:
+            continue
+        passed = passes(run, spot)
+        if passed is None:
+            continue
+        across, at = passed
+        runs += 1
+        likelihood *= normal_density(across, s_spot) * normal_density(at - t, s_t)
+    if runs:
+        return float(likelihood ** (1.0 / runs))
+    return None
 
 
 def _later_touch(
