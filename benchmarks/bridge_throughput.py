@@ -102,7 +102,7 @@ def main() -> None:
         f"codec: {decoded:,.0f} frames/s decoded; bare struct.unpack {unpacked:,.0f}/s; "
         f"ratio {decoded / unpacked:.3f} (goal >= 20,000 frames/s)"
     )
-    link_count = min(count, 4_000)  # a burst the board can buffer whole (DEVICE_BUFFER_LIMIT)
+    link_count = min(count, 4_000)  # a burst the board can buffer whole (device_link.DEVICE_BUFFER_LIMIT)
     over_link, over_pty = link(link_count)
     print(
         f"link: {over_link:,.0f} events/s emulator -> SerialConnection.messages(); same bytes through "

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "service.hub.cli",
     "service.camera.cli",
     "service.simulator.camera_cli",
+    "service.table.commands.reference",
 )
 
 

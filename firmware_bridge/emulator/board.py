@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_bridge.device_link import DeviceLink
 from firmware_bridge.emulator.source import SensorSource
-from firmware_bridge.link import DeviceLink, LinkTiming
+from firmware_bridge.link import LinkTiming
 from firmware_bridge.messages import DeviceMessage
 from firmware_bridge.protocol import FrameDecoder
 

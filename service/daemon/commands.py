@@ -1,9 +1,11 @@
 """A referee's or a button's command, carried out on the game thread and answered.
 
-The set-up desks' commands (enrolment, guided calibration) and ``rescan`` change nothing in the event log;
-every other command becomes the records the table's command modules make of it (service/table/commands.py,
-wizard_commands.py), each checked against the state the one before left, then appended. The answer goes back
-on the command's transaction: accepted with the last record's seq, or refused in words.
+Each command is first checked against its declaration in the catalogue (service/table/commands/catalogue.py:
+its arguments' schema and who may send it), then handed to whoever the catalogue says handles it. The set-up
+desks' commands (enrolment, guided calibration) and the mat's ``rescan`` change nothing in the event log; the
+game's and the set-up wizard's become records (service/table/commands/), each checked against the state the
+one before left, then appended. The answer goes back on the command's transaction: accepted with the last
+record's seq, or refused in words.
 """
 
 from __future__ import annotations
@@ -14,20 +16,18 @@ from typing import Any
 
 from service.attribution.learning import CalibrationKeeper
 from service.daemon.mat_link import MatLink
-from service.enrolment.desk import COMMANDS as ENROLMENT_COMMANDS
 from service.enrolment.desk import EnrolmentRefused
 from service.gamelog.replay import SetupError
-from service.guided.desk import COMMANDS as CALIBRATION_COMMANDS
 from service.guided.desk import CalibrationRefused
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
-from service.table.commands import CommandRefused, records_for
+from service.table.commands import CATALOGUE, CommandRefused, check_command, records_for
+from service.table.commands.wizard import assign_tracker, setup_game
 from service.table.config import TableConfig
 from service.table.session import UNDONE, SessionError, TableSession
 from service.table.shot_actions import answered_discs
 from service.table.trackers import TrackerConfig
-from service.table.wizard_commands import assign_tracker, setup_game
 
 log = logging.getLogger(__name__)
 
@@ -73,22 +73,24 @@ class CommandRunner:
                 else:
                     self.link.end_shot_now()
             else:
-                self.carry_out(action, {"reason": "button on the mat"}, f"button:{action}")
+                reason = {"reason": "button on the mat"} if "reason" in CATALOGUE[action].takes else {}
+                self.carry_out(action, reason, f"button:{action}")
         except (CommandRefused, SessionError, IllegalActionError) as exc:
             log.info("button %s: %s", action, exc)
 
     def carry_out(self, name: str, args: dict[str, Any], actor: str) -> int | None:
-        if name == "rescan":
+        handled_by = check_command(name, args, actor).handled_by
+        if handled_by == "mat":  # rescan
             self.link.request_scan()
             return None
-        if name in ENROLMENT_COMMANDS:  # not the game's either: the set file is the record
+        if handled_by == "enrolment":  # not the game's: the set file is the record
             try:
                 self.enrolment_desk.command(name, args)
             except EnrolmentRefused as exc:
                 raise CommandRefused(str(exc)) from None
             self.publish_state()
             return None
-        if name in CALIBRATION_COMMANDS:  # not the game's: nothing goes into the event log
+        if handled_by == "calibration":  # not the game's: nothing goes into the event log
             try:
                 self.calibration_desk.command(name, args)
             except CalibrationRefused as exc:

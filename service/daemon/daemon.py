@@ -40,10 +40,10 @@ from service.publish.publisher import TablePublisher
 from service.sensing.segmenter import ShotObserved
 from service.sensing.shot_trace import mat_geometry
 from service.table.bindings import SizeOf, resolve_bindings
+from service.table.commands.wizard import table_file_setup, table_trackers
 from service.table.config import TableConfig
 from service.table.session import TableSession
 from service.table.shot_actions import Reading
-from service.table.wizard_commands import table_file_setup, table_trackers
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ from service.daemon.shots import Pieces
 from service.mat.geometry import MatConfig
 from service.publish.publisher import TablePublisher
 from service.table.board_view import board_payload, obstacles_for_pages
+from service.table.commands.wizard import tracker_view
 from service.table.config import TableConfig
 from service.table.session import TableSession
 from service.table.trackers import TrackerConfig
-from service.table.wizard_commands import tracker_view
 
 
 class TableView:

@@ -219,84 +219,48 @@ class Enrolment:
         """One scan of a group laid out on ``sheet``: each slot's piece gets the tag lying on its slot."""
         for slot in sheet.slots:
             self._piece(slot.piece)
-        by_uid = group_reads(reads)
         notices: list[Notice] = []
-        doubled = {uid for uid, rs in by_uid.items() if read_in_two_places(rs, grid)}
-        for uid in sorted(doubled):
-            notices.append(
-                Notice(
-                    DUPLICATE_TAG,
-                    f"tag {uid.hex()} is read in two places at once ({cells_text(by_uid[uid])}): two discs "
-                    "carry the same tag; neither is enrolled",
-                    uid.hex(),
-                )
-            )
-        where = {
-            uid: xy
-            for uid, xy in locate_uids([r for r in reads if r.uid not in doubled], grid, calibration).items()
-        }
-        on_slot: dict[str, list[bytes]] = {}
-        for uid, (x, y) in sorted(where.items()):
-            found = sheet.slot_at(x, y)
-            if found is None:
-                notices.append(
-                    Notice(
-                        UNKNOWN_TAG,
-                        f"tag {uid.hex()} lies at ({x:.0f}, {y:.0f}) mm, on no slot of the sheet: "
-                        "not enrolled",
-                        uid.hex(),
-                    )
-                )
-            else:
-                on_slot.setdefault(found.piece, []).append(uid)
+        on_slot = _tags_on_slots(reads, grid, sheet, calibration, notices)
         for slot in sheet.slots:
-            uids = on_slot.get(slot.piece, [])
-            if not uids:
-                notices.append(
-                    Notice(
-                        MISSING_DISC,
-                        f"no disc on slot {slot.number} ({slot.piece}): no tag was read there",
-                        None,
-                        slot.piece,
-                    )
-                )
-                continue
-            if len(uids) > 1:
-                names = ", ".join(u.hex() for u in uids)
-                notices.append(
-                    Notice(
-                        SEVERAL_TAGS,
-                        f"slot {slot.number} ({slot.piece}) has {len(uids)} tags ({names}): not enrolled",
-                        names,
-                        slot.piece,
-                    )
-                )
-                continue
-            uid = uids[0]
-            owner = self.piece_of(uid)
-            if owner is not None and owner != slot.piece:
-                notices.append(
-                    Notice(
-                        DUPLICATE_TAG,
-                        f"tag {uid.hex()} on slot {slot.number} is already enrolled as {owner}; "
-                        f"{slot.piece} is not enrolled",
-                        uid.hex(),
-                        slot.piece,
-                    )
-                )
-                continue
-            self.assigned[slot.piece] = uid
-            notices.append(
-                Notice(
-                    ASSIGNED,
-                    f"tag {uid.hex()} is now {slot.piece} (slot {slot.number})",
-                    uid.hex(),
-                    slot.piece,
-                )
-            )
+            notices.append(self._enrol_slot(slot, on_slot.get(slot.piece, [])))
         if self.pieces and self.next_piece() is None:
             notices.append(Notice(SET_COMPLETE, f"set {self.set_name}: every piece has its tag"))
         return notices
+
+    def _enrol_slot(self, slot: Slot, uids: list[bytes]) -> Notice:
+        """The piece of ``slot`` gets its one tag, unless the slot holds none, several, or another's."""
+        if not uids:
+            return Notice(
+                MISSING_DISC,
+                f"no disc on slot {slot.number} ({slot.piece}): no tag was read there",
+                None,
+                slot.piece,
+            )
+        if len(uids) > 1:
+            names = ", ".join(u.hex() for u in uids)
+            return Notice(
+                SEVERAL_TAGS,
+                f"slot {slot.number} ({slot.piece}) has {len(uids)} tags ({names}): not enrolled",
+                names,
+                slot.piece,
+            )
+        uid = uids[0]
+        owner = self.piece_of(uid)
+        if owner is not None and owner != slot.piece:
+            return Notice(
+                DUPLICATE_TAG,
+                f"tag {uid.hex()} on slot {slot.number} is already enrolled as {owner}; "
+                f"{slot.piece} is not enrolled",
+                uid.hex(),
+                slot.piece,
+            )
+        self.assigned[slot.piece] = uid
+        return Notice(
+            ASSIGNED,
+            f"tag {uid.hex()} is now {slot.piece} (slot {slot.number})",
+            uid.hex(),
+            slot.piece,
+        )
 
 
 def check_set(
@@ -394,3 +358,43 @@ def enrolment_from(
         enrolment._piece(piece)
         enrolment.assigned[piece] = uid
     return enrolment
+
+
+def _tags_on_slots(
+    reads: Sequence[TagSeen],
+    grid: ReaderGrid,
+    sheet: SlotSheet,
+    calibration: NfcCalibration | None,
+    notices: list[Notice],
+) -> dict[str, list[bytes]]:
+    """Each slot's piece and the tags lying on its slot; a tag read in two places, or lying on no slot, is
+    said in ``notices`` and on none."""
+    by_uid = group_reads(reads)
+    doubled = {uid for uid, rs in by_uid.items() if read_in_two_places(rs, grid)}
+    for uid in sorted(doubled):
+        notices.append(
+            Notice(
+                DUPLICATE_TAG,
+                f"tag {uid.hex()} is read in two places at once ({cells_text(by_uid[uid])}): two discs "
+                "carry the same tag; neither is enrolled",
+                uid.hex(),
+            )
+        )
+    where = {
+        uid: xy
+        for uid, xy in locate_uids([r for r in reads if r.uid not in doubled], grid, calibration).items()
+    }
+    on_slot: dict[str, list[bytes]] = {}
+    for uid, (x, y) in sorted(where.items()):
+        found = sheet.slot_at(x, y)
+        if found is None:
+            notices.append(
+                Notice(
+                    UNKNOWN_TAG,
+                    f"tag {uid.hex()} lies at ({x:.0f}, {y:.0f}) mm, on no slot of the sheet: not enrolled",
+                    uid.hex(),
+                )
+            )
+        else:
+            on_slot.setdefault(found.piece, []).append(uid)
+    return on_slot

@@ -17,6 +17,7 @@ from typing import Any
 
 from firmware_bridge.messages import Capabilities, ScanDone, TagSeen
 from service.sensing.tags import TagRegistry
+from service.table.commands.catalogue import arguments_of
 from service.table.disc_sets import save_set
 
 from .core import ASSIGNED, Enrolment, EnrolmentError, Notice, SetPiece, set_pieces
@@ -27,12 +28,7 @@ SCAN_EVERY_S = 0.4
 NOTICES_SHOWN = 12
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
-COMMANDS: Mapping[str, frozenset[str]] = {
-    "enrol_start": frozenset({"set", "pieces"}),
-    "enrol_forget": frozenset({"piece"}),
-    "enrol_finish": frozenset(),
-    "enrol_cancel": frozenset(),
-}
+COMMANDS = arguments_of("enrolment")  # declared in the table's command catalogue
 
 
 class EnrolmentRefused(ValueError):

@@ -22,6 +22,7 @@ from firmware_bridge.messages import Capabilities, Impact
 from service.attribution.calibration import GUIDED, save_calibration
 from service.attribution.learning import CalibrationKeeper
 from service.mat.trace import Scan, WallSegment
+from service.table.commands.catalogue import arguments_of
 from service.table.config import TableConfig
 
 from .flicks import Flick, FlickError, FlickSpot, fit_flicks, flick_spots, read_flick
@@ -33,13 +34,7 @@ log = logging.getLogger(__name__)
 
 SCAN_EVERY_S = 0.4
 
-COMMANDS: Mapping[str, frozenset[str]] = {
-    "calibrate_start": frozenset({"rounds"}),
-    "calibrate_flicks": frozenset(),
-    "calibrate_skip": frozenset(),
-    "calibrate_finish": frozenset({"mat_confirmed"}),
-    "calibrate_cancel": frozenset(),
-}
+COMMANDS = arguments_of("calibration")  # declared in the table's command catalogue
 
 
 class CalibrationRefused(ValueError):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,13 +38,12 @@ from service.attribution.model import ModelParams
 from service.mat.trace import FixedObstacle, WallSegment
 
 from .taps import MIN_SENSORS, TAP_GAP_US
+from .wall_slide import friction_scale, wall_bounce
 
-GRAVITY_MM_S2 = 9810.0
 SPOT_FROM_WALL_MM = 180.0  # where the struck disc stands: this far in from the wall's face
 WALL_EITHER_SIDE_MM = 330.0  # wall either side of the spot: the disc's way in and back stays clear of corners
 AIM_ALONG_MM = 150.0  # the aim: this far along the wall from the spot's foot (a slant of about 40°)
 OBSTACLE_CLEARANCE_MM = 60.0  # between an obstacle and the disc's way (its centre's)
-STEP_MM = 1.0  # the slide is integrated over steps this long
 MIN_SLANT_DEG = 20.0
 # A disc aimed at another's centre sends it within a few degrees of the line through both: the flicked
 # disc's aim off by 2° turns the struck disc's way by about 4°.
@@ -210,8 +209,8 @@ def read_flick(
             f"flick it at a slant of 30-50°"
         )
     grip = params.wall_friction * params.disc_friction  # the disc's grip on the wall's face
-    bounce, keeps = _bounce(cos_in, abs(along_in), abs(along_out) / cos_out, grip)
-    scale = _friction_scale(
+    bounce, keeps = wall_bounce(cos_in, abs(along_in), abs(along_out) / cos_out, grip)
+    scale = friction_scale(
         flick.start, inward, length, slide_s, hit, outward, back, keeps, width_mm, height_mm, params
     )
     import os
@@ -416,119 +415,6 @@ def _aimed_hit(flick: Flick, normal: tuple[float, float]) -> tuple[float, float]
 def _on_wall(wall: WallSegment, along: float) -> tuple[float, float]:
     dx, dy = _unit(wall.x2_mm - wall.x1_mm, wall.y2_mm - wall.y1_mm)
     return wall.x1_mm + along * dx, wall.y1_mm + along * dy
-
-
-# ---- the slide --------------------------------------------------------------------------------------------
-
-
-def _friction_scale(
-    start: tuple[float, float],
-    inward: tuple[float, float],
-    length: float,
-    slide_s: float,
-    hit: tuple[float, float],
-    outward: tuple[float, float],
-    back: float,
-    keeps: float,
-    width_mm: float,
-    height_mm: float,
-    params: ModelParams,
-) -> float:
-    """The friction scale at which a disc covering ``length`` in ``slide_s`` slides ``back`` after the wall.
-
-    More friction means a faster start for the same time to the wall but a slower arrival, so less slide
-    after it: the slide back falls as the scale rises, and bisection finds it.
-    """
-
-    def decel(x: float, y: float, scale: float) -> float:
-        on_mat = 0.0 <= x <= width_mm and 0.0 <= y <= height_mm
-        return (params.sliding_friction if on_mat else params.off_mat_friction) * scale * GRAVITY_MM_S2
-
-    def slide_back(scale: float) -> float:
-        low, high = 1.0, 20_000.0  # the speed at the spot, mm/s: the one that reaches the wall in slide_s
-        for _ in range(40):
-            u = math.sqrt(low * high)
-            arrived, took = _slide(start, inward, u, length, lambda x, y: decel(x, y, scale))
-            if arrived is None or took > slide_s:
-                low = u
-            else:
-                high = u
-        arrived, _ = _slide(start, inward, high, length, lambda x, y: decel(x, y, scale))
-        out = keeps * (arrived or 0.0)
-        return _stopping(hit, outward, out, lambda x, y: decel(x, y, scale))
-
-    low, high = 0.2, 5.0
-    for _ in range(30):
-        mid = math.sqrt(low * high)
-        if slide_back(mid) > back:
-            low = mid
-        else:
-            high = mid
-    return math.sqrt(low * high)
-
-
-def _slide(
-    start: tuple[float, float],
-    direction: tuple[float, float],
-    speed: float,
-    length: float,
-    decel: Callable[[float, float], float],
-) -> tuple[float | None, float]:
-    """The speed after sliding ``length`` from ``start`` (None if it stops first), and the time it took."""
-    v2, took, x = speed * speed, 0.0, 0.0
-    while x < length:
-        step = min(STEP_MM, length - x)
-        px, py = start[0] + (x + step / 2) * direction[0], start[1] + (x + step / 2) * direction[1]
-        before = math.sqrt(v2)
-        v2 -= 2 * decel(px, py) * step
-        if v2 <= 0.0:
-            return None, math.inf
-        took += step / ((before + math.sqrt(v2)) / 2)
-        x += step
-    return math.sqrt(v2), took
-
-
-def _stopping(
-    start: tuple[float, float],
-    direction: tuple[float, float],
-    speed: float,
-    decel: Callable[[float, float], float],
-) -> float:
-    """How far a disc sliding at ``speed`` goes before it stops."""
-    v2, x = speed * speed, 0.0
-    while v2 > 0.0 and x < 5_000.0:
-        px, py = start[0] + (x + STEP_MM / 2) * direction[0], start[1] + (x + STEP_MM / 2) * direction[1]
-        lose = 2 * decel(px, py) * STEP_MM
-        if lose >= v2:
-            return x + STEP_MM * v2 / lose
-        v2 -= lose
-        x += STEP_MM
-    return x
-
-
-def _bounce(normal: float, along: float, tan_out: float, grip: float) -> tuple[float, float]:
-    """The restitution that sends a disc out at ``tan_out`` (from the normal), and its speed out over in.
-
-    At the wall the disc keeps ``e`` of its speed into the wall; its grip on the face (Coulomb, as in the
-    model's contacts) takes some speed along it, at most a third (then the disc's edge rolls along the face).
-    More restitution sends it out straighter, so bisection finds it.
-    """
-
-    def out(e: float) -> tuple[float, float]:
-        kept_along = along - min(along / 3, grip * (1 + e) * normal)
-        return e * normal, kept_along
-
-    low, high = 0.01, 1.5
-    for _ in range(40):
-        mid = (low + high) / 2
-        n_out, t_out = out(mid)
-        if t_out / n_out > tan_out:
-            low = mid
-        else:
-            high = mid
-    e = (low + high) / 2
-    n_out, t_out = out(e)
-    return e, math.hypot(n_out, t_out) / math.hypot(normal, along)
 
 
 def _belief(logs: Sequence[float], prior_sd: float) -> Belief:

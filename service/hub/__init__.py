@@ -6,6 +6,7 @@
 - ``store`` / ``model``: the hub's append-only SQLite file and the tournament it folds into.
 - ``swiss`` / ``campaign``: pairings, standings and tie-breaks; the Catacombs 3E campaign leaderboard.
 - ``feed``: the hub's MQTT client (live table state, logs, gap detection and catch-up).
+- ``live``: each table as last heard, and how much of each game's log the hub holds.
 - ``exports``, ``web``, ``cli``: CSV / JSON / TRF exports, the pages, ``smartmat hub``.
 
 docs/tournaments.md is the organiser's guide.

@@ -56,44 +56,53 @@ def register_cli(subparsers: Any) -> None:
     bridge.add_argument("--out", type=Path, required=True, help="folder to write the files into")
     bridge.set_defaults(func=_bridge_config)
 
-    def with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        parser.add_argument(
-            "--db", type=Path, default=Path(DEFAULT_DB), help="the hub's file (SMARTMAT_HUB_DB)"
-        )
-        return parser
+    _register_the_tournament(commands)
+    _register_its_rounds(commands)
+    _register_the_running_hub(commands)
 
-    new = with_db(commands.add_parser("new", help="create the tournament"))
+
+def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--db", type=Path, default=Path(DEFAULT_DB), help="the hub's file (SMARTMAT_HUB_DB)")
+    return parser
+
+
+def _register_the_tournament(commands: Any) -> None:
+    """Before the day: the tournament, its entrants and its referees."""
+    new = _with_db(commands.add_parser("new", help="create the tournament"))
     new.add_argument("--name", required=True)
     new.add_argument("--format", required=True, choices=FORMATS)
     new.set_defaults(func=_new)
 
-    entrant = with_db(commands.add_parser("add-entrant", help="register a player, team or party"))
+    entrant = _with_db(commands.add_parser("add-entrant", help="register a player, team or party"))
     entrant.add_argument("id")
     entrant.add_argument("name")
     entrant.add_argument("--members", default="", help="a team's members, comma-separated")
     entrant.add_argument("--table", help="a campaign party's table")
     entrant.set_defaults(func=_add_entrant)
 
-    imported = with_db(commands.add_parser("import-entrants", help="register entrants from a CSV file"))
+    imported = _with_db(commands.add_parser("import-entrants", help="register entrants from a CSV file"))
     imported.add_argument("csv", type=Path, help="columns id, name and optionally members (a;b;c), table")
     imported.set_defaults(func=_import_entrants)
 
-    withdraw = with_db(commands.add_parser("withdraw", help="an entrant leaves: no longer paired"))
+    withdraw = _with_db(commands.add_parser("withdraw", help="an entrant leaves: no longer paired"))
     withdraw.add_argument("entrant")
     withdraw.add_argument("--reason", required=True)
     withdraw.set_defaults(func=_withdraw)
 
-    referee = with_db(commands.add_parser("add-referee", help="a referee and their PIN (asked for)"))
+    referee = _with_db(commands.add_parser("add-referee", help="a referee and their PIN (asked for)"))
     referee.add_argument("name")
     referee.add_argument("--role", choices=("table", "head"), required=True)
     referee.add_argument("--tables", default="", help="the tables a table referee signs off")
     referee.set_defaults(func=_add_referee)
 
-    pair = with_db(commands.add_parser("pair", help="pair the next Swiss round"))
+
+def _register_its_rounds(commands: Any) -> None:
+    """During the day: pairing rounds, correcting results, standings, exports and the games' logs."""
+    pair = _with_db(commands.add_parser("pair", help="pair the next Swiss round"))
     pair.add_argument("--tables", required=True, help="tables to use, top board first: t1,t2,t3")
     pair.set_defaults(func=_pair)
 
-    correct = with_db(commands.add_parser("correct", help="a head referee corrects a signed-off result"))
+    correct = _with_db(commands.add_parser("correct", help="a head referee corrects a signed-off result"))
     correct.add_argument("--referee", required=True, help="the head referee (their PIN is asked for)")
     correct.add_argument("--round", type=int, required=True)
     correct.add_argument("--table", required=True)
@@ -103,29 +112,32 @@ def register_cli(subparsers: Any) -> None:
     correct.add_argument("--reason", required=True)
     correct.set_defaults(func=_correct)
 
-    standings = with_db(commands.add_parser("standings", help="print the standings"))
+    standings = _with_db(commands.add_parser("standings", help="print the standings"))
     standings.add_argument("--json", action="store_true")
     standings.set_defaults(func=_standings)
 
-    export = with_db(commands.add_parser("export", help="standings and results as CSV, JSON or TRF"))
+    export = _with_db(commands.add_parser("export", help="standings and results as CSV, JSON or TRF"))
     export.add_argument("--format", choices=("standings-csv", "results-csv", "json", "trf"), required=True)
     export.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     export.set_defaults(func=_export)
 
-    replay = with_db(commands.add_parser("replay", help="replay any game the hub holds"))
+    replay = _with_db(commands.add_parser("replay", help="replay any game the hub holds"))
     replay.add_argument("game", help="the game id (in results and on the overview)")
     replay.add_argument("--upto", type=int, help="stop at this record (a result's final_seq)")
     replay.add_argument("--jsonl", action="store_true", help="print the game log instead of its state")
     replay.set_defaults(func=_replay)
 
-    imported_log = with_db(
+    imported_log = _with_db(
         commands.add_parser("import-log", help="add a table's exported game log to the hub")
     )
     imported_log.add_argument("--table", required=True)
     imported_log.add_argument("log", type=Path, help="JSON Lines, from `smartmat eventlog export`")
     imported_log.set_defaults(func=_import_log)
 
-    serve = with_db(commands.add_parser("serve", help="run the hub: follow every table, serve the pages"))
+
+def _register_the_running_hub(commands: Any) -> None:
+    """The processes: the hub itself, and the log shipper beside each table's daemon."""
+    serve = _with_db(commands.add_parser("serve", help="run the hub: follow every table, serve the pages"))
     serve.add_argument("--broker", default=os.environ.get("SMARTMAT_HUB_MQTT_URL", "mqtt://127.0.0.1:1883"))
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=int, default=8090)

@@ -313,6 +313,52 @@ class _Reader:
         )
         return Scan(self.integer(d, "t_us", path), pieces)
 
+    def mat_geometry(self, mat: dict[str, Any]) -> MatGeometry:
+        """The trace's ``mat``: its size, sensors, walls and fixed obstacles."""
+        sensors = []
+        for i, s in enumerate(self.array(mat, "sensors", "mat")):
+            path = f"mat.sensors[{i}]"
+            s = self.obj(s, path)
+            sensors.append(
+                (self.integer(s, "id", path), self.num(s, "x_mm", path), self.num(s, "y_mm", path))
+            )
+        walls = None
+        if "walls" in mat:
+            walls = tuple(
+                self.wall(w, f"mat.walls[{i}]") for i, w in enumerate(self.array(mat, "walls", "mat"))
+            )
+        obstacles: tuple[FixedObstacle, ...] = ()
+        if "obstacles" in mat:
+            obstacles = tuple(
+                self.obstacle(o, f"mat.obstacles[{i}]")
+                for i, o in enumerate(self.array(mat, "obstacles", "mat"))
+            )
+        return MatGeometry(
+            width_mm=self.num(mat, "width_mm", "mat", positive=True),
+            height_mm=self.num(mat, "height_mm", "mat", positive=True),
+            wall_gap_mm=self.num(mat, "wall_gap_mm", "mat"),
+            sensors=tuple(sensors),
+            obstacles=obstacles,
+            walls=walls,
+            piezo_threshold=(
+                self.num(mat, "piezo_threshold", "mat", positive=True) if "piezo_threshold" in mat else None
+            ),
+        )
+
+    def piece_spec(self, data: Any, path: str) -> PieceSpec:
+        p = self.obj(data, path)
+        side = self.text(p, "side", path)
+        if side not in SIDES:
+            raise self.fail(f"{path}.side", f"{side!r} is not one of {', '.join(SIDES)}")
+        return PieceSpec(
+            self.text(p, "piece", path),
+            self.num(p, "radius_mm", path, positive=True),
+            self.num(p, "mass_g", path, positive=True),
+            self.text(p, "kind", path),
+            side,
+            bool(p.get("shadow", False)),
+        )
+
 
 def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
     r = _Reader(where)
@@ -322,48 +368,8 @@ def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
         raise r.fail(
             "v", f"unsupported trace format version {version!r} (this build reads {TRACE_FORMAT_VERSION})"
         )
-    mat = r.obj(r.get(top, "mat", ""), "mat")
-    sensors = []
-    for i, s in enumerate(r.array(mat, "sensors", "mat")):
-        path = f"mat.sensors[{i}]"
-        s = r.obj(s, path)
-        sensors.append((r.integer(s, "id", path), r.num(s, "x_mm", path), r.num(s, "y_mm", path)))
-    walls = None
-    if "walls" in mat:
-        walls = tuple(r.wall(w, f"mat.walls[{i}]") for i, w in enumerate(r.array(mat, "walls", "mat")))
-    obstacles: tuple[FixedObstacle, ...] = ()
-    if "obstacles" in mat:
-        obstacles = tuple(
-            r.obstacle(o, f"mat.obstacles[{i}]") for i, o in enumerate(r.array(mat, "obstacles", "mat"))
-        )
-    geometry = MatGeometry(
-        width_mm=r.num(mat, "width_mm", "mat", positive=True),
-        height_mm=r.num(mat, "height_mm", "mat", positive=True),
-        wall_gap_mm=r.num(mat, "wall_gap_mm", "mat"),
-        sensors=tuple(sensors),
-        obstacles=obstacles,
-        walls=walls,
-        piezo_threshold=(
-            r.num(mat, "piezo_threshold", "mat", positive=True) if "piezo_threshold" in mat else None
-        ),
-    )
-    pieces = []
-    for i, p in enumerate(r.array(top, "pieces", "")):
-        path = f"pieces[{i}]"
-        p = r.obj(p, path)
-        side = r.text(p, "side", path)
-        if side not in SIDES:
-            raise r.fail(f"{path}.side", f"{side!r} is not one of {', '.join(SIDES)}")
-        pieces.append(
-            PieceSpec(
-                r.text(p, "piece", path),
-                r.num(p, "radius_mm", path, positive=True),
-                r.num(p, "mass_g", path, positive=True),
-                r.text(p, "kind", path),
-                side,
-                bool(p.get("shadow", False)),
-            )
-        )
+    geometry = r.mat_geometry(r.obj(r.get(top, "mat", ""), "mat"))
+    pieces = [r.piece_spec(p, f"pieces[{i}]") for i, p in enumerate(r.array(top, "pieces", ""))]
     names = {p.piece for p in pieces}
     if len(names) != len(pieces):
         raise r.fail("pieces", "a piece id appears twice")

@@ -5,7 +5,6 @@ Topic names live only in :mod:`service.publish.topics`; the contract for subscri
 
 from service.publish.broker_url import BrokerUrl, BrokerUrlError
 from service.publish.commands import (
-    COMMANDS,
     Command,
     CommandResult,
     MalformedCommandError,
@@ -17,7 +16,6 @@ from service.publish.publisher import CommandHandler, TablePublisher
 from service.publish.transport import InboundMessage, MqttTransport, Will
 
 __all__ = [
-    "COMMANDS",
     "BrokerUrl",
     "BrokerUrlError",
     "Command",

@@ -26,8 +26,7 @@ from service.mat.trace import FixedObstacle, WallSegment, box_corners, obstacle_
 from service.simulator.camera import CAMERA_QUALITIES, CameraTruth, draw_camera
 from service.simulator.sensors import PiezoTruth
 from service.simulator.shot_lab import ShotLab, SimulatedShot, populate_room, random_shot, tidy_after_shot
-from service.simulator.table_edges import WALL_RADIUS_MM, inside_convex
-from service.simulator.world import Physics
+from service.simulator.table_edges import WALL_RADIUS_MM, Physics, point_polygon_distance, polygon_gap
 
 # ---- what a hidden table draws (uniform unless said otherwise) ----
 WAVE_SPEED_RANGE = (0.30, 1.00)  # mm/µs: neoprene on a wooden or a glass table, thick or thin
@@ -252,42 +251,60 @@ def draw_hidden_table(
     walls, layout = _draw_walls(rng, base_mat)
     obstacles, boxes = _draw_boxes(rng, base_mat)
     if laws_rng is not None:
-        lu = laws_rng.uniform
-        physics = dataclasses.replace(
-            physics, disc_disc_friction=lu(*DISC_DISC_FRICTION_RANGE), mass_spread=MASS_SPREAD
-        )
-        piezo_truth = dataclasses.replace(
-            piezo_truth,
-            falloff_law=laws_rng.choice(FALLOFF_LAWS),
-            falloff_mm=lu(*FALLOFF_LENGTH_RANGE),
-            rise_time_us=lu(*RISE_TIME_RANGE),
-            timing_tail_dof=laws_rng.choice(TIMING_TAIL_DOFS),
-            rssi_noise_scale=lu(*RSSI_NOISE_SCALE_RANGE),
-        )
+        physics, piezo_truth = _varied_laws(laws_rng, physics, piezo_truth)
     engine = "pymunk"
     if engine_rng is not None:
-        eu = engine_rng.uniform
         engine = "impulse"
-        physics = dataclasses.replace(
-            physics,
-            disc_disc_friction=eu(*PAIR_DISC_FRICTION_RANGE),
-            flick_spin_rad_s=eu(*FLICK_SPIN_RANGE),
-            speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
-        )
+        physics = _impulse_physics(engine_rng, physics)
     camera = None
-    if base_sensors.camera is not None and camera_quality != "study":
-        camera = draw_camera(camera_rng or random.Random(rng.random()), camera_quality)
-    elif base_sensors.camera is not None:
-        cu = (camera_rng or random.Random(rng.random())).uniform
-        camera = CameraTruth(
-            sigma_mm=cu(*CAMERA_SIGMA_RANGE),
-            dropped_frames=cu(*CAMERA_DROPPED_RANGE),
-            hand_s=cu(*CAMERA_HAND_RANGE),
-            offset_mm=(cu(-1, 1) * CAMERA_OFFSET_MAX_MM, cu(-1, 1) * CAMERA_OFFSET_MAX_MM),
-            arm_probability=cu(*CAMERA_ARM_RANGE),
-        )
+    if base_sensors.camera is not None:
+        camera = _camera_truth(camera_rng or random.Random(rng.random()), camera_quality)
     return HiddenTable(
         table_mat, table_sensors, physics, piezo_truth, walls, obstacles, layout, boxes, engine, camera
+    )
+
+
+def _varied_laws(
+    laws_rng: random.Random, physics: Physics, piezo_truth: PiezoTruth
+) -> tuple[Physics, PiezoTruth]:
+    """``laws="varied"``: spin-giving disc-disc friction, each piece's own mass, and the sensors' laws."""
+    lu = laws_rng.uniform
+    physics = dataclasses.replace(
+        physics, disc_disc_friction=lu(*DISC_DISC_FRICTION_RANGE), mass_spread=MASS_SPREAD
+    )
+    piezo_truth = dataclasses.replace(
+        piezo_truth,
+        falloff_law=laws_rng.choice(FALLOFF_LAWS),
+        falloff_mm=lu(*FALLOFF_LENGTH_RANGE),
+        rise_time_us=lu(*RISE_TIME_RANGE),
+        timing_tail_dof=laws_rng.choice(TIMING_TAIL_DOFS),
+        rssi_noise_scale=lu(*RSSI_NOISE_SCALE_RANGE),
+    )
+    return physics, piezo_truth
+
+
+def _impulse_physics(engine_rng: random.Random, physics: Physics) -> Physics:
+    """``laws="impulse"``: what only impulse_world.py reads (pair friction, flick spin, the speed law)."""
+    eu = engine_rng.uniform
+    return dataclasses.replace(
+        physics,
+        disc_disc_friction=eu(*PAIR_DISC_FRICTION_RANGE),
+        flick_spin_rad_s=eu(*FLICK_SPIN_RANGE),
+        speed_friction_slope=eu(*SPEED_FRICTION_SLOPE_RANGE),
+    )
+
+
+def _camera_truth(camera_rng: random.Random, quality: str) -> CameraTruth:
+    """The overhead camera's hidden qualities: drawn for a named quality, or from the study's ranges."""
+    if quality != "study":
+        return draw_camera(camera_rng, quality)
+    cu = camera_rng.uniform
+    return CameraTruth(
+        sigma_mm=cu(*CAMERA_SIGMA_RANGE),
+        dropped_frames=cu(*CAMERA_DROPPED_RANGE),
+        hand_s=cu(*CAMERA_HAND_RANGE),
+        offset_mm=(cu(-1, 1) * CAMERA_OFFSET_MAX_MM, cu(-1, 1) * CAMERA_OFFSET_MAX_MM),
+        arm_probability=cu(*CAMERA_ARM_RANGE),
     )
 
 
@@ -352,11 +369,11 @@ def _draw_boxes(
             ):
                 continue
             if any(
-                _point_polygon_distance(spot.x_mm, spot.y_mm, corners) < tagged_radius + BOX_CLEARANCE_MM
+                point_polygon_distance(spot.x_mm, spot.y_mm, corners) < tagged_radius + BOX_CLEARANCE_MM
                 for spot in mat.obstacles
             ):
                 continue
-            if any(_polygon_gap(corners, other.points) < BOX_CLEARANCE_MM for other in obstacles):
+            if any(polygon_gap(corners, other.points) < BOX_CLEARANCE_MM for other in obstacles):
                 continue
             obstacles.append(FixedObstacle("polygon", x, y, 0.0, corners))
             boxes.append({"x_mm": x, "y_mm": y, "length_mm": length, "width_mm": width, "angle_deg": angle})
@@ -367,45 +384,6 @@ def _draw_boxes(
 @functools.cache
 def _tagged_obstacle_radius() -> float:
     return load_piece_classes()["obstacle"].radius_mm
-
-
-def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    dx, dy = bx - ax, by - ay
-    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
-    return math.hypot(px - ax - t * dx, py - ay - t * dy)
-
-
-def _point_polygon_distance(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> float:
-    if inside_convex(px, py, polygon):
-        return 0.0
-    n = len(polygon)
-    return min(_segment_distance(px, py, *polygon[i], *polygon[(i + 1) % n]) for i in range(n))
-
-
-def _polygon_gap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
-    """Distance between two convex polygons (0 when they overlap)."""
-    if any(inside_convex(x, y, b) for x, y in a) or any(inside_convex(x, y, a) for x, y in b):
-        return 0.0
-    gap = min(
-        min(_point_polygon_distance(x, y, b) for x, y in a),
-        min(_point_polygon_distance(x, y, a) for x, y in b),
-    )
-    # Two boxes can cross without either holding a corner of the other (a plus sign): then edges intersect.
-    n, m = len(a), len(b)
-    for i in range(n):
-        for j in range(m):
-            if _segments_cross(a[i], a[(i + 1) % n], b[j], b[(j + 1) % m]):
-                return 0.0
-    return gap
-
-
-def _segments_cross(
-    p1: tuple[float, float], p2: tuple[float, float], q1: tuple[float, float], q2: tuple[float, float]
-) -> bool:
-    def side(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
 
 
 # ---- playing on a hidden table ----

@@ -24,36 +24,29 @@ It offers :class:`World`'s interface (place, move, remove, positions, flick, …
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from service.mat.geometry import MatConfig, PieceClass
 from service.mat.trace import FixedObstacle, WallSegment
+from service.simulator.impulse_bodies import Disc, Static, anticlockwise, pair_key
 from service.simulator.table_edges import (
-    Contact,
+    GRAVITY_MM_S2,
+    MAX_SHOT_S,
+    RESTITUTION_FLOOR,
+    WALL_FRICTION,
     MatSurface,
+    Physics,
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
     edge_crossing,
     falls_off,
-    inside_convex,
+    fell_at,
     landing_spot,
     wall_lines,
 )
-from service.simulator.world import (
-    GRAVITY_MM_S2,
-    MAX_SHOT_S,
-    RESTITUTION_FLOOR,
-    WALL_FRICTION,
-    WALL_RADIUS_MM,
-    Physics,
-)
 
 STEP_S = 0.0004
-REST_SPEED_MM_S = 2.0
-REST_SPIN_RAD_S = 0.5
 TOUCH_MM = 0.3  # a pair this close (surface to surface) is in contact
 SEPARATE_MM = 0.8  # and has separated once this far apart
 SOLVER_PASSES = 4  # impulse passes per step, so a push through a row of discs reaches its end
@@ -61,67 +54,6 @@ SOLVER_PASSES = 4  # impulse passes per step, so a push through a row of discs r
 # force falls as spin (r·ω) grows against the sliding speed, and the braking torque the other way round.
 FORCE_SPIN_WEIGHT = 0.6
 TORQUE_SLIDE_WEIGHT = 1.5
-
-
-@dataclass
-class _Disc:
-    """A piece: its state and constants. A ``covering`` piece rides on its host, outside the solver."""
-
-    id: str
-    kind: str
-    side: str
-    radius: float
-    mass: float
-    friction_scale: float
-    restitution: float
-    x: float = 0.0
-    y: float = 0.0
-    vx: float = 0.0
-    vy: float = 0.0
-    spin: float = 0.0  # rad/s, anticlockwise
-    covering: str | None = None
-    offset: tuple[float, float] = (0.0, 0.0)
-    fallen: bool = False
-
-    @property
-    def inertia(self) -> float:
-        return 0.5 * self.mass * self.radius**2
-
-    def moving(self) -> bool:
-        return math.hypot(self.vx, self.vy) > REST_SPEED_MM_S or abs(self.spin) > REST_SPIN_RAD_S
-
-
-@dataclass(frozen=True)
-class _Static:
-    """A wall (a capsule around its centre line) or a fixed obstacle (a circle or a convex polygon)."""
-
-    name: str
-    restitution: float
-    segment: tuple[float, float, float, float] | None = None
-    circle: tuple[float, float, float] | None = None
-    polygon: tuple[tuple[float, float], ...] = ()
-
-    def nearest(self, x: float, y: float) -> tuple[float, float, float]:
-        """The nearest point of the solid's surface to (x, y), and the signed distance (negative inside)."""
-        if self.segment is not None:
-            qx, qy = _closest_on_segment(x, y, *self.segment)
-            d = math.hypot(x - qx, y - qy)
-            if d < 1e-9:
-                return qx, qy, -WALL_RADIUS_MM
-            return qx + (x - qx) / d * WALL_RADIUS_MM, qy + (y - qy) / d * WALL_RADIUS_MM, d - WALL_RADIUS_MM
-        if self.circle is not None:
-            cx, cy, r = self.circle
-            d = math.hypot(x - cx, y - cy) or 1e-9
-            return cx + (x - cx) / d * r, cy + (y - cy) / d * r, d - r
-        best = (0.0, 0.0, math.inf)
-        n = len(self.polygon)
-        for i in range(n):
-            qx, qy = _closest_on_segment(x, y, *self.polygon[i], *self.polygon[(i + 1) % n])
-            d = math.hypot(x - qx, y - qy)
-            if d < best[2]:
-                best = (qx, qy, d)
-        inside = inside_convex(x, y, self.polygon)
-        return best[0], best[1], -best[2] if inside else best[2]
 
 
 class ImpulseWorld(PiecesOnTheTable):
@@ -137,27 +69,19 @@ class ImpulseWorld(PiecesOnTheTable):
         obstacles: Sequence[FixedObstacle] = (),
         physics: Physics | None = None,
     ) -> None:
-        self.mat = mat
-        self.rng = random.Random(seed)
-        self.perturb = perturb
-        self.physics = physics or Physics()
-        self.walls = tuple(walls) if walls is not None else None
-        self.obstacles = tuple(obstacles)
-        self.time_s = 0.0
-        self.pieces: dict[str, _Disc] = {}
-        self._statics: list[_Static] = []
+        self._set_the_table(mat, seed, perturb, walls, obstacles, physics)
+        self.pieces: dict[str, Disc] = {}
+        self._statics: list[Static] = []
         self._wall_lines: list[tuple[float, float, float, float]] = []  # inner faces, for the fall-off test
         self._add_walls()
         for i, ob in enumerate(self.obstacles):
             restitution = self.physics.obstacle_elasticity
             if ob.shape == "circle":
                 self._statics.append(
-                    _Static(f"fixed-{i + 1}", restitution, circle=(ob.x_mm, ob.y_mm, ob.radius_mm))
+                    Static(f"fixed-{i + 1}", restitution, circle=(ob.x_mm, ob.y_mm, ob.radius_mm))
                 )
             else:
-                self._statics.append(
-                    _Static(f"fixed-{i + 1}", restitution, polygon=_anticlockwise(ob.points))
-                )
+                self._statics.append(Static(f"fixed-{i + 1}", restitution, polygon=anticlockwise(ob.points)))
         self._static_names = {s.name for s in self._statics} | {"wall"}
         self._record: ShotRecord | None = None  # the shot being run
         self._open: dict[tuple[str, str], list[float]] = {}  # contacts in progress: t, x, y, impulse, speed
@@ -167,7 +91,7 @@ class ImpulseWorld(PiecesOnTheTable):
     def _add_walls(self) -> None:
         lines, faces = wall_lines(self.mat, self.walls)
         for line, face in zip(lines, faces, strict=True):
-            self._statics.append(_Static("wall", self.mat.wall_restitution, segment=line))
+            self._statics.append(Static("wall", self.mat.wall_restitution, segment=line))
             self._wall_lines.append(face)
 
     # ---- building and reading the table (World's interface) ----
@@ -189,7 +113,7 @@ class ImpulseWorld(PiecesOnTheTable):
         mass = piece_class.mass_g
         if self.perturb and self.physics.mass_spread > 0.0:
             mass *= u(1.0 - self.physics.mass_spread, 1.0 + self.physics.mass_spread)
-        disc = _Disc(
+        disc = Disc(
             piece_id,
             kind or piece_class.name,
             side,
@@ -262,7 +186,7 @@ class ImpulseWorld(PiecesOnTheTable):
         free = [d for d in self.pieces.values() if d.covering is None and not d.fallen]
         # Pairs already touching (a disc flicked from against another): no contact begins until they push.
         touching = {
-            _key(a.id, b.id)
+            pair_key(a.id, b.id)
             for i, a in enumerate(free)
             for b in free[i + 1 :]
             if math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius < TOUCH_MM
@@ -277,24 +201,7 @@ class ImpulseWorld(PiecesOnTheTable):
         while self.time_s - t0 < MAX_SHOT_S and awake:
             self.time_s += STEP_S
             steps += 1
-            for disc in [self.pieces[p] for p in sorted(awake)]:
-                self._brake(disc)
-                disc.x += disc.vx * STEP_S
-                disc.y += disc.vy * STEP_S
-            for _ in range(SOLVER_PASSES):
-                if not self._solve(free, awake, t0):
-                    break
-            self._close_separated(t0)
-            for pid in sorted(awake):  # sorted: the record's order, and so the noise drawn for it, never
-                # depends on how strings hash in this process
-                disc = self.pieces[pid]
-                self._note_edge(disc, record)
-                if self._falls(disc):
-                    self._fall(disc, record)
-                    awake.discard(pid)
-                elif not disc.moving():
-                    disc.vx = disc.vy = disc.spin = 0.0
-                    awake.discard(pid)
+            self._step(free, awake, record, t0)
             if steps % 50 == 0:
                 record.path.append((self.time_s - t0, flicked.x, flicked.y))
             self.film(record, self.time_s - t0)
@@ -317,7 +224,29 @@ class ImpulseWorld(PiecesOnTheTable):
         self._record = None
         return record
 
-    def _brake(self, disc: _Disc) -> None:
+    def _step(self, free: list[Disc], awake: set[str], record: ShotRecord, t0: float) -> None:
+        """One step of a shot: the moving discs braked and moved, their contacts solved, and each that left
+        the table or came to rest put to sleep."""
+        for disc in [self.pieces[p] for p in sorted(awake)]:
+            self._brake(disc)
+            disc.x += disc.vx * STEP_S
+            disc.y += disc.vy * STEP_S
+        for _ in range(SOLVER_PASSES):
+            if not self._solve(free, awake, t0):
+                break
+        self._close_separated(t0)
+        for pid in sorted(awake):  # sorted: the record's order, and so the noise drawn for it, never
+            # depends on how strings hash in this process
+            disc = self.pieces[pid]
+            self._note_edge(disc, record)
+            if self._falls(disc):
+                self._fall(disc, record)
+                awake.discard(pid)
+            elif not disc.moving():
+                disc.vx = disc.vy = disc.spin = 0.0
+                awake.discard(pid)
+
+    def _brake(self, disc: Disc) -> None:
         """One step of the mat's friction on a sliding, spinning disc (coupled: see the module's text)."""
         speed = math.hypot(disc.vx, disc.vy)
         rim = abs(disc.spin) * disc.radius
@@ -337,7 +266,7 @@ class ImpulseWorld(PiecesOnTheTable):
             unspin = (4.0 / 3.0) * mu * GRAVITY_MM_S2 / disc.radius * share * STEP_S
             disc.spin = 0.0 if unspin >= abs(disc.spin) else disc.spin - math.copysign(unspin, disc.spin)
 
-    def _solve(self, free: list[_Disc], awake: set[str], t0: float) -> bool:
+    def _solve(self, free: list[Disc], awake: set[str], t0: float) -> bool:
         """One pass of contact impulses over every pair that involves a moving disc; True if any acted."""
         acted = False
         movers = [self.pieces[p] for p in sorted(awake)]
@@ -385,7 +314,7 @@ class ImpulseWorld(PiecesOnTheTable):
                 a.y += ny * push
         return acted
 
-    def _impulse(self, a: _Disc, b: _Disc, nx: float, ny: float, px: float, py: float, t0: float) -> bool:
+    def _impulse(self, a: Disc, b: Disc, nx: float, ny: float, px: float, py: float, t0: float) -> bool:
         """The impulse between two discs touching along the normal (a → b); False when they are separating."""
         tx, ty = -ny, nx
         # Velocity of each disc's surface at the contact point (ω × r).
@@ -395,7 +324,7 @@ class ImpulseWorld(PiecesOnTheTable):
         if rel_n >= 0.0:
             return False
         rel_t = (ub_x - ua_x) * tx + (ub_y - ua_y) * ty
-        key = _key(a.id, b.id)
+        key = pair_key(a.id, b.id)
         restitution = 0.5 * (a.restitution + b.restitution) if key not in self._touching else 0.0
         restitution *= max(
             RESTITUTION_FLOOR, 1.0 - self.physics.restitution_falloff_per_m_s * -rel_n / 1000.0
@@ -417,7 +346,7 @@ class ImpulseWorld(PiecesOnTheTable):
         self._note(key, a.id, b.id, px, py, jn, -rel_n, t0)
         return True
 
-    def _impulse_static(self, a: _Disc, solid: _Static, nx: float, ny: float, t0: float) -> bool:
+    def _impulse_static(self, a: Disc, solid: Static, nx: float, ny: float, t0: float) -> bool:
         """The impulse from a wall or fixed obstacle whose surface normal (towards the disc) is n."""
         tx, ty = -ny, nx
         ux, uy = a.vx + a.spin * ny * a.radius, a.vy - a.spin * nx * a.radius  # surface at −r·n
@@ -474,36 +403,19 @@ class ImpulseWorld(PiecesOnTheTable):
                 self._touching.discard(key)
                 self._close(key)
 
-    def _close(self, key: tuple[str, str]) -> None:
-        opened = self._open.pop(key, None)
-        if opened is None or self._record is None:
-            return
-        a, b = key
-        if "wall" in key:
-            kind = "wall"
-        elif a in self._static_names or b in self._static_names:
-            kind = "obstacle"
-        elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
-            kind = "obstacle"
-        else:
-            kind = "disc"
-        t, x, y, impulse, speed = opened
-        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
-
     # ---- leaving the mat and the table (as world.py) ----
-    def _note_edge(self, disc: _Disc, record: ShotRecord) -> None:
+    def _note_edge(self, disc: Disc, record: ShotRecord) -> None:
         if disc.id not in record.left_mat:
             crossing = edge_crossing(self.mat, disc.x, disc.y, disc.radius)
             if crossing is not None:
                 record.left_mat[disc.id] = crossing
 
-    def _falls(self, disc: _Disc) -> bool:
+    def _falls(self, disc: Disc) -> bool:
         return falls_off(self.mat, self._wall_lines, disc.x, disc.y)
 
-    def _fall(self, disc: _Disc, record: ShotRecord) -> None:
+    def _fall(self, disc: Disc, record: ShotRecord) -> None:
         if disc.id not in record.left_mat:
-            m = self.mat
-            record.left_mat[disc.id] = (min(max(disc.x, 0.0), m.width_mm), min(max(disc.y, 0.0), m.height_mm))
+            record.left_mat[disc.id] = fell_at(self.mat, disc.x, disc.y)
         for key in [k for k in self._open if disc.id in k]:
             self._close(key)
         disc.vx = disc.vy = disc.spin = 0.0
@@ -519,24 +431,3 @@ class ImpulseWorld(PiecesOnTheTable):
         )
         cover.covering = None
         cover.x, cover.y = spot
-
-
-def _key(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a < b else (b, a)
-
-
-def _closest_on_segment(
-    px: float, py: float, ax: float, ay: float, bx: float, by: float
-) -> tuple[float, float]:
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return ax + t * dx, ay + t * dy
-
-
-def _anticlockwise(points: Sequence[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
-    area = sum(
-        points[i][0] * points[(i + 1) % len(points)][1] - points[(i + 1) % len(points)][0] * points[i][1]
-        for i in range(len(points))
-    )
-    return tuple(points) if area > 0 else tuple(reversed(points))

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from service.mat.geometry import PieceClass
 
 from .impulse_world import ImpulseWorld
-from .world import GRAVITY_MM_S2, World
+from .table_edges import GRAVITY_MM_S2
+from .world import World
 
 AnyWorld = World | ImpulseWorld  # the players aim the same on either engine
 

@@ -44,7 +44,8 @@ from service.simulator.players import (
     put_back_from_the_gutter,
 )
 from service.simulator.sensors import PiezoTruth, SensorModel, tag_uid
-from service.simulator.world import Physics, ShotRecord, World
+from service.simulator.table_edges import Physics
+from service.simulator.world import ShotRecord, World
 
 SETTLE_US = 200_000  # players wait a moment after the pieces stop before the post-shot scan
 

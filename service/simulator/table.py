@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import random
 import threading
 import time
@@ -24,14 +23,12 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.emulator.board import EmulatedMat
-from service.mat.geometry import is_ranged_class, load_mat, load_sensor_config, piece_classes_for
+from service.mat.geometry import load_mat, load_sensor_config, piece_classes_for
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
+from service.simulator.hands import HandsOnTheMat
 from service.simulator.players import (
-    RANGED_PLACEMENT_MM,
     SimulatedPlayer,
-    clear_of_fixed_obstacles,
-    put_back_from_the_gutter,
 )
 from service.simulator.sensors import SensorModel
 from service.simulator.source_physics import PhysicsSensorSource
@@ -39,9 +36,6 @@ from service.simulator.world import ShotRecord, World
 from service.table.config import TableConfig
 
 log = logging.getLogger(__name__)
-
-HERO_ZONE_Y = 0.12  # fraction of the mat's depth: the heroes' start zone along the near edge
-MONSTER_ZONE_Y = 0.80  # the Monster Start Zone along the far edge
 
 
 @dataclass
@@ -51,7 +45,7 @@ class Pace:
     scan_period_s: float = 1.0  # the board scans on its own this often (and whenever asked)
 
 
-class SimulatedTable:
+class SimulatedTable(HandsOnTheMat):
     def __init__(
         self,
         table: TableConfig,
@@ -324,42 +318,9 @@ class SimulatedTable:
                     return character
         return None
 
-    def _set_up_room(self, state: dict[str, Any]) -> bool:
-        """Put every character's disc down: heroes along the near edge, monsters in the start zone."""
-        placed = False
-        for character in state.get("characters", []):
-            piece = character.get("piece")
-            if not piece or not character.get("on_mat") or piece in self.world.pieces:
-                continue
-            zone = HERO_ZONE_Y if character["side"] == _near_side(state) else MONSTER_ZONE_Y
-            self._put_down(piece, character["side"], zone)
-            placed = True
-        return placed
-
     def _let_the_board_see(self) -> None:
         """People step back after putting discs down; the board scans before anyone flicks."""
         time.sleep(self.pace.scan_period_s * 2.5)
-
-    def _put_down(self, piece: str, side: str, zone_y: float) -> None:
-        entry = self.table.registry.entry(piece)
-        cls = self.classes[entry.piece_class]
-        m = self.mat
-        for _ in range(200):
-            x = self.rng.uniform(cls.radius_mm + 20, m.width_mm - cls.radius_mm - 20)
-            y = m.height_mm * zone_y + self.rng.uniform(-60, 60)
-            if self._clear(x, y, cls.radius_mm + 15):
-                self.world.place(piece, cls, x, y, kind=entry.piece_class, side=side)
-                return
-        raise RuntimeError(f"no room on the mat for {piece}")
-
-    def _clear(self, x: float, y: float, radius: float) -> bool:
-        if not clear_of_fixed_obstacles(self.world, x, y, radius):
-            return False
-        for other in self.world.pieces:
-            ox, oy = self.world.position(other)
-            if math.hypot(ox - x, oy - y) < radius + self.world.radius(other):
-                return False
-        return True
 
     def _flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
         by_id = {c["id"]: c for c in state.get("characters", [])}
@@ -429,27 +390,6 @@ class SimulatedTable:
             log.warning("the daemon did not resolve flick %d in time; skipping the shot", self.flicks)
             self.say("skip_shot")
 
-    def _shield_on_mat(self, expected: dict[str, Any]) -> str | None:
-        if not expected.get("shield"):
-            return None
-        for entry in self.table.registry.pieces:
-            if entry.piece_class == "castles-shield" and entry.family == expected.get("team"):
-                return entry.piece if entry.piece in self.world.pieces else None
-        return None
-
-    def _free_ranged_piece(self, expected: dict[str, Any]) -> str | None:
-        """A ranged piece of the shot's size (3E: any), or for a Castles shield shot the team's shield."""
-        wanted = expected.get("ranged_class")
-        for entry in self.table.registry.pieces:
-            if entry.piece in self.world.pieces:
-                continue
-            if expected.get("shield"):
-                if entry.piece_class == "castles-shield" and entry.family in (expected.get("team"), None):
-                    return entry.piece
-            elif is_ranged_class(entry.piece_class) and (wanted is None or entry.piece_class == wanted):
-                return entry.piece
-        return None
-
     def _referee_confirms(self, pending: dict[str, Any]) -> None:
         """The referee watched the flick: pick the candidate that matches what really happened."""
         truth = self.last_shot
@@ -477,66 +417,6 @@ class SimulatedTable:
             pushed_off_mat=[of_piece[p] for p in sorted(truth.left_mat) if p in of_piece],
         )
 
-    def _tidy_the_mat(self, state: dict[str, Any]) -> bool:
-        """Hands on the mat between shots: the rules' housekeeping that players do themselves."""
-        in_play = {c.get("piece") for c in state.get("characters", []) if c.get("on_mat") and c.get("piece")}
-        touched = False
-        for piece in list(self.world.pieces):
-            entry = self.table.registry.entry(piece)
-            # A ranged piece is removed once flicked; a shield piece stays on the playmat (Ranged Shots).
-            thrown = is_ranged_class(entry.piece_class) or entry.piece_class == "castles-shield"
-            spent = (
-                is_ranged_class(entry.piece_class)
-                and self.last_shot is not None
-                and piece == self.last_shot.flicked
-            )
-            if (not thrown and piece not in in_play) or spent:
-                self.world.remove(piece)  # a destroyed monster or a spent missile is picked up
-                touched = True
-        if self.last_shot is not None:
-            for piece, where in self.last_shot.left_mat.items():
-                if piece in self.world.pieces and not self.world.on_mat(piece):
-                    self.world.return_to_edge(piece, where)  # 3E reference: Legal Locations
-                    touched = True
-        if put_back_from_the_gutter(self.world):
-            touched = True
-        if state.get("phase") == "battle":
-            touched |= self._set_up_room(state)  # summoned monsters and returning heroes come onto the mat
-        if not (state.get("turn") or {}).get("character"):
-            touched |= self._shields_back_to_owners()
-        return touched
-
-    def _shields_back_to_owners(self) -> bool:
-        """Shield Shots: after the sequence with a shield shot, the shield piece is placed within 2.5 cm (1")
-        of its owner (catacombs-and-castles-2e-manual.md: Shield Shots)."""
-        moved = False
-        for shield, owner in list(self._shield_owners.items()):
-            del self._shield_owners[shield]
-            if shield not in self.world.pieces or owner not in self.world.pieces:
-                continue
-            entry = self.table.registry.entry(shield)
-            cls = self.classes[entry.piece_class]
-            where = self.world.position(shield)
-            ox, oy = self.world.position(owner)
-            self.world.remove(shield)
-            spot = where
-            for _ in range(40):
-                # Ranged Piece Placement: from the owner's centre to the shield's edge at most 2.5 cm.
-                low = self.world.radius(owner) + cls.radius_mm + 1.0
-                distance = self.rng.uniform(low, max(low, RANGED_PLACEMENT_MM + cls.radius_mm))
-                angle = self.rng.uniform(0, 2 * math.pi)
-                x, y = ox + distance * math.cos(angle), oy + distance * math.sin(angle)
-                on_mat = cls.radius_mm <= x <= self.mat.width_mm - cls.radius_mm
-                if (
-                    on_mat
-                    and cls.radius_mm <= y <= self.mat.height_mm - cls.radius_mm
-                    and self._clear(x, y, cls.radius_mm)
-                ):
-                    spot, moved = (x, y), True
-                    break
-            self.world.place(shield, cls, *spot, kind=entry.piece_class)
-        return moved
-
     def _check_tags(self) -> None:
         from service.simulator.sensors import tag_uid
 
@@ -546,10 +426,3 @@ class SimulatedTable:
                     f"{self.table.path}: disc {entry.piece} has uid {entry.uid.hex()}, but the simulated mat "
                     f"tags it {tag_uid(entry.piece).hex()}; simulate only tables generated for it"
                 )
-
-
-def _near_side(state: dict[str, Any]) -> str:
-    """The side whose pieces start along the near edge: the heroes (Catacombs), else the first side listed
-    (Catacombs & Castles: each team behind its own Start Zone line, on opposite sides of the playmat)."""
-    sides = state.get("sides") or ()
-    return str(sides[0]["id"]) if sides else "heroes"

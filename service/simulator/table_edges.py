@@ -14,11 +14,36 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from service.mat.geometry import MatConfig
-from service.mat.trace import WallSegment
+from service.mat.trace import FixedObstacle, WallSegment
 
 WALL_RADIUS_MM = 10.0  # walls are 20 mm thick
 FALL_OFF_MM = 40.0  # how far past the mat's edge the table goes where no wall stands
 COVER_KNOCK_IMPULSE = 400.0  # g·mm/s: any real contact with the host shakes an ice piece off
+GRAVITY_MM_S2 = 9810.0
+MAX_SHOT_S = 8.0
+WALL_FRICTION = 0.3
+RESTITUTION_FLOOR = 0.6  # hard hits lose bounce, but never below this share of the nominal restitution
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Constants of the ground truth beyond the mat's own (MatConfig). The defaults are the classic table.
+
+    Elasticities are pymunk's: a contact bounces with the product of its two shapes' elasticities, as in the
+    daemon's model, so ``disc_elasticity`` is comparable with the model's ``disc_restitution`` and the mat's
+    ``wall_restitution`` is the walls' elasticity.
+    """
+
+    disc_elasticity: float = 0.85  # each piece then varies ×U(0.92, 1.05), capped at 0.98
+    friction_spread: float = 0.20  # each piece's sliding friction ×U(1 − spread, 1 + spread)
+    restitution_falloff_per_m_s: float = 0.10  # share of restitution lost per m/s of impact speed
+    obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
+    disc_disc_friction: float = 0.25  # wood on wood, tangential: how much spin and throw a glancing hit gives
+    mass_spread: float = 0.0  # each piece's mass ×U(1 − spread, 1 + spread); 0: the catalogue mass
+    # Only the impulse engine (impulse_world.py) reads these two: pymunk's joints have neither law.
+    flick_spin_rad_s: float = 3.0  # spread of the spin a flick gives
+    speed_friction_slope: float = 0.0  # share by which sliding friction grows per m/s above 1 m/s
+
 
 Line = tuple[float, float, float, float]
 
@@ -156,6 +181,23 @@ def landing_spot(
     return x, y
 
 
+def contact_kind(a: str, b: str, static_names: set[str], kind_of: Callable[[str], str]) -> str:
+    """What a contact between ``a`` and ``b`` was: a wall, an obstacle (fixed, or a piece of that kind: it
+    rings the mat like a wall) or two discs. ``kind_of`` names a piece's kind; it is asked only of pieces."""
+    if a == "wall" or b == "wall":
+        return "wall"
+    if a in static_names or b in static_names:
+        return "obstacle"
+    if "obstacle" in (kind_of(a), kind_of(b)):
+        return "obstacle"
+    return "disc"
+
+
+def fell_at(mat: MatConfig, x: float, y: float) -> tuple[float, float]:
+    """Where on the mat's edge a piece that fell off the table at (x, y) is said to have left it."""
+    return (min(max(x, 0.0), mat.width_mm), min(max(y, 0.0), mat.height_mm))
+
+
 def close_the_record(
     record: ShotRecord,
     start: dict[str, tuple[float, float]],
@@ -215,7 +257,47 @@ def inside_convex(px: float, py: float, polygon: Sequence[tuple[float, float]]) 
     return True
 
 
+def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx, dy = bx - ax, by - ay
+    t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+def point_polygon_distance(px: float, py: float, polygon: Sequence[tuple[float, float]]) -> float:
+    if inside_convex(px, py, polygon):
+        return 0.0
+    n = len(polygon)
+    return min(_segment_distance(px, py, *polygon[i], *polygon[(i + 1) % n]) for i in range(n))
+
+
+def polygon_gap(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> float:
+    """Distance between two convex polygons (0 when they overlap)."""
+    if any(inside_convex(x, y, b) for x, y in a) or any(inside_convex(x, y, a) for x, y in b):
+        return 0.0
+    gap = min(
+        min(point_polygon_distance(x, y, b) for x, y in a),
+        min(point_polygon_distance(x, y, a) for x, y in b),
+    )
+    # Two boxes can cross without either holding a corner of the other (a plus sign): then edges intersect.
+    n, m = len(a), len(b)
+    for i in range(n):
+        for j in range(m):
+            if _segments_cross(a[i], a[(i + 1) % n], b[j], b[(j + 1) % m]):
+                return 0.0
+    return gap
+
+
+def _segments_cross(
+    p1: tuple[float, float], p2: tuple[float, float], q1: tuple[float, float], q2: tuple[float, float]
+) -> bool:
+    def side(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
+
+
 class SeatedPiece(Protocol):
+    kind: str  # its piece class, or "obstacle" for a movable obstacle
     covering: str | None  # for ice: the piece it rides on
     fallen: bool  # fell off the table
 
@@ -227,7 +309,28 @@ class PiecesOnTheTable:
     mat: MatConfig
     pieces: Mapping[str, SeatedPiece]
     _surface: MatSurface
+    _static_names: set[str]  # "wall" and the fixed obstacles' names
+    _record: ShotRecord | None  # the shot being run
+    _open: dict[tuple[str, str], list[float]]  # contacts in progress: t, x, y, impulse, speed
     frame_period_s: float | None = None  # set: each shot is filmed at this period (ShotRecord.frames)
+
+    def _set_the_table(
+        self,
+        mat: MatConfig,
+        seed: int,
+        perturb: bool,
+        walls: Sequence[WallSegment] | None,
+        obstacles: Sequence[FixedObstacle],
+        physics: Physics | None,
+    ) -> None:
+        """The table either engine plays on: the mat, its walls and obstacles, its constants, its dice."""
+        self.mat = mat
+        self.rng = random.Random(seed)
+        self.perturb = perturb
+        self.physics = physics or Physics()
+        self.walls = tuple(walls) if walls is not None else None
+        self.obstacles = tuple(obstacles)
+        self.time_s = 0.0
 
     def film(self, record: ShotRecord, t_s: float, *, last: bool = False) -> None:
         """Take the frames due by ``t_s`` into the shot (``last``: the shot has ended; one more frame)."""
@@ -236,6 +339,16 @@ class PiecesOnTheTable:
         due = len(record.frames) * self.frame_period_s
         if t_s + 1e-9 >= due or last:
             record.frames.append((t_s, self.positions()))
+
+    def _close(self, key: tuple[str, str]) -> None:
+        """A contact in progress ends: it goes into the shot's record with the impulse it had."""
+        opened = self._open.pop(key, None)
+        if opened is None or self._record is None:
+            return
+        a, b = key
+        kind = contact_kind(a, b, self._static_names, lambda p: self.pieces[p].kind)
+        t, x, y, impulse, speed = opened
+        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
 
     def position(self, piece_id: str) -> tuple[float, float]:
         raise NotImplementedError

@@ -6,10 +6,11 @@ friction varies across its surface, and the time step is fine. The daemon never 
 only sees what the sensor model (sensors.py) makes of it.
 
 By default the table is the classic one: a closed rectangle of walls ``wall_gap_mm`` outside the mat, and the
-constants of :class:`Physics`. A table can instead have walls with gaps or open sides (a piece that goes more
-than ``FALL_OFF_MM`` past the mat where no wall holds it falls off the table), fixed untagged obstacles
-(circles and convex polygons such as boxes at any angle) and other constants, so that benchmarks can draw
-ground truths the daemon's model is not told (service/simulator/hidden_mats.py).
+constants of :class:`Physics` (table_edges.py, shared with impulse_world.py). A table can instead have walls
+with gaps or open sides (a piece that goes more than ``FALL_OFF_MM`` past the mat where no wall holds it falls
+off the table), fixed untagged obstacles (circles and convex polygons such as boxes at any angle) and other
+constants, so that benchmarks can draw ground truths the daemon's model is not told
+(service/simulator/hidden_mats.py).
 
 Sliding friction follows pymunk's "tank" pattern: each disc is tied to the static body by a pivot joint and a
 gear joint with ``max_bias = 0`` and ``max_force = μ m g``. The joints then act as Coulomb friction
@@ -22,7 +23,6 @@ Units: millimetres, grams, seconds (forces in g·mm/s²).
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,14 +33,20 @@ from service.mat.trace import FixedObstacle, WallSegment
 from service.simulator.table_edges import (
     COVER_KNOCK_IMPULSE,
     FALL_OFF_MM,
+    GRAVITY_MM_S2,
+    MAX_SHOT_S,
+    RESTITUTION_FLOOR,
+    WALL_FRICTION,
     WALL_RADIUS_MM,
     Contact,
     MatSurface,
+    Physics,
     PiecesOnTheTable,
     ShotRecord,
     close_the_record,
     edge_crossing,
     falls_off,
+    fell_at,
     landing_spot,
     wall_lines,
 )
@@ -50,42 +56,17 @@ __all__ = [
     "FALL_OFF_MM",
     "WALL_RADIUS_MM",
     "Contact",
-    "Physics",
     "ShotRecord",
     "World",
 ]
 
-GRAVITY_MM_S2 = 9810.0
 SUBSTEP_S = 1 / 2000  # a 3 m/s disc moves 1.5 mm per step: far less than the smallest radius (11 mm)
 REST_SPEED_MM_S = 2.0
-MAX_SHOT_S = 8.0
 FRICTION_UPDATE_EVERY = 10  # substeps between re-reading the mat's local friction
-WALL_FRICTION = 0.3
-RESTITUTION_FLOOR = 0.6  # hard hits lose bounce, but never below this share of the nominal restitution
 
 PIECE_COLLISION = 1
 WALL_COLLISION = 2
 FIXED_OBSTACLE_COLLISION = 3
-
-
-@dataclass(frozen=True)
-class Physics:
-    """Constants of the ground truth beyond the mat's own (MatConfig). The defaults are the classic table.
-
-    Elasticities are pymunk's: a contact bounces with the product of its two shapes' elasticities, as in the
-    daemon's model, so ``disc_elasticity`` is comparable with the model's ``disc_restitution`` and the mat's
-    ``wall_restitution`` is the walls' elasticity.
-    """
-
-    disc_elasticity: float = 0.85  # each piece then varies ×U(0.92, 1.05), capped at 0.98
-    friction_spread: float = 0.20  # each piece's sliding friction ×U(1 − spread, 1 + spread)
-    restitution_falloff_per_m_s: float = 0.10  # share of restitution lost per m/s of impact speed
-    obstacle_elasticity: float = 0.60  # fixed obstacles (wooden or plastic scenery)
-    disc_disc_friction: float = 0.25  # wood on wood, tangential: how much spin and throw a glancing hit gives
-    mass_spread: float = 0.0  # each piece's mass ×U(1 − spread, 1 + spread); 0: the catalogue mass
-    # Only the impulse engine (impulse_world.py) reads these two: pymunk's joints have neither law.
-    flick_spin_rad_s: float = 3.0  # spread of the spin a flick gives
-    speed_friction_slope: float = 0.0  # share by which sliding friction grows per m/s above 1 m/s
 
 
 @dataclass
@@ -120,14 +101,8 @@ class World(PiecesOnTheTable):
         physics: Physics | None = None,
     ) -> None:
         """``walls``: the walls' inner faces (docs/trace-format.md); None: the classic closed rectangle."""
-        self.mat = mat
-        self.rng = random.Random(seed)
-        self.perturb = perturb
-        self.physics = physics or Physics()
-        self.walls = tuple(walls) if walls is not None else None
-        self.obstacles = tuple(obstacles)
+        self._set_the_table(mat, seed, perturb, walls, obstacles, physics)
         self.substep_s = substep_s
-        self.time_s = 0.0
         self.space = pymunk.Space()
         self.space.gravity = (0.0, 0.0)
         self.space.iterations = 20
@@ -333,22 +308,6 @@ class World(PiecesOnTheTable):
         key = self._names(arbiter)
         self._close(key)
 
-    def _close(self, key: tuple[str, str]) -> None:
-        opened = self._open.pop(key, None)
-        if opened is None or self._record is None:
-            return
-        a, b = key
-        if b == "wall" or a == "wall":
-            kind = "wall"
-        elif a in self._static_names or b in self._static_names:
-            kind = "obstacle"  # a fixed obstacle: rings the mat like a wall
-        elif "obstacle" in (self.pieces[a].kind, self.pieces[b].kind):
-            kind = "obstacle"
-        else:
-            kind = "disc"
-        t, x, y, impulse, speed = opened
-        self._record.contacts.append(Contact(t, x, y, a, b, kind, impulse, speed))
-
     # ---- a shot ----
     def flick(self, piece_id: str, angle_rad: float, speed_mm_s: float) -> ShotRecord:
         """Flick a piece and run the world until every piece rests; returns what really happened."""
@@ -433,9 +392,7 @@ class World(PiecesOnTheTable):
     def _fall(self, piece: _Piece, record: ShotRecord) -> None:
         """The piece drops off the table where it is: it leaves the space and every later scan."""
         if piece.id not in record.left_mat:
-            x, y = piece.body.position
-            m = self.mat
-            record.left_mat[piece.id] = (min(max(x, 0.0), m.width_mm), min(max(y, 0.0), m.height_mm))
+            record.left_mat[piece.id] = fell_at(self.mat, *piece.body.position)
         for key in [k for k in self._open if piece.id in k]:
             self._close(key)  # contacts it was still in end here, with the impulse they had so far
         piece.body.velocity = (0, 0)

@@ -35,8 +35,23 @@ from service.games.catacombs.flow.state import GameState
 from service.games.catacombs.flow.tx import FlowRules
 from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
+from service.table.game_result import game_result, rooms_left
 from service.table.games import table_game
-from service.table.wording import Names, doubt, in_words, names_from_view, side_result_headline
+from service.table.shot_view import (
+    RESOLVED,
+    SET_ASIDE,
+    WAITING,
+    attributing_of,
+    needs_referee,
+    reading_of,
+    reading_view,
+    shot_summary,
+    shot_view,
+)
+from service.table.shot_view import (
+    UNDONE as UNDONE,  # the daemon names an undone shot by it (service/daemon/commands.py)
+)
+from service.table.wording import Names, in_words, names_from_view
 
 log = logging.getLogger(__name__)
 
@@ -254,10 +269,10 @@ class TableSession:
     def _apply_shot(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         self._game()
         self.pending_shot = {"seq": record.seq, **payload}
-        self.last_shot = _shot_view(record.seq, payload)
+        self.last_shot = shot_view(record.seq, payload)
         if payload.get("attributing") or payload.get("auto"):
             return []  # its reading follows; a sure one is applied by the resolve_shot after it
-        return [_needs_referee(self.pending_shot, self.names())]
+        return [needs_referee(self.pending_shot, self.names())]
 
     def _apply_attribution(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         pending = self.pending_shot
@@ -266,16 +281,16 @@ class TableSession:
             # stands, and the reading is kept only for the record.
             log.info("record %d: shot %s was read too late; kept, unapplied", record.seq, payload.get("shot"))
             return []
-        self.pending_shot = {**pending, **_reading(payload), "attributing": False}
+        self.pending_shot = {**pending, **reading_of(payload), "attributing": False}
         if self.last_shot is not None and self.last_shot["shot_seq"] == pending["seq"]:
-            reading = _reading_view(payload)
+            reading = reading_view(payload)
             names = self.names()
             # The console reads why the shot came to the referee with names, never disc ids.
             reading["reasons_said"] = [in_words(str(r), names) for r in reading["reasons"]]
             self.last_shot = {**self.last_shot, **reading}
         if payload.get("auto"):
             return []
-        return [_needs_referee(self.pending_shot, self.names())]
+        return [needs_referee(self.pending_shot, self.names())]
 
     def _apply_dismiss(self, record: LogRecord, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
         if self.pending_shot is None:
@@ -354,11 +369,11 @@ class TableSession:
         view["actions"] = self._actions()
         view["table"] = {
             "paused": self.paused,
-            "pending_shot": _shot_summary(self.pending_shot),
-            "attributing": _attributing(self.pending_shot),
+            "pending_shot": shot_summary(self.pending_shot),
+            "attributing": attributing_of(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
             "game": self.games,
-            "rooms_left": _rooms_left(self.state),
+            "rooms_left": rooms_left(self.state),
             # The game's expansions, so that the set-up wizard can start the next game with the same ones.
             "expansions": self._expansions(),
         }
@@ -472,68 +487,6 @@ _UNDONE_WORDS = {
 }
 
 
-def _rooms_left(state: Any) -> int | None:
-    """Room cards still face down (the deck's height, not its cards); None for a game without rooms."""
-    deck = getattr(state, "room_deck", None)
-    if state is None or deck is None:
-        return None
-    return max(0, len(deck) - int(state.room_index) - 1)
-
-
-def game_result(state: Any) -> dict[str, Any] | None:
-    """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
-
-    Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
-    (Catacombs & Castles) is won by a side, named by its team."""
-    if state is None or getattr(state, "outcome", None) is None:
-        return None
-    if getattr(state, "room_deck", None) is None:
-        return _side_result(state)
-    entered = state.room_index + 1
-    # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
-    # room they entered is behind them. A defeat happens inside a room the party did not clear.
-    cleared = entered if state.outcome == "heroes" else max(0, entered - 1)
-    heroes = [c for c in state.characters if c.kind == "hero"]
-    alive = [c.name for c in heroes if c.alive]
-    gold = state.party_gold
-    rooms = f"{cleared} room{'s' if cleared != 1 else ''}"
-    if state.outcome == "heroes":
-        headline = "The heroes win"
-        standing = f"{len(alive)} of {len(heroes)} heroes stand"
-        summary = f"The party cleared {rooms} and carried out {gold} gold; {standing}."
-    else:
-        headline = "The Overseer wins"
-        where = state.room_name or "the catacomb"
-        summary = f"The party fell in {where} after clearing {rooms}, with {gold} gold."
-    return {
-        "winner": state.outcome,
-        "headline": headline,
-        "summary": summary,
-        "gold": gold,
-        "rooms_cleared": cleared,
-        "rooms_total": len(state.room_deck),
-        "heroes_standing": alive,
-    }
-
-
-def _side_result(state: Any) -> dict[str, Any]:
-    winner = str(state.outcome)
-    side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
-    sides = [{"id": s.id, "team": getattr(s, "team", None)} for s in getattr(state, "sides", ())]
-    headline = side_result_headline(winner, sides if side is not None else [{"id": winner, "team": winner}])
-    rounds = getattr(state, "round", None)
-    summary = headline + (f" in round {rounds}." if rounds else ".")
-    return {
-        "winner": winner,
-        "headline": headline,
-        "summary": summary,
-        "gold": None,
-        "rooms_cleared": None,
-        "rooms_total": None,
-        "heroes_standing": [],
-    }
-
-
 def _action(payload: Any) -> Action:
     if not isinstance(payload, Mapping):
         raise SessionError("an action must be a JSON object")
@@ -541,96 +494,3 @@ def _action(payload: Any) -> Action:
         return action_from_json(dict(payload))
     except MalformedActionError as exc:
         raise SessionError(str(exc)) from exc
-
-
-# A shot's status on the ``shot`` topic (docs/mqtt.md): the mat is reading it, it waits for the referee, it
-# was applied (by the table or the referee), set aside unresolved, or applied and then undone.
-ATTRIBUTING, WAITING, RESOLVED = "attributing", "waiting", "resolved"
-SET_ASIDE, UNDONE = "set_aside", "undone"
-
-
-def _shot_view(seq: int, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``shot`` topic's payload for a ``shot`` record."""
-    summary = payload.get("attribution") or {}
-    flicked = payload.get("flicked") or summary.get("flicked")
-    view: dict[str, Any] = {
-        "shot_seq": seq,
-        "character": payload.get("character"),
-        "shot": payload.get("shot"),
-        "declaration": {
-            "flicked": flicked,
-            "shot": payload.get("shot"),
-            "character": payload.get("character"),
-        },
-        "flicked": flicked,
-        # The character whose disc was flicked, when the mat knows it (not for a ranged piece).
-        "flicked_character": payload.get("flicked_character") or summary.get("flicked_character"),
-        "status": ATTRIBUTING if payload.get("attributing") else WAITING,
-        "candidates": [],
-        "reasons": [],
-        "resolved": False,
-    }
-    if payload.get("unreadable"):
-        view["unreadable"] = payload["unreadable"]
-        view["reasons"] = [payload["unreadable"]]
-    if not payload.get("attributing") and "candidates" in payload:
-        view.update(_reading_view(payload))  # a log of before readings had records of their own
-    return view
-
-
-def _reading(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """What a reading adds to the shot waiting for it (the referee confirms from these candidates)."""
-    reading = {
-        "auto": bool(payload.get("auto")),
-        "candidates": list(payload.get("candidates") or []),
-        "attribution": dict(payload.get("attribution") or {}),
-    }
-    if payload.get("unreadable"):
-        reading["unreadable"] = payload["unreadable"]
-    return reading
-
-
-def _reading_view(payload: Mapping[str, Any]) -> dict[str, Any]:
-    summary = payload.get("attribution") or {}
-    view = {
-        key: summary[key]
-        for key in ("flicked", "flicked_character", "threshold", "calibration", "rollouts", "elapsed_s")
-        if key in summary
-    }
-    if payload.get("unreadable"):
-        view["unreadable"] = payload["unreadable"]
-    return {
-        **view,
-        "auto_apply": bool(payload.get("auto")),
-        "reasons": list(summary.get("reasons", [])),
-        "candidates": list(payload.get("candidates") or []),
-        "status": WAITING,
-    }
-
-
-def _needs_referee(pending: Mapping[str, Any], names: Names) -> dict[str, Any]:
-    summary = pending.get("attribution") or {}
-    threshold = summary.get("threshold")
-    asked = {**pending, "reasons": summary.get("reasons") or []}
-    text = doubt(asked, names, float(threshold) if threshold is not None else None)
-    return {"type": "shot_needs_referee", "text": text, "shot_seq": pending["seq"]}
-
-
-def _attributing(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The shot the mat is still reading (docs/state.md: table.attributing), or None."""
-    if pending is None or not pending.get("attributing"):
-        return None
-    return {"seq": pending["seq"], "character": pending.get("character"), "shot": pending.get("shot")}
-
-
-def _shot_summary(pending: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if pending is None or pending.get("auto") or pending.get("attributing"):
-        return None
-    return {
-        "seq": pending["seq"],
-        "character": pending.get("character"),
-        "shot": pending.get("shot"),
-        "candidates": pending.get("candidates", []),
-        # Why the referee has it, in words, when the mat could not read the shot at all (docs/state.md).
-        "unreadable": pending.get("unreadable"),
-    }

@@ -15,7 +15,7 @@ from service.attribution import AttributionConfig, attribute
 from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import DISC_FRICTION_MAX_SCALE, draw_nuisance
 from service.simulator.shot_lab import ShotLab
-from service.simulator.world import Physics
+from service.simulator.table_edges import Physics
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_bridge.device_link import DeviceLink
 from firmware_bridge.emulator.source import default_capabilities
-from firmware_bridge.link import Delivery, DeviceLink, HostLink, LinkTiming
+from firmware_bridge.link import Delivery, HostLink, LinkTiming
 from firmware_bridge.messages import DeviceMessage, Impact
 from firmware_bridge.protocol import Frame, FrameDecoder
 

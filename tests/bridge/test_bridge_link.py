@@ -267,7 +267,7 @@ def test_through_a_wire_that_loses_repeats_and_reorders_every_event_arrives_once
 
 
 def test_a_burst_waits_in_the_device_buffer_beyond_the_send_window() -> None:
-    from firmware_bridge.link import DEVICE_WINDOW
+    from firmware_bridge.device_link import DEVICE_WINDOW
 
     table = LinkTable(boot_id=BOOT)
     table.plug_in()

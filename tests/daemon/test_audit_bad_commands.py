@@ -104,8 +104,7 @@ def test_a_request_without_a_usable_txn_is_logged_and_changes_nothing(
         (command(extra=1), "request has unknown field(s) extra"),
         (command(actor="referee: anna"), "actor 'referee: anna' must look like 'referee:anna'"),
         (command(actor=None), "actor None must look like 'referee:anna'"),
-        (command(command="teleport"), "unknown command 'teleport'; known: declare, answer"),
-        (command(command=["pause"]), "unknown command ['pause']"),
+        (command(command=["pause"]), "command ['pause'] is not a command's name"),
         (command(args=[]), "args must be a JSON object, not list"),
         (command(args="reason=spill"), "args must be a JSON object, not str"),
         (
@@ -127,6 +126,14 @@ def test_a_bad_envelope_with_a_txn_is_answered_with_the_reason_and_changes_nothi
     assert answer["txn"] == "t-1" and answer["ok"] is False
     assert error in answer["error"]
     assert "refused a malformed command" in caplog.text
+    assert unchanged(table, before)
+
+
+def test_an_unknown_command_is_refused_by_the_catalogue_naming_those_it_knows(table: FakeTable) -> None:
+    before = snapshot_of(table)
+    (answer,) = send_raw(table, command(command="teleport"))
+    assert answer["ok"] is False
+    assert answer["error"].startswith("unknown command 'teleport'; known: enter_room, start_battle, declare")
     assert unchanged(table, before)
 
 
@@ -152,7 +159,13 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
     before = snapshot_of(table)
     first = send_raw(table, payload)
     again = send_raw(table, payload)  # a QoS 1 redelivery
-    assert first == again == [{"txn": "t-1", "ok": False, "error": "undo count must be 1..20, got '2'"}]
+    assert (
+        first
+        == again
+        == [
+            {"txn": "t-1", "ok": False, "error": "undo: 'count' must be a whole number from 1 to 20, got '2'"}
+        ]
+    )
     assert unchanged(table, before)
 
 
@@ -176,43 +189,47 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
         (
             "correct",
             {"target": "hero-xoric", "field": ["health"], "value": 3, "reason": "x"},
-            "field ['health']",
+            "'field' must be one of",
         ),
         (
             "correct",
             {"target": "hero-xoric", "field": {"a": 1}, "value": 3, "reason": "x"},
-            "cannot be set by hand",
+            "'field' must be one of health, gold",
         ),
         (
             "correct",
             {"target": "hero-xoric", "field": "health", "value": 3, "reason": ["x"]},
-            "reason must be text",
+            "'reason' must be",
         ),
         ("correct", {"target": "hero-xoric", "field": "health", "value": "3", "reason": "x"}, "whole number"),
         ("correct", {"target": ["hero-xoric"], "field": "health", "value": 3, "reason": "x"}, "target"),
-        ("pause", {"reason": {"why": "spill"}}, "reason must be text, got {'why': 'spill'}"),
-        ("dismiss_shot", {"reason": 5}, "reason must be text"),
-        ("undo", {"count": True}, "undo count must be 1..20, got True"),
-        ("undo", {"count": 1, "reason": 7}, "reason must be text"),
-        ("declare", {"character": ["hero-xoric"]}, "declare.character: expected a string"),
+        (
+            "pause",
+            {"reason": {"why": "spill"}},
+            "'reason' must be text of at most 200 characters, got {'why': 'spill'}",
+        ),
+        ("dismiss_shot", {"reason": 5}, "'reason' must be text"),
+        ("undo", {"count": True}, "'count' must be a whole number from 1 to 20, got True"),
+        ("undo", {"count": 1, "reason": 7}, "'reason' must be text"),
+        ("declare", {"character": ["hero-xoric"]}, "'character' must be an id"),
         (
             "declare",
             {"character": "hero-xoric", "alternative": "0"},
-            "declare.alternative: expected an integer",
+            "'alternative' must be a whole number",
         ),
         (
             "declare",
             {"character": "hero-xoric", "action": {"card": "x"}},
-            "play_card.card: expected a string",
+            "'action' must be a short id",
         ),
-        ("answer", {"decision": 1, "option": None}, "decide.decision: expected a string"),
-        ("end_turn", {"character": 3}, "end_turn.character: expected a string"),
-        ("use_service", {"service": None}, "use_service.service: expected a string"),
+        ("answer", {"decision": 1, "option": None}, "'decision' must be a short id"),
+        ("end_turn", {"character": 3}, "'character' must be an id"),
+        ("use_service", {"service": None}, "'service' must be a short id"),
         ("play_card", {"character": "hero-xoric", "card": "fireball", "rush_first": "yes"}, "rush_first"),
         ("enter_room", {"teleport": True}, "enter_room does not take 'teleport' (it takes playmat)"),
         # A misspelt argument is refused, not dropped: "undo 3" must never become "undo 1".
         ("undo", {"cuont": 3, "reason": "wrong hit"}, "undo does not take 'cuont' (it takes count, reason)"),
-        ("bind", {"character": "monster-orc-1", "piece": None}, "is not registered at this table"),
+        ("bind", {"character": "monster-orc-1", "piece": None}, "'piece' must be an id"),
         ("confirm_hits", {"candidate": 0}, "no shot is waiting"),
     ],
 )
@@ -232,13 +249,13 @@ def test_a_shot_argument_of_the_wrong_shape_is_refused_by_name(table: FakeTable)
     table.send("declare", character="hero-xoric")
     before = snapshot_of(table)
     for args, error in [
-        ({"direct_hits": "monster-orc-1"}, "direct_hits must be a list of character or disc ids"),
-        ({"direct_hits": [1, 2]}, "direct_hits must be a list"),
-        ({"direct_hits": [], "pushed_off_mat": {"a": 1}}, "pushed_off_mat must be a list"),
+        ({"direct_hits": "monster-orc-1"}, "'direct_hits' must be a list of the pieces hit directly"),
+        ({"direct_hits": [1, 2]}, "'direct_hits' must be a list"),
+        ({"direct_hits": [], "pushed_off_mat": {"a": 1}}, "'pushed_off_mat' must be a list of piece ids"),
         ({"direct_hits": ["nobody-here"]}, "['nobody-here'] are neither characters of this game nor discs"),
-        ({"direct_hits": [], "target": ["monster-orc-1"]}, "target must be one character or disc id"),
-        ({"direct_hits": [], "shot": {"kind": "melee"}}, "resolve_shot.shot: expected a string"),
-        ({"direct_hits": [], "character": 5}, "resolve_shot.character: expected a string"),
+        ({"direct_hits": [], "target": ["monster-orc-1"]}, "'target' must be an id"),
+        ({"direct_hits": [], "shot": {"kind": "melee"}}, "'shot' must be a short id"),
+        ({"direct_hits": [], "character": 5}, "'character' must be an id"),
     ]:
         answer = table.send("manual_shot", **args)
         assert answer["ok"] is False and error in answer["error"], (args, answer)
@@ -275,14 +292,17 @@ def doubtful(tmp_path: Path) -> Iterator[FakeTable]:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        ({"candidate": 0, "direct_hits": 5}, "direct_hits must be a list of character or disc ids"),
-        ({"candidate": 0, "direct_hits": None}, "direct_hits must be a list"),
-        ({"candidate": 0, "direct_hits": ["monster-orc-1", 2]}, "direct_hits must be a list"),
-        ({"candidate": "0"}, "candidate must be 0..0, got '0'"),
-        ({"candidate": True}, "candidate must be 0..0, got True"),
+        ({"candidate": 0, "direct_hits": 5}, "'direct_hits' must be a list of the pieces hit directly"),
+        ({"candidate": 0, "direct_hits": None}, "'direct_hits' must be a list"),
+        ({"candidate": 0, "direct_hits": ["monster-orc-1", 2]}, "'direct_hits' must be a list"),
+        ({"candidate": "0"}, "'candidate' must be a whole number from 0 to 99, got '0'"),
+        ({"candidate": True}, "'candidate' must be a whole number from 0 to 99, got True"),
         ({"candidate": 1}, "candidate must be 0..0, got 1"),
-        ({"candidate": -1}, "candidate must be 0..0, got -1"),
-        ({"direct_hits": ["monster-orc-1"], "knocked_off": "all"}, "knocked_off must be a list"),
+        ({"candidate": -1}, "'candidate' must be a whole number from 0 to 99, got -1"),
+        (
+            {"direct_hits": ["monster-orc-1"], "knocked_off": "all"},
+            "'knocked_off' must be a list of piece ids",
+        ),
     ],
 )
 def test_confirming_a_doubtful_shot_with_wrong_arguments_is_answered_and_the_shot_still_waits(

@@ -36,7 +36,7 @@ def test_a_card_that_cannot_be_in_the_deck_is_refused_and_nothing_is_logged(tabl
     answer = table.send("draw", deck="rooms", cards=["oakheart-hall"])
     assert not answer["ok"] and "cannot come from the rooms deck" in answer["error"]
     answer = table.send("draw", deck="rooms", cards="the-barracks")
-    assert not answer["ok"] and "'cards' must list" in answer["error"]
+    assert not answer["ok"] and "'cards' must be the 1 to 16 cards drawn" in answer["error"]
     assert table.eventlog.last_seq() == before
 
 

@@ -117,12 +117,12 @@ def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
     """A rule set without Room cards (Catacombs & Castles) still gets a result for people."""
     from types import SimpleNamespace
 
-    from service.table.session import _rooms_left, game_result
+    from service.table.game_result import game_result, rooms_left
 
     castle = SimpleNamespace(id="side-a", team="castle")
     catacomb = SimpleNamespace(id="side-b", team="catacomb")
     state = SimpleNamespace(outcome=None, round=4, sides=(castle, catacomb))
-    assert game_result(state) is None and _rooms_left(state) is None
+    assert game_result(state) is None and rooms_left(state) is None
     state.outcome = "side-b"
     result = game_result(state)
     assert result is not None
@@ -135,7 +135,7 @@ def test_a_defeat_counts_only_the_rooms_the_party_got_through() -> None:
     """catacombs-3e-reference.txt: Game Phases (the Overseer wins when no hero can act): the room the party
     fell in was not cleared."""
     from service.rules.evolve import evolve
-    from service.table.session import game_result
+    from service.table.game_result import game_result
 
     table = FakeTable(rooms=("the-barracks", "althea-the-healer"))
     try:

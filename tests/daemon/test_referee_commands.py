@@ -182,7 +182,7 @@ def test_undo_several_actions_at_once(table: FakeTable) -> None:
 def test_poison_is_not_set_by_hand(table: FakeTable) -> None:
     into_battle(table)
     answer = table.send("correct", target="hero-xoric", field="poison", value=0, reason="x")
-    assert not answer["ok"] and "cannot be set by hand" in answer["error"]
+    assert not answer["ok"] and "poison is not set by hand" in answer["error"]
 
 
 def test_the_snapshot_lists_what_may_be_declared_as_the_cards_draw_it(table: FakeTable) -> None:

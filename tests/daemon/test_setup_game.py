@@ -48,10 +48,11 @@ def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable
         "cannot start the game: a game needs four different heroes, got ['xoric']"
     )
     assert table.send("setup_game", heroes=[], lord="hmotha-the-lich-lord")["error"] == (
-        "heroes: expected a list of 1 to 4 ids, got []"
+        "setup_game: 'heroes' must be a list of 1 to 4 heroes, got []"
     )
     assert table.send("setup_game", heroes=["xoric"], lord="hmotha-the-lich-lord", seed=3)["error"] == (
-        "setup_game does not take 'seed' (it takes heroes, lord, rooms, expansions)"
+        "setup_game does not take 'seed' (it takes expansions, first, game_length, heroes, lord, match, "
+        "mode, quick_start, rooms, sides)"
     )
     assert table.eventlog.last_seq() == before
 

@@ -61,7 +61,7 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
         ('{"command": ["pause"]}', "unknown command ['pause']"),
         (
             '{"command": "teleport", "args": {}}',
-            "unknown command 'teleport'; known: answer, assign_tracker, bind",
+            "unknown command 'teleport'; known: enter_room, start_battle, declare",
         ),
         ('{"command": "pause", "args": null}', "'args' must be a JSON object"),
         ('{"command": "undo", "args": {"count": NaN, "reason": "x"}}', "'count' must be a whole number"),
@@ -74,12 +74,12 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
         (
             '{"command": "correct", "args": '
             '{"target": "../../etc", "field": "health", "value": 1, "reason": "x"}}',
-            "'target' must be an identifier",
+            "'target' must be an id",
         ),
         ('{"command": "declare", "args": {"character": "hero-xoric", "alternative": 10}}', "from 0 to 9"),
         (
             '{"command": "bind", "args": {"character": "troll", "piece": "Dungeon 3"}}',
-            "'piece' must be an identifier",
+            "'piece' must be an id",
         ),
         # A misspelt argument is refused, never dropped: "undo 3" must not become "undo 1".
         (
@@ -88,7 +88,7 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
         ),
         (
             '{"command": "pause", "args": {"why": "lunch"}}',
-            "pause does not take 'why' (it takes no arguments)",
+            "pause does not take 'why' (it takes reason)",
         ),
     ],
 )

@@ -32,5 +32,5 @@ def test_a_charge_correction_without_its_card_is_refused_before_anything_is_sent
     referee: Referee, commands: FakeCommandChannel
 ) -> None:
     answer = referee.command("correct", target="hero-hakoru", field="charge", value=2, reason="x")
-    assert answer.status_code == 400 and "'card' must be a short id" in answer.get_json()["error"]
+    assert answer.status_code == 400 and "correct needs 'card'" in answer.get_json()["error"]
     assert commands.sent == []

@@ -22,7 +22,7 @@ def test_a_draw_without_its_cards_is_refused_before_anything_is_sent(
     """docs/mqtt.md (draw: deck, cards)."""
     for args in ({"deck": "poison"}, {"deck": "poison", "cards": []}, {"deck": "poison", "cards": "3"}):
         answer = referee.command("draw", **args)
-        assert answer.status_code == 400 and "'cards' must list" in answer.get_json()["error"]
+        assert answer.status_code == 400 and "'cards'" in answer.get_json()["error"]
     assert commands.sent == []
 
 

@@ -77,7 +77,7 @@ def test_a_tag_that_another_disc_carries_or_that_is_no_uid_is_refused_by_name(ta
         f"tag {elani_tag} is registered for hero-elani"
     )
     assert table.send("swap_tag", piece="hero-xoric", uid="xyz")["error"] == (
-        "tag 'xyz' is not an NFC UID (4 to 10 bytes of hex)"
+        "swap_tag: 'uid' must be an NFC tag's UID, 4 to 10 bytes of hex, got 'xyz'"
     )
     assert table.send("swap_tag", piece="hero-nobody", uid=SPARE)["error"] == (
         "disc 'hero-nobody' is not registered at this table"

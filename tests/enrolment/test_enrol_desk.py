@@ -26,6 +26,7 @@ def test_a_table_without_a_sets_folder_refuses_and_one_command_needs_a_started_e
     )
     assert table.send("enrol_finish")["error"] == "no enrolment is under way: start one first"
     assert (
-        table.send("enrol_start", set="box-1", colour="red")["error"] == "enrol_start does not take 'colour'"
+        table.send("enrol_start", set="box-1", colour="red")["error"]
+        == "enrol_start does not take 'colour' (it takes pieces, set)"
     )
     assert table.state["enrolment"] == {"active": False}

@@ -143,7 +143,10 @@ def test_a_referee_taps_the_marked_points_and_the_table_learns_its_mat(table: Ca
         table.until(lambda taken=done + 1: table.calibration_view["taps_done"] == taken)
         assert table.calibration_view["last_tap"]["sensors"] == 8
     refused = table.send("calibrate_finish")
-    assert refused["error"] == "confirm the playmat's walls, gaps and obstacles first (mat_confirmed: true)"
+    assert refused["error"] == (
+        "calibrate_finish needs 'mat_confirmed': "
+        "true, once the playmat's walls, gaps and obstacles are checked"
+    )
     assert table.send("calibrate_finish", mat_confirmed=True)["ok"]
 
     written = load_calibration(table.calibration_file)

@@ -7,7 +7,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.publish import COMMANDS, Command, MalformedCommandError, parse_command
+from service.publish import Command, MalformedCommandError, parse_command
+from service.table.commands import CATALOGUE
+
+COMMANDS = tuple(CATALOGUE)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=10),

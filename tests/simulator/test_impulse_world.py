@@ -16,7 +16,7 @@ from service.mat.trace import FixedObstacle, WallSegment, box_corners
 from service.simulator.hidden_mats import hidden_table, table_shots
 from service.simulator.impulse_world import ImpulseWorld
 from service.simulator.shot_lab import ShotLab
-from service.simulator.world import GRAVITY_MM_S2, Physics
+from service.simulator.table_edges import GRAVITY_MM_S2, Physics
 
 MAT = load_mat()
 PIECES = load_piece_classes()

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from service.mat.geometry import load_mat, load_piece_classes
-from service.simulator.world import GRAVITY_MM_S2, World
+from service.simulator.table_edges import GRAVITY_MM_S2
+from service.simulator.world import World
 
 MAT = load_mat()
 PIECES = load_piece_classes()

@@ -14,7 +14,7 @@ from typing import Any
 from service.gamelog.context import game_context
 from service.gamelog.replay import new_game_from_setup
 from service.sensing.tags import TableConfigError
-from service.table.commands import CommandRefused, Record
+from service.table.commands.catalogue import CommandRefused, Record
 from service.table.config import TableConfig
 from service.table.games import table_game
 from service.table.session import TableSession

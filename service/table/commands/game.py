@@ -1,7 +1,8 @@
 """What a referee's command means for the log: ``cmd/request`` arguments → the records to append.
 
-Pure: reads the table session, writes nothing. The daemon checks each record against the session, appends it,
-applies it, and answers the command (docs/mqtt.md lists every command and its arguments).
+Pure: reads the table session, writes nothing. The command and its arguments have been checked against the
+catalogue (catalogue.py) before they get here; the checks left are those against the game. The daemon checks
+each record against the session, appends it, applies it, and answers the command.
 """
 
 from __future__ import annotations
@@ -10,105 +11,25 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.rules.actions import CARD_HOLDINGS
 from service.sensing.tags import TagRegistry
+from service.table.commands.catalogue import CATALOGUE, CommandRefused, Record
+from service.table.commands.corrections import correct
+from service.table.commands.targets import characters_named, id_list, reason_of
 from service.table.session import TableSession
 
 # Rules actions a command passes through unchanged (their fields are the rules' own, docs/rules-api.md).
 PASS_THROUGH = ("enter_room", "start_battle", "use_service", "play_card", "gain_rage")
 NEEDS_TURN = ("skip_shot", "end_turn")
-# rage: the Catacombs 1E Barbarian's rage track (the other rule sets refuse set_rage, naming their rules).
-CORRECTABLE = {"health": ("set_health", "health"), "gold": ("set_gold", "gold"), "rage": ("set_rage", "rage")}
-
-Record = tuple[str, dict[str, Any]]
-
-
-class CommandRefused(ValueError):
-    """A command that cannot be carried out; the message goes back on ``cmd/response``."""
-
-
-_SHOT_ARGS = ("direct_hits", "pushed_off_mat", "knocked_off", "target", "teleported", "swapped", "reason")
-
-# Every argument each command takes (docs/mqtt.md). Anything else is refused: a misspelt "cuont" must not
-# quietly turn "undo 3" into "undo 1". ``shot`` on confirm_hits names the shot the page showed (its
-# ``shot_seq``); ``flicked`` on manual_shot comes with the console's form and goes into the action (the rules
-# check the disc and book the hits to whoever it performs for).
-ARGUMENTS: Mapping[str, frozenset[str]] = {
-    name: frozenset(keys)
-    for name, keys in {
-        "declare": ("character", "alternative", "action", "placements"),
-        "answer": ("decision", "option"),
-        "confirm_hits": ("candidate", "shot", *_SHOT_ARGS),
-        "manual_shot": ("character", "shot", "flicked", *_SHOT_ARGS),
-        "dismiss_shot": ("reason",),
-        "correct": ("target", "field", "value", "card", "change", "reason"),
-        "undo": ("count", "reason"),
-        "pause": ("reason",),
-        "resume": ("reason",),
-        "bind": ("character", "piece"),
-        "swap_tag": ("piece", "uid", "reason"),
-        "new_game": ("reason",),
-        "skip_shot": ("character",),
-        "end_turn": ("character",),
-        "enter_room": ("playmat",),
-        "start_battle": (),
-        "draw": ("deck", "cards"),
-        "use_service": ("service", "target", "item", "payment"),
-        "play_card": ("character", "card", "alternative", "rush_first", "kind"),
-        "gain_rage": ("character", "levels"),
-    }.items()
-}
 
 
 def records_for(
     name: str, args: Mapping[str, Any], session: TableSession, registry: TagRegistry
 ) -> list[Record]:
+    """The records a game command makes (one the catalogue hands to the game, its arguments checked)."""
     handler = _HANDLERS.get(name)
-    if handler is None:
-        raise CommandRefused(f"unknown command {name!r}")
-    unknown = sorted(set(args) - ARGUMENTS[name])
-    if unknown:
-        takes = ", ".join(sorted(ARGUMENTS[name])) or "no arguments"
-        raise CommandRefused(f"{name} does not take {', '.join(map(repr, unknown))} (it takes {takes})")
+    if handler is None or CATALOGUE[name].handled_by != "game":
+        raise CommandRefused(f"{name} is not a command of the game")
     return handler(dict(args), session, registry)
-
-
-def _reason(args: Mapping[str, Any]) -> str:
-    """The free text a command records in the game log: text or nothing, never an object turned to text."""
-    value = args.get("reason")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise CommandRefused(f"reason must be text, got {value!r}")
-    return value
-
-
-def _id_list(args: Mapping[str, Any], key: str) -> list[str]:
-    value = args.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise CommandRefused(f"{key} must be a list of character or disc ids")
-    return value
-
-
-def _character_of(session: TableSession, name: str) -> dict[str, str]:
-    """Ids a page may send (a character id, or the id of the disc standing for it) → character ids."""
-    return {piece: character for character, piece in session.discs.items()} | {
-        c.id: c.id for c in (session.state.characters if session.state else ())
-    }
-
-
-def _characters(
-    session: TableSession, args: Mapping[str, Any], key: str, registry: TagRegistry | None = None
-) -> list[str]:
-    """Character ids for the ids given; discs that stand for no character (a ranged piece, an obstacle) take
-    no damage and are left out; anything else unknown is refused."""
-    value = _id_list(args, key)
-    known = _character_of(session, key)
-    discs = {entry.piece for entry in registry.pieces} if registry else set()
-    unknown = [v for v in value if v not in known and v not in discs]
-    if unknown:
-        raise CommandRefused(f"{key}: {unknown} are neither characters of this game nor discs of this table")
-    return list(dict.fromkeys(known[v] for v in value if v in known))
 
 
 def _resolve(
@@ -118,26 +39,28 @@ def _resolve(
         "action": "resolve_shot",
         "character": character,
         "shot": shot,
-        "direct_hits": _characters(session, args, "direct_hits", registry),
-        "pushed_off_mat": _characters(session, args, "pushed_off_mat", registry),
-        "knocked_off": _characters(session, args, "knocked_off", registry),
+        "direct_hits": characters_named(session, args, "direct_hits", registry),
+        "pushed_off_mat": characters_named(session, args, "pushed_off_mat", registry),
+        "knocked_off": characters_named(session, args, "knocked_off", registry),
     }
     if args.get("target") is not None:
         if not isinstance(args["target"], str):
             raise CommandRefused(f"target must be one character or disc id, got {args['target']!r}")
-        action["target"] = _characters(session, {"target": [args["target"]]}, "target")[0]
+        action["target"] = characters_named(session, {"target": [args["target"]]}, "target")[0]
     if args.get("teleported") is not None:  # a teleport shot that sends another character away
         if not isinstance(args["teleported"], str):
             raise CommandRefused(f"teleported must be one character or disc id, got {args['teleported']!r}")
-        action["teleported"] = _characters(session, {"teleported": [args["teleported"]]}, "teleported")[0]
+        action["teleported"] = characters_named(session, {"teleported": [args["teleported"]]}, "teleported")[
+            0
+        ]
     if args.get("swapped"):  # the two friendly pieces an open portal switches
-        action["swapped"] = _characters(session, args, "swapped", registry)
+        action["swapped"] = characters_named(session, args, "swapped", registry)
     if args.get("flicked") is not None:
         # The disc that was flicked (a character or its disc): the rules check it may be flicked for this
         # shot and book the hits to whoever it performs for. A ranged piece stands for nobody: left out.
         if not isinstance(args["flicked"], str):
             raise CommandRefused(f"flicked must be one character or disc id, got {args['flicked']!r}")
-        named = _characters(session, {"flicked": [args["flicked"]]}, "flicked", registry)
+        named = characters_named(session, {"flicked": [args["flicked"]]}, "flicked", registry)
         if named:
             action["flicked"] = named[0]
     return action
@@ -198,8 +121,8 @@ def _turn_action(name: str) -> Any:
 
 def _pass_through(name: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-        # ARGUMENTS keeps "action" out: it would turn enter_room into set_health and slip a correction past
-        # its reason and its "correction" record.
+        # The catalogue keeps "action" out: it would turn enter_room into set_health and slip a correction
+        # past its reason and its "correction" record.
         return [("action", {"action": name, **args})]
 
     return handler
@@ -225,7 +148,7 @@ def _confirm_hits(args: dict[str, Any], session: TableSession, registry: TagRegi
             f"the confirmation is for shot {shown}, but the shot waiting is {pending['seq']}: look again"
         )
     if "direct_hits" in args:
-        _id_list(args, "direct_hits")  # compared with the candidates' before it is checked against the game
+        id_list(args, "direct_hits")  # compared with the candidates' before it is checked against the game
     index = args.get("candidate")
     candidates = pending.get("candidates", [])
     chosen_as_shown = index is not None and (
@@ -259,120 +182,7 @@ def _manual_shot(args: dict[str, Any], session: TableSession, registry: TagRegis
 
 
 def _dismiss(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-    return [("dismiss", {"reason": _reason(args)})]
-
-
-def _correct(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-    reason = " ".join(_reason(args).split())
-    if not reason:
-        raise CommandRefused("a correction needs a reason for the game log")
-    field = args.get("field")
-    if session.rules is not None and session.rules.name.startswith("catacombs-and-"):
-        return _correct_castles(args, session, reason)
-    if field == "card":
-        return _correct_card(args, session, reason)
-    if not isinstance(field, str) or field not in CORRECTABLE:
-        raise CommandRefused(
-            f"correct: field {field!r} cannot be set by hand here; correctable: "
-            f"{', '.join(CORRECTABLE)}, card (poison: undo the action that drew it)"
-        )
-    action, key = CORRECTABLE[field]
-    target = args.get("target")
-    if target == "party":
-        raise CommandRefused("correct gold for one hero at a time (target a hero, not the party)")
-    characters = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
-    if not characters:
-        raise CommandRefused("correct needs a target character")
-    value = args.get("value")
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise CommandRefused(f"correct needs a whole number value, got {value!r}")
-    return [
-        (
-            "correction",
-            {
-                "action": {"action": action, "character": characters[0], key: value, "reason": reason},
-                "reason": reason,
-            },
-        )
-    ]
-
-
-def _correct_castles(args: Mapping[str, Any], session: TableSession, reason: str) -> list[Record]:
-    """Catacombs & Castles corrections: ``health`` of a hero or boss (or of a side, by its id) is its side's
-    Health Pool (``set_pool``); ``charge`` the tokens on one of a character's cards (``card``: its id or
-    ``ability`` / ``team_action``; ``set_charge``); ``armour`` its Armour Tokens (``value``: uses left per
-    token, 2 full, 1 half; ``set_armour``)."""
-    field, target, value = args.get("field"), args.get("target"), args.get("value")
-    state = session.state
-    assert state is not None
-    sides = {s.id for s in getattr(state, "sides", ())}  # a Castles state: GameState does not declare them
-    if field == "armour":
-        if not isinstance(value, list) or not all(v in (1, 2) and not isinstance(v, bool) for v in value):
-            raise CommandRefused(f"armour needs a list of uses per token (2 full, 1 half), got {value!r}")
-    elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise CommandRefused(f"correct needs a whole number value, got {value!r}")
-    if field == "health" and target in sides:
-        action = {"action": "set_pool", "side": target, "health": value}
-    else:
-        found = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
-        if not found:
-            raise CommandRefused(f"correct needs a target character or side ({', '.join(sorted(sides))})")
-        character = state.character(found[0])
-        if field == "health":
-            if character.kind == "warrior":
-                raise CommandRefused("a warrior has a single health point: undo the shot that removed it")
-            action = {"action": "set_pool", "side": character.side, "health": value}
-        elif field == "charge":
-            action = {
-                "action": "set_charge",
-                "character": character.id,
-                "card": args.get("card"),
-                "tokens": value,
-            }
-        elif field == "armour":
-            action = {"action": "set_armour", "character": character.id, "armour": value}
-        else:
-            raise CommandRefused(
-                f"correct: field {field!r} is not one of a Catacombs & Castles game's: health (the side's "
-                "Health Pool), charge (with card), armour"
-            )
-    return [("correction", {"action": {**action, "reason": reason}, "reason": reason})]
-
-
-def _correct_card(args: dict[str, Any], session: TableSession, reason: str) -> list[Record]:
-    """Give a card to a hero or take one away: the whole holding of that kind, as ``set_cards``."""
-    target, card, change = args.get("target"), args.get("card"), args.get("change")
-    if change not in ("give", "take"):
-        raise CommandRefused(f"a card correction needs change 'give' or 'take', got {change!r}")
-    characters = _characters(session, {"target": [target]}, "target") if isinstance(target, str) else []
-    if not characters or session.rules is None or session.state is None:
-        raise CommandRefused("correct needs a target character")
-    character = session.state.character(characters[0])
-    holding = None
-    for kind, card_kind in CARD_HOLDINGS.items():
-        try:
-            session.rules.content.card(card_kind, str(card))
-        except LookupError:
-            continue
-        holding = kind
-        break
-    if holding is None:
-        raise CommandRefused(f"there is no Item, Spell or Ability card {card!r}")
-    cards = list(getattr(character, holding))
-    if change == "give":
-        cards.append(str(card))
-    elif str(card) in cards:
-        cards.remove(str(card))
-    else:
-        raise CommandRefused(f"{character.name} holds no {card!r} to take")
-    action = {
-        "action": "set_cards",
-        "character": character.id,
-        "kind": holding,
-        "cards": cards,
-        "reason": reason,
-    }
-    return [("correction", {"action": action, "reason": reason})]
+    return [("dismiss", {"reason": reason_of(args)})]
 
 
 def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
@@ -383,21 +193,21 @@ def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     if count > undoable:
         # Refused whole: undoing some and then answering "refused" would change the game unannounced.
         raise CommandRefused(f"only {undoable} action(s) can be undone, not {count}")
-    return [("undo", {"reason": _reason(args)})] * count
+    return [("undo", {"reason": reason_of(args)})] * count
 
 
 def _pause(kind: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
         if (kind == "pause") == session.paused:
             raise CommandRefused(f"the game is already {'paused' if session.paused else 'running'}")
-        return [(kind, {"reason": _reason(args)})]
+        return [(kind, {"reason": reason_of(args)})]
 
     return handler
 
 
 def _new_game(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
     """Close this game; the daemon follows the record with the table's setup for the next one."""
-    return [("new_game", {"reason": _reason(args)})]
+    return [("new_game", {"reason": reason_of(args)})]
 
 
 def _bind(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
@@ -426,7 +236,7 @@ def _swap_tag(args: dict[str, Any], session: TableSession, registry: TagRegistry
         raise CommandRefused(f"tag {uid} is {'already' if same else 'registered for'} {owner.piece}")
     if session.state is None:
         raise CommandRefused("no game at this table yet")
-    return [("swap_tag", {"piece": piece, "old_uid": old, "new_uid": uid, "reason": _reason(args)})]
+    return [("swap_tag", {"piece": piece, "old_uid": old, "new_uid": uid, "reason": reason_of(args)})]
 
 
 def _draw(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
@@ -446,7 +256,7 @@ _HANDLERS: Mapping[str, Handler] = {
     "confirm_hits": _confirm_hits,
     "manual_shot": _manual_shot,
     "dismiss_shot": _dismiss,
-    "correct": _correct,
+    "correct": correct,
     "undo": _undo,
     "pause": _pause("pause"),
     "resume": _pause("resume"),
