@@ -124,6 +124,7 @@ STATED_BANDS = (0.95, 0.9, 0.8, 0.5, 0.0)
 def score(results: Path, outputs: str = "out") -> int:
     groups: dict[str, list[tuple[bool, bool, bool]]] = {}
     bands: dict[float, list[tuple[bool, bool, bool]]] = {}  # the first reading's stated probability
+    curve: dict[int, list[bool]] = {}  # applied, by ten shots of play
     elapsed: dict[str, list[float]] = {}
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
@@ -163,6 +164,7 @@ def score(results: Path, outputs: str = "out") -> int:
             for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
             elapsed.setdefault(warm, []).append(float(answer.get("elapsed_s") or 0.0))
+            curve.setdefault(i // 10, []).append(row[2])
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
@@ -181,6 +183,10 @@ def score(results: Path, outputs: str = "out") -> int:
     for band in STATED_BANDS:
         if band in bands:
             print(f"  stated >= {band:4.0%}{'':21} {_figures(bands[band])}")
+    print(
+        "applied share by ten shots of play: "
+        + ", ".join(f"{10 * k + 1}-{10 * k + 10} {sum(v) / len(v):.1%}" for k, v in sorted(curve.items()))
+    )
     for part, values in sorted(elapsed.items()):
         values.sort()
         p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
