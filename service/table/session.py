@@ -174,6 +174,7 @@ class TableSession:
         seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
         are read against."""
         view = self.state.public_view() if self.state is not None else {}
+        _name_sides(view, self.entrants())
         now = names_from_view(view, self.discs)
         self.known_names = {**self.known_names, **now.of}
         return Names(self.known_names, now.sides)
@@ -350,6 +351,23 @@ class TableSession:
             return None
         return table_game(self.rules.name).expected_shot(self.rules, self.state)
 
+    def undo_next(self) -> dict[str, Any] | None:
+        """The action one undo takes back now: ``{"seq", "what"}`` ("Royal Archer 1's rush"), or None."""
+        effective = self._effective() if self.state is not None else []
+        if not effective:
+            return None
+        seq, action = effective[-1]
+        names = self.names()
+        character = action.get("character")
+        who = names.name(str(character)) if character else None
+        if action.get("action") == "resolve_shot" and who:
+            what = f"{who}'s {str(action.get('shot') or 'shot').replace('_', ' ')}"
+        elif action.get("action") == "declare" and who:
+            what = f"{who}'s declared action"
+        else:
+            what = _UNDONE_WORDS.get(str(action.get("action")), "the last move")
+        return {"seq": seq, "what": what}
+
     def undoable(self) -> int:
         """How many actions are in effect now, i.e. how many undo records in a row would apply."""
         return len(self._effective()) if self.state is not None else 0
@@ -372,13 +390,30 @@ class TableSession:
             "pending_shot": shot_summary(self.pending_shot),
             "attributing": attributing_of(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
+            # What one undo would take back now, in words, and its record: the console's Undo says it and
+            # sends the record, so the table takes back exactly that one (docs/state.md).
+            "undo_next": self.undo_next(),
             "game": self.games,
             "rooms_left": rooms_left(self.state),
             # The game's expansions, so that the set-up wizard can start the next game with the same ones.
             "expansions": self._expansions(),
         }
-        view["result"] = game_result(self.state)
+        view["result"] = game_result(self.state, self.entrants())
+        _name_sides(view, self.entrants())
         return view
+
+    def entrants(self) -> dict[str, str]:
+        """A tournament match's sides by their entrants' names (side id → name): the hub's offer, put in the
+        setup record by ``setup_game`` (docs/tournaments.md). Empty for a game that is not a match."""
+        setup = next((r for r in self.rules_records if r.kind == "setup"), None)
+        if setup is None or not setup.payload.get("match"):
+            return {}
+        sides = setup.payload.get("sides") or []
+        return {
+            str(side["id"]): str(side["name"])
+            for side in sides
+            if isinstance(side, Mapping) and side.get("id") and isinstance(side.get("name"), str)
+        }
 
     def _expansions(self) -> list[str]:
         setup = next((r for r in self.rules_records if r.kind == "setup"), None)
@@ -484,7 +519,18 @@ _UNDONE_WORDS = {
     "set_health": "a health correction",
     "set_gold": "a gold correction",
     "set_rage": "a rage correction",
+    "set_pool": "a Health Tokens correction",
+    "set_charge": "a correction of a card's tokens",
+    "set_armour": "an Armour Token correction",
+    "perform_card": "a card performed",
 }
+
+
+def _name_sides(view: dict[str, Any], entrants: Mapping[str, str]) -> None:
+    """A match's sides carry their entrant's name as ``player`` (docs/state.md: sides)."""
+    for side in view.get("sides") or []:
+        if isinstance(side, dict) and side.get("id") in entrants:
+            side["player"] = entrants[side["id"]]
 
 
 def _action(payload: Any) -> Action:
