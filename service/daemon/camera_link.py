@@ -33,12 +33,16 @@ class CameraLink:
         self.status: dict[str, Any] | None = None
         self.last_frame_host_us: int | None = None
         self.refused = 0  # malformed messages dropped
+        self.seen: frozenset[str] = frozenset()  # the discs placed in the last frame
+        self.changed = 0  # counts changes of what the set-up page shows (status, discs seen)
 
     def on_message(self, kind: str, payload: bytes) -> None:
         try:
             if kind == topics.CAMERA_STATUS:
                 status = decode_status(payload)
                 with self._lock:
+                    if status != self.status:
+                        self.changed += 1
                     self.status = status
                 return
             batch = decode_frames(payload)
@@ -53,6 +57,9 @@ class CameraLink:
             for frame in batch.frames:
                 self.feed.add(frame.result, frame.host_us)
                 self.last_frame_host_us = frame.host_us
+            if batch.frames and frozenset(batch.frames[-1].result.places) != self.seen:
+                self.seen = frozenset(batch.frames[-1].result.places)
+                self.changed += 1
 
     def caught_up(self, host_s: float) -> bool:
         """Whether the camera has sent its frames up to this moment (or is not sending at all)."""
@@ -98,3 +105,17 @@ class CameraLink:
             return False, f"camera: silent for {ago:.0f} s"
         problems = (status or {}).get("problems") or []
         return True, "camera: frames arriving" + (f" ({problems[-1]})" if problems else "")
+
+    def view(self, enrolled: list[str]) -> dict[str, Any]:
+        """The set-up page's camera step (docs/state.md, ``camera``): what the camera sees of the discs."""
+        with self._lock:
+            status, seen, frames = self.status or {}, self.seen, self.last_frame_host_us is not None
+        return {
+            "online": status.get("state") == "online",
+            "frames_arriving": frames,
+            "mapping_error_mm": status.get("mapping_error_mm"),
+            "mapped_share": status.get("mapped_share"),
+            "seen": sorted(seen),
+            "not_seen": [name for name in enrolled if name not in seen],
+            "problems": list(status.get("problems") or []),
+        }

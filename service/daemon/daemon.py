@@ -94,6 +94,7 @@ class Daemon:
         desks = (self.calibration_desk, self.enrolment_desk)
         self.link = MatLink(connection, eventlog, table, self.clock, *desks, events)
         self.view = TableView(publisher, table, self.session, self.mat, self.link, self.pieces, self.trackers)
+        self.view.camera = self.options.camera
         # Shots are read off the game thread; each reading comes back on the inbox (shot_reader.py).
         self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
         shot_io = (self.reader, self._record, self._geometry)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.daemon.camera_link import CameraLink
 from service.daemon.mat_link import MatLink
 from service.daemon.shots import Pieces
 from service.mat.geometry import MatConfig
@@ -36,6 +37,8 @@ class TableView:
         self._unknown_published: frozenset[bytes] = frozenset()
         self._link_published: bool | None = None
         self._shot_published = session.last_shot
+        self.camera: CameraLink | None = None  # the overhead camera, when the table has one
+        self._camera_published = -1
 
     def all(self) -> None:
         self.state()
@@ -61,12 +64,16 @@ class TableView:
             "journal": self.link.refused is None,
         }
         tracker_view(self.trackers, self.session, snapshot)
+        if self.camera is not None:
+            self._camera_published = self.camera.changed
+            snapshot["camera"] = self.camera.view(sorted(p.piece for p in self.table.registry.pieces))
         snapshot["unknown_tags"] = sorted(uid.hex() for uid in self._unknown_published)
         self.publisher.publish_state(snapshot, self.session.seq)
 
     def link_changed(self) -> bool:
         """The mat's link came or went since the state was last published (the set-up health check)."""
-        return self.link.read != self._link_published
+        camera = self.camera is not None and self.camera.changed != self._camera_published
+        return camera or self.link.read != self._link_published
 
     def board_updated(self) -> None:
         """A scan at rest: the board, and the state too when a tag no disc carries appeared or went."""

@@ -106,3 +106,16 @@ def test_the_camera_process_saying_offline_shows_in_the_tables_health(table: Fak
     table.camera_sends(b'{"state": "offline"}', kind=topics.CAMERA_STATUS)
     assert table.daemon.health().camera == "camera: the camera process is offline"
     assert table.daemon.health().ok, "a camera that stops never stops the table"
+
+
+def test_the_snapshot_names_the_discs_the_camera_does_not_see(table: FakeTable) -> None:
+    """Set-up on the day (issue 34): the snapshot's ``camera`` section."""
+    seen = table.disc_of("hero-xoric")
+    frames = [CapturedFrame(1_000_000, FrameResult(0, 5_000_000, {seen: (100.0, 100.0)}, True))]
+    table.camera_sends(encode_frames(frames, fps=60.0, sigma_mm=0.5))
+    table.until(lambda: seen in table.state.get("camera", {}).get("seen", []), "the camera section published")
+    camera = table.state["camera"]
+    enrolled = sorted(p.piece for p in table.table.registry.pieces)
+    assert camera["seen"] == [seen]
+    assert camera["not_seen"] == [name for name in enrolled if name != seen]
+    assert camera["frames_arriving"] is True and camera["online"] is False  # no status yet
