@@ -35,12 +35,15 @@ def _pieces(trace_line: str) -> tuple[list[str], str] | None:
         return None
 
 
-def play_table(directory: Path, k: int, mistakes: float, *, with_referee: bool) -> dict[str, int]:
+def play_table(
+    directory: Path, k: int, mistakes: float, *, with_referee: bool, keep_calibration: bool = False
+) -> dict[str, int]:
     traces = (directory / f"table-{k}.trace.jsonl").read_text().splitlines()
     truths = [json.loads(line) for line in (directory / f"table-{k}.truth.jsonl").read_text().splitlines()]
     suffix = "out" if with_referee else "noref.out"
     cal = directory / f"table-{k}.{'cal' if with_referee else 'noref.cal'}.json"
-    cal.unlink(missing_ok=True)
+    if not keep_calibration:  # a calibration written beforehand (benchmarks/touch_calibration.py) is kept
+        cal.unlink(missing_ok=True)
     command = [*SMARTMAT, str(directory / f"table-{k}.trace.jsonl"), "--json", "--table", str(cal), "--learn"]
     if with_referee:
         command += ["--referee", "-"]

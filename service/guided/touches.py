@@ -29,7 +29,7 @@ from .taps import TAP_GAP_US
 
 TOUCHES = 4
 GOOD_TOUCHES = 3
-MIN_SLIDE_MM = 15.0  # a struck disc that moved less was nudged, not struck: its speed cannot be read
+MIN_SLIDE_MM = 8.0  # a struck disc that moved less was nudged, not struck: its speed cannot be read
 MAX_SLIDE_MM = 400.0  # "softly": further, and the touch is a shot's, loud enough for every piezo
 NEXT_TO_MM = 60.0  # the struck disc stood this close to the marked place
 
