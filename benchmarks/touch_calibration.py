@@ -17,21 +17,25 @@ import math
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from benchmarks.attribution_hidden import score
 from benchmarks.referee_driver import play_table
-from service.attribution.calibration import save_calibration, wide_priors
+from service.attribution.calibration import TableCalibration, save_calibration, wide_priors
 from service.guided.desk import TOUCH_DISC_MASS_G
-from service.guided.touches import Touch, TouchError, fit_touches, read_touch, touch_spots
+from service.guided.touches import Touch, TouchError, TouchReading, fit_touches, read_touch, touch_spots
 from service.simulator.hidden_mats import hidden_table
 
 
-def touch_calibration(seed: int, k: int, sensors: str, laws: str) -> tuple[dict[str, object], float]:
+def touch_calibration(
+    seed: int, k: int, sensors: str, laws: str
+) -> tuple[dict[str, Any], TableCalibration, float]:
     """The touches made on hidden table k, read into a fresh calibration; and its figures."""
     table = hidden_table(seed, k, sensors, laws, "study")
     lab = table.lab(seed=1000 + k)
     start = wide_priors(f"table-{k}")
-    readings, problems = [], []
+    readings: list[TouchReading] = []
+    problems: list[str] = []
     threshold = table.sensors.piezo.detection_threshold  # as the board states it in HELLO
     width, height = lab.mat.width_mm, lab.mat.height_mm
     for spot in touch_spots(width, height):
@@ -61,7 +65,7 @@ def touch_calibration(seed: int, k: int, sensors: str, laws: str) -> tuple[dict[
             problems.append(str(exc))
     fit = fit_touches(readings, problems, start, threshold)
     truth = table.describe()["disc_disc_coupling"]
-    return fit.figures, (fit.calibration, truth)  # type: ignore[return-value]
+    return fit.figures, fit.calibration, float(truth)
 
 
 def main() -> int:
@@ -73,7 +77,7 @@ def main() -> int:
     shutil.copytree(args.hidden_set, with_dir, dirs_exist_ok=True)
     for entry in constants["tables"]:
         k = entry["table"]
-        figures, (calibration, truth) = touch_calibration(  # type: ignore[misc]
+        figures, calibration, truth = touch_calibration(
             constants["seed"], k, constants["sensors"], constants["laws"]
         )
         save_calibration(calibration, with_dir / f"table-{k}.cal.json")

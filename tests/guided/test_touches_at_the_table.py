@@ -9,7 +9,7 @@ docs/calibration.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,23 @@ from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.guided.test_flicks_at_the_table import seen_at, tap_one_round
 
 HERO = load_piece_classes()["hero"]
+
+
+def heard_so_far(table: CalibratingTable) -> int:
+    """How many touches the routine has judged so far, read or refused."""
+    return int((table.calibration_view["flicks"].get("last") or {}).get("heard", 0))
+
+
+def both_seen(
+    table: CalibratingTable, at: tuple[float, float], beside: tuple[float, float]
+) -> Callable[[], bool]:
+    return lambda: seen_at(table, "hero-xoric", *at) and seen_at(table, "hero-varesh", *beside)
+
+
+def judged_after(table: CalibratingTable, heard: int, piece: str, heading: float) -> Callable[[], bool]:
+    """Flick ``piece`` softly; then: has the routine judged one more touch?"""
+    table.source.flick(piece, heading, 600.0)
+    return lambda: heard_so_far(table) > heard
 
 
 @pytest.fixture
@@ -53,16 +70,8 @@ def test_the_referee_makes_the_touches_and_the_table_learns_how_loud_a_touch_is(
                         world.remove(piece)
                 world.place("hero-xoric", HERO, spot["x_mm"], spot["y_mm"], side="heroes")
                 world.place("hero-varesh", HERO, *beside, side="heroes")
-            table.until(
-                lambda at=(spot["x_mm"], spot["y_mm"]), back=beside: (
-                    seen_at(table, "hero-xoric", *at) and seen_at(table, "hero-varesh", *back)
-                )
-            )
-            heard = (table.calibration_view["flicks"].get("last") or {}).get("heard", 0)
-            table.source.flick("hero-varesh", heading, 600.0)  # softly
-            table.until(
-                lambda h=heard: (table.calibration_view["flicks"].get("last") or {}).get("heard", 0) > h
-            )
+            table.until(both_seen(table, (spot["x_mm"], spot["y_mm"]), beside))
+            table.until(judged_after(table, heard_so_far(table), "hero-varesh", heading))
             last = table.calibration_view["flicks"]["last"]
             if last["ok"]:
                 break
