@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "service.trackers.cli",
     "service.hub.cli",
     "service.camera.cli",
+    "service.camerad.cli",
     "service.simulator.camera_cli",
     "service.table.commands.reference",
 )

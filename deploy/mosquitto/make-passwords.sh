@@ -1,6 +1,6 @@
 #!/bin/sh
-# Create the Mosquitto password file for smartmat's accounts: daemon, referee, dashboard, spectator, tracker and
-# wled-bridge, and one more for each WLED device named on the command line (its device id, e.g. board-1).
+# Create the Mosquitto password file for smartmat's accounts: daemon, referee, dashboard, spectator, tracker,
+# wled-bridge and camera, and one more for each WLED device named on the command line (its device id, e.g. board-1).
 #
 #   deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords [board-1 board-2 ...]
 #
@@ -20,7 +20,7 @@ target=$1
 shift
 for device in "$@"; do
     case $device in
-        daemon|referee|dashboard|spectator|tracker|wled-bridge)
+        daemon|referee|dashboard|spectator|tracker|wled-bridge|camera)
             echo "$0: $device is one of the table's own accounts, not a WLED device id" >&2; exit 2 ;;
         *[!a-z0-9-]*|-*|"")
             echo "$0: device id $device must be lower-case letters, digits and '-' (as in wled/<id>)" >&2; exit 2 ;;
@@ -36,7 +36,7 @@ mkdir -p "$(dirname "$target")"
 plain=$(mktemp "$target.XXXXXX")
 trap 'rm -f "$plain"' EXIT
 
-for role in daemon referee dashboard spectator tracker wled-bridge "$@"; do
+for role in daemon referee dashboard spectator tracker wled-bridge camera "$@"; do
     var="SMARTMAT_MQTT_$(echo "$role" | tr '[:lower:]-' '[:upper:]_')_PASSWORD"
     eval "password=\${$var:-}"
     if [ -z "$password" ]; then

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from service.camera.capture import Frame
 from service.camera.detect import DiscFinder, Sighting
+from service.camera.frames import FrameResult as FrameResult
 from service.camera.layout import DiscLook, MatLayout
 from service.camera.mapping import MatWatch, find_markers, marker_detector
 from service.camera.track import ALONE_GATE_MM, DiscTracker
@@ -25,20 +26,6 @@ class CameraSettings:
     fps: float = 120.0
     readout_us: int = 0  # a rolling shutter's first-to-last row time (0: a global shutter)
     sigma_mm: float = 0.5  # the position noise the camera states (per axis and frame)
-
-
-@dataclass
-class FrameResult:
-    index: int
-    t_us: int  # on the camera's clock
-    places: dict[str, tuple[float, float]]  # every disc seen, mat mm, at the frame's time
-    mapped: bool  # False: the mat could not be mapped in this frame (``problem`` says why)
-    problem: str | None = None
-    # µs after the frame's time that each disc's row was exposed (a rolling shutter; 0 for a global one):
-    # before its velocity is known, a disc's place is of that moment, not of the frame's
-    row_delay_us: dict[str, float] = field(default_factory=dict)
-    by_marker: set[str] = field(default_factory=set)  # discs known by their marker (the rest by colour)
-    cpu_s: float = 0.0
 
 
 class CameraPipeline:

@@ -25,6 +25,7 @@ PASSWORDS = {
     "spectator": "s-pw",
     "tracker": "t-pw",
     "wled-bridge": "b-pw",
+    "camera": "c-pw",
     "board-1": "1-pw",
     "board-2": "2-pw",
 }
@@ -177,11 +178,20 @@ def test_no_one_but_the_daemon_can_forge_the_game(secured_broker: MosquittoBroke
 def test_the_password_script_generates_what_is_not_given(tmp_path: Path) -> None:
     result = make_password_file(tmp_path / "etc" / "passwords", {"referee": "chosen"}, devices=("board-7",))
     generated = dict(line.split(": ", 1) for line in result.stdout.splitlines() if "(generated;" in line)
-    assert sorted(generated) == ["board-7", "daemon", "dashboard", "spectator", "tracker", "wled-bridge"]
+    assert sorted(generated) == [
+        "board-7",
+        "camera",
+        "daemon",
+        "dashboard",
+        "spectator",
+        "tracker",
+        "wled-bridge",
+    ]
     assert "SMARTMAT_MQTT_WLED_BRIDGE_PASSWORD" in generated["wled-bridge"]
     entries = dict(line.split(":", 1) for line in (tmp_path / "etc" / "passwords").read_text().splitlines())
     assert sorted(entries) == [
         "board-7",
+        "camera",
         "daemon",
         "dashboard",
         "referee",
@@ -230,6 +240,7 @@ def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
         "wled-bridge": granted("read", topics.TRACKER_READS)
         | granted("write", topics.WLED_BRIDGE_PUBLISHES)
         | {("read", f"{topics.WLED_ROOT}/+/status"), ("write", f"{topics.WLED_ROOT}/+/api")},
+        "camera": granted("write", topics.CAMERA_PUBLISHES),
     }
     assert not any(
         access != "read" for access, topic in acl_rules()["pattern"] if topic.startswith("smartmat/")
@@ -290,3 +301,29 @@ def test_trackers_are_read_only_and_each_device_writes_only_its_own_reports(
         statuses = bridge.wait_for(lambda seen: bool(seen))
         assert [(s.topic, s.payload) for s in statuses] == [("wled/board-1/status", b"online")]
         assert spectator.on(f"{T}/tracker/hero-xoric/health") == []
+
+
+def test_only_the_camera_account_can_feed_the_daemon_camera_tracks(secured_broker: MosquittoBroker) -> None:
+    """No other client on the network can spoof the camera's tracks or blind it with a false heartbeat
+    (docs/mqtt.md, "The overhead camera")."""
+    with (
+        login(secured_broker, "daemon") as daemon,
+        login(secured_broker, "spectator") as spectator,
+        login(secured_broker, "referee") as referee,
+        login(secured_broker, "wled-bridge") as bridge,
+        login(secured_broker, "board-1") as device,
+        login(secured_broker, "camera") as camera,
+    ):
+        daemon.subscribe(f"{T}/camera/#")
+        for role, intruder in (("spectator", spectator), ("referee", referee), ("wled-bridge", bridge)):
+            intruder.publish(f"{T}/camera/tracks", {"from": role})
+            intruder.publish(f"{T}/camera/health", {"from": role}, retain=True)
+        device.publish(f"{T}/camera/health", {"from": "board-1"}, retain=True)
+        daemon.publish(f"{T}/camera/tracks", {"from": "daemon"})  # the daemon reads them, never writes them
+        camera.publish(f"{T}/camera/tracks", {"from": "camera"})
+        camera.publish(f"{T}/camera/health", {"from": "camera"}, retain=True)
+        seen = daemon.wait_for(lambda seen: len(seen) >= 2)
+        assert sorted((s.topic, s.json()["from"]) for s in seen) == [
+            (f"{T}/camera/health", "camera"),
+            (f"{T}/camera/tracks", "camera"),
+        ]

@@ -1,0 +1,23 @@
+"""What one frame told: the discs' places on the mat, or why the mat could not be mapped.
+
+Kept apart from pipeline.py (which needs OpenCV) so that a process that only receives a camera's frames over
+MQTT, the table's daemon, reads them without the ``camera`` extra.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class FrameResult:
+    index: int
+    t_us: int  # on the camera's clock
+    places: dict[str, tuple[float, float]]  # every disc seen, mat mm, at the frame's time
+    mapped: bool  # False: the mat could not be mapped in this frame (``problem`` says why)
+    problem: str | None = None
+    # µs after the frame's time that each disc's row was exposed (a rolling shutter; 0 for a global one):
+    # before its velocity is known, a disc's place is of that moment, not of the frame's
+    row_delay_us: dict[str, float] = field(default_factory=dict)
+    by_marker: set[str] = field(default_factory=set)  # discs known by their marker (the rest by colour)
+    cpu_s: float = 0.0
