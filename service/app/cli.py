@@ -333,6 +333,8 @@ def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
         ]
         if not health.game_loop:
             parts.append("the game loop is STUCK")
+        if health.camera is not None:
+            parts.append(health.camera)
         return health.ok, f"table {table} at seq {daemon.session.seq}: " + ", ".join(parts)
 
     return check

@@ -13,8 +13,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from service.camera.pipeline import FrameResult
-from service.camera.track import SLIDE_DECELERATION
+from service.camera.frames import SLIDE_DECELERATION, FrameResult
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
 HEARING_LAG_US = (

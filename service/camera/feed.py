@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from service.camera.clock import ClockSync, onsets_us
-from service.camera.pipeline import FrameResult
+from service.camera.frames import FrameResult
 from service.camera.shots import CutError, cut_shot
 from service.mat.camera_trace import CameraRecord
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+SLIDE_DECELERATION = 3900.0  # mm/s²: wood sliding on neoprene (friction about 0.4 g) slows a disc this much
+
 
 @dataclass
 class FrameResult:

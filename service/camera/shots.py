@@ -12,7 +12,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from service.camera.pipeline import FrameResult
+from service.camera.frames import FrameResult
 from service.mat.camera_trace import CameraRecord, CameraTrack
 
 PRE_SHOT_FRAMES = 10

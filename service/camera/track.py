@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.camera.detect import Sighting
+from service.camera.frames import SLIDE_DECELERATION
 
 ALPHA, BETA = 0.85, 0.5
-SLIDE_DECELERATION = 3900.0  # mm/s²: wood sliding on neoprene (friction about 0.4 g) slows a disc this much
 MARKER_GATE_MM = 80.0  # a marker read further than this from its disc's prediction is taken for a misread
 COLOUR_GATE_MM = 20.0  # a colour blob further than this (plus the disc's frame-to-frame travel) is not it
 GATE_GROWTH_MM = 8.0  # ... widened by this for every frame the disc went unseen

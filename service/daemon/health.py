@@ -23,6 +23,9 @@ class Health:
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
     journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
+    # The overhead camera in words ("camera: 120 frames/s, …"); None on a table without one. A camera never
+    # holds the table up: shots are read without it, so it is not part of ``ok``.
+    camera: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from service.attribution.infer import AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
+from service.daemon.camera import CameraLink
 from service.table.shot_actions import Attribute
 
 
@@ -26,3 +27,5 @@ class DaemonOptions:
     sets_dir: Path | None = None
     # How a shot is attributed (service.attribution.infer.attribute); tests pass a slow or failing one.
     attribute: Attribute = attribute
+    # The overhead camera's tracks (service/daemon/camera.py); None: a table without a camera, as before.
+    camera: CameraLink | None = None

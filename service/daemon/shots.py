@@ -9,10 +9,13 @@ recorded: people move discs between shots.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from service.camera.feed import ShotWindow
+from service.daemon.camera import CameraLink
 from service.daemon.options import DaemonOptions
 from service.daemon.shot_reader import ShotJob, ShotReader
 from service.mat.geometry import PieceClass
@@ -31,6 +34,8 @@ from service.table.session import SessionError, TableSession
 from service.table.shot_actions import Reading, ReadingContext, settle
 
 log = logging.getLogger(__name__)
+
+FLICK_BEFORE_US = 100_000  # the flick is taken this long before the shot's first impact (the finger's click)
 
 Record = Callable[[str, dict[str, Any], str], int]  # (kind, payload, by) → the record's seq, applied
 
@@ -67,6 +72,9 @@ class Shots:
         self.attribution, self.calibration = options.attribution, options.calibration
         self.dump_traces = options.dump_traces
         self.seen = 0
+        self.camera: CameraLink | None = None  # the overhead camera, on a table that has one
+        self.now_us: Callable[[], int] = lambda: 0  # the daemon's clock (the daemon sets it)
+        self.camera_note: str | None = None  # why the last shot went without the camera, in words
 
     def on_shot(self, shot: ShotObserved) -> None:
         self.seen += 1
@@ -109,6 +117,8 @@ class Shots:
             unreadable = {**about, "auto": False, "unreadable": trace.why, "candidates": []}
             self.record("shot", unreadable, "sensor")
             return
+        if self.camera is not None:
+            trace = self._with_camera(trace, shot)
         if self.dump_traces:
             self.dump_traces(trace_to_json(trace))
         # The sensor record is kept before it is read: it is what a referee replays after a dispute, and what
@@ -120,6 +130,29 @@ class Shots:
         if flicker is not None:
             payload["flicked_character"] = flicker
         self._read(self.record("shot", payload, "sensor"), trace)
+
+    def _with_camera(self, trace: ShotTrace, shot: ShotObserved) -> ShotTrace:
+        """The shot's trace with the camera's view of it, or as it was and the reason on the console. Never
+        waits: the frames in hand when the shot is read are all the camera gets to give."""
+        assert self.camera is not None
+        now_us = self.now_us()
+        first = shot.impacts[0].t_us if shot.impacts else shot.pre.t_us
+        start = max(shot.pre.t_us, first - FLICK_BEFORE_US)
+        window = ShotWindow(
+            flicked=trace.declaration.flicked,
+            board_start_us=start,
+            board_end_us=shot.post.t_us,
+            host_start_us=now_us - (shot.post.t_us - start),
+            host_end_us=now_us,
+            impacts_us=tuple(i.t_us for i in shot.impacts),
+        )
+        record, reason = self.camera.block_for(window, now_us)
+        if record is None:
+            self.camera_note = reason
+            log.warning("shot by %s read without the camera: %s", trace.declaration.flicked, reason)
+            return trace
+        self.camera_note = None
+        return dataclasses.replace(trace, camera=record)
 
     def _read(self, shot_seq: int, trace: ShotTrace) -> None:
         """Hand a recorded shot to the shot reader, with the game as it stands now."""

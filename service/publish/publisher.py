@@ -59,6 +59,12 @@ class TablePublisher:
         self._status_topic = topics.topic(table, topics.STATUS)
         self._request_topic = topics.topic(table, topics.CMD_REQUEST)
         self._response_topic = topics.topic(table, topics.CMD_RESPONSE)
+        self._camera: Callable[[InboundMessage], None] | None = None
+
+    def take_camera(self, handler: Callable[[InboundMessage], None]) -> None:
+        """Hand the overhead camera's tracks and heartbeat (docs/camera.md) to ``handler``, on the network
+        thread. Call before ``start``; a table without a camera never subscribes to them."""
+        self._camera = handler
 
     @classmethod
     def connect_to(
@@ -93,6 +99,9 @@ class TablePublisher:
             # clearing message was never sent). Its retained replay tells us which; see _forget_stale().
             self._transport.subscribe(topics.kind_filter(topics.CHARACTER, self.table), qos=1)
             self._transport.subscribe(topics.kind_filter(topics.TRACKER, self.table), qos=1)
+            if self._camera is not None:
+                self._transport.subscribe(topics.kind_filter(topics.CAMERA_TRACKS, self.table), qos=0)
+                self._transport.subscribe(topics.kind_filter(topics.CAMERA_HEALTH, self.table), qos=1)
             self._transport.publish(self._status_topic, topics.ONLINE.encode(), qos=1, retain=True)
             for topic, payload in self._retained.items():
                 self._transport.publish(topic, payload, qos=1, retain=True)
@@ -192,6 +201,9 @@ class TablePublisher:
         kind = _kind_of(message.topic)
         if kind in (topics.CHARACTER, topics.TRACKER):
             self._forget_stale(message)
+            return
+        if kind in topics.CAMERA_WORDS and self._camera is not None:
+            self._camera(message)
             return
         if message.topic != self._request_topic:
             log.warning("table %s ignored a message on unexpected topic %s", self.table, message.topic)
