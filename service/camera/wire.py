@@ -215,7 +215,7 @@ def describe_health(health: CameraHealth | None, now_us: int) -> str:
     if health.unseen:
         words += f", not seeing {', '.join(health.unseen)}"
     else:
-        words += f", all {len(health.discs)} discs seen"
+        words += ", every disc seen"
     if health.bumps:
         words += f", bumped {health.bumps} time(s)"
     return words

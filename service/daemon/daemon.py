@@ -15,7 +15,6 @@ Time comes only from the injected clock (clock.py): tests pass a ``FakeClock`` a
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import queue
 import threading
@@ -100,11 +99,9 @@ class Daemon:
         self.shots = Shots(
             table, self.session, self.pieces, self.reader, self._record, self._geometry, self.options
         )
-        self.camera = self.options.camera
-        if self.camera is not None:
-            self.shots.camera = self.camera
-            self.shots.now_us = self._now_us
-            publisher.take_camera(self.camera.on_message)
+        self.shots.now_us = lambda: round(self.clock.wall() * 1e6)
+        if self.options.camera is not None:
+            publisher.take_camera(self.options.camera.on_message)
         self.commands = CommandRunner(
             table,
             self.session,
@@ -173,15 +170,10 @@ class Daemon:
 
     def health(self) -> Health:
         """Callable from any thread (service/app feeds systemd's watchdog from it)."""
-        health = table_health(
-            self.link.read, self.link.refused is None, self.publisher.connected, self.loop_watch
+        camera = self.shots.camera_words()
+        return table_health(
+            self.link.read, self.link.refused is None, self.publisher.connected, self.loop_watch, camera
         )
-        if self.camera is None:
-            return health
-        return dataclasses.replace(health, camera=self.camera.describe(self._now_us()))
-
-    def _now_us(self) -> int:
-        return round(self.clock.wall() * 1e6)  # the camera dates its frames on the host's wall clock
 
     # == the game thread ==============================================================================
     def step(self, timeout_s: float) -> None:

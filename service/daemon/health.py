@@ -52,5 +52,7 @@ class LoopWatch:
         return self.clock.monotonic() - self._last_beat < self.stall_s
 
 
-def table_health(mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch) -> Health:
-    return Health(serial_link=mat_read, mqtt=mqtt_connected, game_loop=loop.alive(), journal=journal_kept)
+def table_health(
+    mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch, camera: str | None = None
+) -> Health:
+    return Health(mat_read, mqtt_connected, loop.alive(), journal_kept, camera)

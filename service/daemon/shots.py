@@ -72,8 +72,9 @@ class Shots:
         self.attribution, self.calibration = options.attribution, options.calibration
         self.dump_traces = options.dump_traces
         self.seen = 0
-        self.camera: CameraLink | None = None  # the overhead camera, on a table that has one
-        self.now_us: Callable[[], int] = lambda: 0  # the daemon's clock (the daemon sets it)
+        self.camera: CameraLink | None = options.camera  # the overhead camera, on a table that has one
+        # The daemon's wall clock, µs (the daemon sets it): the camera dates its frames on the host's.
+        self.now_us: Callable[[], int] = lambda: 0
         self.camera_note: str | None = None  # why the last shot went without the camera, in words
 
     def on_shot(self, shot: ShotObserved) -> None:
@@ -130,6 +131,10 @@ class Shots:
         if flicker is not None:
             payload["flicked_character"] = flicker
         self._read(self.record("shot", payload, "sensor"), trace)
+
+    def camera_words(self) -> str | None:
+        """The overhead camera's state in words (None on a table without one); from any thread."""
+        return self.camera.describe(self.now_us()) if self.camera is not None else None
 
     def _with_camera(self, trace: ShotTrace, shot: ShotObserved) -> ShotTrace:
         """The shot's trace with the camera's view of it, or as it was and the reason on the console. Never

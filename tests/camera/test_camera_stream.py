@@ -108,7 +108,7 @@ def test_the_health_in_words_for_each_way_a_camera_fails() -> None:
     seeing = CameraHealth(
         "online", sent_us=now, fps=119.6, frames=500, mapping_error_mm=0.61, discs=("a", "b"), unseen=()
     )
-    assert describe_health(seeing, now) == "camera: 120 frames/s, the mat mapped to 0.6 mm, all 2 discs seen"
+    assert describe_health(seeing, now) == "camera: 120 frames/s, the mat mapped to 0.6 mm, every disc seen"
     assert "silent for 12 s" in describe_health(seeing, now + 12_000_000)
     lost_mat = CameraHealth(
         "online", sent_us=now, fps=120, frames=9, problem="the mat's fiducials were hidden"
