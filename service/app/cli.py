@@ -113,6 +113,12 @@ def register_cli(subparsers: Any) -> None:
         "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
         "starts the next game; 0 or less turns it off)",
     )
+    run.add_argument(
+        "--camera",
+        choices=("live",),
+        help="live: take the overhead camera's tracks (smartmat camera run, its own process) into each "
+        "shot's trace (docs/camera.md); without it the table reads shots as it always has",
+    )
     run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     run.set_defaults(func=run_table)
 
@@ -195,6 +201,10 @@ def run_table(args: argparse.Namespace) -> int:
         options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
+        if args.camera == "live":
+            from service.daemon.camera import CameraLink
+
+            options.camera = CameraLink()
         daemon = Daemon(
             table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
         )
