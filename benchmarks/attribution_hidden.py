@@ -118,10 +118,13 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
 
 
 WARM_UP = 20  # the goals are read after each table's first shots
+STATED_BANDS = (0.95, 0.9, 0.8, 0.5, 0.0)
 
 
 def score(results: Path, outputs: str = "out") -> int:
     groups: dict[str, list[tuple[bool, bool, bool]]] = {}
+    bands: dict[float, list[tuple[bool, bool, bool]]] = {}  # the first reading's stated probability
+    curve: dict[int, list[bool]] = {}  # applied, by ten shots of play
     elapsed: dict[str, list[float]] = {}
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
@@ -151,11 +154,17 @@ def score(results: Path, outputs: str = "out") -> int:
             groups_of_shot += [warm, f"{table} {warm}"]
             if i >= WARM_UP:
                 groups_of_shot += [f"{warm}, {hits}"] + ([f"{warm}, {registered}"] if registered else [])
+                if truth.get("pushed"):
+                    groups_of_shot.append(f"{warm}, a piece pushed")
+                stated = float(answer["candidates"][0].get("probability", 0.0)) if ranked else 0.0
+                band = next(b for b in STATED_BANDS if stated >= b)
+                bands.setdefault(band, []).append(row)
             if truth.get("camera_swaps"):
                 groups_of_shot.append("camera swapped labels")
             for group in groups_of_shot:
                 groups.setdefault(group, []).append(row)
             elapsed.setdefault(warm, []).append(float(answer.get("elapsed_s") or 0.0))
+            curve.setdefault(i // 10, []).append(row[2])
     if not scored:
         print(f"{results}: no table-K.out.jsonl next to a table-K.truth.jsonl", file=sys.stderr)
         return 2
@@ -163,12 +172,21 @@ def score(results: Path, outputs: str = "out") -> int:
     order = ["overall", "first half", "second half", "0 direct hits", "1 direct hit", "2+ direct hits"]
     order += ["all registered", "a touch unregistered", f"first {WARM_UP}", f"after {WARM_UP}"]
     order += [f"after {WARM_UP}, {g}" for g in ("0 direct hits", "1 direct hit", "2+ direct hits")]
-    order += [f"after {WARM_UP}, {g}" for g in ("all registered", "a touch unregistered")]
+    order += [f"after {WARM_UP}, {g}" for g in ("all registered", "a touch unregistered", "a piece pushed")]
     order += ["camera swapped labels"]
     order += sorted((g for g in groups if g.startswith("table-")), key=lambda g: (int(g.split()[0][6:]), g))
     for group in order:
         if group in groups:
             print(f"{group:36} {_figures(groups[group])}")
+    # How far the stated probability can be trusted: the first reading's observed accuracy by its band.
+    print(f"after {WARM_UP}, by the first reading's stated probability (top-1 observed; applied share):")
+    for band in STATED_BANDS:
+        if band in bands:
+            print(f"  stated >= {band:4.0%}{'':21} {_figures(bands[band])}")
+    print(
+        "applied share by ten shots of play: "
+        + ", ".join(f"{10 * k + 1}-{10 * k + 10} {sum(v) / len(v):.1%}" for k, v in sorted(curve.items()))
+    )
     for part, values in sorted(elapsed.items()):
         values.sort()
         p95 = values[min(len(values) - 1, int(0.95 * len(values)))]

@@ -23,8 +23,8 @@ COMMAND_MODULES = (
     "service.trackers.cli",
     "service.hub.cli",
     "service.camera.cli",
-    "service.camerad.cli",
     "service.simulator.camera_cli",
+    "service.camera_process.cli",
     "service.table.commands.reference",
 )
 

@@ -2,15 +2,53 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
 from urllib.parse import urlsplit
 
+import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from web_dashboard.resources import current_dashboard
 from web_dashboard.table_feed import EventKey, parse_event_id
 
 bp = Blueprint("spectator", __name__)
+log = logging.getLogger(__name__)
+
+# The rule sets whose cards are printed in another language; their content files give each card's
+# ``english_name`` beside the printed ``name`` (content/catacombs-1e/*.yaml).
+TRANSLATED_RULESETS = ("catacombs-1e",)
+
+
+@lru_cache(maxsize=1)
+def english_names() -> dict[str, dict[str, str]]:
+    """Rule set -> printed name -> English name, from the shipped content; a file that cannot be read is
+    logged and left out (its names stay as printed)."""
+    found: dict[str, dict[str, str]] = {}
+    for ruleset in TRANSLATED_RULESETS:
+        names: dict[str, str] = {}
+        for entry in resources.files("content").joinpath(ruleset).iterdir():
+            if not entry.name.endswith(".yaml"):
+                continue
+            try:
+                data = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
+                for records in data.values():
+                    for record in (records or {}).values():
+                        if isinstance(record, dict) and record.get("english_name") and record.get("name"):
+                            names[str(record["name"])] = str(record["english_name"])
+            except (OSError, yaml.YAMLError, AttributeError) as exc:
+                log.warning("content/%s/%s: English names not read (%s)", ruleset, entry.name, exc)
+        found[ruleset] = names
+    return found
+
+
+@bp.app_context_processor
+def _english_names() -> dict[str, str]:
+    """Every page gets the English names of cards printed in another language (static/live.js uses them)."""
+    return {"english_names_json": json.dumps(english_names(), separators=(",", ":"), sort_keys=True)}
 
 
 def _check_table(table: str) -> None:

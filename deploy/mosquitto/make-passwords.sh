@@ -1,6 +1,6 @@
 #!/bin/sh
 # Create the Mosquitto password file for smartmat's accounts: daemon, referee, dashboard, spectator, tracker,
-# wled-bridge and camera, and one more for each WLED device named on the command line (its device id, e.g. board-1).
+# wled-bridge and camera, and one more for each WLED device named on the command line (its id, e.g. board-1).
 #
 #   deploy/mosquitto/make-passwords.sh /etc/mosquitto/smartmat/passwords [board-1 board-2 ...]
 #

@@ -242,6 +242,11 @@ class EmulatedMat:
             self._link.poll(now)
             self._write_locked(self._link.outgoing())
 
+    @property
+    def epoch_s(self) -> float:
+        """The moment its clock read 0, on the clock it was given (time.monotonic by default)."""
+        return self._epoch
+
     # ---------------------------------------------------------------- internals (lock held)
     def _now_us(self) -> int:
         return int((self._clock() - self._epoch) * 1_000_000)

@@ -6,12 +6,19 @@ import argparse
 import logging
 import os
 import secrets
-import signal
 import sys
 import threading
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+
+from service.app.simulated import (
+    SIMULATED_CAMERA_WAIT_S,
+    run_simulation,
+    start_camera_process,
+    start_simulated_table,
+)
+from service.app.waiting import wait_until_stopped
 
 log = logging.getLogger("smartmat")
 
@@ -84,6 +91,13 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
     run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
     run.add_argument(
+        "--camera",
+        choices=("none", "mqtt", "sim"),
+        default=os.environ.get("SMARTMAT_CAMERA", "none"),
+        help="an overhead camera (docs/camera.md): mqtt takes the frames of `smartmat camera run` from the "
+        "broker; sim also starts a camera process on frames rendered of the simulated mat's shots",
+    )
+    run.add_argument(
         "--calibration",
         type=Path,
         help="the table's calibration file, learnt from play and from the referee's answers, saved after "
@@ -113,12 +127,6 @@ def register_cli(subparsers: Any) -> None:
         "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
         "starts the next game; 0 or less turns it off)",
     )
-    run.add_argument(
-        "--camera",
-        choices=("live",),
-        help="live: take the overhead camera's tracks (smartmat camera run, its own process) into each "
-        "shot's trace (docs/camera.md); without it the table reads shots as it always has",
-    )
     run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     run.set_defaults(func=run_table)
 
@@ -130,37 +138,16 @@ def register_cli(subparsers: Any) -> None:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--no-players", action="store_true", help="only the mat: nobody plays")
     sim.add_argument("--seconds", type=float)
+    sim.add_argument("--camera-out", type=Path, help="film every flick into this FIFO (the camera extra)")
+    sim.add_argument("--camera-discs", type=Path, help="with --camera-out: write the discs file here")
     sim.set_defaults(func=run_simulation)
-
-
-def _wait(seconds: float | None) -> None:
-    stop = threading.Event()
-    # SIGINT is handled explicitly, like SIGTERM: a process started in the background by a non-interactive
-    # shell inherits SIGINT ignored, and Python then raises no KeyboardInterrupt, so systemd's
-    # KillSignal=SIGINT (or a script's kill -INT) would never stop the table.
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
-    try:
-        stop.wait(seconds)
-    except KeyboardInterrupt:
-        pass
-
-
-def run_simulation(args: argparse.Namespace) -> int:
-    from service.simulator.table import SimulatedTable
-    from service.table.config import load_table
-
-    table = load_table(args.table)
-    with SimulatedTable(table, args.broker, seed=args.seed, play=not args.no_players) as sim:
-        print(sim.port, flush=True)
-        _wait(args.seconds)
-    return 0
 
 
 def run_table(args: argparse.Namespace) -> int:
     from firmware_bridge.transport import SerialConnection
     from service.attribution.infer import AttributionConfig, shutdown_pool
     from service.common.systemd_notify import ServiceWatch, SystemdNotifier
+    from service.daemon.camera_link import CameraLink
     from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
     from service.publish.embedded_broker import ensure_broker
@@ -178,10 +165,7 @@ def run_table(args: argparse.Namespace) -> int:
         if embedded is not None:
             stack.callback(embedded.stop)
         _refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
-        port = args.serial
-        if port is None:
-            port = _start_simulated_table(stack, table.path, str(broker), table.game.seed)
-            log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+        port, camera_wait_s = _the_mat(args, stack, table, str(broker))
         log_path = args.data_dir / f"{table.table}.sqlite"
         if args.new_game and log_path.exists():
             archived = log_path.with_suffix(f".{secrets.token_hex(3)}.sqlite")
@@ -192,19 +176,20 @@ def run_table(args: argparse.Namespace) -> int:
         connection = stack.enter_context(SerialConnection(port))
         transport = PahoTransport(broker, client_id=unguessable_client_id(f"smartmat-daemon-{table.table}"))
         holder: dict[str, Daemon] = {}
+        camera = CameraLink() if args.camera != "none" else None
         publisher = TablePublisher(
-            table.table, transport, handler=lambda command: holder["daemon"].on_command(command)
+            table.table,
+            transport,
+            handler=lambda command: holder["daemon"].on_command(command),
+            camera=camera.on_message if camera else None,
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
+        options.camera, options.camera_wait_s = camera, camera_wait_s
         options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
         options.calibration = _calibration_keeper(args, table.table)
         options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
-        if args.camera == "live":
-            from service.daemon.camera import CameraLink
-
-            options.camera = CameraLink()
         daemon = Daemon(
             table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
         )
@@ -229,10 +214,24 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"smartmat: table {table.table} is running; event log {log_path}", flush=True)
         if url:
             print(f"smartmat: open {url} to watch (Ctrl-C stops)", flush=True)
-        _wait(args.seconds)
+        wait_until_stopped(args.seconds)
         notifier.stopping(f"table {table.table}: stopping")
         print("smartmat: stopping", flush=True)
     return 0
+
+
+def _the_mat(args: argparse.Namespace, stack: ExitStack, table: Any, broker: str) -> tuple[str, float]:
+    """The mat's serial port (the simulated mat's, with its camera under --camera sim), and how long a shot
+    waits for its camera frames."""
+    if args.serial is not None:
+        return args.serial, 1.0
+    camera_dir = args.data_dir / "camera" if args.camera == "sim" else None
+    port = start_simulated_table(stack, table.path, broker, table.game.seed, camera_dir)
+    log.info("no --serial given: playing on a SIMULATED mat at %s", port)
+    if camera_dir is None:
+        return port, 1.0
+    start_camera_process(stack, table.table, camera_dir, broker)
+    return port, SIMULATED_CAMERA_WAIT_S
 
 
 def _calibration_keeper(args: argparse.Namespace, table: str) -> Any:
@@ -348,34 +347,6 @@ def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
         return health.ok, f"table {table} at seq {daemon.session.seq}: " + ", ".join(parts)
 
     return check
-
-
-def _start_simulated_table(stack: ExitStack, table_file: Path, broker: str, seed: int) -> str:
-    """The simulated mat and its players in a process of their own: the daemon shares nothing with them
-    but the pseudo-terminal, exactly as with a real board (and the physics gets a core of its own)."""
-    import subprocess
-
-    env = {**os.environ, "SMARTMAT_MQTT_URL": broker}  # not on the command line, where `ps` shows it
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "simulate", "--table", str(table_file), "--seed", str(seed)],
-        stdout=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
-
-    def stop() -> None:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-    stack.callback(stop)
-    assert process.stdout is not None
-    port = process.stdout.readline().strip()
-    if not port:
-        raise SystemExit(f"smartmat: the simulated mat did not start (exit code {process.poll()})")
-    return port
 
 
 def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:

@@ -64,7 +64,7 @@ class AcousticPicture:
     speed_loglik: tuple[float, ...]  # this shot's log-likelihood over SPEED_GRID (for learning)
 
 
-def _fit(
+def fit_event(
     group: list[tuple[int, float]],
     positions: dict[int, tuple[float, float]],
     v: float,
@@ -104,7 +104,7 @@ def _fit(
             a[1][1] += w
             b[0] += w * (anchor[0] - x)
             b[1] += w * (anchor[1] - y)
-        step = _solve3(a, b)
+        step = solve3(a, b)
         if step is None:
             break
         x = min(hi_x, max(lo_x, x + step[0]))
@@ -117,7 +117,7 @@ def _fit(
     return x, y, t0, rss
 
 
-def _solve3(a: list[list[float]], b: list[float]) -> tuple[float, float, float] | None:
+def solve3(a: list[list[float]], b: list[float]) -> tuple[float, float, float] | None:
     """Solve the 3×3 system a·s = b (Cramer's rule; the systems here are tiny and well scaled)."""
 
     def det(m: list[list[float]]) -> float:
@@ -144,7 +144,7 @@ def _coarse_start(
 ) -> tuple[float, float]:
     """A starting point for the fit: the best of a coarse grid over the mat and its walls."""
     g = trace.mat.wall_gap_mm
-    return _coarse_start_xy(group, positions, v, (-g, -g, trace.mat.width_mm + g, trace.mat.height_mm + g))
+    return coarse_start_xy(group, positions, v, (-g, -g, trace.mat.width_mm + g, trace.mat.height_mm + g))
 
 
 def _location_sigma(
@@ -169,7 +169,7 @@ def _location_sigma(
     for k in range(2):
         e = [0.0, 0.0, 0.0]
         e[k] = 1.0
-        col = _solve3(a, e)
+        col = solve3(a, e)
         inv_diag.append(col[k] if col else 1e6)
     var = max(0.0, (inv_diag[0] + inv_diag[1]) / 2) * timing_sigma_us**2
     return math.sqrt(var)
@@ -228,7 +228,7 @@ def read_impacts(
         start = _coarse_start(timing, positions, mid, trace)
         curve = []
         for v in SPEED_GRID:
-            x, y, _, rss = _fit(timing, positions, v, start, bounds)
+            x, y, _, rss = fit_event(timing, positions, v, start, bounds)
             start = (x, y)
             curve.append(-0.5 * rss / sigma2)
         best = max(curve)
@@ -251,7 +251,7 @@ def read_impacts(
             events.append(HeardEvent(t_first, None, None, len(group)))
             continue
         start = _coarse_start(timing, positions, speed, trace)
-        x, y, t0, rss = _fit(timing, positions, speed, start, bounds, iterations=10)
+        x, y, t0, rss = fit_event(timing, positions, speed, start, bounds, iterations=10)
         # The sound speed's own uncertainty moves a placed contact too: ~log_sd of its distance to sensors.
         mean_d = sum(math.hypot(x - positions[s][0], y - positions[s][1]) for s, _ in timing) / len(timing)
         sigma = math.hypot(
@@ -282,7 +282,7 @@ def _clean(
         if len(timing) < 5:
             break
         start = _coarse_start(timing, positions, v, trace)
-        x, y, t0, _ = _fit(timing, positions, v, start, bounds)
+        x, y, t0, _ = fit_event(timing, positions, v, start, bounds)
         worst = max(
             timing,
             key=lambda st: abs(st[1] - t0 - math.hypot(x - positions[st[0]][0], y - positions[st[0]][1]) / v),
@@ -305,175 +305,7 @@ def _mean_and_sd(loglik: list[float]) -> tuple[float, float]:
     return math.exp(mean), math.sqrt(max(var, 0.0))
 
 
-# ---- the table's acoustics from many events at once ----
-OFFSET_PRIOR_SD_US = 60.0  # piezo channels rarely lag each other by more than this
-MAX_JOINT_EVENTS = 120
-JOINT_ITERATIONS = 15
-HUBER_K = 2.0  # arrivals beyond this many timing sigmas off the fit are down-weighted
-
-
-@dataclass(frozen=True)
-class JointAcoustics:
-    speed_mm_per_us: float
-    speed_log_sd: float
-    offsets_us: tuple[tuple[int, float], ...]
-    jitter_us: float
-    jitter_dof: int
-    events_used: int
-
-
-def solve_joint(
-    kept_events: list[KeptEvent],
-    sensors: tuple[tuple[int, float, float], ...],
-    width_mm: float,
-    height_mm: float,
-    gap_mm: float,
-    speed0: float,
-    offsets0: dict[int, float],
-    jitter0: float,
-) -> JointAcoustics | None:
-    """Sound speed and every piezo's lag, fitted together with the places of many well-heard events.
-
-    One event alone cannot tell a lagging piezo from a slower mat, and fitting the speed event by event with
-    the lags ignored biases it low (the lags widen the spread of arrival times, which a slower speed
-    explains). So the table keeps its well-heard events and refits everything at once: a Gauss-Newton
-    bundle adjustment of arrival = emission + distance × slowness + lag over the events' places and
-    emissions, the slowness and the lags, with each event's 3 × 3 block eliminated (Schur complement) so
-    the solve stays small. Alternating between placing events and fitting the speed crawls along the
-    valley where speed and lags trade off; solving them together does not. Where a sure reading put an
-    event (its anchor), that place is a prior on it.
-    """
-    positions = {sid: (x, y) for sid, x, y in sensors}
-    usable = [
-        e
-        for e in kept_events
-        if len(e.arrivals) >= (MIN_SENSORS_FOR_SPEED if e.anchor is None else MIN_SENSORS_ANCHORED)
-        and all(s in positions for s, _ in e.arrivals)
-    ]
-    if not usable:
-        return None
-    ids = sorted(positions)
-    index = {sid: i + 1 for i, sid in enumerate(ids)}
-    n = len(ids) + 1
-    g = gap_mm + 40.0
-    bounds = (-g, -g, width_mm + g, height_mm + g)
-    sigma = max(jitter0, 15.0)
-    slowness = 1 / speed0
-    offsets = [0.0] + [offsets0.get(sid, 0.0) for sid in ids]  # index 0 unused (the slowness slot)
-    # Start: each event placed with the current speed and lags; badly fitting events are left out.
-    events: list[tuple[KeptEvent, list[float]]] = []
-    for kept in usable:
-        corrected = [(sid, t - offsets[index[sid]]) for sid, t in kept.arrivals]
-        start = _coarse_start_xy(corrected, positions, 1 / slowness, bounds)
-        x, y, t0, rss = _fit(corrected, positions, 1 / slowness, start, bounds, 8, kept.anchor, sigma)
-        if rss <= _degrees_of_freedom(kept) * (5 * sigma) ** 2:
-            events.append((kept, [x, y, t0]))
-    if not events:
-        return None
-    ridge = (sigma / OFFSET_PRIOR_SD_US) ** 2
-    schur: list[list[float]] = []
-    for _ in range(JOINT_ITERATIONS):
-        schur = [[0.0] * n for _ in range(n)]
-        rhs = [0.0] * n
-        blocks: list[tuple[list[float], list[list[float]]] | None] = []
-        for kept, (x, y, t0) in events:
-            a = [[0.0] * 3 for _ in range(3)]
-            av = [0.0] * 3
-            bmat = [[0.0] * n for _ in range(3)]
-            cv = [0.0] * n
-            for sid, t in kept.arrivals:
-                sx, sy = positions[sid]
-                d = max(1.0, math.hypot(x - sx, y - sy))
-                r = t - t0 - slowness * d - offsets[index[sid]]
-                # Huber weights: an arrival far off the fit (a heavy-tailed jitter, a merged echo) pulls
-                # linearly, not quadratically, so a few of them cannot drag the speed and the lags.
-                hw = min(1.0, HUBER_K * sigma / max(abs(r), 1e-9))
-                jl = (slowness * (x - sx) / d, slowness * (y - sy) / d, 1.0)
-                jg = {0: d, index[sid]: 1.0}
-                for p in range(3):
-                    av[p] += hw * jl[p] * r
-                    for q in range(3):
-                        a[p][q] += hw * jl[p] * jl[q]
-                    for k, v in jg.items():
-                        bmat[p][k] += hw * jl[p] * v
-                for k, v in jg.items():
-                    cv[k] += hw * v * r
-                    for k2, v2 in jg.items():
-                        schur[k][k2] += hw * v * v2
-            if kept.anchor is not None:
-                w = (sigma / kept.anchor[2]) ** 2
-                a[0][0] += w
-                a[1][1] += w
-                av[0] += w * (kept.anchor[0] - x)
-                av[1] += w * (kept.anchor[1] - y)
-            # Eliminate this event's (x, y, t0): S -= Bᵀ A⁻¹ B, rhs -= Bᵀ A⁻¹ a.
-            inv_cols = [_solve3(a, [1.0 if i == j else 0.0 for i in range(3)]) for j in range(3)]
-            if any(col is None for col in inv_cols):
-                blocks.append(None)  # a degenerate event: it keeps its place this step
-                continue
-            inv = [[inv_cols[j][i] for j in range(3)] for i in range(3)]  # type: ignore[index]
-            inv_b = [[sum(inv[i][k] * bmat[k][c] for k in range(3)) for c in range(n)] for i in range(3)]
-            inv_a = [sum(inv[i][k] * av[k] for k in range(3)) for i in range(3)]
-            for r_ in range(n):
-                rhs[r_] += cv[r_] - sum(bmat[k][r_] * inv_a[k] for k in range(3))
-                for c in range(n):
-                    schur[r_][c] -= sum(bmat[k][r_] * inv_b[k][c] for k in range(3))
-            blocks.append((inv_a, inv_b))
-        for p in range(1, n):
-            schur[p][p] += ridge
-            rhs[p] -= ridge * offsets[p]
-            total = sum(offsets[1:])
-            rhs[p] -= total  # the lags are relative: their sum is held at zero
-            for q in range(1, n):
-                schur[p][q] += 1.0
-        step = _solve(schur, rhs)
-        if step is None:
-            return None
-        slowness = min(1 / SPEED_MIN, max(1 / SPEED_MAX, slowness + step[0]))
-        offsets = [0.0] + [offsets[p] + step[p] for p in range(1, n)]
-        for kept_and_local, block in zip(events, blocks, strict=True):
-            if block is None:
-                continue
-            inv_a, inv_b = block
-            local = kept_and_local[1]
-            for i in range(3):
-                local[i] += inv_a[i] - sum(inv_b[i][c] * step[c] for c in range(n))
-            local[0] = min(bounds[2], max(bounds[0], local[0]))
-            local[1] = min(bounds[3], max(bounds[1], local[1]))
-        if abs(step[0]) < 1e-6 * slowness and max(abs(v) for v in step[1:]) < 0.05:
-            break
-    # The fit's timing jitter, and the slowness's uncertainty with every event's place left free.
-    # The jitter reported is the plain one (what placing a contact must allow for); the speed's uncertainty
-    # uses the weighted residuals, as the weighted normal matrix does.
-    rss, weighted_rss, dof = 0.0, 0.0, 0
-    for kept, (x, y, t0) in events:
-        for sid, t in kept.arrivals:
-            d = math.hypot(x - positions[sid][0], y - positions[sid][1])
-            r = t - t0 - slowness * d - offsets[index[sid]]
-            rss += r**2
-            weighted_rss += min(1.0, HUBER_K * sigma / max(abs(r), 1e-9)) * r**2
-        dof += _degrees_of_freedom(kept)
-    fit_sigma = max(15.0, math.sqrt((weighted_rss + jitter0**2 * 4) / (dof + 4)))
-    sigma = max(15.0, math.sqrt((rss + jitter0**2 * 4) / (dof + 4)))
-    first = _solve(schur, [1.0] + [0.0] * (n - 1)) if schur else None
-    var_s = first[0] if first else 1.0
-    log_sd = fit_sigma * math.sqrt(max(var_s, 0.0)) / slowness
-    return JointAcoustics(
-        1 / slowness,
-        log_sd,
-        tuple((sid, offsets[index[sid]]) for sid in ids),
-        sigma,
-        dof,
-        len(events),
-    )
-
-
-def _degrees_of_freedom(kept: KeptEvent) -> int:
-    """Arrivals left over once the event's own unknowns are fitted: (x, y, t0), or t0 where anchored."""
-    return len(kept.arrivals) - (3 if kept.anchor is None else 1)
-
-
-def _coarse_start_xy(
+def coarse_start_xy(
     group: list[tuple[int, float]],
     positions: dict[int, tuple[float, float]],
     v: float,
@@ -491,20 +323,3 @@ def _coarse_start_xy(
             if cost < best_cost:
                 best, best_cost = (x, y), cost
     return best
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
-    """Gaussian elimination with partial pivoting (systems of ten unknowns or so)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        if abs(m[pivot][col]) < 1e-15:
-            return None
-        m[col], m[pivot] = m[pivot], m[col]
-        for r in range(n):
-            if r != col and m[r][col] != 0.0:
-                f = m[r][col] / m[col][col]
-                for c in range(col, n + 1):
-                    m[r][c] -= f * m[col][c]
-    return [m[i][n] / m[i][i] for i in range(n)]

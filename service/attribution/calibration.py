@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -302,6 +303,66 @@ def built_in_calibration() -> TableCalibration:
     )
 
 
+def _speed_loglik_from_json(data: dict[str, Any], fail: Callable[[str, str], Exception]) -> list[float]:
+    """The sound speed's log-likelihood over the grid, checked against the grid this build uses."""
+    grid = data.get("speed_grid_mm_per_us")
+    if (
+        not isinstance(grid, list)
+        or len(grid) != SPEED_STEPS
+        or any(
+            not isinstance(v, int | float) or abs(v - g) > 1e-4 * g
+            for v, g in zip(grid, SPEED_GRID, strict=False)
+        )
+    ):
+        raise fail(
+            "speed_grid_mm_per_us", "not the grid this build uses; recalibrate or start from wide priors"
+        )
+    loglik = data.get("speed_loglik")
+    if not isinstance(loglik, list) or len(loglik) != SPEED_STEPS:
+        raise fail("speed_loglik", f"expected {SPEED_STEPS} numbers")
+    for i, x in enumerate(loglik):
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            raise fail(f"speed_loglik[{i}]", f"expected a finite number, got {x!r}")
+    return [float(x) for x in loglik]
+
+
+def _kept_events_from_json(raw_events: Any, fail: Callable[[str, str], Exception]) -> list[KeptEvent]:
+    """The well-heard events a table keeps to refit its sound speed and lags (``acoustic_events``)."""
+    if not isinstance(raw_events, list):
+        raise fail("acoustic_events", "expected a list")
+    events = []
+
+    def finite(x: Any) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+    for i, event in enumerate(raw_events):
+        path = f"acoustic_events[{i}]"
+        if not isinstance(event, dict):
+            raise fail(path, "expected an object with arrivals and at")
+        arrivals = event.get("arrivals")
+        if not isinstance(arrivals, list) or not all(
+            isinstance(r, list)
+            and len(r) == 2
+            and isinstance(r[0], int)
+            and not isinstance(r[0], bool)
+            and finite(r[1])
+            for r in arrivals
+        ):
+            raise fail(f"{path}.arrivals", "expected a list of [sensor id, µs] pairs")
+        at = event.get("at")
+        if at is not None and (
+            not isinstance(at, list) or len(at) != 3 or not all(finite(v) for v in at) or at[2] <= 0
+        ):
+            raise fail(f"{path}.at", "expected null or [x_mm, y_mm, sigma_mm]")
+        events.append(
+            KeptEvent(
+                tuple((r[0], float(r[1])) for r in arrivals),
+                None if at is None else (float(at[0]), float(at[1]), float(at[2])),
+            )
+        )
+    return events
+
+
 def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibration:
     def fail(key: str, problem: str) -> CalibrationFileError:
         return CalibrationFileError(f"{where}: {key}: {problem}")
@@ -337,24 +398,7 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
             raise fail(key, "missing or not an object")
         return Belief(num(obj, "mean", key), num(obj, "sd", key, positive=True), count(obj, "shots", key))
 
-    grid = data.get("speed_grid_mm_per_us")
-    if (
-        not isinstance(grid, list)
-        or len(grid) != SPEED_STEPS
-        or any(
-            not isinstance(v, int | float) or abs(v - g) > 1e-4 * g
-            for v, g in zip(grid, SPEED_GRID, strict=False)
-        )
-    ):
-        raise fail(
-            "speed_grid_mm_per_us", "not the grid this build uses; recalibrate or start from wide priors"
-        )
-    loglik = data.get("speed_loglik")
-    if not isinstance(loglik, list) or len(loglik) != SPEED_STEPS:
-        raise fail("speed_loglik", f"expected {SPEED_STEPS} numbers")
-    for i, x in enumerate(loglik):
-        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
-            raise fail(f"speed_loglik[{i}]", f"expected a finite number, got {x!r}")
+    loglik = _speed_loglik_from_json(data, fail)
     timing = data.get("timing")
     sensors = []
     offsets = []
@@ -366,39 +410,7 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         sid = count(s, "id", path)
         sensors.append((sid, SensorStats(num(s, "log_gain_sum", path), count(s, "gain_n", path))))
         offsets.append((sid, num(s, "offset_us", path)))
-    raw_events = data.get("acoustic_events", [])
-    if not isinstance(raw_events, list):
-        raise fail("acoustic_events", "expected a list")
-    events = []
-
-    def finite(x: Any) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-    for i, event in enumerate(raw_events):
-        path = f"acoustic_events[{i}]"
-        if not isinstance(event, dict):
-            raise fail(path, "expected an object with arrivals and at")
-        arrivals = event.get("arrivals")
-        if not isinstance(arrivals, list) or not all(
-            isinstance(r, list)
-            and len(r) == 2
-            and isinstance(r[0], int)
-            and not isinstance(r[0], bool)
-            and finite(r[1])
-            for r in arrivals
-        ):
-            raise fail(f"{path}.arrivals", "expected a list of [sensor id, µs] pairs")
-        at = event.get("at")
-        if at is not None and (
-            not isinstance(at, list) or len(at) != 3 or not all(finite(v) for v in at) or at[2] <= 0
-        ):
-            raise fail(f"{path}.at", "expected null or [x_mm, y_mm, sigma_mm]")
-        events.append(
-            KeptEvent(
-                tuple((r[0], float(r[1])) for r in arrivals),
-                None if at is None else (float(at[0]), float(at[1]), float(at[2])),
-            )
-        )
+    events = _kept_events_from_json(data.get("acoustic_events", []), fail)
     flick = data.get("flick_sounds")
     if (
         not isinstance(flick, list)

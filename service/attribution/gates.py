@@ -38,6 +38,20 @@ def referee_reasons(
 ) -> list[str]:
     """Every reason, in words, why the first of ``candidates`` (best fitting first) is not applied on its own;
     empty when nothing holds it back. ``likeliest`` is the reading with most posterior mass."""
+    first = candidates[0]
+    return [
+        *_posterior_reasons(trace, candidates, likeliest, auto_apply_threshold),
+        *_reading_reasons(trace, first),
+        *_touch_reasons(trace, first, best),
+        *_scan_reasons(trace, first),
+        *_sound_reasons(trace, first, best, picture),
+    ]
+
+
+def _posterior_reasons(
+    trace: ShotTrace, candidates: Sequence[Candidate], likeliest: Candidate, auto_apply_threshold: float
+) -> list[str]:
+    """The posterior's doubts: too unsure, a close or as-well-fitting rival reading."""
     reasons: list[str] = []
     first = candidates[0]
     if first is not likeliest:
@@ -72,6 +86,13 @@ def referee_reasons(
                 f"a reading with {_described(obstacle_rival.direct_hits)} fits the sensors almost as well, "
                 "and a bounce off a movable obstacle is what the model reproduces least well"
             )
+    return reasons
+
+
+def _reading_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
+    """What the reading itself claims that these sensors check poorly: a light disc touching nothing, two or
+    more hits, pieces moved that it leaves unexplained."""
+    reasons: list[str] = []
     # A missile or a small monster weighs a third of a hero: a touch by it sounds a third as loud and moves
     # what it strikes a third as far, often below what these sensors notice. A reading that it touched
     # nothing rests on that silence alone; one that counts a hit rests on what was heard or seen to move
@@ -103,6 +124,12 @@ def referee_reasons(
             + " where "
             + ("it was" if len(beside) == 1 else "they were")
         )
+    return reasons
+
+
+def _touch_reasons(trace: ShotTrace, first: Candidate, best: BestRollout) -> list[str]:
+    """Touches too soft for the sensors: a near miss the reading does not count, a hit nothing confirmed."""
+    reasons: list[str] = []
     # A soft touch no piezo hears and that barely moves the piece is invisible to these sensors, so a
     # reading whose flicked disc brushes past a piece it does not count is not applied on its own say-so.
     brushed = sorted(
@@ -138,6 +165,13 @@ def referee_reasons(
             + ", ".join(unconfirmed)
             + " was too soft for any sensor to confirm (nothing heard, no clear movement)"
         )
+    return reasons
+
+
+def _scan_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
+    """What the scans before and after the shot could not check: pieces unseen or read roughly, the flicked
+    disc's end unseen, or at rest against a piece the reading leaves alone."""
+    reasons: list[str] = []
     # A piece the pre-scan missed is not in the model at all: no reading can say it was not hit, and on the
     # hidden mats such shots were applied wrongly seven times as often as the rest.
     pre_seen = trace.pre.by_piece()
@@ -194,6 +228,14 @@ def referee_reasons(
             + ", which the best reading neither hits nor pushes: a last touch too soft to hear cannot be "
             "ruled out"
         )
+    return reasons
+
+
+def _sound_reasons(
+    trace: ShotTrace, first: Candidate, best: BestRollout, picture: AcousticPicture
+) -> list[str]:
+    """Loud impacts the reading does not explain."""
+    reasons: list[str] = []
     located = [e for e in picture.events if e.x_mm is not None]
     unmatched_loud = [
         e for e in located if e.sensors >= LOUD_SENSORS and all(m.event is not e for m in best.matches)

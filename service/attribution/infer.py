@@ -39,12 +39,9 @@ from .answers import HitSetEvidence
 from .camera_fusion import fuse_camera
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
-from .gates import (
-    BestRollout,
-    best_fitting_first,
-    referee_reasons,
-)
+from .gates import BestRollout, best_fitting_first, referee_reasons
 from .model import ModelContact, ModelParams, Rollout, RolloutParams, ShotModel
+from .posterior import Scored, by_hit_set, physics, ranked_candidates, unresolved
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
 from .reading import Candidate
 from .reliability import probability_band, reason_key
@@ -113,18 +110,6 @@ class Attribution:
         } | ({"released_by_referee_record": list(self.released)} if self.released else {})
 
 
-@dataclass(frozen=True)
-class _Scored:
-    params: RolloutParams
-    log_l: float
-    direct: frozenset[str]
-    pushed: frozenset[str]
-    left_mat: tuple[tuple[str, float, float], ...]
-    covers: frozenset[str]
-    path: tuple[tuple[float, float, float], ...]
-    misfits: tuple[str, ...] = ()
-
-
 # ---- rollouts, in-process or in a worker ----
 # Rollouts run in blocks of this many, each block on a model built for it. A pymunk space keeps a trace of the
 # rollouts it ran (which bodies are awake, in what order, what contacts it cached), and that moves a result in
@@ -139,7 +124,7 @@ def _score_block(
     evidence: EvidenceParams,
     heard: SoundModel,
     block: Sequence[RolloutParams],
-) -> list[_Scored]:
+) -> list[Scored]:
     model = ShotModel(trace, model_params)
     out = []
     try:
@@ -147,7 +132,7 @@ def _score_block(
             rollout: Rollout = model.run(rp)
             misfits: list[str] = []
             out.append(
-                _Scored(
+                Scored(
                     rp,
                     log_likelihood(rollout, trace, rollout.start, heard, evidence, misfits),
                     rollout.direct,
@@ -190,7 +175,7 @@ def shutdown_pool(*, wait: bool = True) -> None:
 
 def _run(
     trace: ShotTrace, config: AttributionConfig, sound: SoundModel, params: list[RolloutParams]
-) -> list[_Scored]:
+) -> list[Scored]:
     blocks = [params[i : i + ROLLOUTS_PER_BLOCK] for i in range(0, len(params), ROLLOUTS_PER_BLOCK)]
     workers = config.workers or os.cpu_count() or 1
     if workers > 1 and len(blocks) > 1:
@@ -206,7 +191,7 @@ def _run(
     return [s for block in blocks for s in _score_block(trace, config.model, config.evidence, sound, block)]
 
 
-def _resample(scored: list[tuple[_Scored, float]], rng: random.Random, n: int) -> list[_Scored]:
+def _resample(scored: list[tuple[Scored, float]], rng: random.Random, n: int) -> list[Scored]:
     top = max(w for _, w in scored)
     weights = [math.exp(w - top) for _, w in scored]
     picks = rng.choices(range(len(scored)), weights=weights, k=n)
@@ -271,7 +256,7 @@ def attribute(
     sound, picture = sound_model(trace, config)
     broad = BroadProposal(trace, config)
     prior = FlickPrior(trace, config.aimed_prior_share)
-    pooled: list[tuple[_Scored, float]] = []  # (rollout, log importance weight)
+    pooled: list[tuple[Scored, float]] = []  # (rollout, log importance weight)
 
     proposal: BroadProposal | RefinedProposal = broad
     rounds = [(config.broad_rollouts, None)] + [
@@ -295,7 +280,7 @@ def attribute(
             )
             if math.isfinite(log_w):
                 pooled.append((s, log_w))
-        if not rounds and not extra_given and config.extra_rounds and pooled and _unresolved(pooled):
+        if not rounds and not extra_given and config.extra_rounds and pooled and unresolved(pooled):
             # A shot the standard budget leaves unexplained or split — most often two or more hits, whose
             # second contact hangs on a fraction of a degree — gets more, finer refinement.
             extra_given = True
@@ -308,116 +293,45 @@ def attribute(
     return _summarise(trace, pooled, config, started, reasons, sound, picture)
 
 
-def _unresolved(pooled: list[tuple[_Scored, float]]) -> bool:
-    """The best rollout leaves a piece unexplained, or no hit set has most of the posterior."""
-    best = max(pooled, key=lambda item: item[1])[0]
-    if best.misfits:
-        return True
-    top = max(w for _, w in pooled)
-    mass: dict[frozenset[str], float] = {}
-    for s, w in pooled:
-        mass[s.direct] = mass.get(s.direct, 0.0) + math.exp(w - top)
-    return max(mass.values()) / sum(mass.values()) < UNRESOLVED_SHARE
-
-
-UNRESOLVED_SHARE = 0.9
-
-
 def _nothing_known(trace: ShotTrace) -> Candidate:
     """The only honest reading of a shot whose flicked disc was never seen: no hits claimed."""
     return Candidate(frozenset(), frozenset(), frozenset(), 0.0, ())
 
 
-def _moments(pooled: list[tuple[_Scored, float]], value: Any) -> tuple[tuple[float, float], float]:
-    top = max(w for _, w in pooled)
-    weights = [math.exp(w - top) for _, w in pooled]
-    total = sum(weights)
-    xs = [value(s.params) for s, _ in pooled]
-    mean = sum(w * x for w, x in zip(weights, xs, strict=True)) / total
-    var = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs, strict=True)) / total
-    ess = total**2 / sum(w * w for w in weights)
-    return (mean, math.sqrt(max(var, 1e-12))), ess
-
-
-def _physics(
-    pooled: list[tuple[_Scored, float]],
-) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float], float]:
-    """Posterior (mean, sd) of log friction, disc and wall restitution scales, and the effective samples."""
-    friction, ess = _moments(pooled, lambda p: math.log(p.friction_scale))
-    disc_e, _ = _moments(pooled, lambda p: math.log(p.restitution_scale))
-    wall_e, _ = _moments(pooled, lambda p: math.log(p.wall_restitution_scale))
-    return friction, disc_e, wall_e, ess
-
-
-def _by_hit_set(pooled: list[tuple[_Scored, float]]) -> dict[frozenset[str], list[tuple[_Scored, float]]]:
-    out: dict[frozenset[str], list[tuple[_Scored, float]]] = {}
-    for item in pooled:
-        out.setdefault(item[0].direct, []).append(item)
-    return out
+def _shot_evidence(
+    pooled: list[tuple[Scored, float]],
+    best: dict[frozenset[str], tuple[float, Scored]],
+    fit: dict[frozenset[str], float],
+    picture: AcousticPicture,
+    matches: list[ImpactMatch],
+    rollout: Rollout,
+    sound: SoundModel,
+    trusted: bool,
+) -> ShotEvidence:
+    """What the shot teaches its table: the physics posterior, overall and per hit set, and the contacts of
+    the best reading's rollout that were heard and not."""
+    heard = {id(m.contact) for m in matches}
+    friction, disc_e, wall_e, ess = physics(pooled)
+    by_hits = tuple(
+        HitSetEvidence(direct, best[direct][1].params, fit[direct], *physics(of_set))
+        for direct, of_set in by_hit_set(pooled).items()
+    )
+    unheard = tuple(c for c in rollout.contacts if id(c) not in heard and c.impulse > 0)
+    return ShotEvidence(
+        picture, tuple(matches), friction, disc_e, wall_e, ess, trusted, unheard, sound=sound, by_hits=by_hits
+    )
 
 
 def _summarise(
     trace: ShotTrace,
-    pooled: list[tuple[_Scored, float]],
+    pooled: list[tuple[Scored, float]],
     config: AttributionConfig,
     started: float,
     reasons: list[str],
     sound: SoundModel,
     picture: AcousticPicture,
 ) -> Attribution:
-    top = max(w for _, w in pooled)
-    mass: dict[frozenset[str], float] = {}
-    best: dict[frozenset[str], tuple[float, _Scored]] = {}
-    # Within one hit set, which pieces were pushed, left the mat or lost their ice is decided by a weighted
-    # vote of that set's rollouts, not by its single best rollout (one rollout over-fits the noise).
-    votes: dict[frozenset[str], dict[tuple[str, str], float]] = {}
-    fit: dict[frozenset[str], float] = {}
-    for s, log_w in pooled:
-        fit[s.direct] = max(fit.get(s.direct, -math.inf), s.log_l)
-        w = math.exp(log_w - top)
-        mass[s.direct] = mass.get(s.direct, 0.0) + w
-        if s.direct not in best or log_w > best[s.direct][0]:
-            best[s.direct] = (log_w, s)
-        tally = votes.setdefault(s.direct, {})
-        outcomes = [("pushed", p) for p in s.pushed] + [("left", p) for p, _, _ in s.left_mat]
-        for key in outcomes + [("cover", p) for p in s.covers]:
-            tally[key] = tally.get(key, 0.0) + w
-    total = sum(mass.values())
-    # Each candidate's raw share is mapped to the accuracy measured for such shares. The map is monotone and
-    # below the diagonal, so the order is kept and the sum stays under 1: what is left is the chance that
-    # something no rollout tried happened.
-    ranked = sorted(mass.items(), key=lambda item: -item[1])
-    shadows = {p.piece for p in trace.pieces if p.shadow}
-    by_weight = sorted(pooled, key=lambda item: -item[1])
-    candidates = []
-    for direct, m in ranked:
-        s = best[direct][1]
-
-        def majority(kind: str, direct: frozenset[str] = direct, m: float = m) -> frozenset[str]:
-            return frozenset(p for (k, p), w in votes[direct].items() if k == kind and w > m / 2)
-
-        left = majority("left")
-        where = {p: (x, y) for p, x, y in s.left_mat}
-        for other, _ in by_weight:  # where a piece left: from the best rollout that has it leave
-            if other.direct == direct:
-                for p, x, y in other.left_mat:
-                    where.setdefault(p, (x, y))
-        candidates.append(
-            Candidate(
-                direct_hits=direct,
-                pushed=majority("pushed"),
-                left_mat=left,
-                probability=calibrate(m / total, config.calibration),
-                raw_probability=m / total,
-                best_fit=fit[direct],
-                path=s.path,
-                left_mat_at=tuple((p, *where[p]) for p in sorted(left)),
-                covers_knocked_off=majority("cover"),
-                # 3E reference, Shadow Monsters: destroyed only when a direct hit pushes them off the playmat
-                shadow_destroyed=frozenset(left & shadows & direct),
-                unexplained=frozenset(s.misfits),
-            )
-        )
+    candidates, best, fit = ranked_candidates(trace, pooled, config)
     likeliest = candidates[0]
     candidates = best_fitting_first(candidates)
     first = candidates[0]
@@ -453,23 +367,8 @@ def _summarise(
             trace, candidates, tuple(reasons), config.auto_apply_threshold, cal.camera
         )
         reasons = list(seen_reasons)
-    heard = {id(m.contact) for m in matches}
-    friction, disc_e, wall_e, ess = _physics(pooled)
-    evidence = ShotEvidence(
-        picture,
-        tuple(matches),
-        friction,
-        disc_e,
-        wall_e,
-        ess,
-        trusted=first.probability >= config.auto_apply_threshold and not first.unexplained,
-        unheard=tuple(c for c in rollout.contacts if id(c) not in heard and c.impulse > 0),
-        sound=sound,
-        by_hits=tuple(
-            HitSetEvidence(direct, best[direct][1].params, fit[direct], *_physics(of_set))
-            for direct, of_set in _by_hit_set(pooled).items()
-        ),
-    )
+    trusted = first.probability >= config.auto_apply_threshold and not first.unexplained
+    evidence = _shot_evidence(pooled, best, fit, picture, matches, rollout, sound, trusted)
     elapsed = time.perf_counter() - started
     log.debug(
         "attributed %s: top %s p=%.3f over %d rollouts in %.2fs",

@@ -30,13 +30,13 @@ from pathlib import Path
 from service.mat.trace import ShotTrace
 
 from .acoustics import (
-    MAX_JOINT_EVENTS,
     MIN_SENSORS_ANCHORED,
     MIN_SENSORS_FOR_SPEED,
     SPEED_GRID,
+    AcousticPicture,
     KeptEvent,
-    solve_joint,
 )
+from .acoustics_joint import MAX_JOINT_EVENTS, solve_joint
 from .answers import labelled_reading
 from .calibration import (
     Belief,
@@ -55,7 +55,7 @@ from .evidence import (
     board_threshold,
     unit_loudness_amplitude,
 )
-from .infer import Attribution
+from .infer import Attribution, ShotEvidence
 from .model import ModelContact, ModelParams
 from .reliability import probability_band, reason_key
 
@@ -154,12 +154,11 @@ def learn_from_answer(
     )
 
 
-def _learn_from_evidence(
-    cal: TableCalibration, trace: ShotTrace, result: Attribution, ep: EvidenceParams
-) -> TableCalibration:
-    evidence = result.evidence
-    if evidence is None:  # nothing was read (the flicked disc was never seen)
-        return cal
+def _learn_acoustics(
+    cal: TableCalibration, trace: ShotTrace, evidence: ShotEvidence
+) -> tuple[tuple[KeptEvent, ...], tuple[float, ...], tuple[tuple[int, float], ...], float, float]:
+    """The kept events with this shot's, and the sound speed's log-likelihood, the lags and the jitter
+    (sum of squares, degrees of freedom) refitted from them."""
     picture = evidence.acoustics
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
     # A sure reading says where its heard contacts happened: those places anchor the events, which breaks
@@ -206,9 +205,17 @@ def _learn_from_evidence(
             offsets = joint.offsets_us
             ss = joint.jitter_us**2 * max(joint.jitter_dof, 1)
             dof = float(max(joint.jitter_dof, 1))
+    return tuple(kept), tuple(speed_loglik), tuple(offsets), ss, dof
+
+
+def _learn_gains(
+    cal: TableCalibration,
+    picture: AcousticPicture,
+    positions: dict[int, tuple[float, float]],
+    ep: EvidenceParams,
+) -> dict[int, SensorStats]:
+    """Each piezo's loudness against the others' for the same placed event, distance fall-off removed."""
     stats = dict(cal.sensors)
-    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
-    gains = cal.sensor_gains()
     for event in picture.events:
         if event.x_mm is None or event.y_mm is None or len(event.readings) < 4:
             continue
@@ -228,7 +235,20 @@ def _learn_from_evidence(
         for sid, value in level.items():
             old = stats.get(sid, SensorStats())
             stats[sid] = replace(old, log_gain_sum=old.log_gain_sum + value - mean, gain_n=old.gain_n + 1)
+    return stats
 
+
+def _learn_from_evidence(
+    cal: TableCalibration, trace: ShotTrace, result: Attribution, ep: EvidenceParams
+) -> TableCalibration:
+    evidence = result.evidence
+    if evidence is None:  # nothing was read (the flicked disc was never seen)
+        return cal
+    picture = evidence.acoustics
+    kept, speed_loglik, offsets, ss, dof = _learn_acoustics(cal, trace, evidence)
+    positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
+    gains = cal.sensor_gains()
+    stats = _learn_gains(cal, picture, positions, ep)
     wall, disc = cal.wall_loudness, cal.disc_loudness
     heard_flick = False
     if evidence.trusted:

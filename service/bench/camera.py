@@ -21,8 +21,9 @@ from typing import Any
 import cv2
 
 from service.camera.clock import ClockSync, onsets_us
+from service.camera.frames import FrameResult
 from service.camera.layout import DiscLook, MatLayout, default_looks
-from service.camera.pipeline import CameraPipeline, CameraSettings, FrameResult
+from service.camera.pipeline import CameraPipeline, CameraSettings
 from service.camera.shots import CutError, cut_shot
 from service.simulator.camera_render import CameraRenderer, RenderSettings, ShotMotion
 from service.simulator.shot_lab import SETTLE_US, ShotLab

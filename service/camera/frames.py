@@ -1,8 +1,6 @@
-"""What one frame told: the discs' places on the mat, or why the mat could not be mapped.
-
-Kept apart from pipeline.py (which needs OpenCV) so that a process that only receives a camera's frames over
-MQTT, the table's daemon, reads them without the ``camera`` extra.
-"""
+"""What the camera saw in one frame, as plain data: the vision pipeline (pipeline.py, which needs OpenCV)
+makes it, the camera's message to the table (wire.py) carries it, and the table's side (feed.py, clock.py,
+shots.py) reads it. Nothing here imports OpenCV or NumPy: a daemon takes a camera's frames without either."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from service.camera.capture import Frame
 from service.camera.detect import DiscFinder, Sighting
-from service.camera.frames import FrameResult as FrameResult
+from service.camera.frames import FrameResult
 from service.camera.layout import DiscLook, MatLayout
 from service.camera.mapping import MatWatch, find_markers, marker_detector
 from service.camera.track import ALONE_GATE_MM, DiscTracker

@@ -1,247 +1,154 @@
-"""The camera process's messages to the table's daemon (docs/mqtt.md, "The overhead camera").
+"""The camera process's messages to its table, on ``smartmat/<table>/camera/frames`` and ``…/camera/status``
+(docs/mqtt.md, docs/camera.md).
 
-Two messages, both JSON:
-
-* **tracks** (``smartmat/<table>/camera/tracks``, QoS 0, not retained): the frames read since the last
-  message, about ten a second, each frame as ``{"i": index, "t": camera µs, "p": {disc: [x mm, y mm]}}``
-  with ``"m": 0`` when the mat could not be mapped in it, ``"x"`` for what went wrong, ``"r"`` for a rolling
-  shutter's row delays and ``"k"`` for the discs known by their marker. With them ``cam_to_host_us``: the
-  camera's clock against the camera host's wall clock (host = camera + offset), so a receiver places the
-  frames on its own clock without trusting when the message arrived.
-* **health** (``smartmat/<table>/camera/health``, QoS 1, retained, every second and as its last will): how
-  the camera is doing, in figures, and :func:`describe_health` says it in words.
-
-Nothing here needs OpenCV: the daemon decodes what the camera process encodes.
+A frames message is a batch of consecutive frames: ``{"v": 1, "fps", "sigma_mm", "frames": [{"i", "t_us",
+"host_us", "mapped", "problem"?, "places": {disc: [x_mm, y_mm]}, "row_delay_us"?: {disc: µs}, "by_marker"?:
+[disc, …]}]}``. ``t_us`` is the frame's time on the camera's own clock; ``host_us`` the moment it was captured
+on the table computer's monotonic clock (the daemon dates a shot on the same clock). A malformed message is
+refused whole, naming the key, and changes nothing. Nothing here imports OpenCV or NumPy.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from service.camera.frames import FrameResult
 
 VERSION = 1
-STALE_S = 5.0  # a camera whose last heartbeat is older than this is taken for stopped
+MAX_FRAMES = 240  # a batch holds at most two seconds at 120 fps
+MAX_DISCS = 64
 
 
-class CameraWireError(ValueError):
-    """A camera message that does not fit docs/mqtt.md: says which key is wrong."""
-
-
-@dataclass(frozen=True)
-class TrackBatch:
-    seq: int
-    sent_us: int  # the camera host's wall clock when sent
-    cam_to_host_us: float  # host wall clock = camera clock + this
-    frames: tuple[FrameResult, ...]
+class CameraMessageError(ValueError):
+    """A camera message that does not fit the format; says which key."""
 
 
 @dataclass(frozen=True)
-class CameraHealth:
-    state: str  # "online" or "offline"
-    sent_us: int = 0
-    fps: float = 0.0  # frames read per second over the last heartbeat
-    frames: int = 0  # since the process started
-    lost: int = 0  # frames the source skipped (gaps in the frame index)
-    unmapped: int = 0  # frames in which the mat could not be mapped
-    mapping_error_mm: float | None = None
-    bumps: int = 0
-    discs: tuple[str, ...] = ()  # the discs file's discs
-    unseen: tuple[str, ...] = ()  # ... not seen in the last heartbeat's frames
-    problem: str | None = None  # the latest thing that went wrong, in words
-    cam_to_host_us: float | None = None
-    clock_jitter_us: float | None = None  # how far single frames' arrivals scatter round it (1 σ)
+class CapturedFrame:
+    host_us: int  # when it was captured, on the table computer's monotonic clock
+    result: FrameResult
 
 
-def encode_frame(result: FrameResult) -> dict[str, Any]:
-    frame: dict[str, Any] = {
-        "i": result.index,
-        "t": result.t_us,
-        "p": {p: [round(x, 2), round(y, 2)] for p, (x, y) in sorted(result.places.items())},
-    }
-    if not result.mapped:
-        frame["m"] = 0
-    if result.problem:
-        frame["x"] = result.problem
-    delays = {p: round(d, 1) for p, d in sorted(result.row_delay_us.items()) if d}
-    if delays:
-        frame["r"] = delays
-    if result.by_marker:
-        frame["k"] = sorted(result.by_marker)
-    return frame
+@dataclass(frozen=True)
+class FrameBatch:
+    fps: float
+    sigma_mm: float
+    frames: tuple[CapturedFrame, ...]
 
 
-def encode_tracks(batch: TrackBatch) -> bytes:
+def encode_frames(frames: Sequence[CapturedFrame], fps: float, sigma_mm: float) -> bytes:
     body = {
         "v": VERSION,
-        "seq": batch.seq,
-        "sent_us": batch.sent_us,
-        "cam_to_host_us": round(batch.cam_to_host_us),
-        "frames": [encode_frame(f) for f in batch.frames],
+        "fps": fps,
+        "sigma_mm": sigma_mm,
+        "frames": [_frame_json(f) for f in frames],
     }
-    return json.dumps(body, separators=(",", ":")).encode()
+    return json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
 
 
-def decode_tracks(payload: bytes) -> TrackBatch:
-    body = _object(payload, "tracks")
-    raw_frames = body.get("frames")
-    if not isinstance(raw_frames, list):
-        raise CameraWireError("camera tracks: 'frames' must be a list")
-    frames = tuple(_decode_frame(f, n) for n, f in enumerate(raw_frames))
-    return TrackBatch(
-        _int(body, "seq", "camera tracks"),
-        _int(body, "sent_us", "camera tracks"),
-        float(_number(body, "cam_to_host_us", "camera tracks")),
-        frames,
-    )
+def _frame_json(frame: CapturedFrame) -> dict[str, Any]:
+    r = frame.result
+    out: dict[str, Any] = {
+        "i": r.index,
+        "t_us": r.t_us,
+        "host_us": frame.host_us,
+        "mapped": r.mapped,
+        "places": {p: [round(x, 2), round(y, 2)] for p, (x, y) in sorted(r.places.items())},
+    }
+    if r.problem:
+        out["problem"] = r.problem
+    if any(r.row_delay_us.values()):
+        out["row_delay_us"] = {p: round(d, 1) for p, d in sorted(r.row_delay_us.items())}
+    if r.by_marker:
+        out["by_marker"] = sorted(r.by_marker)
+    return out
 
 
-def _decode_frame(raw: Any, n: int) -> FrameResult:
-    where = f"camera tracks: frames[{n}]"
-    if not isinstance(raw, dict):
-        raise CameraWireError(f"{where} must be an object")
-    places_raw = raw.get("p", {})
-    if not isinstance(places_raw, dict):
-        raise CameraWireError(f"{where}: 'p' must be an object of disc: [x, y]")
-    places: dict[str, tuple[float, float]] = {}
-    for piece, xy in places_raw.items():
-        if (
-            not isinstance(xy, list)
-            or len(xy) != 2
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)
-        ):
-            raise CameraWireError(f"{where}: 'p'.{piece} must be [x mm, y mm]")
-        places[str(piece)] = (float(xy[0]), float(xy[1]))
-    delays_raw = raw.get("r", {})
-    if not isinstance(delays_raw, dict) or not all(isinstance(v, (int, float)) for v in delays_raw.values()):
-        raise CameraWireError(f"{where}: 'r' must be an object of disc: µs")
-    marked = raw.get("k", [])
-    if not isinstance(marked, list):
-        raise CameraWireError(f"{where}: 'k' must be a list of discs")
-    problem = raw.get("x")
-    if problem is not None and not isinstance(problem, str):
-        raise CameraWireError(f"{where}: 'x' must be a string")
-    return FrameResult(
-        _int(raw, "i", where),
-        _int(raw, "t", where),
-        places,
-        raw.get("m", 1) != 0,
-        problem,
-        row_delay_us={str(p): float(d) for p, d in delays_raw.items()},
-        by_marker={str(p) for p in marked},
-    )
-
-
-def encode_health(health: CameraHealth) -> bytes:
-    body: dict[str, Any] = {"v": VERSION, "state": health.state}
-    if health.state == "online":
-        body |= {
-            "sent_us": health.sent_us,
-            "fps": round(health.fps, 1),
-            "frames": health.frames,
-            "lost": health.lost,
-            "unmapped": health.unmapped,
-            "mapping_error_mm": None
-            if health.mapping_error_mm is None
-            else round(health.mapping_error_mm, 2),
-            "bumps": health.bumps,
-            "discs": list(health.discs),
-            "unseen": list(health.unseen),
-            "problem": health.problem,
-            "cam_to_host_us": None if health.cam_to_host_us is None else round(health.cam_to_host_us),
-            "clock_jitter_us": None if health.clock_jitter_us is None else round(health.clock_jitter_us),
-        }
-    return json.dumps(body, separators=(",", ":")).encode()
-
-
-def decode_health(payload: bytes) -> CameraHealth:
-    body = _object(payload, "health")
-    state = body.get("state")
-    if state not in ("online", "offline"):
-        raise CameraWireError("camera health: 'state' must be 'online' or 'offline'")
-    if state == "offline":
-        return CameraHealth("offline")
-    where = "camera health"
-
-    def optional(key: str) -> float | None:
-        value = body.get(key)
-        if value is None:
-            return None
-        return float(_number(body, key, where))
-
-    def names(key: str) -> tuple[str, ...]:
-        value = body.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise CameraWireError(f"{where}: '{key}' must be a list of disc names")
-        return tuple(value)
-
-    problem = body.get("problem")
-    if problem is not None and not isinstance(problem, str):
-        raise CameraWireError(f"{where}: 'problem' must be a string or null")
-    return CameraHealth(
-        "online",
-        sent_us=_int(body, "sent_us", where),
-        fps=float(_number(body, "fps", where)),
-        frames=_int(body, "frames", where),
-        lost=_int(body, "lost", where),
-        unmapped=_int(body, "unmapped", where),
-        mapping_error_mm=optional("mapping_error_mm"),
-        bumps=_int(body, "bumps", where),
-        discs=names("discs"),
-        unseen=names("unseen"),
-        problem=problem,
-        cam_to_host_us=optional("cam_to_host_us"),
-        clock_jitter_us=optional("clock_jitter_us"),
-    )
-
-
-def describe_health(health: CameraHealth | None, now_us: int) -> str:
-    """The camera's state in words, as the health check and the referee's console say it."""
-    if health is None:
-        return "camera: never heard from (is smartmat-camera running?); shots are read without it"
-    if health.state == "offline":
-        return "camera: stopped; shots are read without it"
-    age_s = (now_us - health.sent_us) / 1e6
-    if age_s > STALE_S:
-        return f"camera: silent for {age_s:.0f} s; shots are read without it"
-    if health.frames == 0 or health.fps <= 0:
-        return "camera: running but reading no frames" + (f" ({health.problem})" if health.problem else "")
-    if health.mapping_error_mm is None:
-        why = f" ({health.problem})" if health.problem else ""
-        return f"camera: {health.fps:.0f} frames/s but the mat is not mapped{why}; shots are read without it"
-    words = f"camera: {health.fps:.0f} frames/s, the mat mapped to {health.mapping_error_mm:.1f} mm"
-    if health.unseen:
-        words += f", not seeing {', '.join(health.unseen)}"
-    else:
-        words += ", every disc seen"
-    if health.bumps:
-        words += f", bumped {health.bumps} time(s)"
-    return words
-
-
-def _object(payload: bytes, what: str) -> dict[str, Any]:
+def decode_frames(payload: bytes) -> FrameBatch:
     try:
         body = json.loads(payload)
-    except ValueError as error:
-        raise CameraWireError(f"camera {what}: not JSON ({error})") from error
+    except (ValueError, RecursionError) as error:
+        raise CameraMessageError(f"camera frames: not JSON ({error})") from None
     if not isinstance(body, dict):
-        raise CameraWireError(f"camera {what}: must be a JSON object")
+        raise CameraMessageError("camera frames: the message must be a JSON object")
     if body.get("v") != VERSION:
-        raise CameraWireError(f"camera {what}: 'v' must be {VERSION}, got {body.get('v')!r}")
-    return body
+        raise CameraMessageError(f"camera frames: 'v' must be {VERSION}, got {body.get('v')!r}")
+    fps, sigma = _number(body, "fps", 1.0, 1000.0), _number(body, "sigma_mm", 0.0, 50.0)
+    frames = body.get("frames")
+    if not isinstance(frames, list) or len(frames) > MAX_FRAMES:
+        raise CameraMessageError(f"camera frames: 'frames' must be a list of at most {MAX_FRAMES} frames")
+    return FrameBatch(fps, sigma, tuple(_frame(f, n) for n, f in enumerate(frames)))
 
 
-def _number(body: dict[str, Any], key: str, where: str) -> float | int:
-    value = body.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise CameraWireError(f"{where}: '{key}' must be a number, got {value!r}")
-    return value
+def _frame(raw: Any, n: int) -> CapturedFrame:
+    where = f"camera frames: frames[{n}]"
+    if not isinstance(raw, dict):
+        raise CameraMessageError(f"{where} must be an object")
+    index, t_us, host_us = (_whole(raw, key, where) for key in ("i", "t_us", "host_us"))
+    mapped = raw.get("mapped")
+    if not isinstance(mapped, bool):
+        raise CameraMessageError(f"{where}.mapped must be true or false")
+    problem = raw.get("problem")
+    if problem is not None and not isinstance(problem, str):
+        raise CameraMessageError(f"{where}.problem must be text")
+    places = _per_disc(raw.get("places", {}), f"{where}.places", pair=True)
+    delays = _per_disc(raw.get("row_delay_us", {}), f"{where}.row_delay_us", pair=False)
+    by_marker = raw.get("by_marker", [])
+    if not isinstance(by_marker, list) or not all(isinstance(p, str) and p in places for p in by_marker):
+        raise CameraMessageError(f"{where}.by_marker must list discs of its places")
+    result = FrameResult(index, t_us, places, mapped, problem, delays, set(by_marker))
+    return CapturedFrame(host_us, result)
 
 
-def _int(body: dict[str, Any], key: str, where: str) -> int:
-    value = body.get(key)
+def _per_disc(raw: Any, where: str, pair: bool) -> dict[str, Any]:
+    if not isinstance(raw, dict) or len(raw) > MAX_DISCS:
+        raise CameraMessageError(f"{where} must map at most {MAX_DISCS} disc ids to values")
+    out: dict[str, Any] = {}
+    for disc, value in raw.items():
+        if pair:
+            ok = isinstance(value, list) and len(value) == 2 and all(_finite(v) for v in value)
+            if not ok:
+                raise CameraMessageError(f"{where}.{disc} must be [x_mm, y_mm]")
+            out[disc] = (float(value[0]), float(value[1]))
+        else:
+            if not _finite(value):
+                raise CameraMessageError(f"{where}.{disc} must be a number")
+            out[disc] = float(value)
+    return out
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(raw: dict[str, Any], key: str, where: str) -> int:
+    value = raw.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise CameraWireError(f"{where}: '{key}' must be an integer, got {value!r}")
+        raise CameraMessageError(f"{where}.{key} must be a whole number")
     return value
+
+
+def _number(raw: dict[str, Any], key: str, low: float, high: float) -> float:
+    value = raw.get(key)
+    if not isinstance(value, int | float) or not _finite(value) or not low <= value <= high:
+        raise CameraMessageError(f"camera frames: '{key}' must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def encode_status(status: dict[str, Any]) -> bytes:
+    return json.dumps(status, separators=(",", ":"), allow_nan=False).encode()
+
+
+def decode_status(payload: bytes) -> dict[str, Any]:
+    """The camera process's health: ``{"state": "online"|"offline", …}`` (its last will is ``offline``)."""
+    try:
+        body = json.loads(payload)
+    except (ValueError, RecursionError) as error:
+        raise CameraMessageError(f"camera status: not JSON ({error})") from None
+    if not isinstance(body, dict) or body.get("state") not in ("online", "offline"):
+        raise CameraMessageError("camera status: 'state' must be 'online' or 'offline'")
+    return body

@@ -23,7 +23,7 @@ from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
 from service.rules import IllegalActionError
 from service.table.commands import CATALOGUE, CommandRefused, check_command, records_for
-from service.table.commands.wizard import assign_tracker, setup_game
+from service.table.commands.wizard import wizard_records
 from service.table.config import TableConfig
 from service.table.session import UNDONE, SessionError, TableSession
 from service.table.shot_actions import answered_discs
@@ -97,10 +97,8 @@ class CommandRunner:
                 raise CommandRefused(str(exc)) from None
             self.publish_state()
             return None
-        if name == "setup_game":
-            records = setup_game(args, self.table, self.session)
-        elif name == "assign_tracker":
-            records = assign_tracker(args, self.trackers, self.session)
+        if handled_by == "wizard":
+            records = wizard_records(name, args, self.table, self.trackers, self.session)
         else:
             records = records_for(name, args, self.session, self.table.registry)
         answered = self._answered_shot(name, args)

@@ -96,12 +96,8 @@ class Daemon:
         self.view = TableView(publisher, table, self.session, self.mat, self.link, self.pieces, self.trackers)
         # Shots are read off the game thread; each reading comes back on the inbox (shot_reader.py).
         self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
-        self.shots = Shots(
-            table, self.session, self.pieces, self.reader, self._record, self._geometry, self.options
-        )
-        self.shots.now_us = lambda: round(self.clock.wall() * 1e6)
-        if self.options.camera is not None:
-            publisher.take_camera(self.options.camera.on_message)
+        shot_io = (self.reader, self._record, self._geometry)
+        self.shots = Shots(table, self.session, self.pieces, *shot_io, self.options, self.clock)
         self.commands = CommandRunner(
             table,
             self.session,
@@ -170,7 +166,7 @@ class Daemon:
 
     def health(self) -> Health:
         """Callable from any thread (service/app feeds systemd's watchdog from it)."""
-        camera = self.shots.camera_words()
+        camera = self.options.camera.health(self.clock.monotonic())[1] if self.options.camera else None
         return table_health(
             self.link.read, self.link.refused is None, self.publisher.connected, self.loop_watch, camera
         )

@@ -23,8 +23,8 @@ class Health:
     mqtt: bool  # connected to the broker
     game_loop: bool  # the game thread went round its loop within the last GAME_LOOP_STALL_S seconds
     journal: bool = True  # the board's messages are kept (False while the device journal refuses writes)
-    # The overhead camera in words ("camera: 120 frames/s, …"); None on a table without one. A camera never
-    # holds the table up: shots are read without it, so it is not part of ``ok``.
+    # The overhead camera, in words ("camera: frames arriving", "camera: silent for 12 s"); None: no camera.
+    # Never part of ``ok``: a camera that stops leaves shots to the other sensors, it never stops the table.
     camera: str | None = None
 
     @property
@@ -55,4 +55,6 @@ class LoopWatch:
 def table_health(
     mat_read: bool, journal_kept: bool, mqtt_connected: bool, loop: LoopWatch, camera: str | None = None
 ) -> Health:
-    return Health(mat_read, mqtt_connected, loop.alive(), journal_kept, camera)
+    return Health(
+        serial_link=mat_read, mqtt=mqtt_connected, game_loop=loop.alive(), journal=journal_kept, camera=camera
+    )

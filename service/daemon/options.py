@@ -9,7 +9,7 @@ from typing import Any
 
 from service.attribution.infer import AttributionConfig, attribute
 from service.attribution.learning import CalibrationKeeper
-from service.daemon.camera import CameraLink
+from service.daemon.camera_link import CameraLink
 from service.table.shot_actions import Attribute
 
 
@@ -27,5 +27,9 @@ class DaemonOptions:
     sets_dir: Path | None = None
     # How a shot is attributed (service.attribution.infer.attribute); tests pass a slow or failing one.
     attribute: Attribute = attribute
-    # The overhead camera's tracks (service/daemon/camera.py); None: a table without a camera, as before.
+    # The overhead camera's frames (docs/camera.md): each shot's trace gets its camera block from them, or the
+    # reason why not. None: a table without a camera.
     camera: CameraLink | None = None
+    # How long a shot waits for the camera's frames of it before it is read without them (a live camera
+    # process lags by its processing; a simulated one by its rendering too).
+    camera_wait_s: float = 1.0

@@ -9,13 +9,12 @@ recorded: people move discs between shots.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from service.camera.feed import ShotWindow
-from service.daemon.camera import CameraLink
+from service.daemon.clock import Clock
 from service.daemon.options import DaemonOptions
 from service.daemon.shot_reader import ShotJob, ShotReader
 from service.mat.geometry import PieceClass
@@ -35,7 +34,7 @@ from service.table.shot_actions import Reading, ReadingContext, settle
 
 log = logging.getLogger(__name__)
 
-FLICK_BEFORE_US = 100_000  # the flick is taken this long before the shot's first impact (the finger's click)
+CAMERA_POLL_S = 0.05  # how often a shot waiting for its camera frames looks again
 
 Record = Callable[[str, dict[str, Any], str], int]  # (kind, payload, by) → the record's seq, applied
 
@@ -56,6 +55,18 @@ class Pieces:
         return found.side if found else "neutral"
 
 
+@dataclass(frozen=True)
+class _CameraWait:
+    """A shot read from the mat, waiting a bounded while for the camera's frames of it."""
+
+    shot: ShotObserved
+    expected: dict[str, Any]
+    context: ShotContext
+    trace: ShotTrace
+    host_end_s: float  # when the shot ended, on the daemon's clock
+    deadline_s: float
+
+
 class Shots:
     def __init__(
         self,
@@ -66,21 +77,25 @@ class Shots:
         record: Record,
         geometry: Callable[[], MatGeometry | None],  # None until the board said HELLO
         options: DaemonOptions,
+        clock: Clock,
     ) -> None:
-        self.table, self.session, self.pieces = table, session, pieces
+        self.table, self.session, self.pieces, self.clock = table, session, pieces, clock
         self.reader, self.record, self.geometry = reader, record, geometry
         self.attribution, self.calibration = options.attribution, options.calibration
         self.dump_traces = options.dump_traces
+        self.camera, self.camera_wait_s = options.camera, options.camera_wait_s
+        self.waiting_for_camera: _CameraWait | None = None
         self.seen = 0
-        self.camera: CameraLink | None = options.camera  # the overhead camera, on a table that has one
-        # The daemon's wall clock, µs (the daemon sets it): the camera dates its frames on the host's.
-        self.now_us: Callable[[], int] = lambda: 0
-        self.camera_note: str | None = None  # why the last shot went without the camera, in words
 
     def on_shot(self, shot: ShotObserved) -> None:
         self.seen += 1
         expected = self.session.expected_shot()
         pending = self.session.pending_shot
+        if self.waiting_for_camera is not None:
+            log.info(
+                "movement on the mat ignored: the mat is still reading the last shot (its camera frames)"
+            )
+            return
         if expected is None or self.session.paused or pending is not None:
             why = (
                 "the game is paused"
@@ -119,45 +134,48 @@ class Shots:
             self.record("shot", unreadable, "sensor")
             return
         if self.camera is not None:
-            trace = self._with_camera(trace, shot)
+            # The camera's frames of the shot may still be on their way (a camera process lags them by its
+            # processing): wait for them a bounded while, on the daemon's clock; play goes on meanwhile.
+            now = self.clock.monotonic()
+            wait = _CameraWait(shot, expected, context, trace, now, now + self.camera_wait_s)
+            self.waiting_for_camera = wait
+            self._camera_or_not(wait)
+            return
+        self._record_shot(expected, context, trace, None)
+
+    def _camera_or_not(self, wait: _CameraWait) -> None:
+        assert self.camera is not None
+        now = self.clock.monotonic()
+        if not self.camera.caught_up(wait.host_end_s) and now < wait.deadline_s:
+            self.clock.after(CAMERA_POLL_S, lambda: self._camera_or_not(wait), "camera frames of a shot")
+            return
+        self.waiting_for_camera = None
+        if self.session.expected_shot() != wait.expected or self.session.pending_shot is not None:
+            log.info("the shot waited for its camera frames and the game moved on meanwhile: not recorded")
+            return
+        flicked = wait.trace.declaration.flicked
+        record, camera_said = self.camera.block_for(wait.shot, flicked, wait.host_end_s)
+        trace = replace(wait.trace, camera=record) if record is not None else wait.trace
+        log.info("shot by %s: %s", wait.expected["character"], camera_said)
+        self._record_shot(wait.expected, wait.context, trace, camera_said)
+
+    def _record_shot(
+        self, expected: dict[str, Any], context: ShotContext, trace: ShotTrace, camera_said: str | None
+    ) -> None:
+        about = {"character": expected["character"], "shot": expected["shot"]}
         if self.dump_traces:
             self.dump_traces(trace_to_json(trace))
         # The sensor record is kept before it is read: it is what a referee replays after a dispute, and what
         # a restart reads again if the daemon stops mid-attribution.
         flicked = trace.declaration.flicked
         payload = {**about, "attributing": True, "flicked": flicked, "trace": trace_to_json(trace)}
+        if camera_said is not None:
+            payload["camera"] = camera_said  # what the camera gave this shot, in words for the referee
         # Whose disc it was (a teammate's in a Team Action, a grabbed enemy's), for the referee's shot line.
         flicker = next((c for c, disc in context.discs.items() if disc == flicked), None)
         if flicker is not None:
             payload["flicked_character"] = flicker
         self._read(self.record("shot", payload, "sensor"), trace)
-
-    def camera_words(self) -> str | None:
-        """The overhead camera's state in words (None on a table without one); from any thread."""
-        return self.camera.describe(self.now_us()) if self.camera is not None else None
-
-    def _with_camera(self, trace: ShotTrace, shot: ShotObserved) -> ShotTrace:
-        """The shot's trace with the camera's view of it, or as it was and the reason on the console. Never
-        waits: the frames in hand when the shot is read are all the camera gets to give."""
-        assert self.camera is not None
-        now_us = self.now_us()
-        first = shot.impacts[0].t_us if shot.impacts else shot.pre.t_us
-        start = max(shot.pre.t_us, first - FLICK_BEFORE_US)
-        window = ShotWindow(
-            flicked=trace.declaration.flicked,
-            board_start_us=start,
-            board_end_us=shot.post.t_us,
-            host_start_us=now_us - (shot.post.t_us - start),
-            host_end_us=now_us,
-            impacts_us=tuple(i.t_us for i in shot.impacts),
-        )
-        record, reason = self.camera.block_for(window, now_us)
-        if record is None:
-            self.camera_note = reason
-            log.warning("shot by %s read without the camera: %s", trace.declaration.flicked, reason)
-            return trace
-        self.camera_note = None
-        return dataclasses.replace(trace, camera=record)
 
     def _read(self, shot_seq: int, trace: ShotTrace) -> None:
         """Hand a recorded shot to the shot reader, with the game as it stands now."""

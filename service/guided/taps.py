@@ -2,8 +2,8 @@
 
 The referee taps the mat firmly (a disc's edge, a pen) once on each marked point. A tap is a contact at a
 **known** place, so each one pins down the sound's travel time to every piezo that heard it: nine taps fit
-the sound speed and every channel's lag together (``service.attribution.acoustics.solve_joint``, each tap
-anchored at its point) far better than the first shots of play can. Loudness at each piezo against the
+the sound speed and every channel's lag together (``service.attribution.acoustics_joint.solve_joint``, each
+tap anchored at its point) far better than the first shots of play can. Loudness at each piezo against the
 distance fall-off gives each channel's relative gain.
 
 The result is a :class:`~service.attribution.calibration.TableCalibration` whose source is ``guided``: the
@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_bridge.messages import Impact
-from service.attribution.acoustics import SPEED_GRID, KeptEvent, solve_joint
+from service.attribution.acoustics import SPEED_GRID, KeptEvent
+from service.attribution.acoustics_joint import solve_joint
 from service.attribution.calibration import SensorStats, TableCalibration
 
 TAP_GAP_US = 5_000  # impacts further apart than this (after the first) are another tap or an echo

@@ -31,6 +31,9 @@ CommandHandler = Callable[[Command], CommandResult | None]
 """Called on the network thread for each valid command. Return a result to answer at once, or None and call
 ``TablePublisher.respond`` later (e.g. after the daemon thread has applied it)."""
 
+CameraHandler = Callable[[str, bytes], None]
+"""Called on the network thread with each message of the camera process (its topic word and payload)."""
+
 _REMEMBERED_TXNS = 256  # enough to absorb QoS 1 redeliveries without growing forever
 
 
@@ -46,10 +49,17 @@ def encode(payload: Any) -> bytes:
 
 
 class TablePublisher:
-    def __init__(self, table: str, transport: MqttTransport, handler: CommandHandler | None = None) -> None:
+    def __init__(
+        self,
+        table: str,
+        transport: MqttTransport,
+        handler: CommandHandler | None = None,
+        camera: CameraHandler | None = None,  # the overhead camera's frames and health, where there is one
+    ) -> None:
         self.table = topics.check_id(table, "table id")
         self._transport = transport
         self._handler = handler
+        self._camera = camera
         self._lock = threading.RLock()  # reentrant: a fake broker delivers synchronously inside publish()
         self._retained: OrderedDict[str, bytes] = OrderedDict()
         self._characters: dict[str, dict[str, Any]] = {}
@@ -59,12 +69,6 @@ class TablePublisher:
         self._status_topic = topics.topic(table, topics.STATUS)
         self._request_topic = topics.topic(table, topics.CMD_REQUEST)
         self._response_topic = topics.topic(table, topics.CMD_RESPONSE)
-        self._camera: Callable[[InboundMessage], None] | None = None
-
-    def take_camera(self, handler: Callable[[InboundMessage], None]) -> None:
-        """Hand the overhead camera's tracks and heartbeat (docs/camera.md) to ``handler``, on the network
-        thread. Call before ``start``; a table without a camera never subscribes to them."""
-        self._camera = handler
 
     @classmethod
     def connect_to(
@@ -100,8 +104,8 @@ class TablePublisher:
             self._transport.subscribe(topics.kind_filter(topics.CHARACTER, self.table), qos=1)
             self._transport.subscribe(topics.kind_filter(topics.TRACKER, self.table), qos=1)
             if self._camera is not None:
-                self._transport.subscribe(topics.kind_filter(topics.CAMERA_TRACKS, self.table), qos=0)
-                self._transport.subscribe(topics.kind_filter(topics.CAMERA_HEALTH, self.table), qos=1)
+                for kind in topics.CAMERA_WORDS:
+                    self._transport.subscribe(topics.kind_filter(kind, self.table), qos=0)
             self._transport.publish(self._status_topic, topics.ONLINE.encode(), qos=1, retain=True)
             for topic, payload in self._retained.items():
                 self._transport.publish(topic, payload, qos=1, retain=True)
@@ -203,7 +207,7 @@ class TablePublisher:
             self._forget_stale(message)
             return
         if kind in topics.CAMERA_WORDS and self._camera is not None:
-            self._camera(message)
+            self._camera(kind, message.payload)
             return
         if message.topic != self._request_topic:
             log.warning("table %s ignored a message on unexpected topic %s", self.table, message.topic)

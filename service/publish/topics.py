@@ -22,11 +22,12 @@ EVENT = "event"  # QoS 1, not retained, one message per domain event
 SHOT = "shot"  # QoS 1, not retained, the last shot's attribution
 CMD_REQUEST = "cmd/request"  # not retained: {"txn", "actor", "command", "args"}
 CMD_RESPONSE = "cmd/response"  # not retained: {"txn", "ok", "error"?, "seq"?}
-# The overhead camera's process (docs/camera.md): frames read into disc places, about ten batches a second
-# (QoS 0, not retained), and its heartbeat (retained, its last will says "offline").
-CAMERA_TRACKS = "camera/tracks"
-CAMERA_HEALTH = "camera/health"
 TRACKERS = "trackers"  # retained, from the WLED bridge: {"bridge", "devices": {tracker id: "online"|…}}
+CAMERA_FRAMES = (
+    "camera/frames"  # QoS 0, not retained, from the camera process: batches of frames' disc places
+)
+CAMERA_STATUS = "camera/status"  # retained, from the camera process: its health; "offline" is its last will
+CAMERA_WORDS = (CAMERA_FRAMES, CAMERA_STATUS)
 # A tournament (docs/tournaments.md): the hub's words under a table's prefix. The log shipper publishes the
 # event log on ``log`` and ``log/head``, the hub asks for records on ``log/request``, the table's bridge says
 # whether it is up on ``bridge``, and the hub offers the table its next match on ``match`` (retained).
@@ -36,35 +37,20 @@ LOG_REQUEST = "log/request"
 BRIDGE = "bridge"
 MATCH = "match"
 TOURNAMENT_WORDS = (LOG, LOG_HEAD, LOG_REQUEST, BRIDGE, MATCH)
-CAMERA_WORDS = (CAMERA_TRACKS, CAMERA_HEALTH)
-# The topic words that stand alone under a table's prefix (no subject).
-_PLAIN_WORDS = (
-    STATUS,
-    STATE,
-    BOARD,
-    EVENT,
-    SHOT,
-    CMD_REQUEST,
-    CMD_RESPONSE,
-    TRACKERS,
-    *CAMERA_WORDS,
-    *TOURNAMENT_WORDS,
-)
 
 ONLINE = "online"
 OFFLINE = "offline"
 
 # Who may publish and read what; deploy/mosquitto/acl grants exactly this (a test checks).
 DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_RESPONSE)
-# Its own retained characters, to clear stale ones; the camera's tracks and heartbeat, to fuse into shots.
-DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER, CAMERA_TRACKS, CAMERA_HEALTH)
+# its own retained characters, to clear stale ones; the overhead camera's frames and health (docs/camera.md)
+DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER, CAMERA_FRAMES, CAMERA_STATUS)
 REFEREE_PUBLISHES = (CMD_REQUEST,)
 SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, TRACKERS)
 # What an LED tracker shows: every account may read it (trackers are read-only, each with an account of its
 # own, since the broker names each client after its account).
 TRACKER_READS = (TRACKER, STATUS, CHARACTER)
-# Only the camera's own account writes its topics: a stranger on the network can neither blind nor spoof it.
-CAMERA_PUBLISHES = (CAMERA_TRACKS, CAMERA_HEALTH)
+CAMERA_PUBLISHES = (CAMERA_FRAMES, CAMERA_STATUS)  # only the camera process: nobody else can blind or fool it
 WLED_BRIDGE_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
 # WLED's own topic tree: each device listens on ``wled/<device>/api`` (only the bridge writes there) and
 # reports its own state under ``wled/<device>/`` with an account named as its device id (docs/trackers.md).
@@ -128,7 +114,18 @@ def kind_filter(kind: str, table: str = "+") -> str:
         return f"{ROOT}/{table_part}/{CHARACTER}/+"
     if kind == TRACKER:
         return f"{ROOT}/{table_part}/{TRACKER}/+/health"
-    if kind in _PLAIN_WORDS:
+    if kind in (
+        STATUS,
+        STATE,
+        BOARD,
+        EVENT,
+        SHOT,
+        CMD_REQUEST,
+        CMD_RESPONSE,
+        TRACKERS,
+        *CAMERA_WORDS,
+        *TOURNAMENT_WORDS,
+    ):
         return f"{ROOT}/{table_part}/{kind}"
     raise TopicError(f"{kind!r} is not a topic kind of the contract (docs/mqtt.md)")
 
@@ -147,7 +144,18 @@ def parse(full_topic: str) -> ParsedTopic:
     table, rest = parts[1], parts[2:]
     check_id(table, "table id")
     joined = "/".join(rest)
-    if joined in _PLAIN_WORDS:
+    if joined in (
+        STATUS,
+        STATE,
+        BOARD,
+        EVENT,
+        SHOT,
+        CMD_REQUEST,
+        CMD_RESPONSE,
+        TRACKERS,
+        *CAMERA_WORDS,
+        *TOURNAMENT_WORDS,
+    ):
         return ParsedTopic(table, joined)
     if len(rest) == 2 and rest[0] == CHARACTER:
         return ParsedTopic(table, CHARACTER, check_id(rest[1], "character id"))

@@ -81,6 +81,7 @@ class SimulatedTable(HandsOnTheMat):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_shot: ShotRecord | None = None
+        self.camera: Any = None  # a SimulatedCamera (sim_camera.py) filming each flick, when there is one
         self.flicks = 0
         # A shield piece flicked this turn -> the disc of the character whose sequence used it.
         self._shield_owners: dict[str, str] = {}
@@ -194,8 +195,18 @@ class SimulatedTable(HandsOnTheMat):
         with self.source._lock:
             plan = self.player.plan_character_shot(self.world, piece, [target])
         self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
+        self._film(self.last_shot)
         self.flicks += 1
         return self.last_shot
+
+    def film_with(self, camera: Any) -> None:
+        """Film every flick from now on with this camera (sim_camera.py)."""
+        self.world.frame_period_s = 1 / 1000  # the world keeps every piece's place each millisecond
+        self.camera = camera
+
+    def _film(self, record: ShotRecord) -> None:
+        if self.camera is not None:
+            self.camera.film(record, self.source.rest_at_us - round(record.duration_s * 1e6))
 
     # -- the people ---------------------------------------------------------------------------------------
     def _play(self) -> None:
@@ -378,6 +389,7 @@ class SimulatedTable(HandsOnTheMat):
                 (c["id"] for c in state["characters"] if c.get("piece") == plan.target), None
             )
         self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
+        self._film(self.last_shot)
         self.flicks += 1
         log.info(
             "flick %d: %s at %s, really hit %s",

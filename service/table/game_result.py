@@ -3,6 +3,7 @@ how many Room cards are left: read from the rules state, duck-typed so every gam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from service.table.wording import side_result_headline
@@ -16,15 +17,16 @@ def rooms_left(state: Any) -> int | None:
     return max(0, len(deck) - int(state.room_index) - 1)
 
 
-def game_result(state: Any) -> dict[str, Any] | None:
+def game_result(state: Any, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
 
     Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
-    (Catacombs & Castles) is won by a side, named by its team."""
+    (Catacombs & Castles) is won by a side, named by its team, or in a tournament match by its entrant
+    (``entrants``: side id → name)."""
     if state is None or getattr(state, "outcome", None) is None:
         return None
     if getattr(state, "room_deck", None) is None:
-        return _side_result(state)
+        return _side_result(state, entrants or {})
     entered = state.room_index + 1
     # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
     # room they entered is behind them. A defeat happens inside a room the party did not clear.
@@ -52,10 +54,13 @@ def game_result(state: Any) -> dict[str, Any] | None:
     }
 
 
-def _side_result(state: Any) -> dict[str, Any]:
+def _side_result(state: Any, entrants: Mapping[str, str]) -> dict[str, Any]:
     winner = str(state.outcome)
     side = next((s for s in getattr(state, "sides", ()) if getattr(s, "id", None) == winner), None)
-    sides = [{"id": s.id, "team": getattr(s, "team", None)} for s in getattr(state, "sides", ())]
+    sides = [
+        {"id": s.id, "team": getattr(s, "team", None), "player": entrants.get(s.id)}
+        for s in getattr(state, "sides", ())
+    ]
     headline = side_result_headline(winner, sides if side is not None else [{"id": winner, "team": winner}])
     rounds = getattr(state, "round", None)
     summary = headline + (f" in round {rounds}." if rounds else ".")

@@ -28,15 +28,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
 from service.games.catacombs.flow.state import GameState
-from service.games.catacombs.flow.tx import FlowRules
 from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
+from service.table.entrants import entrants_of, name_sides
 from service.table.game_result import game_result, rooms_left
 from service.table.games import table_game
+from service.table.offered import offered_actions
 from service.table.shot_view import (
     RESOLVED,
     SET_ASIDE,
@@ -174,6 +175,7 @@ class TableSession:
         seen earlier in the game are kept: a monster destroyed by a shot is gone from the state its events
         are read against."""
         view = self.state.public_view() if self.state is not None else {}
+        name_sides(view, self.entrants())
         now = names_from_view(view, self.discs)
         self.known_names = {**self.known_names, **now.of}
         return Names(self.known_names, now.sides)
@@ -350,6 +352,23 @@ class TableSession:
             return None
         return table_game(self.rules.name).expected_shot(self.rules, self.state)
 
+    def undo_next(self) -> dict[str, Any] | None:
+        """The action one undo takes back now: ``{"seq", "what"}`` ("Royal Archer 1's rush"), or None."""
+        effective = self._effective() if self.state is not None else []
+        if not effective:
+            return None
+        seq, action = effective[-1]
+        names = self.names()
+        character = action.get("character")
+        who = names.name(str(character)) if character else None
+        if action.get("action") == "resolve_shot" and who:
+            what = f"{who}'s {str(action.get('shot') or 'shot').replace('_', ' ')}"
+        elif action.get("action") == "declare" and who:
+            what = f"{who}'s declared action"
+        else:
+            what = _UNDONE_WORDS.get(str(action.get("action")), "the last move")
+        return {"seq": seq, "what": what}
+
     def undoable(self) -> int:
         """How many actions are in effect now, i.e. how many undo records in a row would apply."""
         return len(self._effective()) if self.state is not None else 0
@@ -372,13 +391,21 @@ class TableSession:
             "pending_shot": shot_summary(self.pending_shot),
             "attributing": attributing_of(self.pending_shot),
             "can_undo": bool(self.state is not None and self._effective()),
+            # What one undo would take back now, in words, and its record: the console's Undo says it and
+            # sends the record, so the table takes back exactly that one (docs/state.md).
+            "undo_next": self.undo_next(),
             "game": self.games,
             "rooms_left": rooms_left(self.state),
             # The game's expansions, so that the set-up wizard can start the next game with the same ones.
             "expansions": self._expansions(),
         }
-        view["result"] = game_result(self.state)
+        view["result"] = game_result(self.state, self.entrants())
+        name_sides(view, self.entrants())
         return view
+
+    def entrants(self) -> dict[str, str]:
+        """A tournament match's sides by their entrants' names (side id → name); empty for other games."""
+        return entrants_of(self.rules_records)
 
     def _expansions(self) -> list[str]:
         setup = next((r for r in self.rules_records if r.kind == "setup"), None)
@@ -389,44 +416,7 @@ class TableSession:
         """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""
         if self.rules is None or self.state is None or self.paused or self.pending_shot is not None:
             return []
-        state = self.state
-        offered_by_game = table_game(self.rules.name).actions(self.rules, state)
-        if offered_by_game is not None:
-            return offered_by_game
-        if state.phase != "battle" or state.turn is not None or state.pending is not None:
-            return []
-        actions = []
-        flow = cast(FlowRules, self.rules)  # the rule sets without a table adapter of their own (Catacombs)
-        for character in flow.actors(state):
-            # What the rules offer this turn, each with the alternative that names it (none for a stunned
-            # hero's lone rush, the printed one for the Gelatinous Cube's round).
-            declarable = getattr(self.rules, "declarable", None)
-            if declarable is not None:
-                offered = declarable(state, character)
-            elif character.kind == "hero":
-                offered = list(enumerate(flow.hero_sequences(state, character)))
-            else:
-                offered = list(enumerate(character.shot_sequences))
-            for index, sequence in offered:
-                connector = "elastic" if sequence.elastic else "then"
-                actions.append(
-                    {
-                        "id": f"{character.id}:{0 if index is None else index}",
-                        "label": f"{character.name}: {sequence.label}",
-                        "character": character.id,
-                        "alternative": index,
-                        "shots": [
-                            {
-                                "shot": shot.kind,
-                                "modifier": shot.modifier,
-                                "count": shot.count,
-                                "connector": connector,
-                            }
-                            for shot in sequence.shots
-                        ],
-                    }
-                )
-        return actions
+        return offered_actions(self.rules, self.state)
 
     # -- the last shot's status -----------------------------------------------------------------------
     def _shot_resolved(self, seq: int, action: Mapping[str, Any]) -> None:
@@ -484,6 +474,10 @@ _UNDONE_WORDS = {
     "set_health": "a health correction",
     "set_gold": "a gold correction",
     "set_rage": "a rage correction",
+    "set_pool": "a Health Tokens correction",
+    "set_charge": "a correction of a card's tokens",
+    "set_armour": "an Armour Token correction",
+    "perform_card": "a card performed",
 }
 
 

@@ -39,6 +39,8 @@ def shot_view(seq: int, payload: Mapping[str, Any]) -> dict[str, Any]:
     if payload.get("unreadable"):
         view["unreadable"] = payload["unreadable"]
         view["reasons"] = [payload["unreadable"]]
+    if payload.get("camera"):
+        view["camera"] = payload["camera"]  # what the overhead camera gave this shot, in words
     if not payload.get("attributing") and "candidates" in payload:
         view.update(reading_view(payload))  # a log of before readings had records of their own
     return view

@@ -151,14 +151,14 @@ def test_without_the_flicked_disc_in_the_frames_the_camera_adds_nothing() -> Non
 
 @pytest.mark.parametrize("sigma", [0.3, 1.2])
 def test_the_camera_noise_is_measured_from_the_shot_not_taken_from_its_data_sheet(sigma: float) -> None:
-    from service.attribution.camera import _Paths
+    from service.attribution.camera_paths import Paths
 
     table = ShotLab(seed=9, sensor_config="camera", camera_truth=CameraTruth(sigma_mm=sigma))
     table.place("hero-xoric", "hero", 150, 300, side="heroes")
     table.place("orc-1", "monster-medium", 500, 320, side="overseer", kind="monster")
     shot = shoot(table, "hero-xoric", 2.0, 2200)
     assert shot.trace.camera is not None and shot.trace.camera.sigma_mm == 0.5
-    measured = _Paths(shot.trace.camera).noise(shot.trace.camera.sigma_mm)
+    measured = Paths(shot.trace.camera).noise(shot.trace.camera.sigma_mm)
     assert measured == pytest.approx(sigma, rel=0.35)
 
 

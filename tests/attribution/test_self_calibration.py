@@ -93,8 +93,8 @@ def test_a_piezo_that_reports_late_is_learnt_and_corrected(tmp_path: Path) -> No
         cal = learn_from_shot(cal, trace, attribute(trace, AttributionConfig(table=cal, **QUICK)))
     offsets = cal.sensor_offsets_us()
     mean_other = sum(v for k, v in offsets.items() if k != 3) / 7
-    # Lags and sound speed are refitted together from every kept event (acoustics.solve_joint): fitting the
-    # speed event by event with the lags ignored would bias it low.
+    # Lags and sound speed are refitted together from every kept event (acoustics_joint.solve_joint):
+    # fitting the speed event by event with the lags ignored would bias it low.
     assert offsets[3] - mean_other == pytest.approx(90.0, abs=20.0)
     assert all(abs(v - mean_other) < 20.0 for k, v in offsets.items() if k != 3)
     assert cal.speed_mm_per_us == pytest.approx(0.6, rel=0.03)
@@ -219,9 +219,10 @@ def test_a_live_table_keeps_learning_and_a_full_disk_does_not_stop_the_game(
 
 def test_a_fast_mat_with_lagging_piezos_is_untangled_by_fitting_everything_together() -> None:
     # On a fast mat the arrival spread is small against the piezos' lags: a slower speed plus other lags
-    # explains the same arrivals almost as well. Solved together (acoustics.solve_joint) the speed comes out
-    # within its stated uncertainty; events placed by a sure reading (anchors) pin it down.
-    from service.attribution.acoustics import KeptEvent, solve_joint
+    # explains the same arrivals almost as well. Solved together (acoustics_joint.solve_joint) the speed comes
+    # out within its stated uncertainty; events placed by a sure reading (anchors) pin it down.
+    from service.attribution.acoustics import KeptEvent
+    from service.attribution.acoustics_joint import solve_joint
 
     rng = random.Random(2)
     lags = {s: rng.gauss(0, 40) for s in range(8)}
@@ -256,7 +257,8 @@ def test_a_quiet_mat_learns_its_sound_speed_from_contacts_four_piezos_heard_wher
     # On a mat that carries sound poorly few contacts reach five piezos, and four arrivals alone cannot give
     # (x, y, emission time) and the speed. Where a sure reading says where the contact was (an anchor), four
     # arrivals leave two degrees of freedom, and such events teach the speed (acoustics.MIN_SENSORS_ANCHORED).
-    from service.attribution.acoustics import KeptEvent, solve_joint
+    from service.attribution.acoustics import KeptEvent
+    from service.attribution.acoustics_joint import solve_joint
 
     rng = random.Random(5)
     positions = {sid: (sx, sy) for sid, sx, sy in SENSORS}

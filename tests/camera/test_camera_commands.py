@@ -82,3 +82,42 @@ def test_the_discs_file_round_trips_and_its_mistakes_are_named(tmp_path: Path) -
         path.write_text(text, encoding="utf-8")
         with pytest.raises(DiscsFileError, match=message):
             read_discs(path)
+
+
+@pytest.mark.slow
+@pytest.mark.broker
+def test_the_camera_process_publishes_what_it_sees_to_its_table(tmp_path: Path) -> None:
+    """`smartmat camera run`, a real process on a real broker, reading rendered frames through a pipe as it
+    would read a camera: its batches carry every disc, its status says online, then offline when it ends."""
+    import subprocess
+    import sys
+
+    from service.camera.wire import decode_frames, decode_status
+    from tests.helpers.broker import start_mosquitto
+    from tests.helpers.mqtt_probe import MqttProbe
+
+    discs, clip = tmp_path / "discs.yaml", tmp_path / "clip"
+    assert main(["camera", "render", "--out", f"dir:{clip}", "--discs-out", str(discs), "--shots", "1"]) == 0
+    broker = start_mosquitto(tmp_path / "broker")
+    try:
+        watcher = MqttProbe(broker.host, broker.port)
+        watcher.subscribe("smartmat/table-1/camera/#")
+        command = [sys.executable, "-m", "service.cli", "camera", "run", "--table-id", "table-1"]
+        command += ["--source", f"dir:{clip}", "--discs", str(discs), "--broker", broker.url()]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        seen = watcher.wait_for(
+            lambda seen: any(
+                s.payload and b"offline" in s.payload for s in seen if s.topic.endswith("status")
+            )
+        )
+        watcher.close()
+    finally:
+        broker.stop()
+    batches = [decode_frames(s.payload) for s in seen if s.topic == "smartmat/table-1/camera/frames"]
+    frames = [f for batch in batches for f in batch.frames]
+    assert len(frames) == len((clip / "timestamps.txt").read_text().splitlines())
+    assert all(f.result.mapped for f in frames)
+    assert {p for f in frames for p in f.result.places} == set(read_discs(discs))
+    statuses = [decode_status(s.payload)["state"] for s in seen if s.topic.endswith("camera/status")]
+    assert statuses[0] == "online" and statuses[-1] == "offline"

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("cv2")
 
 from service.camera.feed import CameraFeed, ShotWindow  # noqa: E402
-from service.camera.pipeline import FrameResult  # noqa: E402
+from service.camera.frames import FrameResult  # noqa: E402
 
 FPS = 120.0
 OFFSET_US = 1_500_000  # the camera's clock minus the board's

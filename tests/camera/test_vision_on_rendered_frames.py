@@ -15,9 +15,10 @@ pytestmark = pytest.mark.slow  # each renders and reads some 50 frames of 1152 x
 
 from service.camera.capture import DirectorySource, PipeSource, frames, write_directory, write_raw_frame  # noqa: E402
 from service.camera.clock import motion_onset_us  # noqa: E402
+from service.camera.frames import FrameResult  # noqa: E402
 from service.camera.layout import DiscLook, MatLayout, default_looks  # noqa: E402
 from service.camera.mapping import find_markers, fit_mapping, marker_detector  # noqa: E402
-from service.camera.pipeline import CameraPipeline, CameraSettings, FrameResult  # noqa: E402
+from service.camera.pipeline import CameraPipeline, CameraSettings  # noqa: E402
 from service.camera.shots import cut_shot  # noqa: E402
 from service.mat.camera_trace import camera_from_json, camera_to_json  # noqa: E402
 from service.simulator.camera_render import CameraRenderer, RenderedFrame, RenderSettings  # noqa: E402

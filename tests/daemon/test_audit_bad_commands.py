@@ -228,7 +228,11 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
         ("play_card", {"character": "hero-xoric", "card": "fireball", "rush_first": "yes"}, "rush_first"),
         ("enter_room", {"teleport": True}, "enter_room does not take 'teleport' (it takes playmat)"),
         # A misspelt argument is refused, not dropped: "undo 3" must never become "undo 1".
-        ("undo", {"cuont": 3, "reason": "wrong hit"}, "undo does not take 'cuont' (it takes count, reason)"),
+        (
+            "undo",
+            {"cuont": 3, "reason": "wrong hit"},
+            "undo does not take 'cuont' (it takes count, reason, seq)",
+        ),
         ("bind", {"character": "monster-orc-1", "piece": None}, "'piece' must be an id"),
         ("confirm_hits", {"candidate": 0}, "no shot is waiting"),
     ],

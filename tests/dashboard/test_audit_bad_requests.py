@@ -84,7 +84,7 @@ def test_a_body_nested_too_deeply_is_a_400_not_a_500(referee: Referee, commands:
         # A misspelt argument is refused, never dropped: "undo 3" must not become "undo 1".
         (
             '{"command": "undo", "args": {"cuont": 3, "reason": "x"}}',
-            "undo does not take 'cuont' (it takes count, reason)",
+            "undo does not take 'cuont' (it takes count, reason, seq)",
         ),
         (
             '{"command": "pause", "args": {"why": "lunch"}}',

@@ -43,11 +43,11 @@ def test_the_referee_enrols_three_discs_and_the_set_file_names_each_tag(
     page.fill("#enrol-set", "box-7")
     page.fill("#enrol-pieces", "hero-xoric, hero-elani, undead-1")
     page.click("#enrol-start")
-    expect(page.locator("#enrol-next")).to_have_text("Put the disc of hero-xoric on the mat")
+    expect(page.locator("#enrol-next")).to_have_text("Put Xoric the Barbarian's disc on the mat")
     expect(page.locator("#enrol-progress")).to_have_text("0 of 3 discs enrolled in set box-7")
 
     put_down("disc-a", 150.0)
-    expect(page.locator("#enrol-next")).to_have_text("Put the disc of hero-elani on the mat")
+    expect(page.locator("#enrol-next")).to_have_text("Put Elani the Thief's disc on the mat")
     expect(page.locator("#enrol-notices li").first).to_have_text(
         f"tag {tag_uid('disc-a').hex()} is now hero-xoric"
     )
@@ -61,7 +61,7 @@ def test_the_referee_enrols_three_discs_and_the_set_file_names_each_tag(
     expect(page.locator("#enrol-progress")).to_have_text("1 of 3 discs enrolled in set box-7")
     with table.source.hands() as world:
         world.remove("disc-c")  # one taken off again: the one left on the mat is the tap
-    expect(page.locator("#enrol-next")).to_have_text("Put the disc of undead-1 on the mat")
+    expect(page.locator("#enrol-next")).to_have_text("Put disc undead 1 on the mat")
     put_down("disc-c", 550.0)
     expect(page.locator("#enrol-next")).to_have_text("Every disc of the set has its tag")
     expect(page.locator("#enrol-done li")).to_have_count(3)

@@ -48,10 +48,12 @@ def test_the_referee_calibrates_the_mat_from_the_set_up_page(
     expect(page.locator("#cal-last-tap")).to_have_text("Last tap, point 9: heard by 8 piezos")
     expect(page.locator("#cal-mat-text")).to_have_text("Walls: closed wall system; fixed obstacles: 0.")
     page.click("#cal-finish")  # not yet confirmed: the dashboard says what is missing
-    expect(page.locator("#setup-result")).to_contain_text("confirm the playmat's walls, gaps and obstacles")
+    answer = page.locator("#cal-finish + .answer")
+    expect(answer).to_contain_text("the playmat's walls, gaps and obstacles are checked")
+    expect(answer).not_to_contain_text("False")  # in words, not as the value code got
     page.check("#cal-mat-confirmed")
     page.click("#cal-finish")
-    expect(page.locator("#setup-result")).to_have_text("✔ Calibration saved")
+    expect(page.locator("#cal-finish + .answer")).to_have_text("✔ Calibration saved")
     expect(page.locator("#cal-status")).to_have_text("calibrated just now")
     expect(page.locator("#cal-figures dd[data-figure='Source']")).to_have_text("guided")
     expect(page.locator("#cal-figures dd[data-figure='Taps heard']")).to_have_text("9 of 9")

@@ -32,9 +32,9 @@ def test_the_referee_sets_up_boss_mode_at_a_castles_table(
     expect = sync_api.expect
     page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
     log_in(page, PIN)
-    expect(page.locator("#wiz-ruleset")).to_have_text("catacombs-and-castles-2e")
+    expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs & Castles, Second Edition")
     # The table file's game is on the table: its Quick Start teams.
-    expect(page.locator("#wiz-current")).to_contain_text("game 1: team: ")
+    expect(page.locator("#wiz-current")).to_contain_text("game 1: Team Mode: ")
     expect(page.locator("#wiz-3e")).to_be_hidden()
 
     page.select_option("#wiz-mode", "boss")
@@ -56,16 +56,21 @@ def test_the_referee_sets_up_boss_mode_at_a_castles_table(
 
     # Two warriors: the rules refuse, the game on the table goes on.
     page.click("#wiz-start")
-    expect(page.locator("#setup-result")).to_contain_text(
-        "✘ Not done: cannot start the game: sides[1] chooses three different warriors"
+    answer = page.locator("#wiz-start + .answer")
+    expect(answer).to_contain_text(
+        "✘ Not done: cannot start the game: the second side chooses three different warriors"
     )
-    expect(page.locator("#wiz-current")).to_contain_text("game 1: team: ")
+    # Right under the button, in the screen the referee tapped it in, and without a Python value.
+    button, said = page.locator("#wiz-start").bounding_box(), answer.bounding_box()
+    assert button is not None and said is not None and 0 <= said["y"] - (button["y"] + button["height"]) < 40
+    assert "[" not in (answer.text_content() or "")
+    expect(page.locator("#wiz-current")).to_contain_text("game 1: Team Mode: ")
 
     catacomb.locator(".warriors input[value=catacomb-warrior-c]").check()
     page.click("#wiz-start")
-    expect(page.locator("#setup-result")).to_have_text("✔ The new game is on the table")
+    expect(page.locator("#wiz-start + .answer")).to_have_text("✔ The new game is on the table")
     expect(page.locator("#wiz-current")).to_have_text(
-        "game 2: boss: Delilah the Mage Princess, Kethyst the Ranger, Larra the Huntress, "
+        "game 2: Boss Mode: Delilah the Mage Princess, Kethyst the Ranger, Larra the Huntress, "
         "Xaugorth the Wraith Knight"
     )
     # Step 2 lists the new game's discs: the heroes and the boss, each not on the mat yet.

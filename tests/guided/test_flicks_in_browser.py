@@ -67,7 +67,7 @@ def test_the_page_asks_for_a_flick_reads_it_and_shows_the_surface_in_words(
     # The referee stops after one flick: it is saved, and the page says in words what is weak.
     page.check("#cal-flicks-confirmed")
     page.click("#cal-flicks-finish")
-    expect(page.locator("#setup-result")).to_have_text("✔ Calibration saved")
+    expect(page.locator("#cal-flicks-finish + .answer")).to_have_text("✔ Calibration saved")
     expect(page.locator("#cal-figures dd[data-figure='Flicks read']")).to_have_text("1 of 6")
     expect(page.locator("#cal-figures dd[data-figure='Sliding friction']")).to_contain_text(" ± ")
     advice = page.locator("#cal-advice li")

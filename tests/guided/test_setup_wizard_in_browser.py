@@ -80,7 +80,7 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
     page.select_option("#wiz-lord", "vasesak-the-sorcerer")
     page.check("#wiz-rooms input[value=the-barracks]")
     page.click("#wiz-start")
-    expect(page.locator("#setup-result")).to_have_text("✔ The new game is on the table")
+    expect(page.locator("#wiz-start + .answer")).to_have_text("✔ The new game is on the table")
     expect(page.locator("#wiz-current")).to_contain_text("game 2: ")
     setup = [r.payload for r in table.daemon.eventlog.records() if r.kind == "setup"][-1]
     assert (sorted(setup["heroes"]), setup["expansions"]) == (sorted(HEROES), ["castles"])
@@ -97,19 +97,19 @@ def test_the_referee_sets_up_a_game_places_the_pieces_and_ends_on_a_green_health
         expect(page.locator(f"#wiz-pieces li[data-piece=hero-{hero}]")).to_have_attribute("data-ok", "true")
     expect(page.locator("#wiz-mat circle.seen")).to_have_count(4)
     expect(page.locator("#wiz-pieces li[data-piece=hero-xoric]")).to_have_text(
-        "Xoric the Barbarian (disc hero-xoric): seen on the mat"
+        "Xoric the Barbarian: seen on the mat"
     )
 
     # 3. The trackers, and 4. the health check.
     board_1 = page.locator("#wiz-trackers li[data-tracker=board-1] span")
-    expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-xoric ")
+    expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside Xoric the Barbarian ")
     # The tracker goes to Elani's board instead: the WLED device beside it shows her 7 health, not Xoric's 9.
     with MqttProbe(mosquitto_broker.host, mosquitto_broker.port) as device:
         device.subscribe("wled/board-1/api")
         device.wait_for(lambda seen: any(b'"i":[0,9,"00C800"' in s.payload for s in seen))
         page.select_option("#wiz-trackers li[data-tracker=board-1] select", "hero-elani")
         page.click("#wiz-trackers li[data-tracker=board-1] button")
-        expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside hero-elani ")
+        expect(board_1).to_have_text("board-1 (wled, wled/board-1): beside Elani the Thief ")
         device.wait_for(lambda seen: b'"i":[0,7,"00C800",7,12,"000000"]' in seen[-1].payload)
 
     expect(page.locator("#wiz-health li[data-check=trackers]")).to_have_text(

@@ -48,8 +48,12 @@ class GameScript:
         self.clock = FakeClock()
         self.scan_id, self.t_us = 100, 1_000_000  # the board's scan ids and device clock, as it sends them
         self.daemon_mqtt = FakeMqttClient(self.broker, "daemon")
+        camera = options.camera if options else None
         self.publisher = TablePublisher(
-            self.table.table, self.daemon_mqtt, handler=lambda c: self.daemon.on_command(c)
+            self.table.table,
+            self.daemon_mqtt,
+            handler=lambda c: self.daemon.on_command(c),
+            camera=camera.on_message if camera else None,
         )
         self.daemon = Daemon(
             self.table,
@@ -138,6 +142,14 @@ class GameScript:
         answers = [json.loads(m.payload) for m in self.referee.received]
         mine = [a for a in answers if a.get("txn") == txn]
         return mine[-1] if mine else {}
+
+    # -- the overhead camera ----------------------------------------------------------------------------
+    def camera_sends(self, payload: bytes, kind: str = topics.CAMERA_FRAMES) -> None:
+        """A message of the table's camera process (service/camera/wire.py) on its topic."""
+        camera = FakeMqttClient(self.broker, "camera")
+        camera.start(lambda: None, lambda message: None)
+        camera.publish(topics.topic(self.table.table, kind), payload, qos=0, retain=False)
+        self.settle()
 
     # -- what everyone sees -----------------------------------------------------------------------------
     @property

@@ -1,5 +1,5 @@
 """A checker over what a page shows people: no raw id, command name, record number, file name or Python
-literal in its visible text, and no horizontal scroll."""
+literal in its visible text, no horizontal scroll, and every control big enough for a finger and on screen."""
 
 from __future__ import annotations
 
@@ -41,3 +41,74 @@ def page_problems(page: Any) -> list[str]:
     if wide[0] > wide[1]:
         problems.append(f"horizontal scroll: the page is {wide[0]} px wide on a {wide[1]} px screen")
     return problems
+
+
+# Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
+# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped.
+_SMALL_CONTROLS = """() => {
+  const out = [];
+  const width = document.documentElement.clientWidth + 0.5;
+  for (const el of document.querySelectorAll("button, a, select, input:not([type=hidden]), summary")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest("[hidden]")) continue;
+    if (el.closest("details:not([open]) > :not(summary)")) continue;
+    const row = el.closest("label.check");
+    const h = row ? row.getBoundingClientRect().height : r.height;
+    if (h >= 44 && r.left >= 0 && r.right <= width) continue;
+    const name = (el.textContent || el.name || "").trim().slice(0, 30);
+    const size = `${Math.round(r.width)} x ${Math.round(h)} px at x ${Math.round(r.left)}`;
+    out.push(`${el.tagName.toLowerCase()} "${name}": ${size}`);
+  }
+  return out;
+}"""
+
+
+def small_controls(page: Any) -> list[str]:
+    """Every visible control on ``page`` lower than 44 px or reaching past the screen's edge."""
+    found: list[str] = page.evaluate(_SMALL_CONTROLS)
+    return found
+
+
+# The size on screen of every visible piece of text in the viewport: CSS pixels, and for SVG text its size in
+# the drawing's units times the drawing's scale.
+_TEXT_SIZES = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    const el = walker.currentNode.parentElement;
+    if (!text || !el || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (r.bottom <= 0 || r.top >= innerHeight || style.visibility === "hidden") continue;
+    let px = parseFloat(style.fontSize);
+    const svg = el.closest("svg");
+    if (svg && svg.viewBox.baseVal.width) px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    out.push([Math.round(px * 10) / 10, text.slice(0, 40)]);
+  }
+  return out;
+}"""
+
+
+def text_smaller_than(page: Any, px: float) -> list[str]:
+    """Every visible text in the viewport drawn smaller than ``px``, as "<size> px: <text>"."""
+    sizes: list[list[Any]] = page.evaluate(_TEXT_SIZES)
+    return [f"{size} px: {text}" for size, text in sizes if size < px - 0.5]
+
+
+def page_scrolls(page: Any) -> bool:
+    """Whether the page is larger than its window either way (a TV has no one to scroll it)."""
+    root = "document.documentElement"
+    scroll: list[int] = page.evaluate(f"[{root}.scrollWidth - innerWidth, {root}.scrollHeight - innerHeight]")
+    return max(scroll) > 0
+
+
+def in_view_together(control: Any, answer: Any) -> bool:
+    """Whether a control and the answer to it are both inside the window as it is scrolled now: the person
+    who tapped sees the answer without scrolling."""
+    found: bool = control.page.evaluate(
+        """([a, b]) => [a, b].every((el) => { const r = el.getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })""",
+        [control.element_handle(), answer.element_handle()],
+    )
+    return found

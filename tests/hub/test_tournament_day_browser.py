@@ -226,7 +226,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         wizard.locator(".wiz-side[data-team=castle] .heroes input[value=larra]").check()
         wizard.locator(".wiz-side[data-team=catacomb] .heroes input[value=hakoru]").check()
         wizard.click("#wiz-start")
-        expect(wizard.locator("#setup-result")).to_have_text("✔ The new game is on the table")
+        expect(wizard.locator("#wiz-start + .answer")).to_have_text("✔ The new game is on the table")
         eventually(lambda: (hub.table_view("t1")["setup_match"] or {}).get("round") == 2)
         assert hub.table_view("t1")["side_ids"] == [second["t1"].a, second["t1"].b]
         chosen = [r for r in tables["t1"].daemon.eventlog.records() if r.kind == "setup"][-1].payload

@@ -14,9 +14,18 @@ import pytest
 from service.enrolment import desk as enrolment_desk
 from service.guided import desk as calibration_desk
 from service.publish import topics
-from service.table.commands import CATALOGUE, CommandRefused, arguments_of, check_command, from_form
+from service.table import setup_game
+from service.table.commands import (
+    CATALOGUE,
+    CommandRefused,
+    arguments_of,
+    check_command,
+    command_names,
+    from_form,
+)
 from service.table.commands.game import _HANDLERS
 from service.table.commands.reference import markdown, section_of
+from service.table.commands.wizard import WIZARD_COMMANDS
 from tests.helpers.game_script import GameScript
 from web_dashboard.commands import CommandError, build_request
 
@@ -94,6 +103,13 @@ def test_the_game_handles_exactly_the_commands_the_catalogue_hands_it() -> None:
     assert set(_HANDLERS) == {name for name, spec in CATALOGUE.items() if spec.handled_by == "game"}
 
 
+def test_the_set_up_wizard_answers_exactly_the_commands_the_catalogue_hands_it() -> None:
+    assert set(WIZARD_COMMANDS) == set(command_names("wizard"))
+    # setup_game's arguments split by game (service/table/setup_game.py) are, together, the catalogue's.
+    by_game = setup_game.ARGUMENTS | setup_game.CASTLES_ARGUMENTS | {"match"}
+    assert by_game == set(CATALOGUE["setup_game"].takes)
+
+
 def test_the_set_up_desks_take_the_arguments_the_catalogue_declares() -> None:
     assert enrolment_desk.COMMANDS == arguments_of("enrolment")
     assert calibration_desk.COMMANDS == arguments_of("calibration")
@@ -125,13 +141,14 @@ def table() -> Iterator[GameScript]:
 
 
 def _send_as(table: GameScript, actor: str, command: str, args: dict[str, Any]) -> dict[str, Any]:
-    body = {"txn": "as-" + actor, "actor": actor, "command": command, "args": args}
-    table.referee.received.clear()
+    txn = f"as-{actor}-{command}".replace(":", "-")
+    body = {"txn": txn, "actor": actor, "command": command, "args": args}
     table.referee.publish(
         topics.topic(table.table.table, topics.CMD_REQUEST), json.dumps(body).encode(), qos=1, retain=False
     )
     table.settle()
-    (answer,) = [json.loads(m.payload) for m in table.referee.received]
+    answers: list[dict[str, Any]] = [json.loads(m.payload) for m in table.referee.received]
+    (answer,) = [a for a in answers if a.get("txn") == txn]
     return answer
 
 
@@ -151,3 +168,85 @@ def test_the_daemon_refuses_what_the_catalogue_refuses_before_the_game_sees_it(t
     assert table.send("teleport")["error"].startswith("unknown command 'teleport'; known: enter_room")
     assert table.eventlog.last_seq() == seq
     assert table.state["table"]["paused"] is False
+
+
+@pytest.mark.parametrize("actor", ["spectator:tv", "player:hero-xoric"])
+def test_a_spectator_or_a_player_cannot_send_a_referee_command(table: GameScript, actor: str) -> None:
+    # Only an authenticated referee changes game state from outside (docs/mqtt.md, "Roles and ACLs").
+    seq = table.eventlog.last_seq()
+    for name in ("pause", "undo", "correct", "new_game"):
+        answer = _send_as(table, actor, name, FITTING[name])
+        assert answer["ok"] is False
+        assert answer["error"].startswith(f"{name} is sent by ") and repr(actor) in answer["error"]
+    assert table.eventlog.last_seq() == seq
+    assert table.state["table"]["paused"] is False
+
+
+def test_only_the_referee_account_may_publish_a_command_and_the_catalogue_names_no_spectator() -> None:
+    acl = (Path(__file__).resolve().parents[2] / "deploy" / "mosquitto" / "acl").read_text(encoding="utf-8")
+    writers, user = set(), None
+    for line in acl.splitlines():
+        if line.startswith("user "):
+            user = line.split()[1]
+        elif line.split()[:3] == ["topic", "write", "smartmat/+/cmd/request"]:
+            writers.add(user)
+    assert writers == {"referee"}
+    for spec in CATALOGUE.values():
+        assert "referee" in spec.senders and not spec.senders & {"spectator", "dashboard", "player"}
+
+
+# -- the pages send what the catalogue declares ----------------------------------------------------------
+
+STATIC = Path(__file__).resolve().parents[2] / "web_dashboard" / "static"
+TEMPLATES = Path(__file__).resolve().parents[2] / "web_dashboard" / "templates"
+_SEND = re.compile(r"\bsend\(\s*\"([a-z_]+)\"\s*(?:,\s*\{([^{}]*)\})?")
+_NEXT_STEP = re.compile(r"\{\s*command:\s*\"([a-z_]+)\"")
+
+
+def _top_level_keys(literal: str) -> set[str]:
+    """The keys of a JS object literal's body (``a: x, b`` → {a, b}), its values' commas skipped."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(literal):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        if char == "," and depth == 0:
+            parts.append(literal[start:i])
+            start = i + 1
+    parts.append(literal[start:])
+    return {part.split(":", 1)[0].strip() for part in parts if part.strip()}
+
+
+def _sent_by_pages() -> list[tuple[str, str, set[str]]]:
+    sent = []
+    for script in sorted(STATIC.glob("*.js")):
+        text = script.read_text(encoding="utf-8")
+        sent += [(script.name, m[1], _top_level_keys(m[2] or "")) for m in _SEND.finditer(text)]
+        sent += [(script.name, m[1], set()) for m in _NEXT_STEP.finditer(text)]
+    return sent
+
+
+def test_the_pages_send_only_commands_and_arguments_the_catalogue_declares() -> None:
+    sent = _sent_by_pages()
+    assert len(sent) > 25  # the console, the phone's page and the set-up pages all found
+    for script, name, keys in sent:
+        assert name in CATALOGUE, f"{script} sends {name}, which the catalogue does not declare"
+        assert keys <= set(CATALOGUE[name].takes), (
+            f"{script} sends {name} with {keys - set(CATALOGUE[name].takes)}"
+        )
+    # The bind form is posted whole (console.js: formArgs): every field it names is one of bind's arguments.
+    console = TEMPLATES.joinpath("console.html").read_text(encoding="utf-8")
+    form = console.split('<form id="bind-form"', 1)[1].split("</form>", 1)[0]
+    assert set(re.findall(r'name="([a-z_]+)"', form)) == set(CATALOGUE["bind"].takes)
+
+
+def test_the_pages_check_finds_an_argument_the_catalogue_does_not_take() -> None:
+    assert _top_level_keys(" flicked: form.flicked.value, shot: f(a, b), direct_hits: [x, y], cards ") == {
+        "flicked",
+        "shot",
+        "direct_hits",
+        "cards",
+    }
+    ((name, body),) = _SEND.findall('R.send("pause", { why: "spill" }, b)')
+    assert name == "pause" and not _top_level_keys(body) <= set(CATALOGUE[name].takes)

@@ -125,3 +125,38 @@ def test_the_referee_is_told_why_in_words_that_match_the_numbers() -> None:
     )
     assert session.last_shot is not None
     assert session.last_shot["reasons_said"] == ["a reading with a hit on Orc 2 fits nearly as well"]
+
+
+def test_a_tournament_match_names_each_side_by_its_entrant_in_the_feed_the_snapshot_and_the_result() -> None:
+    """The hub's offer names the two entrants (docs/tournaments.md); ``setup_game`` puts them in the setup
+    record (service/table/setup_game.py with_match), and everything people read says
+    "Ada (Team Castle)", never "Team Castle" alone for Ada nor her entrant id."""
+    import dataclasses
+
+    from service.table.setup_game import with_match
+
+    offer = {
+        "event": "spring-cup",
+        "round": 1,
+        "table": "castles-demo",
+        "mode": "team",
+        "sides": [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}],
+    }
+    session = TableSession()
+    said: list[str] = []
+    for record in read_log(EXAMPLES / "castles-2e-team.jsonl"):
+        if record.kind == "setup":
+            record = dataclasses.replace(record, payload=with_match(dict(record.payload), offer))
+        said += [e["said"] for e in session.apply(record) if "said" in e]
+    assert "Ada (Team Castle) to act" in said and "Bo (Team Catacomb) to act" in said
+    assert not any(re.search(r"\b(ada|bo)\b|^Team \w+ to act", s) for s in said)
+    snapshot = session.snapshot()
+    assert [(s["id"], s.get("player")) for s in snapshot["sides"]] == [("ada", "Ada"), ("bo", "Bo")]
+    assert snapshot["result"]["headline"] in ("Ada (Team Castle) wins", "Bo (Team Catacomb) wins")
+
+
+def test_a_game_that_is_not_a_match_has_no_player_on_its_sides() -> None:
+    session = TableSession()
+    for record in read_log(EXAMPLES / "castles-2e-team.jsonl"):
+        session.apply(record)
+    assert all("player" not in s for s in session.snapshot()["sides"])

@@ -8,10 +8,18 @@
 window.SmartmatBoard = (function () {
   const NS = "http://www.w3.org/2000/svg";
   const MARKS = { frozen: "❄", stunned: "✦", teleported: "⇄" };
-  const MIN_DISC_PX = 17;   // drawn radius on screen, at least: room for three letters of 16 px text
+  // Sizes on screen for 16 px text (a phone's smallest); a TV at three metres sets --mat-text-px (app.css) and
+  // everything on the mat grows with it.
+  let MIN_DISC_PX = 17;     // drawn radius on screen, at least: room for two letters of TEXT_PX text
   const TAP_PX = 22;        // tap target radius: 44 px across
-  const TEXT_PX = 16;       // every word and number on the mat, on screen (a phone's smallest text)
-  const BADGE_PX = 12;      // radius of a health badge: two digits of TEXT_PX
+  let TEXT_PX = 16;         // every word and number on the mat, on screen
+  let BADGE_PX = 12;        // radius of a health badge: two digits of TEXT_PX
+  function textSize() {
+    const asked = parseFloat(getComputedStyle(document.body).getPropertyValue("--mat-text-px"));
+    TEXT_PX = asked > 0 ? asked : 16;
+    MIN_DISC_PX = 17 * TEXT_PX / 16;
+    BADGE_PX = 12 * TEXT_PX / 16;
+  }
   let lastAnimatedShot = null;
   let replayTimer = null;
   let lastDraw = null;      // what was drawn last, for a replay or a details card
@@ -44,12 +52,31 @@ window.SmartmatBoard = (function () {
 
   // A hero by its own name ("Xoric the Barbarian" → "Xo"); a monster by its card and number ("Orc 2" → "O2",
   // "Giant Rat 3" → "GR3", "Troll" → "Tr"): short enough for a disc, the full name is one tap away.
+  // A warrior of a lettered group ("Castle Warrior A 1", "Castle Warrior B 1": Catacombs & Castles 2E) by its
+  // letter and number, "A1", "B1", so the three of Boss Mode never read alike (the ring tells the team).
   function initials(name, kind) {
     const words = String(name || "?").split(/\s+/).filter((w) => w && !/^(the|of|and)$/i.test(w));
     const number = words.filter((w) => /^\d+$/.test(w)).join("");
     const letters = words.filter((w) => !/^\d+$/.test(w));
+    const group = letters.filter((w) => /^[A-Z]$/.test(w)).join("");
+    if (group && kind !== "hero") return group + number;
     if (kind === "hero" || letters.length < 2) return (letters[0] || "?").slice(0, number ? 1 : 2) + number;
     return letters.slice(0, 2).map((w) => w[0].toUpperCase()).join("") + number;
+  }
+
+  // A piece no character stands on, named by what it is: a shield, a thrown piece, an obstacle, or a disc with
+  // nobody on it (a destroyed monster's, say) by its own name, "dungeon-5" → "Dungeon disc 5", "D5".
+  const THINGS = [
+    [/shield/, "Shield", "Sh"], [/ranged/, "Thrown piece", "Th"], [/^ice/, "Ice", "Ic"],
+    [/gelatinous-cube/, "Gelatinous Cube", "GC"], [/fire-wall/, "Fire Wall", "FW"], [/obstacle/, "Obstacle", "Ob"],
+  ];
+  function thingName(piece, cls) {
+    for (const [pattern, name, short] of THINGS) if (pattern.test(cls || "")) return { name, short, kind: name.toLowerCase() };
+    const words = String(piece || "").split("-").filter(Boolean);
+    const number = /^\d+$/.test(words[words.length - 1] || "") ? words.pop() : "";
+    const title = words.map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+    const short = words.slice(0, 2).map((w) => w[0].toUpperCase()).join("") + number || "?";
+    return { name: `${title || "A"} disc${number ? " " + number : ""}`, short, kind: "disc" };
   }
 
   // Nudge drawn discs apart so none covers another (a few rounds of pairwise pushes; the mat rarely holds more
@@ -168,12 +195,20 @@ window.SmartmatBoard = (function () {
       taken.push([spot.cx, spot.cy, Math.max(half, tall)]);
       return [spot.cx, spot.cy + text * 0.35];  // the baseline that centres the word there
     };
-    svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
-    svg.appendChild(node("rect", { x: ex - 6 / k, y: ey - 6 / k, width: 12 / k, height: 12 / k, class: "path-end" }));
     const [lsx, lsy] = word(sx, sy, pts[1][0], pts[1][1], "start");
     const [lex, ley] = word(ex, ey, pts[pts.length - 2][0], pts[pts.length - 2][1], "end");
     svg.appendChild(node("text", { x: lsx, y: lsy, class: "path-label", "font-size": text }, "start"));
     svg.appendChild(node("text", { x: lex, y: ley, class: "path-label", "font-size": text }, "end"));
+  }
+
+  // The path's start ring and end square, drawn under the discs: the flicked disc rests on the end, and its
+  // initials stay readable over the square; the words "start" and "end" go on top (drawEnds).
+  function drawEndMarks(svg, path, k) {
+    const pts = pathPoints(path);
+    if (pts.length < 2) return;
+    const [sx, sy] = pts[0], [ex, ey] = pts[pts.length - 1];
+    svg.appendChild(node("circle", { cx: sx, cy: sy, r: 7 / k, class: "path-start" }));
+    svg.appendChild(node("rect", { x: ex - 6 / k, y: ey - 6 / k, width: 12 / k, height: 12 / k, class: "path-end" }));
   }
 
   // The reconstructed shot replayed: a ghost of the flicked disc runs along the path at the shot's own pace
@@ -220,12 +255,41 @@ window.SmartmatBoard = (function () {
   }
 
   // "Hero", "The Overseer's monster", "The Overseer's lord", "Neutral piece": the side in words.
-  function sideWords(side, kind) {
+  function sideWords(side, kind, state) {
     const what = (kind || "piece").replace(/_/g, " ");
     if (side === "heroes") return kind === "hero" ? "Hero" : `The heroes' ${what}`;
     if (side === "overseer") return `The Overseer's ${what}`;
-    if (side && side !== "neutral") return `${side.replace(/-/g, " ")}: ${what}`;
+    if (side && side !== "neutral") return `${sideName(side, state)}: ${what}`;
     return `Neutral ${what}`;
+  }
+
+  // A Catacombs & Castles side as people call it (service/table/wording.py side_name): its player's name when
+  // the table knows one (a tournament's entrant), else its team.
+  const TEAMS = { castle: "Team Castle", catacomb: "Team Catacomb" };
+  function sideName(side, state) {
+    const s = ((state && state.sides) || []).find((x) => x.id === side) || { id: side, team: side };
+    const team = TEAMS[s.team] || String(s.team || s.id || "a side").replace(/-/g, " ");
+    const player = s.player || s.entrant;
+    return player ? `${player} (${team})` : team;
+  }
+
+  // The legend says what the drawing means in this game: Catacombs' heroes and Overseer, or a Catacombs &
+  // Castles game's two sides by name; and what a health badge counts (a Castles hero's or boss's badge is its
+  // side's pool of Health Tokens, a warrior's its own health).
+  function drawLegend(card, state) {
+    const legend = card && card.querySelector(".legend");
+    if (!legend) return;
+    const sides = (state && state.sides) || [];
+    const set = (key, text) => { const n = legend.querySelector(`[data-key=${key}]`); if (n && n.textContent !== text) n.textContent = text; };
+    if (sides.length >= 2) {
+      set("first", `${sideName(sides[0].id, state)}: solid ring`);
+      set("second", `${sideName(sides[1].id, state)}: dashed ring`);
+      set("number", "number: the side's Health Tokens (a warrior: its own health)");
+    } else {
+      set("first", "heroes: solid ring");
+      set("second", "Overseer: dashed ring");
+      set("number", "number: health");
+    }
   }
 
   // The details card for a tapped piece: name, side in words, health as a number, status, gold.
@@ -245,8 +309,9 @@ window.SmartmatBoard = (function () {
     if (!item) { box.hidden = true; return; }
     const ch = item.character || {};
     const add = (tag, cls, text) => { const n = document.createElement(tag); n.className = cls; n.textContent = text; box.appendChild(n); return n; };
-    add("strong", "name", ch.name || "An uncharted disc");
-    add("div", "side", sideWords(item.side, ch.kind));
+    add("strong", "name", ch.name || item.thing.name);
+    if (ch.printed_name) add("div", "printed muted", `printed on its card: ${ch.printed_name}`).lang = "it";
+    add("div", "side", ch.name ? sideWords(item.side, ch.kind, d.state) : (item.thing.kind === "disc" ? "No character on it" : sideWords(item.side, item.thing.kind, d.state)));
     if (ch.health !== undefined) {
       add("div", "hp", ch.alive === false ? "Destroyed" : `Health ${ch.health} of ${ch.max_health || ch.health}`);
     }
@@ -266,6 +331,7 @@ window.SmartmatBoard = (function () {
   // options: {animate, candidatePaths: [{path, cls}], highlight: Set of piece ids, referee: bool}
   function draw(svg, board, state, shot, options) {
     options = options || {};
+    textSize();
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const mat = (board && board.mat) || defaultMat();
     const width = mat.width_mm || 860, height = mat.height_mm || 610;
@@ -294,7 +360,8 @@ window.SmartmatBoard = (function () {
     const extra = options.candidatePaths || [];
     for (const c of extra) drawPath(svg, c.path, "path candidate " + (c.cls || ""), false);
     // The referee's choice when there was one, else the most likely reading.
-    const top = shot && !shot.set_aside && shot.candidates && shot.candidates[Number.isInteger(shot.chosen) ? shot.chosen : 0];
+    // A shot the referee took back or set aside did not happen as drawn: no path.
+    const top = shot && !shot.set_aside && !shot.undone && shot.candidates && shot.candidates[Number.isInteger(shot.chosen) ? shot.chosen : 0];
     const flicked = shot && shot.declaration && shot.declaration.flicked;
     let ghostRadius = 16;
     if (top && !extra.length) {
@@ -308,12 +375,16 @@ window.SmartmatBoard = (function () {
     const items = [];
     for (const p of board.pieces || []) {
       if (p.on_mat === false) continue;
-      const ch = chars[p.character || p.piece] || {};
-      const r = Math.max(p.radius_mm || 16, MIN_DISC_PX / k);
+      // A disc whose character was destroyed may still lie on the mat: it carries that character's name.
+      const ch = chars[p.character || p.piece] || ((state && state.characters) || []).find((c) => c.piece === p.piece) || {};
+      const thing = thingName(p.piece, p.class);
+      const short = ch.name ? initials(ch.name, ch.kind) : thing.short;
+      // Three letters of bold 16 px ("WG3") need a wider disc than two.
+      const r = Math.max(p.radius_mm || 16, (short.length > 2 ? MIN_DISC_PX * 20 / 17 : MIN_DISC_PX) / k);
       if (p.piece === flicked) ghostRadius = p.radius_mm || 16;
       const side = ch.side || p.side || "neutral";
       const room = r + BADGE_PX / k;  // its own badge's place, and a neighbour's badge's
-      items.push({ piece: p.piece, character: ch, side, look: looks(side, state), r, room, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
+      items.push({ piece: p.piece, character: ch, thing, short, side, look: looks(side, state), r, room, x: p.x_mm, y: fy(p.y_mm), x0: p.x_mm, y0: fy(p.y_mm) });
     }
     spread(items, 2 / k, width, height);
     const text = TEXT_PX / k;
@@ -326,17 +397,18 @@ window.SmartmatBoard = (function () {
         svg.appendChild(node("circle", { cx: it.x0, cy: it.y0, r: 2.5 / k, class: "leader-dot" }));
       }
     }
+    if (top) drawEndMarks(svg, top.path, k);
     for (const it of items) {
       const ch = it.character;
       const alive = ch.alive !== false;
       const cls = `piece side-${it.look}${alive ? "" : " dead"}${hits.has(it.piece) ? " hit" : ""}${highlight.has(it.piece) ? " highlight" : ""}`;
-      const label = `${ch.name || it.piece}${ch.health !== undefined ? `, ${ch.health} health` : ""}`;
+      const label = `${ch.name || it.thing.name}${ch.health !== undefined ? `, ${ch.health} health` : ""}`;
       const g = node("g", { class: cls, "data-piece": it.piece, transform: `translate(${it.x},${it.y})`,
         tabindex: 0, role: "button", "aria-label": label });
       g.appendChild(node("title", {}, label));
       g.appendChild(node("circle", { r: Math.max(it.r, TAP_PX / k), class: "tap" }));
       g.appendChild(node("circle", { r: it.r, class: "disc" }));
-      g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, ch.name ? initials(ch.name, ch.kind) : "·"));
+      g.appendChild(node("text", { class: "initials", dy: "0.35em", "font-size": text }, it.short));
       const badge = badges.get(it);
       if (badge) {
         g.appendChild(node("circle", { cx: badge.x, cy: badge.y, r: BADGE_PX / k, class: "hp-badge" }));
@@ -350,8 +422,9 @@ window.SmartmatBoard = (function () {
       svg.appendChild(g);
     }
     if (top) drawEnds(svg, top.path, k, items, badges);  // on top of the discs, so "start" and "end" stay readable
-    lastDraw = { path: top && !extra.length ? top.path : (top ? top.path : null), ghostRadius, items, referee: Boolean(options.referee) };
+    lastDraw = { path: top ? top.path : null, ghostRadius, items, state, referee: Boolean(options.referee) };
     const card = svg.closest(".board-card");
+    drawLegend(card, state);
     const box = card && card.querySelector(".piece-details");
     if (box && !box.hidden && box.dataset.piece) showDetails(svg, box.dataset.piece);  // keep it current
     const note = card && card.querySelector(".path-note");

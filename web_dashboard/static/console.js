@@ -156,22 +156,78 @@
     toggle.disabled = !s.phase || s.phase === "no_game";
     const undo = document.getElementById("undo-button");
     undo.disabled = !(s.table && s.table.can_undo);
+    // Undo says which move it takes back, and sends that move's record: the table takes back exactly it, or
+    // refuses when another move came in between (service/table/commands.py).
+    const next = s.table && s.table.undo_next;
+    const count = Number(document.querySelector("#undo-form [name=count]").value || 1);
+    undo.dataset.seq = next && count === 1 ? String(next.seq) : "";
+    undo.textContent = next && count === 1 ? `Undo ${next.what}` : (count > 1 ? `Undo the last ${count} moves` : "Undo");
     // A shot entered by hand stands for the shot the table expects; with none expected it cannot work.
     const manual = document.getElementById("manual-button");
     manual.disabled = !s.expected_shot || paused;
     document.getElementById("manual-when").hidden = !manual.disabled;
   }
 
+  // What each game lets the referee set by hand (service/table/commands.py: correct): the form offers only
+  // these, and starts on the first, so it never starts on something the table refuses.
+  const CORRECTIONS = {
+    "catacombs-3e": [["health", "health"], ["gold", "gold"], ["card", "a card (give or take)"]],
+    "catacombs-1e": [["health", "health"], ["gold", "gold"], ["rage", "rage (the Barbarian)"], ["card", "a card (give or take)"]],
+    castles: [["health", "the side's Health Tokens"], ["charge", "tokens on a card"]],
+  };
+  function corrections(state) {
+    const ruleset = String((state && state.ruleset) || "");
+    return ruleset.startsWith("catacombs-and-") ? CORRECTIONS.castles : (CORRECTIONS[ruleset] || CORRECTIONS["catacombs-3e"]);
+  }
+  // Only the inputs the chosen correction uses are shown (a phone's screen is short).
+  function showCorrectionInputs() {
+    const form = document.getElementById("correct-form");
+    const field = form.field.value;
+    form.querySelector(".for-value").hidden = field === "card";
+    form.querySelector(".for-card").hidden = !(field === "card" || field === "charge");
+    form.querySelector(".for-change").hidden = field !== "card";
+  }
+
   function renderForms(t) {
     // Who can be corrected or chosen as flicked / hit.
     const chars = (t.state && t.state.characters) || [];
+    const castles = Boolean(t.state && (t.state.sides || []).length);
     for (const id of ["correct-target", "manual-flicked", "bind-character"]) {
       const select = document.getElementById(id);
       const current = select.value;
       clear(select);
-      if (id === "correct-target") select.appendChild(S.el("option", { value: "party" }, "party (gold)"));
-      for (const c of chars) select.appendChild(S.el("option", { value: c.id }, c.name || c.id));
-      if (current) select.value = current;
+      // A correction's first choice is one the game accepts: a living hero (a Castles warrior has no health
+      // to set, its one point is undone with the shot that removed it).
+      const listed = id === "correct-target"
+        ? [...chars.filter((c) => c.alive !== false && c.kind !== "warrior"), ...chars.filter((c) => c.alive === false && c.kind !== "warrior"),
+          ...(castles ? chars.filter((c) => c.kind === "warrior") : [])]
+        : chars;
+      for (const c of listed) select.appendChild(S.el("option", { value: c.id }, c.name || c.id));
+      if (current && [...select.options].some((o) => o.value === current)) select.value = current;
+    }
+    // Only a table with physical decks has the referee name the cards it draws (as the turn controller).
+    document.getElementById("draw-card").hidden = !(t.state && t.state.decks === "physical");
+    const field = document.getElementById("correct-field");
+    const offered = corrections(t.state);
+    const key = offered.map((o) => o[0]).join(",");
+    if (field.dataset.offered !== key) {
+      const current = field.value;
+      clear(field);
+      for (const [value, label] of offered) field.appendChild(S.el("option", { value }, label));
+      if (offered.some((o) => o[0] === current)) field.value = current;
+      field.dataset.offered = key;
+      showCorrectionInputs();
+    }
+    // The discs the mat sees, offered as the ones a character may move to (each with who stands on it now).
+    const discs = document.getElementById("bind-discs");
+    const seen = ((t.board && t.board.pieces) || []).map((p) => p.piece).sort();
+    if (discs.dataset.seen !== seen.join(",")) {
+      clear(discs);
+      for (const piece of seen) {
+        const on = chars.find((c) => c.piece === piece);
+        discs.appendChild(S.el("option", { value: piece, label: on ? `${piece} (${on.name})` : `${piece} (free)` }));
+      }
+      discs.dataset.seen = seen.join(",");
     }
     const hits = document.getElementById("manual-hits");
     const checked = new Set([...hits.querySelectorAll("input:checked")].map((i) => i.value));
@@ -205,11 +261,16 @@
     rescan.addEventListener("click", () => R.send("rescan", {}, rescan));
     const dismiss = document.getElementById("dismiss-shot");
     dismiss.addEventListener("click", () => R.send("dismiss_shot", { reason: "set aside by the referee" }, dismiss));
+    document.querySelector("#undo-form [name=count]").addEventListener("input", () => renderTableControls(S.table));
     document.getElementById("undo-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const args = formArgs(e.target);
-      R.send("undo", { count: Number(args.count || 1), reason: args.reason || "" }, e.submitter || e.target);
+      const seq = document.getElementById("undo-button").dataset.seq;
+      R.send("undo", Object.assign({ count: Number(args.count || 1), reason: args.reason || "" },
+        seq ? { seq: Number(seq) } : {}), e.submitter || e.target);
     });
+    document.getElementById("correct-field").addEventListener("change", showCorrectionInputs);
+    showCorrectionInputs();
     document.getElementById("correct-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const a = formArgs(e.target);

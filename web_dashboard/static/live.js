@@ -19,6 +19,40 @@ window.Smartmat = (function () {
     return node;
   }
 
+  // Cards printed in another language (Catacombs 1E is Italian) are read in English: every name the table
+  // sends is put into English as it arrives, and a character keeps its printed name as ``printed_name`` for
+  // the cards that show it beside (web_dashboard/spectator.py english_names, from the content files).
+  let englishNames = {};
+  try { englishNames = JSON.parse(body.dataset.englishNames || "{}"); } catch (err) { englishNames = {}; }
+  const patterns = {};
+  function translator(ruleset) {
+    const names = englishNames[ruleset];
+    if (!names || !Object.keys(names).length) return null;
+    if (!patterns[ruleset]) {
+      const printed = Object.keys(names).sort((a, b) => b.length - a.length)
+        .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+      patterns[ruleset] = new RegExp(`(?<![\\p{L}'])(${printed.join("|")})(?![\\p{L}])`, "gu");
+    }
+    return (text) => text.replace(patterns[ruleset], (m) => names[m] || m);
+  }
+  function inEnglish(value, ruleset) {
+    const tr = translator(ruleset);
+    if (!tr) return value;
+    const walk = (v) => {
+      if (typeof v === "string") return tr(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v && typeof v === "object") {
+        const out = {};
+        for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+        if (typeof v.name === "string" && out.name !== v.name) out.printed_name = v.name;
+        return out;
+      }
+      return v;
+    };
+    return walk(value);
+  }
+  const rulesetOf = (state) => (state && state.ruleset) || (table.state && table.state.ruleset) || null;
+
   function characterName(id) {
     const list = (table.state && table.state.characters) || [];
     const found = list.find((c) => c.id === id);
@@ -60,8 +94,9 @@ window.Smartmat = (function () {
     source.addEventListener("error", () => setLink("reconnecting…", "warn"));
     source.addEventListener("hello", (e) => {
       const view = JSON.parse(e.data);
-      table.status = view.status; table.state = view.state; table.board = view.board;
-      table.shot = view.shot; table.characters = view.characters || {}; table.match = view.match || null;
+      const ruleset = rulesetOf(view.state);
+      table.status = view.status; table.state = inEnglish(view.state, ruleset); table.board = view.board;
+      table.shot = inEnglish(view.shot, ruleset); table.characters = view.characters || {}; table.match = view.match || null;
       showTableStatus();
       render("hello");
     });
@@ -71,7 +106,7 @@ window.Smartmat = (function () {
       render("hello");
     });
     source.addEventListener("snapshot", (e) => {
-      const next = JSON.parse(e.data);
+      const next = inEnglish(JSON.parse(e.data), rulesetOf(JSON.parse(e.data)));
       const game = (s) => (s && s.table && s.table.game) || null;
       if (table.state && game(next) !== null && game(table.state) !== null && game(next) !== game(table.state)) {
         // The table moved on to its next game: the last game's shot and story are no longer this game's.
@@ -82,7 +117,7 @@ window.Smartmat = (function () {
       render("snapshot");
     });
     source.addEventListener("board", (e) => { table.board = JSON.parse(e.data); render("board"); });
-    source.addEventListener("shot", (e) => { table.shot = JSON.parse(e.data); render("shot"); });
+    source.addEventListener("shot", (e) => { table.shot = inEnglish(JSON.parse(e.data), rulesetOf()); render("shot"); });
     source.addEventListener("match", (e) => { table.match = JSON.parse(e.data).match; render("match"); });
     source.addEventListener("character", (e) => {
       const c = JSON.parse(e.data);
@@ -96,7 +131,7 @@ window.Smartmat = (function () {
     });
     source.addEventListener("event", (e) => {
       table.eventMessages += 1;  // before de-duplication: lets a test see that the server repeated nothing
-      if (addEvent(e.lastEventId, JSON.parse(e.data))) render("event");
+      if (addEvent(e.lastEventId, inEnglish(JSON.parse(e.data), rulesetOf()))) render("event");
     });
   }
 
@@ -163,11 +198,13 @@ window.Smartmat = (function () {
   document.addEventListener("DOMContentLoaded", () => {
     setUpTheme();
     renderers.push(renderSummary, renderBoard);
-    if (body.dataset.eventsUrl && document.querySelector(".summary")) connect();
+    // Every page with the live badge follows the stream (the set-up pages too), so the badge says "live" or
+    // "table offline" and never stays on "connecting…".
+    if (body.dataset.eventsUrl && document.getElementById("link-status")) connect();
   });
 
   // Pages replace this to add candidate paths or a highlighted piece to the shared board.
-  const api = { table, el, characterName, onRender: (fn) => renderers.push(fn), render,
+  const api = { table, el, characterName, inEnglish, onRender: (fn) => renderers.push(fn), render,
     boardOptions: () => ({ animate: true }) };
   return api;
 })();

@@ -37,6 +37,8 @@
     return li;
   }
 
+  const openAway = new Set();
+
   function side(s, characters, turn) {
     const box = S.el("div", { class: `pool side-${s.id}`, "data-side": s.id });
     const title = S.el("h3", {}, teamName(s));
@@ -49,8 +51,22 @@
     box.appendChild(line);
     box.appendChild(tokens(s.health, s.starting_health, "pool-bar"));
     const list = S.el("ul", { class: "people" });
-    for (const c of characters.filter((x) => x.side === s.id)) list.appendChild(fighter(c, s.team));
+    // Warriors off the playmat (a First Edition side has twelve) are one line with their names one tap away,
+    // so the fighters on the mat stay in sight on a phone.
+    const mine = characters.filter((x) => x.side === s.id);
+    const away = mine.filter((c) => c.kind === "warrior" && c.on_mat === false);
+    for (const c of (away.length > 2 ? mine.filter((x) => !away.includes(x)) : mine)) list.appendChild(fighter(c, s.team));
     box.appendChild(list);
+    if (away.length > 2) {
+      const more = S.el("details", { class: "off-mat-warriors" });
+      more.open = openAway.has(s.id);  // the list is redrawn on every snapshot: it stays as the reader left it
+      more.addEventListener("toggle", () => { if (more.open) openAway.add(s.id); else openAway.delete(s.id); });
+      more.appendChild(S.el("summary", {}, `${away.length} warriors off the playmat`));
+      const rest = S.el("ul", { class: "people" });
+      for (const c of away) rest.appendChild(fighter(c, s.team));
+      more.appendChild(rest);
+      box.appendChild(more);
+    }
     return box;
   }
 
@@ -59,7 +75,9 @@
     // A tournament match names each side by its entrant (the hub's offer): the player, then the team.
     const offer = S.table && S.table.match;
     const entrant = offer && (offer.sides || []).find((x) => x.id === s.id);
-    return entrant ? `${entrant.name} (${team})` : team;
+    // The snapshot names a match's side by its entrant (docs/state.md: sides' player) once the game is set up.
+    const player = s.player || (entrant && entrant.name);
+    return player ? `${player} (${team})` : team;
   }
 
   // The shared summary speaks of rooms; a game without rooms names its mode and the team to act instead.

@@ -42,9 +42,14 @@ window.SmartmatReferee = (function () {
     }
     const list = document.getElementById("command-log");
     if (list) {
+      // The answer in words first; what was sent, as sent, under it (it wraps: a phone never scrolls sideways).
       const record = result.ok && result.seq !== null && result.seq !== undefined ? ` · log record ${result.seq}` : "";
-      list.insertBefore(S.el("li", { class: result.ok ? "ok" : "refused" },
-        `${result.command || "?"} ${JSON.stringify(result.args || {})} → ${result.ok ? "ok" + record : result.error}`), list.firstChild);
+      const li = S.el("li", { class: result.ok ? "ok" : "refused" },
+        (result.ok ? `✔ ${W.done(result.command)}` : `✘ ${W.refusal(result.error || "", result.command)}`) + record);
+      li.appendChild(S.el("code", { class: "sent" }, `${result.command || "?"} ${JSON.stringify(result.args || {})}`));
+      list.insertBefore(li, list.firstChild);
+      const count = document.getElementById("command-count");
+      if (count) count.textContent = `${list.childElementCount} answer${list.childElementCount === 1 ? "" : "s"}`;
     }
   }
 

@@ -78,7 +78,9 @@
       const li = document.createElement("li"); li.textContent = line; advice.append(li);
     }
     const flicking = view.flicks;
-    $("cal-start-card").classList.toggle("hidden", !!view.active);
+    // The simulated mat's built-in constants have nothing to calibrate: no Start button for them.
+    const nothingToCalibrate = status.source === "built-in constants";
+    $("cal-start-card").classList.toggle("hidden", !!view.active || nothingToCalibrate);
     $("cal-run-card").classList.toggle("hidden", !view.active || !!flicking);
     $("cal-flick-card").classList.toggle("hidden", !flicking);
     if (flicking) {
@@ -104,14 +106,14 @@
     } catch (err) { /* the next poll tries again */ }
   }
 
-  $("cal-start").addEventListener("click", () => send("calibrate_start", { rounds: Number($("cal-rounds").value) }));
-  $("cal-skip").addEventListener("click", () => send("calibrate_skip"));
-  $("cal-cancel").addEventListener("click", () => send("calibrate_cancel"));
-  $("cal-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-mat-confirmed").checked }));
-  $("cal-flicks-start").addEventListener("click", () => send("calibrate_flicks"));
-  $("cal-flick-skip").addEventListener("click", () => send("calibrate_skip"));
-  $("cal-flick-cancel").addEventListener("click", () => send("calibrate_cancel"));
-  $("cal-flicks-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-flicks-confirmed").checked }));
+  $("cal-start").addEventListener("click", () => send("calibrate_start", { rounds: Number($("cal-rounds").value) }, $("cal-start")));
+  $("cal-skip").addEventListener("click", () => send("calibrate_skip", {}, $("cal-skip")));
+  $("cal-cancel").addEventListener("click", () => send("calibrate_cancel", {}, $("cal-cancel")));
+  $("cal-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-mat-confirmed").checked }, $("cal-finish")));
+  $("cal-flicks-start").addEventListener("click", () => send("calibrate_flicks", {}, $("cal-flicks-start")));
+  $("cal-flick-skip").addEventListener("click", () => send("calibrate_skip", {}, $("cal-flick-skip")));
+  $("cal-flick-cancel").addEventListener("click", () => send("calibrate_cancel", {}, $("cal-flick-cancel")));
+  $("cal-flicks-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-flicks-confirmed").checked }, $("cal-flicks-finish")));
   refresh();
   setInterval(refresh, 700);
 })();

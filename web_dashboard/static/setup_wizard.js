@@ -100,7 +100,9 @@
     const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) return;
     const choices = await response.json();
-    $("wiz-ruleset").textContent = choices.ruleset;
+    const GAMES = { "catacombs-3e": "Catacombs, Third Edition", "catacombs-1e": "Catacombs, First Edition",
+      "catacombs-and-castles-1e": "Catacombs & Castles, First Edition", "catacombs-and-castles-2e": "Catacombs & Castles, Second Edition" };
+    $("wiz-ruleset").textContent = GAMES[choices.ruleset] || choices.ruleset;
     if (choices.modes) { castlesChoices(choices); return; }
     choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
     (choices.castles_heroes || []).forEach((h) => tick($("wiz-3e-castles-heroes"), "hero", h));
@@ -115,7 +117,15 @@
     return Array.from(document.querySelectorAll(`input[name=${name}]:checked`)).map((b) => b.value);
   }
 
-  function drawMat(svg, board) {
+  // A disc on the wizard's mat by the character on it (its initials, as the game's mat draws them), else by
+  // its own name in words ("dungeon-1" → "dungeon 1").
+  function discLabel(piece, characters) {
+    const c = (characters || []).find((x) => x.piece === piece.piece || x.id === piece.character);
+    if (c && c.name && window.SmartmatBoard) return window.SmartmatBoard.initials(c.name, c.kind);
+    return String(piece.piece).replace(/-/g, " ");
+  }
+
+  function drawMat(svg, board, characters) {
     const mat = (board && board.mat) || JSON.parse(body.dataset.mat || "{}");
     svg.setAttribute("viewBox", `0 0 ${mat.width_mm || 860} ${mat.height_mm || 610}`);
     svg.textContent = "";
@@ -126,7 +136,7 @@
       circle.dataset.piece = piece.piece;
       const label = document.createElementNS(SVG, "text");
       label.setAttribute("x", piece.x_mm); label.setAttribute("y", piece.y_mm - (piece.radius_mm || 15) - 12);
-      label.setAttribute("class", "piece"); label.textContent = piece.piece;
+      label.setAttribute("class", "piece"); label.textContent = discLabel(piece, characters);
       svg.append(circle, label);
     }
   }
@@ -168,7 +178,8 @@
     const board = view.board || {};
     const characters = state.characters || [];
     const heroes = characters.filter((c) => c.kind === "hero" || c.kind === "boss").map((c) => c.name);
-    const mode = state.mode ? `${state.mode}: ` : "";
+    const MODES = { team: "Team Mode", "one-versus-one": "One versus One", boss: "Boss Mode", "boss-versus-boss": "Boss vs Boss" };
+    const mode = state.mode ? `${MODES[state.mode] || state.mode}: ` : "";
     $("wiz-current").textContent = state.phase === "no_game" || !state.phase ? "no game yet"
       : `game ${(state.table && state.table.game) || 1}: ${mode}${heroes.join(", ")}`;
 
@@ -176,10 +187,10 @@
     const pieces = $("wiz-pieces"); pieces.textContent = "";
     const wanted = characters.filter((c) => c.piece && c.on_mat !== false);
     for (const c of wanted) {
-      item(pieces, seen.has(c.piece), `${c.name} (disc ${c.piece}): ${seen.has(c.piece) ? "seen on the mat" : "not seen yet"}`, { piece: c.piece });
+      item(pieces, seen.has(c.piece), `${c.name}: ${seen.has(c.piece) ? "seen on the mat" : "not seen yet"}`, { piece: c.piece });
     }
     if (!wanted.length) item(pieces, false, "no pieces to place yet: start a game first");
-    drawMat($("wiz-mat"), board);
+    drawMat($("wiz-mat"), board, characters);
 
     const trackers = $("wiz-trackers");
     const wantedList = (state.trackers || []).map((t) => t.id + "=" + (t.character || "")).join(",")
@@ -191,7 +202,8 @@
         const li = document.createElement("li");
         li.dataset.ok = String(!!t.character); li.dataset.tracker = t.id; li.dataset.character = t.character || "";
         const text = document.createElement("span");
-        text.textContent = `${t.id} (${t.kind}${t.topic ? `, ${t.topic}` : ""}): ${t.character ? `beside ${t.character}` : "not assigned"} `;
+        const beside = characters.find((c) => c.id === t.character);
+        text.textContent = `${t.id} (${t.kind}${t.topic ? `, ${t.topic}` : ""}): ${t.character ? `beside ${beside ? beside.name : t.character}` : "not assigned"} `;
         const select = document.createElement("select");
         select.setAttribute("aria-label", `who ${t.id} stands beside`);
         const none = document.createElement("option"); none.value = ""; none.textContent = "nobody";
@@ -203,7 +215,7 @@
         }
         const button = document.createElement("button");
         button.type = "button"; button.className = "secondary"; button.textContent = "Assign";
-        button.addEventListener("click", () => send("assign_tracker", { tracker: t.id, character: select.value || null }));
+        button.addEventListener("click", () => send("assign_tracker", { tracker: t.id, character: select.value || null }, button));
         li.append(text, select, button);
         trackers.append(li);
       }
@@ -258,8 +270,8 @@
   }
 
   $("wiz-start").addEventListener("click", () => send("setup_game", $("wiz-castles").classList.contains("hidden")
-    ? catacombsGame() : castlesGame()));
-  $("wiz-rescan").addEventListener("click", () => send("rescan"));
+    ? catacombsGame() : castlesGame(), $("wiz-start")));
+  $("wiz-rescan").addEventListener("click", () => send("rescan", {}, $("wiz-rescan")));
   refresh();
   setInterval(refresh, 700);
 })();

@@ -11,7 +11,10 @@
   function person(c) {
     const dead = c.alive === false;
     const li = S.el("li", { class: `person side-${c.side}${dead ? " dead" : ""}`, "data-character": c.id });
-    li.appendChild(S.el("span", { class: "name" }, c.name || c.id));
+    const name = S.el("span", { class: "name" }, c.name || c.id);
+    // A card printed in Italian (Catacombs 1E): its printed name beside the English one.
+    if (c.printed_name) name.appendChild(S.el("span", { class: "printed", lang: "it" }, ` (${c.printed_name})`));
+    li.appendChild(name);
     const shown = (c.status || []).filter((s) => !String(s).endsWith("-this-round"));
     const status = shown.map((s) => STATUS_WORDS[s] || s).join(", ");
     if (status) li.appendChild(S.el("span", { class: "tag" }, status));

@@ -115,6 +115,12 @@ window.SmartmatWords = (function () {
     let out = plain(text);
     if (command && out.startsWith(command + ": ")) out = out.slice(command.length + 2);
     out = out.replace(/\[((?:'[^']*'(?:,\s*)?)*)\]/g, (_, items) => items.replace(/'/g, ""));
+    // A side of the set-up by its place, as the wizard lists them: "sides[1]" → "the second side".
+    out = out.replace(/\bsides\[(\d)\]/g, (_, i) => `the ${["first", "second", "third", "fourth"][Number(i)] || "next"} side`);
+    // A check's refusal names the argument as code does and ends on the value it got: "mat_confirmed must be
+    // true, once … checked, got False" → "mat confirmed must be true, once … checked".
+    out = out.replace(/,? got (?:None|True|False|-?\d+(?:\.\d+)?|'[^']*'|\[[^\]]*\]|\{[^}]*\})\s*$/, "");
+    out = out.replace(/\b([a-z]+(?:_[a-z]+)+)\b/g, (name) => name.replace(/_/g, " "));
     return out.replace(/'([^']*)'/g, "$1").replace(/\bNone\b/g, "nothing");
   }
   const done = (command) => DONE[command] || "Done";

@@ -259,8 +259,9 @@ _SPECS = (
     ),
     CommandSpec(
         "undo",
-        "Take back the last action(s), with the reason for the game log.",
-        _args({"count": _whole(1, 20), "reason": _REASON}),
+        "Take back the last action(s), with the reason for the game log; with seq, exactly the action of "
+        "that record (table.undo_next's), refused when another has become the last one since.",
+        _args({"count": _whole(1, 20), "reason": _REASON, "seq": _whole(1, 2**53)}),
         "game",
         True,
         senders=_BUTTON,

@@ -193,6 +193,17 @@ def _undo(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
     if count > undoable:
         # Refused whole: undoing some and then answering "refused" would change the game unannounced.
         raise CommandRefused(f"only {undoable} action(s) can be undone, not {count}")
+    if "seq" in args:
+        # The move the referee was shown: taken back only while it is still the last one in effect, so a shot
+        # applied between the look and the tap is never taken back in its place.
+        seq = args["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool) or count != 1:
+            raise CommandRefused("undo seq must be the record number of one action, with count 1")
+        shown = session.undo_next()
+        if shown is None or shown["seq"] != seq:
+            now = f"the last move is now {shown['what']}" if shown else "nothing is left to undo"
+            raise CommandRefused(f"that move is no longer the last one ({now}): look again, then undo")
+        return [("undo", {"reason": reason_of(args), "seq": seq})]
     return [("undo", {"reason": reason_of(args)})] * count
 
 

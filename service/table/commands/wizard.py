@@ -69,10 +69,8 @@ def setup_game(args: Mapping[str, Any], table: TableConfig, session: TableSessio
 def assign_tracker(
     args: Mapping[str, Any], trackers: Sequence[TrackerConfig], session: TableSession
 ) -> list[Record]:
-    """The set-up wizard puts an LED tracker beside a character's board (or switches it off: null)."""
-    unknown = sorted(set(args) - {"tracker", "character"})
-    if unknown:
-        raise CommandRefused(f"assign_tracker does not take {', '.join(map(repr, unknown))}")
+    """The set-up wizard puts an LED tracker beside a character's board (or switches it off: null); its
+    arguments are checked against the catalogue first."""
     tracker, character = args.get("tracker"), args.get("character")
     if tracker not in {t.id for t in trackers}:
         known = ", ".join(t.id for t in trackers) or "none in the table file"
@@ -80,6 +78,24 @@ def assign_tracker(
     if character is not None and (session.state is None or session.state.find(str(character)) is None):
         raise CommandRefused(f"no character {character!r} in this game")
     return [("assign_tracker", {"tracker": tracker, "character": character})]
+
+
+def wizard_records(
+    name: str,
+    args: Mapping[str, Any],
+    table: TableConfig,
+    trackers: Sequence[TrackerConfig],
+    session: TableSession,
+) -> list[Record]:
+    """The records for one of the set-up wizard's commands (``handled_by="wizard"`` in the catalogue)."""
+    if name == "setup_game":
+        return setup_game(args, table, session)
+    if name == "assign_tracker":
+        return assign_tracker(args, trackers, session)
+    raise CommandRefused(f"{name} is not a command of the set-up wizard")
+
+
+WIZARD_COMMANDS = ("setup_game", "assign_tracker")  # what wizard_records answers (tests/table compare)
 
 
 def tracker_assignments(trackers: Sequence[TrackerConfig], session: TableSession) -> dict[str, str | None]:

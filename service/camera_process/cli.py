@@ -1,0 +1,97 @@
+"""``smartmat camera run``: the table's camera process (process.py says what it does); the camera extra."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def register_cli(subparsers: Any) -> None:
+    camera = subparsers.choices.get("camera")
+    if camera is None or not hasattr(camera, "camera_subparsers"):
+        return
+    from service.camera_process import process
+
+    run = camera.camera_subparsers.add_parser(
+        "run",
+        help="the table's camera process: frames in, disc places out to the table over MQTT",
+        description=process.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("--table-id", required=True, help="the table's id (the topic prefix smartmat/<id>/)")
+    run.add_argument(
+        "--source",
+        required=True,
+        help="picamera2[:WxH@FPS], v4l2:N, /dev/videoN, dir:PATH, video:PATH or pipe:PATH (pipe:- for stdin)",
+    )
+    run.add_argument("--discs", required=True, type=Path, help="the discs file (service/camera/discs.py)")
+    run.add_argument("--mat", type=Path, help="the mat's hardware file (default: content/hardware/mat.yaml)")
+    run.add_argument("--fps", type=float, default=120.0, help="the camera's frame rate")
+    run.add_argument("--readout-us", type=int, default=0, help="rolling-shutter readout, µs (0: global)")
+    run.add_argument(
+        "--clock",
+        choices=("arrival", "host"),
+        default="arrival",
+        help="how a frame is dated on this computer's monotonic clock: when it was read (a live camera), or "
+        "its own time stamp, already on that clock (the simulated mat's frames)",
+    )
+    run.add_argument(
+        "--broker",
+        default=os.environ.get("SMARTMAT_CAMERA_MQTT_URL", "mqtt://127.0.0.1:1883"),
+        help="MQTT URL with the camera account (default $SMARTMAT_CAMERA_MQTT_URL)",
+    )
+    run.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        from service.camera.capture import CaptureError, open_source
+        from service.camera.discs import DiscsFileError, read_discs
+        from service.camera.layout import MatLayout
+        from service.camera.pipeline import CameraPipeline, CameraSettings
+    except ImportError as error:
+        print(
+            f"smartmat camera needs the camera extra (pip install -e '.[camera]'): {error}", file=sys.stderr
+        )
+        return 2
+    from service.camera_process.process import CameraProcess
+    from service.mat.geometry import ContentFileError, load_mat
+    from service.publish.paho_transport import PahoTransport, unguessable_client_id
+
+    try:
+        looks = read_discs(args.discs)
+        mat = load_mat(args.mat) if args.mat else load_mat()
+        source = open_source(args.source)
+    except (DiscsFileError, ContentFileError, CaptureError) as error:
+        print(f"smartmat camera: {error}", file=sys.stderr)
+        return 2
+    settings = CameraSettings(fps=args.fps, readout_us=args.readout_us)
+    pipeline = CameraPipeline(MatLayout(mat.width_mm, mat.height_mm), looks, settings)
+    transport = PahoTransport(args.broker, unguessable_client_id(f"smartmat-camera-{args.table_id}"))
+    process = CameraProcess(args.table_id, transport, settings.fps, settings.sigma_mm)
+    process.start()
+    signal.signal(
+        signal.SIGTERM, lambda *_: source.close()
+    )  # systemd's stop: the loop ends, the will is kept
+    log.info("camera for table %s reading %s", args.table_id, args.source)
+    try:
+        while (frame := source.read()) is not None:
+            host_us = frame.t_us if args.clock == "host" else round(time.monotonic() * 1e6)
+            process.take(pipeline.process(frame), host_us)
+    except CaptureError as error:
+        log.error("the camera stopped: %s", error)
+        return 1
+    except (ValueError, OSError) as error:  # a source closed under the loop by SIGTERM
+        log.info("camera stopped: %s", error)
+    finally:
+        process.stop()
+        source.close()
+    return 0

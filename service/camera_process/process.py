@@ -1,0 +1,116 @@
+"""``smartmat camera run``: the camera process of a table. It reads frames from a camera (or a recording, or
+the simulated mat's rendered frames), finds and follows every disc (service/camera/pipeline.py) and publishes
+the frames' disc places in small batches on ``smartmat/<table>/camera/frames``, with its health retained on
+``…/camera/status`` (its last will says ``offline``). Its own process, its own MQTT account (``camera``, the
+only one that may write those topics) and its own systemd unit (deploy/systemd/smartmat-camera.service), like
+the LED trackers. The daemon takes the frames (service/daemon/camera_link.py); a camera that stops or lags
+never holds up play.
+
+Each frame is dated on the table computer's monotonic clock, the clock the daemon dates shots on: the moment
+it was read (``--clock arrival``, a live camera, whose frames come within a few milliseconds of their
+exposure) or its own time stamp (``--clock host``, a source whose time stamps are already on that clock: a
+Camera Module's sensor time stamps, the simulated mat's rendered frames).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from service.camera.frames import FrameResult
+from service.camera.wire import CapturedFrame, encode_frames, encode_status
+from service.publish import topics
+from service.publish.transport import InboundMessage, OnConnect, OnMessage, Will
+
+log = logging.getLogger(__name__)
+
+BATCH_S = 0.05  # frames go out at least this often (a shot's frames reach the daemon within ~50 ms)
+BATCH_FRAMES = 24
+STATUS_EVERY_S = 2.0
+
+
+class Publisher(Protocol):  # the slice of a transport the camera needs (PahoTransport; a fake in tests)
+    def start(self, on_connect: OnConnect, on_message: OnMessage, will: Will | None = None) -> None: ...
+    def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None: ...
+    def stop(self) -> None: ...
+
+
+@dataclass
+class CameraHealth:
+    frames: int = 0
+    mapped: int = 0
+    cpu_s: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, result: FrameResult) -> None:
+        self.frames += 1
+        self.mapped += result.mapped
+        self.cpu_s += result.cpu_s
+        if result.problem and (not self.problems or self.problems[-1] != result.problem):
+            self.problems = [*self.problems[-4:], result.problem]
+
+    def status(self, state: str) -> dict[str, Any]:
+        return {
+            "state": state,
+            "frames": self.frames,
+            "mapped_share": round(self.mapped / self.frames, 3) if self.frames else None,
+            "cpu_ms_per_frame": round(1000 * self.cpu_s / self.frames, 2) if self.frames else None,
+            "problems": self.problems,
+        }
+
+
+class CameraProcess:
+    def __init__(
+        self,
+        table: str,
+        transport: Publisher,
+        fps: float,
+        sigma_mm: float,
+        host_now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table, self.transport, self.fps, self.sigma_mm = table, transport, fps, sigma_mm
+        self.host_now = host_now
+        self.health = CameraHealth()
+        self._batch: list[CapturedFrame] = []
+        self._batch_since = 0.0
+        self._status_at = 0.0
+        self._frames_topic = topics.topic(table, topics.CAMERA_FRAMES)
+        self._status_topic = topics.topic(table, topics.CAMERA_STATUS)
+
+    def start(self) -> None:
+        will = Will(self._status_topic, encode_status({"state": "offline"}))
+        self.transport.start(self._publish_status, self._ignore, will)
+
+    def _ignore(self, message: InboundMessage) -> None:  # it subscribes to nothing
+        pass
+
+    def _publish_status(self) -> None:
+        payload = encode_status(self.health.status("online"))
+        self.transport.publish(self._status_topic, payload, qos=1, retain=True)
+
+    def take(self, result: FrameResult, host_us: int) -> None:
+        """One frame seen: into the batch, which goes out when full or old enough."""
+        now = self.host_now()
+        self.health.add(result)
+        if not self._batch:
+            self._batch_since = now
+        self._batch.append(CapturedFrame(host_us, result))
+        if len(self._batch) >= BATCH_FRAMES or now - self._batch_since >= BATCH_S:
+            self.flush()
+        if now - self._status_at >= STATUS_EVERY_S:
+            self._status_at = now
+            self._publish_status()
+
+    def flush(self) -> None:
+        if self._batch:
+            payload = encode_frames(self._batch, self.fps, self.sigma_mm)
+            self.transport.publish(self._frames_topic, payload, qos=0, retain=False)
+            self._batch = []
+
+    def stop(self) -> None:
+        self.flush()
+        self.transport.publish(self._status_topic, encode_status(self.health.status("offline")), 1, True)
+        self.transport.stop()

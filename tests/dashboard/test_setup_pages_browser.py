@@ -1,0 +1,76 @@
+"""The referee's set-up pages on a phone (390 px): each shows the live badge of the table's stream (never
+a "connecting…" that does not clear), fits the screen with controls a finger can tap, and Calibrate offers
+no Start on a table whose mat has nothing to calibrate (the simulated mat's built-in constants)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.dashboard.conftest import PIN, PIN_HASH
+from tests.dashboard.table_game import opening_board, opening_state
+from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from tests.helpers.page_words import page_problems, small_controls
+from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
+from web_dashboard.server import DashboardServer, serve_dashboard
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+sync_api = pytest.importorskip("playwright.sync_api")
+
+BUILT_IN = {"source": "built-in constants", "ok": True, "text": "the simulated mat's built-in constants"}
+LEARNT = {"source": "learnt from play", "ok": False, "text": "never calibrated with the guided routine"}
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[FakeFeed, DashboardServer]]:
+    feed = FakeFeed("t1")
+    feed.online()
+    feed.snapshot({**opening_state(), "calibration": {"active": False, "status": BUILT_IN}}, seq=3)
+    feed.board(opening_board())
+    server = serve_dashboard(
+        {
+            "TABLE": "t1",
+            "PORT": 0,
+            "TABLE_FEED": feed.feed,
+            "COMMAND_CHANNEL": FakeCommandChannel(),
+            "REFEREE_PIN_HASH": PIN_HASH,
+        }
+    )
+    try:
+        yield feed, server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("page_path", ["/referee/setup/", "/referee/setup/enrol", "/referee/setup/calibrate"])
+def test_each_set_up_page_is_live_and_fits_a_phone(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+    page_path: str,
+) -> None:
+    expect = sync_api.expect
+    _, server = table
+    page, errors = phone(chromium, server.url + "login?next=" + page_path)
+    log_in(page, PIN)
+    expect(page.locator("#link-status")).to_have_text("live")
+    page.wait_for_timeout(800)  # a poll of the table's view drawn
+    assert page_problems(page) == []
+    assert small_controls(page) == []
+    assert errors == []
+
+
+def test_calibrate_offers_start_only_when_there_is_something_to_calibrate(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+) -> None:
+    expect = sync_api.expect
+    feed, server = table
+    page, errors = phone(chromium, server.url + "login?next=/referee/setup/calibrate")
+    log_in(page, PIN)
+    expect(page.locator("#cal-status")).to_contain_text("built-in constants")
+    expect(page.locator("#cal-start")).to_be_hidden()
+    feed.snapshot({**opening_state(), "calibration": {"active": False, "status": LEARNT}}, seq=4)
+    expect(page.locator("#cal-start")).to_be_visible()
+    assert errors == []
