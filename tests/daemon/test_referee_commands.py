@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from service.eventlog.memory import MemoryEventLog
@@ -10,7 +12,7 @@ from tests.daemon.table_harness import FakeTable
 
 
 @pytest.fixture
-def table():
+def table() -> Iterator[FakeTable]:
     table = FakeTable()
     yield table
     table.close()
