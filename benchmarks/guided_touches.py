@@ -2,13 +2,13 @@
 referee (benchmarks/referee_driver.py), once from wide priors and once from the calibration its guided touch
 flicks taught (``smartmat attribute TOUCHES --table CAL --learn --referee ANSWERS --guided-touches``).
 
-    .venv/bin/python benchmarks/guided_touches.py hidden-set [--flicks 6] [--seed 1]
+    cd benchmarks && ../.venv/bin/python guided_touches.py hidden-set [--flicks 6] [--mistakes 0.04]
 
 The touch flicks are played on each table's own hidden mat (service/simulator/hidden_mats.py): a hero disc
-set 20-50 mm (edge to edge) from a monster disc at ``--flicks`` places spread over the mat, flicked softly (650-1000 mm/s)
-straight at it; the routine's answer is what the flicked disc truly touched (the referee watches it). Writes
-table-K.touch.trace.jsonl, table-K.touch.answers.jsonl, table-K.touch.cal.json and the plays'
-table-K.guided.out.jsonl; score with ``benchmarks/attribution_hidden.py --score hidden-set --outputs
+set 20-50 mm (edge to edge) from a monster disc at ``--flicks`` places spread over the mat, flicked softly
+(650-1000 mm/s) straight at it; the routine's answer is what the flicked disc truly touched (the referee
+watches it). Writes table-K.touch.trace.jsonl, table-K.touch.answers.jsonl, table-K.touch.cal.json and the
+plays' table-K.guided.out.jsonl; score with ``benchmarks/attribution_hidden.py --score hidden-set --outputs
 guided.out`` against ``--outputs out``.
 """
 
@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee_driver import SMARTMAT, play_table  # type: ignore[import-not-found]
+from referee_driver import SMARTMAT, play_table
 
 from service.bench.referee import MISTAKE_RATE
 from service.mat.trace import trace_to_json
