@@ -80,10 +80,11 @@ def main() -> int:
         figures, calibration, truth = touch_calibration(
             constants["seed"], k, constants["sensors"], constants["laws"]
         )
-        save_calibration(calibration, with_dir / f"table-{k}.cal.json")
+        touched = with_dir / f"table-{k}.touches.json"
+        save_calibration(calibration, touched)
         print(f"table {k}: touches {figures}, hidden coupling {truth} (model's 0.30)", flush=True)
         play_table(args.hidden_set, k, 0.04, with_referee=True)
-        play_table(with_dir, k, 0.04, with_referee=True, keep_calibration=True)
+        play_table(with_dir, k, 0.04, with_referee=True, start=touched)
     print("=== without the touches")
     score(args.hidden_set)
     print("=== with the touches")
