@@ -61,6 +61,7 @@ FITTING: dict[str, dict[str, Any]] = {
     "enrol_cancel": {},
     "calibrate_start": {"rounds": 2},
     "calibrate_flicks": {},
+    "calibrate_touches": {},
     "calibrate_skip": {},
     "calibrate_finish": {"mat_confirmed": True},
     "calibrate_cancel": {},
