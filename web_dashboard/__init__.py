@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from flask import Flask
 
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
@@ -22,8 +20,9 @@ from web_dashboard.commands import CommandChannel
 from web_dashboard.mat import shipped_mat
 from web_dashboard.mqtt_link import MqttCommandChannel, MqttFeed
 from web_dashboard.resources import Closable, Dashboard, dashboard_of
-from web_dashboard.security import LoginLimiter, RefereeSessions, check_csrf, csrf_token, read_pin_file
+from web_dashboard.security import LoginLimiter, RefereeSessions, read_pin_file
 from web_dashboard.table_feed import TableFeed
+from web_dashboard.web import new_app, on_stop
 
 __all__ = ["DEFAULTS", "Dashboard", "create_app", "dashboard_of"]
 
@@ -48,23 +47,12 @@ DEFAULTS: dict[str, Any] = {
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
-    app.config.from_mapping(DEFAULTS)
-    if config:
-        app.config.from_mapping(config)
-    app.config.setdefault("SECRET_KEY", None)
-    if not app.config["SECRET_KEY"]:
-        # A fresh key per start: referees log in again after a restart, which is acceptable at a table.
-        app.config["SECRET_KEY"] = secrets.token_hex(32)
-    table = topics.check_id(str(app.config["TABLE"]), "table id")
-    app.config.update(
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        SESSION_COOKIE_SECURE=bool(app.config["BEHIND_TLS"]),
-        # Browsers do not separate cookies by port: one name per table keeps the dashboards of several
-        # tables on one host from logging each other's referee out.
-        SESSION_COOKIE_NAME=f"smartmat_session_{table.replace('-', '_')}",
-    )
+    settings = dict(DEFAULTS)
+    settings.update(config or {})
+    table = topics.check_id(str(settings["TABLE"]), "table id")
+    # Browsers do not separate cookies by port: one name per table keeps the dashboards of several tables
+    # on one host from logging each other's referee out.
+    app = new_app(settings, cookie_name=f"smartmat_session_{table.replace('-', '_')}")
 
     pin_hash = _pin_hash(app)  # before any connection: a broken PIN file must not leave clients running
     feed: TableFeed = app.config.get("TABLE_FEED") or TableFeed(table)
@@ -90,6 +78,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         closers=closers,
     )
 
+    on_stop(app, dashboard_of(app).close)  # ends every SSE stream, closes the MQTT connections
     app.extensions["smartmat_sessions"] = RefereeSessions()
 
     from web_dashboard import auth, command_api, console, controller, rule_pages, setup_console, spectator
@@ -97,12 +86,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for module in (spectator, auth, controller, console, command_api, setup_console, rule_pages):
         app.register_blueprint(module.bp)
 
-    app.before_request(check_csrf)
-    app.jinja_env.globals["csrf_token"] = csrf_token
     mat = app.config.get("MAT") or shipped_mat()
     app.jinja_env.globals["mat_json"] = json.dumps(mat, separators=(",", ":"))
-    app.after_request(_security_headers)
-    app.register_error_handler(HTTPException, _http_error)
     return app
 
 
@@ -113,35 +98,3 @@ def _pin_hash(app: Flask) -> str | None:
         return read_pin_file(Path(app.config["REFEREE_PIN_FILE"]))
     log.warning("no referee PIN is set (smartmat dashboard set-pin); the referee pages cannot be used")
     return None
-
-
-def _security_headers(response: Response) -> Response:
-    # Everything is served from this host: no CDN, no inline script.
-    response.headers.setdefault(
-        "Content-Security-Policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    )
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    return response
-
-
-def _http_error(error: HTTPException) -> Any:
-    code = error.code or 500
-    description = error.description
-    if isinstance(error, RequestEntityTooLarge):  # werkzeug's own text names no size
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
-        description = f"the request body is larger than the {limit} bytes this dashboard accepts"
-    if code >= 400 and code != 404:
-        log.info("%s %s → %d: %s", request.method, request.path, code, description)
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
-        response = jsonify({"ok": False, "error": description})
-    else:
-        response = Response(f"{code} {error.name}: {description}\n", mimetype="text/plain")
-    response.status_code = code
-    if code == 405 and (allowed := error.get_headers()):
-        for name, value in allowed:
-            if name == "Allow":
-                response.headers["Allow"] = value
-    return response

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from service.hub.web import create_hub_app, serve_hub
 from tests.helpers.browser import needs_chromium, phone
 from tests.hub.builders import PIN, finish_game, new_hub
+from web_dashboard.hub import create_hub_app
+from web_dashboard.server import serve_hub
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -34,7 +35,7 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
     )
     server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
     try:
-        screen, screen_errors = phone(chromium, f"{server.url}/hub/standings")
+        screen, screen_errors = phone(chromium, f"{server.url}hub/standings")
         live_t1 = screen.locator("ul.live-scores li[data-table=t1]")
         assert "battle" in live_t1.inner_text()
 
@@ -44,7 +45,7 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         assert "not connected yet" in screen.locator("li[data-table=t2]").inner_text()
         assert screen.locator("table.standings tbody tr").first.inner_text().split("\t")[2] == "0.0"
 
-        referee, referee_errors = phone(chromium, f"{server.url}/hub/login")
+        referee, referee_errors = phone(chromium, f"{server.url}hub/login")
         referee.fill("input[name=name]", "rita")
         referee.fill("input[name=pin]", PIN)
         referee.click("form.login button")
@@ -72,7 +73,7 @@ def test_big_screen_updates_live_and_a_referee_signs_off_from_a_phone(
         screen.screenshot(path=str(shots_dir / "hub-standings-phone.png"))
         referee.screenshot(path=str(shots_dir / "hub-overview-phone.png"))
         big = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
-        big.goto(f"{server.url}/hub/standings")
+        big.goto(f"{server.url}hub/standings")
         assert big.locator("table.standings tbody tr").first.inner_text().startswith("1\tCy")
         big.screenshot(path=str(shots_dir / "hub-standings-screen.png"))
         assert hub.tournament.results[(1, "t1")].winner == "cy"
@@ -93,7 +94,7 @@ def test_a_winner_chosen_just_before_the_page_redraws_is_the_winner_signed_off(
     finish_game(hub, "t1", "g1", records=6, outcome="castle")  # sides not named by entrant: the referee says
     server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
     try:
-        referee, errors = phone(chromium, f"{server.url}/hub/login")
+        referee, errors = phone(chromium, f"{server.url}hub/login")
         referee.fill("input[name=name]", "rita")
         referee.fill("input[name=pin]", PIN)
         referee.click("form.login button")
