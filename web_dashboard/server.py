@@ -39,9 +39,9 @@ from cheroot.ssl.builtin import BuiltinSSLAdapter
 from cheroot.workers.threadpool import ThreadPool
 from flask import Flask
 
-from web_dashboard import create_app
-from web_dashboard.resources import dashboard_of
 from web_dashboard.slow_clients import DeferredHandshakeTLS, guard
+from web_dashboard.table import create_app
+from web_dashboard.table.resources import dashboard_of
 from web_dashboard.web import close_app
 
 log = logging.getLogger(__name__)

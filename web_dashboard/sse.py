@@ -1,6 +1,6 @@
 """The web server's one Server-Sent Events fan-out: the table's live stream and the hub's use it alike.
 
-A publisher (the table's :class:`~web_dashboard.table_feed.TableFeed`, the hub's
+A publisher (the table's :class:`~web_dashboard.table.table_feed.TableFeed`, the hub's
 :class:`~web_dashboard.hub.stream.ChangeStream`) owns a :class:`Fanout` and hands it every message.
 
 * **Slow clients.** Each subscriber has its own bounded queue. One whose queue is full is dropped, never

@@ -25,10 +25,17 @@ API_PREFIXES = ("/api/", "/hub/api/")
 _CLOSERS = "smartmat_closers"
 
 
-def new_app(config: dict[str, Any] | None = None, cookie_name: str = "smartmat_session") -> Flask:
+def new_app(
+    config: dict[str, Any] | None = None, cookie_name: str = "smartmat_session", home: str | None = None
+) -> Flask:
     """A Flask app with the security layer. ``config`` may hold ``SECRET_KEY`` (else a fresh one per start:
-    referees log in again after a restart) and ``BEHIND_TLS`` (the session cookie is then Secure)."""
-    app = Flask("web_dashboard")
+    referees log in again after a restart) and ``BEHIND_TLS`` (the session cookie is then Secure). ``home``
+    is the package whose ``templates/`` and ``static/`` (at ``/static/``) are the app's own: the table's,
+    when a table is served; the hub's blueprint brings its own (``/hub/static/``)."""
+    if home is None:
+        app = Flask("web_dashboard", static_folder=None, template_folder=None)
+    else:
+        app = Flask(home)
     if config:
         app.config.from_mapping(config)
     if not app.config.get("SECRET_KEY"):

@@ -6,8 +6,8 @@ import pytest
 
 from service.publish.commands import COMMANDS
 from tests.dashboard.conftest import Referee
-from web_dashboard.commands import CATALOGUE, CommandResult
-from web_dashboard.fake_feed import FakeCommandChannel
+from web_dashboard.table.commands import CATALOGUE, CommandResult
+from web_dashboard.table.fake_feed import FakeCommandChannel
 
 
 def test_every_dashboard_command_is_one_the_daemon_knows() -> None:

@@ -1,11 +1,11 @@
 """What the dashboard knows about one table, and the fan-out of it to Server-Sent Events clients.
 
-:class:`TableFeed` is the pure part: it is fed MQTT messages (topic, payload) by an adapter — the paho client
-in :mod:`web_dashboard.mqtt_link` or :class:`web_dashboard.fake_feed.FakeFeed` in tests — and keeps the latest
-retained snapshot, board, characters and shot, plus a bounded ring of recent domain events keyed by their
-event-log ``seq``. Each SSE client subscribes with the id it last saw and gets exactly what it missed, then
-the live stream, through the web server's one SSE fan-out (:mod:`web_dashboard.sse`): its own bounded queue,
-and a client that cannot keep up is dropped, never waited for.
+:class:`TableFeed` is the pure part: it is fed MQTT messages (topic, payload) by an adapter (the paho
+client in :mod:`web_dashboard.table.mqtt_link`, or :class:`web_dashboard.table.fake_feed.FakeFeed` in tests)
+and keeps the latest retained snapshot, board, characters and shot, plus a bounded ring of recent domain
+events keyed by their event-log ``seq``. Each SSE client subscribes with the id it last saw and gets exactly
+what it missed, then the live stream, through the web server's one SSE fan-out (:mod:`web_dashboard.sse`):
+its own bounded queue, and a client that cannot keep up is dropped, never waited for.
 
 Several domain events may share one event-log record (one action → "hits the Troll", "Troll destroyed"), so an
 event's SSE id is ``"<seq>"`` for the first of its record and ``"<seq>.<n>"`` for the n-th after it.

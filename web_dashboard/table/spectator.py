@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from web_dashboard.resources import current_dashboard
 from web_dashboard.sse import last_event_id, sse_response
-from web_dashboard.table_feed import EventKey, parse_event_id
+from web_dashboard.table.resources import current_dashboard
+from web_dashboard.table.table_feed import EventKey, parse_event_id
 
 bp = Blueprint("spectator", __name__)
 
