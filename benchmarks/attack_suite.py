@@ -38,14 +38,14 @@ from urllib.parse import urlencode, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere, as a script
 
-import web_dashboard.auth as auth  # noqa: E402
+import web_dashboard.table.auth as auth  # noqa: E402
 from service.publish import PahoTransport, TablePublisher  # noqa: E402
 from tests.helpers.broker import MosquittoBroker, free_port  # noqa: E402
 from tests.helpers.mqtt_probe import MqttProbe  # noqa: E402
 from tests.publish.test_broker_security import PASSWORDS, production_config  # noqa: E402
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed  # noqa: E402
 from web_dashboard.security import hash_pin  # noqa: E402
 from web_dashboard.server import DashboardServer, serve_dashboard  # noqa: E402
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed  # noqa: E402
 from web_dashboard.tls import make_certificate  # noqa: E402
 
 PIN = "owl-bear-42"

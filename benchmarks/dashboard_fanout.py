@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere, as a script
 
-from web_dashboard.fake_feed import FakeFeed
-from web_dashboard.table_feed import parse_event_id
+from web_dashboard.table.fake_feed import FakeFeed
+from web_dashboard.table.table_feed import parse_event_id
 
 
 def run(clients: int, events: int, stalled: int = 0) -> float:
@@ -84,8 +84,8 @@ def serve(kind: str, max_streams: int, cert: str | None, key: str | None) -> Non
     """Child process: one dashboard on a fake feed behind ``kind``; commands on stdin, answers on stdout."""
     import logging
 
-    from web_dashboard import create_app
-    from web_dashboard.fake_feed import FakeCommandChannel
+    from web_dashboard.table import create_app
+    from web_dashboard.table.fake_feed import FakeCommandChannel
 
     logging.disable(logging.WARNING)
     fake = FakeFeed("bench", queue_size=200, ring_size=500)

@@ -282,7 +282,7 @@ class Probes:
         transport.publish = timed_publish
 
     def install_feed(self) -> None:
-        from web_dashboard import table_feed
+        from web_dashboard.table import table_feed
 
         probes = self
         ingest = table_feed.TableFeed.ingest

@@ -46,8 +46,9 @@ from service.hub.bridge_config import HUB_USER, LOGSHIP_USER, BridgePlan, hashed
 from service.hub.feed import HubFeed
 from service.hub.hub import Hub
 from service.hub.store import HubStore
-from service.hub.web import create_hub_app, serve_hub
 from service.publish.paho_transport import PahoTransport
+from web_dashboard.hub import create_hub_app
+from web_dashboard.server import serve_hub
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 SHIPPED_ACL = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto" / "acl"
@@ -277,7 +278,7 @@ def run(count: int, burst: int, seconds: float, interval: float) -> dict[str, fl
     feed = HubFeed(hub, PahoTransport(url, "smartmat-hub"), retry_s=1.0)
     feed.start()
     server = serve_hub(create_hub_app(hub), "127.0.0.1", 0)
-    reader = StreamReader(int(server.url.rsplit(":", 1)[1]))
+    reader = StreamReader(server.port)
     reader.start()
     reader.connected.wait(10)
     try:

@@ -35,12 +35,18 @@ def _pieces(trace_line: str) -> tuple[list[str], str] | None:
         return None
 
 
-def play_table(directory: Path, k: int, mistakes: float, *, with_referee: bool) -> dict[str, int]:
+def play_table(
+    directory: Path, k: int, mistakes: float, *, with_referee: bool, start: Path | None = None, tag: str = ""
+) -> dict[str, int]:
+    """``start``: a calibration file the table begins from (else wide priors); ``tag`` names the run's
+    files (table-K.TAGout.jsonl, table-K.TAGcal.json)."""
     traces = (directory / f"table-{k}.trace.jsonl").read_text().splitlines()
     truths = [json.loads(line) for line in (directory / f"table-{k}.truth.jsonl").read_text().splitlines()]
-    suffix = "out" if with_referee else "noref.out"
-    cal = directory / f"table-{k}.{'cal' if with_referee else 'noref.cal'}.json"
+    suffix = tag + ("out" if with_referee else "noref.out")
+    cal = directory / f"table-{k}.{tag}{'cal' if with_referee else 'noref.cal'}.json"
     cal.unlink(missing_ok=True)
+    if start is not None:
+        cal.write_bytes(start.read_bytes())
     command = [*SMARTMAT, str(directory / f"table-{k}.trace.jsonl"), "--json", "--table", str(cal), "--learn"]
     if with_referee:
         command += ["--referee", "-"]

@@ -21,7 +21,7 @@ COMMAND_MODULES = (
     "web_dashboard.cli",
     "service.enrolment.cli",
     "service.trackers.cli",
-    "service.hub.cli",
+    "service.app.hub_serve",  # the hub's commands (service/hub/cli.py), with `hub serve` put together
     "service.camera.cli",
     "service.simulator.camera_cli",
     "service.camera_process.cli",

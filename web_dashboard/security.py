@@ -21,21 +21,15 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import abort, current_app, g, jsonify, redirect, request, session, url_for
-from werkzeug.security import check_password_hash, generate_password_hash
+
+# The PIN hashing is shared with the hub's commands (service/common/pins.py); the pages import it from here.
+from service.common.pins import MIN_PIN_LENGTH as MIN_PIN_LENGTH
+from service.common.pins import PinError as PinError
+from service.common.pins import hash_pin as hash_pin
+from service.common.pins import pin_matches as pin_matches
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-MIN_PIN_LENGTH = 4
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class PinError(ValueError):
-    """A PIN that is too weak or a PIN file that cannot be read."""
-
-
-def hash_pin(pin: str) -> str:
-    if len(pin) < MIN_PIN_LENGTH:
-        raise PinError(f"the referee PIN must have at least {MIN_PIN_LENGTH} characters")
-    return generate_password_hash(pin, method="scrypt")
 
 
 def write_pin_file(path: Path, pin: str) -> None:
@@ -59,12 +53,6 @@ def read_pin_file(path: Path) -> str:
     if not value.startswith(("scrypt:", "pbkdf2:")):
         raise PinError(f"{path} does not hold a PIN hash; run `smartmat dashboard set-pin`")
     return value
-
-
-def pin_matches(stored_hash: str | None, attempt: str) -> bool:
-    if not stored_hash:
-        return False
-    return check_password_hash(stored_hash, attempt)
 
 
 class LoginLimiter:

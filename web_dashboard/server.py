@@ -1,13 +1,15 @@
-"""Serve the dashboard with cheroot, in background threads.
+"""The one web server, for the table's dashboard and the tournament hub's pages: cheroot in worker threads.
 
-``serve_dashboard(config)`` returns a handle with ``.url`` (the referee's address), ``.spectator_url``,
-``.fingerprint`` and ``.stop()``. Used by ``smartmat dashboard`` and by ``smartmat run``, which starts it
-in-process next to the daemon.
+``serve_dashboard(config)`` serves a table's dashboard (``smartmat dashboard``, and ``smartmat run``, which
+starts it in-process next to the daemon); ``serve_hub(app)`` serves the hub's pages (``smartmat hub serve``);
+both go through ``serve_app`` and return a handle with ``.url`` (the referee's address), ``.spectator_url``,
+``.fingerprint``, ``.port`` and ``.stop()``.
 
 cheroot is a pure-Python HTTP/1.1 server with a pool of worker threads and TLS from the standard ``ssl``
 module. Each live SSE stream holds one worker thread for as long as the phone stays; the pool grows on
 demand up to ``MAX_STREAMS`` plus a reserve, and streams beyond ``MAX_STREAMS`` are told to come back
-later, so spectators can never take the threads the referee's pages and commands need.
+later, so spectators can never take the threads the referee's pages and commands need (the table's
+``/table/<id>/events`` and the hub's ``/hub/api/stream`` alike).
 
 Idle and slow clients cannot starve either listener: TLS handshakes happen on the worker threads, each
 request head has a deadline, and header and body sizes are capped (``web_dashboard/slow_clients.py``).
@@ -37,9 +39,10 @@ from cheroot.ssl.builtin import BuiltinSSLAdapter
 from cheroot.workers.threadpool import ThreadPool
 from flask import Flask
 
-from web_dashboard import create_app
-from web_dashboard.resources import dashboard_of
 from web_dashboard.slow_clients import DeferredHandshakeTLS, guard
+from web_dashboard.table import create_app
+from web_dashboard.table.resources import dashboard_of
+from web_dashboard.web import close_app
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +129,7 @@ class _StreamLimit:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
-        if not (path.startswith("/table/") and path.endswith("/events")):
+        if not (path.startswith("/table/") and path.endswith("/events") or path == HUB_STREAM):
             return self.app(environ, start_response)
         with self._lock:
             full = self.active >= self.limit
@@ -168,6 +171,7 @@ class _Counted:
                 self.release()
 
 
+HUB_STREAM = "/hub/api/stream"
 SPECTATOR_PATHS = frozenset({"/", "/qr.svg", "/favicon.ico"})
 SPECTATOR_PREFIXES = ("/table/", "/api/table/", "/static/")
 
@@ -260,14 +264,21 @@ def _url(scheme: str, host: str, port: int) -> str:
 
 @dataclass
 class DashboardServer:
+    """The web server: the table's dashboard, the hub's pages, or both, on one or two listeners."""
+
     app: Flask
     url: str  # the referee's address: HTTPS when TLS is on
     spectator_url: str  # plain HTTP when TLS is on and the plain listener runs; else the same as url
     fingerprint: str | None
     _listeners: list[_Listener]
 
+    @property
+    def port(self) -> int:
+        """The port of ``url`` (the one the system chose when 0 was asked for)."""
+        return self._listeners[0].port
+
     def stop(self) -> None:
-        dashboard_of(self.app).close()  # ends every SSE stream, closes the MQTT connections
+        close_app(self.app)  # ends every SSE stream, closes the MQTT connections
         for listener in self._listeners:
             listener.server.stop()
         for listener in self._listeners:
@@ -281,7 +292,7 @@ class DashboardServer:
 
 
 def serve_dashboard(config: dict[str, Any] | None = None) -> DashboardServer:
-    """Start serving. Server keys (the rest go to ``create_app``):
+    """Start serving a table's dashboard. Server keys (the rest go to ``create_app``):
 
     ``HOST`` (default 127.0.0.1), ``PORT`` (plain HTTP, default 8080, 0 = any free port, ``None`` = no plain
     listener when TLS is on), ``TLS_CERT`` and ``TLS_KEY`` (PEM files: serve HTTPS on ``TLS_PORT``, default
@@ -307,6 +318,32 @@ def serve_dashboard(config: dict[str, Any] | None = None) -> DashboardServer:
         raise ValueError("no port to listen on")
 
     app = create_app(config)
+    server = serve_app(app, host, port, tls, tls_port, max_streams, fingerprint)
+    log.info("dashboard for table %s at %s", dashboard_of(app).table, server.url)
+    if fingerprint:
+        log.info("TLS certificate SHA-256 fingerprint %s", fingerprint)
+    return server
+
+
+def serve_hub(app: Flask, host: str = "0.0.0.0", port: int = 8090) -> DashboardServer:
+    """Serve an app made by ``web_dashboard.hub.create_hub_app`` (plain HTTP, as `smartmat hub serve`)."""
+    max_streams = int(app.extensions["smartmat_hub_stream"].max_clients)
+    server = serve_app(app, host, port, max_streams=max_streams)
+    log.info("hub pages at %shub/", server.url)
+    return server
+
+
+def serve_app(
+    app: Flask,
+    host: str = "127.0.0.1",
+    port: int | None = 8080,
+    tls: BuiltinSSLAdapter | None = None,
+    tls_port: int = 8443,
+    max_streams: int = DEFAULT_MAX_STREAMS,
+    fingerprint: str | None = None,
+) -> DashboardServer:
+    """Serve ``app`` (made by ``web_dashboard.web.new_app``) in background threads: on ``port`` alone, or
+    with ``tls`` on ``tls_port`` and, when ``port`` is not None, the spectator pages on plain HTTP."""
     limited = _StreamLimit(app, max_streams)
     max_threads = max_streams + RESERVE_THREADS
     listeners: list[_Listener] = []
@@ -322,16 +359,15 @@ def serve_dashboard(config: dict[str, Any] | None = None) -> DashboardServer:
                 spectator_url = _url("http", host, plain.port)
                 app.config["SPECTATOR_HTTP_PORT"] = plain.port
         else:
+            if port is None:
+                raise ValueError("no port to listen on")
             listeners.append(_listen(host, int(port), limited, max_threads, None))
             url = spectator_url = _url("http", host, listeners[0].port)
     except BaseException:
         for listener in listeners:
             listener.server.stop()
-        dashboard_of(app).close()
+        close_app(app)
         raise
-    log.info("dashboard for table %s at %s", dashboard_of(app).table, url)
-    if fingerprint:
-        log.info("TLS certificate SHA-256 fingerprint %s", fingerprint)
     return DashboardServer(app, url, spectator_url, fingerprint, listeners)
 
 

@@ -54,12 +54,52 @@ def register_cli(subparsers: Any) -> None:
         help="Catacombs 3E: add a shipped expansion to the table's games (soloth; castles: Castles heroes, "
         "Dark Spells and the Castles playmat in the party's game); may be given more than once",
     )
+    _the_mat_and_its_broker(run)
+    _the_dashboard(run)
+    _what_the_table_learns(run)
+    run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    run.set_defaults(func=run_table)
+
+    sim = subparsers.add_parser(
+        "simulate", help="a simulated table (mat + players) for a daemon started apart"
+    )
+    sim.add_argument("--table", default=None)
+    sim.add_argument("--broker", default=DEFAULT_BROKER)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--no-players", action="store_true", help="only the mat: nobody plays")
+    sim.add_argument("--seconds", type=float)
+    sim.add_argument("--camera-out", type=Path, help="film every flick into this FIFO (the camera extra)")
+    sim.add_argument("--camera-discs", type=Path, help="with --camera-out: write the discs file here")
+    sim.set_defaults(func=run_simulation)
+
+
+def _the_mat_and_its_broker(run: argparse.ArgumentParser) -> None:
     run.add_argument("--serial", default=os.environ.get("SMARTMAT_SERIAL"), help="the mat's serial port path")
     run.add_argument("--broker", default=DEFAULT_BROKER, help="MQTT URL mqtt://user:pass@host:port")
     run.add_argument(
         "--data-dir", type=Path, default=DEFAULT_DATA_DIR, help=f"event logs (default {DEFAULT_DATA_DIR})"
     )
     run.add_argument("--new-game", action="store_true", help="start a new event log instead of resuming")
+    run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
+    run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
+    run.add_argument(
+        "--camera",
+        choices=("none", "mqtt", "sim"),
+        default=os.environ.get("SMARTMAT_CAMERA", "none"),
+        help="an overhead camera (docs/camera.md): mqtt takes the frames of `smartmat camera run` from the "
+        "broker; sim also starts a camera process on frames rendered of the simulated mat's shots",
+    )
+    run.add_argument(
+        "--next-game-after",
+        type=float,
+        metavar="SECONDS",
+        help="once a game is over, show its result this long, then start the next game by itself "
+        "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
+        "starts the next game; 0 or less turns it off)",
+    )
+
+
+def _the_dashboard(run: argparse.ArgumentParser) -> None:
     run.add_argument("--dashboard-host", default="0.0.0.0")
     run.add_argument("--dashboard-port", type=int, default=8080, help="0 picks a free port")
     run.add_argument(
@@ -88,15 +128,9 @@ def register_cli(subparsers: Any) -> None:
         help="MQTT URL with the referee account, for the dashboard's commands (default: --broker)",
     )
     run.add_argument("--pin-file", type=Path, help="referee PIN file (default: one in --data-dir)")
-    run.add_argument("--workers", type=int, default=0, help="attribution processes (0: one per core)")
-    run.add_argument("--gpio", action="store_true", help="read the mat's buttons on the Pi's GPIO pins")
-    run.add_argument(
-        "--camera",
-        choices=("none", "mqtt", "sim"),
-        default=os.environ.get("SMARTMAT_CAMERA", "none"),
-        help="an overhead camera (docs/camera.md): mqtt takes the frames of `smartmat camera run` from the "
-        "broker; sim also starts a camera process on frames rendered of the simulated mat's shots",
-    )
+
+
+def _what_the_table_learns(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--calibration",
         type=Path,
@@ -119,28 +153,6 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument(
         "--dump-traces", type=Path, help="append every live shot's trace to this JSON Lines file"
     )
-    run.add_argument(
-        "--next-game-after",
-        type=float,
-        metavar="SECONDS",
-        help="once a game is over, show its result this long, then start the next game by itself "
-        "(default: 60 for the demo without --serial, so it runs all day; off with --serial: the referee "
-        "starts the next game; 0 or less turns it off)",
-    )
-    run.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
-    run.set_defaults(func=run_table)
-
-    sim = subparsers.add_parser(
-        "simulate", help="a simulated table (mat + players) for a daemon started apart"
-    )
-    sim.add_argument("--table", default=None)
-    sim.add_argument("--broker", default=DEFAULT_BROKER)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--no-players", action="store_true", help="only the mat: nobody plays")
-    sim.add_argument("--seconds", type=float)
-    sim.add_argument("--camera-out", type=Path, help="film every flick into this FIFO (the camera extra)")
-    sim.add_argument("--camera-discs", type=Path, help="with --camera-out: write the discs file here")
-    sim.set_defaults(func=run_simulation)
 
 
 def run_table(args: argparse.Namespace) -> int:

@@ -11,9 +11,9 @@ from typing import Any
 from service.mat.trace import SeenPiece, ShotTrace, TraceFormatError, read_traces_line_by_line
 
 from .answers import AnswerSource
-from .calibration import CalibrationFileError, load_calibration, save_calibration
+from .calibration import CalibrationFileError, TableCalibration, load_calibration, save_calibration
 from .infer import Attribution, AttributionConfig, attribute, shutdown_pool
-from .learning import learn_from_shot
+from .learning import learn_from_guided_touch, learn_from_shot
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +49,25 @@ def register_cli(subparsers: Any) -> None:
         'line {"direct_hits": [...]} or {"direct_hits": null}, from ANSWERS (a file, or - for standard '
         "input) and learn from it before the next shot (docs/attribution.md)",
     )
+    attr.add_argument(
+        "--guided-touches",
+        action="store_true",
+        help="with --referee: every shot is a guided touch flick (one disc flicked softly into another "
+        "before play); an answer is read for every shot, applied or not, and learnt from without counting "
+        'in the referee\'s record (docs/calibration.md, "Guided touch flicks")',
+    )
     attr.set_defaults(func=_attribute)
 
 
 def _attribute(args: argparse.Namespace) -> int:
     if args.learn and not args.table:
         print("error: --learn needs --table CAL.json (where the learnt calibration is kept)", file=sys.stderr)
+        return 2
+    if args.guided_touches and not args.referee:
+        print(
+            "error: --guided-touches needs --referee ANSWERS (the touched disc of each flick)",
+            file=sys.stderr,
+        )
         return 2
     if args.referee and not args.learn:
         print(
@@ -105,18 +118,11 @@ def _attribute(args: argparse.Namespace) -> int:
             last_seen.update(trace.post.by_piece())
             _print_result(result, args.json)  # flushed: a referee answering through a pipe sees it first
             answer, held = None, False
-            if answers is not None and not result.auto_apply:
+            if answers is not None and (args.guided_touches or not result.auto_apply):
                 held = True
                 answer = answers.next_answer(trace, f"line {number}, {result.flicked}")
             if args.learn and table is not None:
-                table = learn_from_shot(
-                    table,
-                    trace,
-                    result,
-                    config.evidence,
-                    answer=answer,
-                    answered_nothing=held and answer is None,
-                )
+                table = _learn(table, trace, result, config, answer, held, args.guided_touches)
                 save_calibration(table, args.table)
     finally:
         shutdown_pool()
@@ -132,6 +138,22 @@ def _attribute(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if refused else 0
+
+
+def _learn(
+    table: TableCalibration,
+    trace: ShotTrace,
+    result: Attribution,
+    config: AttributionConfig,
+    answer: frozenset[str] | None,
+    held: bool,
+    guided: bool,
+) -> TableCalibration:
+    if guided and answer is not None:
+        return learn_from_guided_touch(table, trace, result, answer, config.evidence)
+    return learn_from_shot(
+        table, trace, result, config.evidence, answer=answer, answered_nothing=held and answer is None
+    )
 
 
 def _answer_source(name: str | None) -> AnswerSource | None:

@@ -92,6 +92,22 @@ def learn_from_shot(
     return learn_from_answer(cal, trace, result, answer, evidence_params, model_params)
 
 
+def learn_from_guided_touch(
+    cal: TableCalibration,
+    trace: ShotTrace,
+    result: Attribution,
+    answer: frozenset[str],
+    evidence_params: EvidenceParams | None = None,
+    model_params: ModelParams | None = None,
+) -> TableCalibration:
+    """A guided touch flick (one disc flicked softly into another before play, its touched set given by the
+    routine): learnt like a referee's answer (the touch's loudness at its distance from each piezo, the
+    physics), unless the sensors contradict it, but kept out of the referee's record: a staged flick says
+    nothing of how the gates fare on shots held in play (reliability.py)."""
+    learnt = learn_from_shot(cal, trace, result, evidence_params, answer=answer, model_params=model_params)
+    return replace(learnt, referee=cal.referee)
+
+
 def learn_from_answer(
     cal: TableCalibration,
     trace: ShotTrace,

@@ -20,19 +20,24 @@ from typing import Any
 
 from firmware_bridge.messages import Capabilities, Impact
 from service.attribution.calibration import GUIDED, save_calibration
+from service.attribution.evidence import EvidenceParams
 from service.attribution.learning import CalibrationKeeper
 from service.mat.trace import Scan, WallSegment
 from service.table.commands.catalogue import arguments_of
 from service.table.config import TableConfig
 
-from .flicks import Flick, FlickError, FlickSpot, fit_flicks, flick_spots, read_flick
+from .flicks import Flick, FlickError, fit_flicks, flick_spots, read_flick
 from .report import calibration_status, load_report, save_report
 from .routine import GuidedRoutine
+from .runs import FlickRun, TouchRun
 from .taps import CalibrationRoutineError, fit_taps, tap_points
+from .touches import Touch, TouchError, fit_touches, read_touch, touch_spots
 
 log = logging.getLogger(__name__)
 
 SCAN_EVERY_S = 0.4
+TOUCH_DISC_MASS_G = 7.4
+TOUCH_NEAR_MM = 60.0  # the struck disc of a prescribed touch stood this close to the marked place
 
 COMMANDS = arguments_of("calibration")  # declared in the table's command catalogue
 
@@ -56,8 +61,11 @@ class GuidedCalibrationDesk:
         self.falloff_mm = falloff_mm
         self.clock = clock
         self.routine: GuidedRoutine | None = None
-        self.flicking: FlickRun | None = None  # the prescribed flicks, while they are being made
+        # the prescribed flicks (or touches), while they are being made
+        self.flicking: FlickRun | TouchRun | None = None
         self.radius_of: Callable[[str], float] = lambda piece: 19.0
+        # The touches are made with two hero discs (docs/setup.md): a hero's nominal mass
+        self.mass_of: Callable[[str], float] = lambda piece: TOUCH_DISC_MASS_G
         self._last_scan_asked = 0.0
         self.capabilities: Capabilities | None = None
         self.outcome: dict[str, Any] | None = None  # the last finish: figures, or what went wrong
@@ -87,6 +95,9 @@ class GuidedCalibrationDesk:
             return
         if not impacts:
             return  # discs moved by hand (put on the spot for the next flick), not flicked: nothing was heard
+        if isinstance(run, TouchRun):
+            self._on_touch(run, pre, impacts, post)
+            return
         spot = run.current
         before, after = pre.by_piece(), post.by_piece()
         standing = sorted(before.values(), key=lambda p: math.dist((p.x_mm, p.y_mm), (spot.x_mm, spot.y_mm)))
@@ -139,12 +150,16 @@ class GuidedCalibrationDesk:
             self._start(args.get("rounds", 2))
         elif name == "calibrate_flicks":
             self._start_flicks()
+        elif name == "calibrate_touches":
+            self._start_touches()
         elif self.flicking is not None:
             if name == "calibrate_skip":
                 self.flicking.position += 1
             elif name == "calibrate_cancel":
                 self.flicking = None
                 self.outcome = {"ok": False, "text": "flicks cancelled; nothing was changed"}
+            elif isinstance(self.flicking, TouchRun):
+                self._finish_touches()
             else:
                 self._finish_flicks(args.get("mat_confirmed") is True)
         elif self.routine is None:
@@ -186,8 +201,103 @@ class GuidedCalibrationDesk:
         self.outcome = None
         log.info("prescribed flicks started: %d to make", len(spots))
 
+    def _start_touches(self) -> None:
+        if self.active:
+            raise CalibrationRefused("a calibration is under way: finish or cancel it first")
+        if self.keeper is None:
+            raise CalibrationRefused(
+                "this table reads shots with the built-in constants of the simulated mat: run it with "
+                "--calibration FILE to calibrate it"
+            )
+        if self.capabilities is None:
+            raise CalibrationRefused("the mat is not connected: plug it in first")
+        if self.keeper.calibration.source != GUIDED:
+            raise CalibrationRefused(
+                "tap the marked points first: a touch is placed by sound and its piezos' gains, which the "
+                "taps calibrate"
+            )
+        self.flicking = TouchRun(touch_spots(*self._mat_size()))
+        self.outcome = None
+        log.info("prescribed touches started: %d to make", len(self.flicking.spots))
+
+    def _threshold(self) -> float:
+        assert self.capabilities is not None
+        return self.capabilities.piezo_threshold or EvidenceParams().detection_threshold
+
+    def _on_touch(self, run: TouchRun, pre: Scan, impacts: Any, post: Scan) -> None:
+        spot = run.current
+        assert spot is not None and self.keeper is not None
+        before, after = pre.by_piece(), post.by_piece()
+        moved = [
+            p
+            for p in before.values()
+            if p.piece in after
+            and math.dist((p.x_mm, p.y_mm), (after[p.piece].x_mm, after[p.piece].y_mm)) > 5
+        ]
+        # The struck disc: of the discs that moved, the one that stood on the marked place.
+        near = [p for p in moved if math.dist((p.x_mm, p.y_mm), (spot.x_mm, spot.y_mm)) <= TOUCH_NEAR_MM]
+        if not near:
+            run.last = {
+                "spot": spot.number,
+                "ok": False,
+                "text": f"touch {spot.number}: no disc on the marked place was moved (or it left the mat): "
+                "put a disc on the place and flick a second into it",
+            }
+            return
+        struck = min(near, key=lambda p: math.dist((p.x_mm, p.y_mm), (spot.x_mm, spot.y_mm)))
+        rest = after[struck.piece]
+        touch = Touch(
+            spot,
+            (struck.x_mm, struck.y_mm),
+            (rest.x_mm, rest.y_mm),
+            self.radius_of(struck.piece),
+            self.mass_of(struck.piece),
+            tuple((i.sensor_id, i.t_us, float(i.amplitude)) for i in impacts),
+        )
+        try:
+            reading = read_touch(touch, self._sensors(), self.keeper.calibration, self._threshold())
+        except TouchError as exc:
+            run.last = {"spot": spot.number, "ok": False, "text": str(exc)}
+            return
+        run.readings.append(reading)
+        run.position += 1
+        run.last = {
+            "spot": spot.number,
+            "ok": True,
+            "text": f"touch {spot.number} read: heard by {len(reading.heard)} of "
+            f"{len(reading.heard) + len(reading.unheard)} piezos",
+        }
+
+    def _finish_touches(self) -> None:
+        assert isinstance(self.flicking, TouchRun) and self.keeper is not None
+        run = self.flicking
+        skipped = len(run.spots) - len(run.readings)
+        problems = [f"{skipped} of the {len(run.spots)} touches were skipped or not read"] if skipped else []
+        try:
+            fit = fit_touches(run.readings, problems, self.keeper.calibration, self._threshold())
+        except TouchError as exc:
+            raise CalibrationRefused(str(exc)) from None
+        fit.figures["touches"] = len(run.spots)
+        save_calibration(fit.calibration, self.keeper.path)
+        self.keeper.calibration = fit.calibration  # the next shot is read with it
+        report = self.report or {}
+        figures = dict(report.get("figures") or {})
+        figures["touches"] = fit.figures
+        at = datetime.fromisoformat(report["at"]) if report.get("at") else self.clock()
+        save_report(self.keeper.path, at, figures, self.mat_described())
+        self.report = load_report(self.keeper.path)
+        log.info(
+            "prescribed touches written to %s: touch loudness %.2f ±%.0f%% (%d touches read)",
+            self.keeper.path,
+            fit.figures["touch_loudness"],
+            100 * fit.figures["touch_loudness_uncertainty"],
+            fit.figures["touches_read"],
+        )
+        self.flicking = None
+        self.outcome = {"ok": True, "figures": fit.figures, "text": f"touches written to {self.keeper.path}"}
+
     def _finish_flicks(self, mat_confirmed: bool) -> None:
-        assert self.flicking is not None and self.keeper is not None
+        assert isinstance(self.flicking, FlickRun) and self.keeper is not None
         if not mat_confirmed:
             raise CalibrationRefused(
                 "confirm the playmat's walls, gaps and obstacles first (mat_confirmed: true)"
@@ -308,49 +418,4 @@ class GuidedCalibrationDesk:
         out["mat"] = self.mat_described()
         if self.outcome is not None:
             out["outcome"] = self.outcome
-        return out
-
-
-class FlickRun:
-    """The prescribed flicks under way: the spots, the flicks read so far, the spot asked for now."""
-
-    def __init__(self, spots: tuple[FlickSpot, ...]) -> None:
-        self.spots = spots
-        self.flicks: list[Flick] = []
-        self.position = 0
-        self._last: dict[str, Any] | None = None
-        self.heard = 0  # flicks judged so far, read or refused: tells a repeated refusal from the one before
-
-    @property
-    def last(self) -> dict[str, Any] | None:
-        """What the last flick heard came to: its spot, whether it was read, and why not in words."""
-        return None if self._last is None else self._last | {"heard": self.heard}
-
-    @last.setter
-    def last(self, outcome: dict[str, Any]) -> None:
-        self._last = outcome
-        self.heard += 1
-
-    @property
-    def current(self) -> FlickSpot | None:
-        return self.spots[self.position] if self.position < len(self.spots) else None
-
-    def view(self) -> dict[str, Any]:
-        spot = self.current
-        out: dict[str, Any] = {
-            "done": self.position,
-            "total": len(self.spots),
-            "read": len(self.flicks),
-            "spot": None
-            if spot is None
-            else {
-                "number": spot.number,
-                "x_mm": spot.x_mm,
-                "y_mm": spot.y_mm,
-                "aim_x_mm": spot.aim_x_mm,
-                "aim_y_mm": spot.aim_y_mm,
-            },
-        }
-        if self.last is not None:
-            out["last"] = self.last
         return out

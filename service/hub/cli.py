@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,9 @@ DEFAULT_DB = os.environ.get("SMARTMAT_HUB_DB", "hub.sqlite")
 ORGANISER = "organiser"
 
 
-def register_cli(subparsers: Any) -> None:
+def register_cli(subparsers: Any, serve: Callable[[argparse.Namespace], int] | None = None) -> None:
+    """The hub's commands. ``serve`` runs `smartmat hub serve`: the composition root passes it
+    (``service/app/hub_serve.py``), as the hub's pages are the web server's; without it there is no serve."""
     hub = subparsers.add_parser("hub", help="the tournament hub: many tables, one standings page")
     commands = hub.add_subparsers(dest="hub_command", metavar="HUB_COMMAND")
     hub.set_defaults(func=lambda args: (hub.print_help(), 2)[1])
@@ -58,7 +61,7 @@ def register_cli(subparsers: Any) -> None:
 
     _register_the_tournament(commands)
     _register_its_rounds(commands)
-    _register_the_running_hub(commands)
+    _register_the_running_hub(commands, serve)
 
 
 def _with_db(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -135,30 +138,36 @@ def _register_its_rounds(commands: Any) -> None:
     imported_log.set_defaults(func=_import_log)
 
 
-def _register_the_running_hub(commands: Any) -> None:
-    """The processes: the hub itself, and the log shipper beside each table's daemon."""
-    serve = _with_db(commands.add_parser("serve", help="run the hub: follow every table, serve the pages"))
-    serve.add_argument("--broker", default=os.environ.get("SMARTMAT_HUB_MQTT_URL", "mqtt://127.0.0.1:1883"))
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=8090)
-    serve.add_argument(
-        "--table-url",
-        default=os.environ.get("SMARTMAT_HUB_TABLE_URL", ""),
-        help="each table's dashboard, e.g. http://{table}.local:8080/",
-    )
-    serve.add_argument(
-        "--table-link",
-        action="append",
-        default=[],
-        metavar="TABLE=URL",
-        help="one table's dashboard, with host and port (tables on one host): t1=http://10.0.0.5:8081/",
-    )
-    serve.add_argument(
-        "--public-url",
-        default=os.environ.get("SMARTMAT_HUB_PUBLIC_URL", ""),
-        help="the address phones open, e.g. http://192.168.1.20:8090 (default: this machine's LAN address)",
-    )
-    serve.set_defaults(func=_serve)
+def _register_the_running_hub(commands: Any, serve: Callable[[argparse.Namespace], int] | None) -> None:
+    """The processes: the hub itself (when the composition root gives its serve), and the log shipper beside
+    each table's daemon."""
+    if serve is not None:
+        about = "run the hub: follow every table, serve the pages"
+        pages = _with_db(commands.add_parser("serve", help=about))
+        pages.add_argument(
+            "--broker", default=os.environ.get("SMARTMAT_HUB_MQTT_URL", "mqtt://127.0.0.1:1883")
+        )
+        pages.add_argument("--host", default="0.0.0.0")
+        pages.add_argument("--port", type=int, default=8090)
+        pages.add_argument(
+            "--table-url",
+            default=os.environ.get("SMARTMAT_HUB_TABLE_URL", ""),
+            help="each table's dashboard, e.g. http://{table}.local:8080/",
+        )
+        pages.add_argument(
+            "--table-link",
+            action="append",
+            default=[],
+            metavar="TABLE=URL",
+            help="one table's dashboard, with host and port (tables on one host): t1=http://10.0.0.5:8081/",
+        )
+        pages.add_argument(
+            "--public-url",
+            default=os.environ.get("SMARTMAT_HUB_PUBLIC_URL", ""),
+            help="the address phones open, e.g. http://192.168.1.20:8090 "
+            "(default: this machine's LAN address)",
+        )
+        pages.set_defaults(func=serve)
 
     ship = commands.add_parser("ship-log", help="on a table: publish its event log for the hub")
     ship.add_argument("--table", help="the table id (or --table-file)")
@@ -252,7 +261,7 @@ def _withdraw(args: argparse.Namespace) -> int:
 
 
 def _add_referee(args: argparse.Namespace) -> int:
-    from web_dashboard.security import PinError, hash_pin
+    from service.common.pins import PinError, hash_pin
 
     pin = os.environ.get("SMARTMAT_HUB_PIN") or getpass.getpass(f"PIN for referee {args.name}: ")
     try:
@@ -280,7 +289,7 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _correct(args: argparse.Namespace) -> int:
-    from web_dashboard.security import pin_matches
+    from service.common.pins import pin_matches
 
     try:
         hub = _open(args)
@@ -398,41 +407,6 @@ def _import_log(args: argparse.Namespace) -> int:
     except HubStoreError as exc:
         return _fail(str(exc))
     print(f"game {game} of table {args.table}: {added} record(s) added, {len(records) - added} already held")
-    return 0
-
-
-def _serve(args: argparse.Namespace) -> int:
-    from service.hub.address import ANY, AddressError, public_url, table_links
-    from service.hub.feed import HubFeed
-    from service.hub.web import create_hub_app, serve_hub
-    from service.publish.paho_transport import PahoTransport, unguessable_client_id
-
-    try:
-        public = public_url(args.host, args.port, args.public_url or None)
-        links = table_links(args.table_link)
-        hub = _open(args)
-        transport = PahoTransport(args.broker, unguessable_client_id("smartmat-hub"), keepalive_s=15)
-    except (HubStoreError, BrokerUrlError, AddressError) as exc:
-        return _fail(str(exc))
-    feed = HubFeed(hub, transport)
-    app = create_hub_app(hub, table_urls=links, table_url_template=args.table_url or None, public_url=public)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
-    feed.start()
-    server = serve_hub(app, args.host, args.port)
-    if not args.port:  # a port the system chose: the address says which
-        public = public_url(args.host, int(server.url.rsplit(":", 1)[1]), args.public_url or None)
-        app.config["HUB_PUBLIC_URL"] = public
-    print(f"hub: overview {public}/hub/  standings {public}/hub/standings  (Ctrl-C stops)")
-    if args.host in ANY:
-        print(f"     listening on every interface, port {server.url.rsplit(':', 1)[1]}")
-    try:
-        stop.wait()
-    finally:
-        server.stop()
-        feed.stop()
-        hub.store.close()
     return 0
 
 

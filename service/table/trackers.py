@@ -6,7 +6,7 @@ In the table file (``content/tables/<table>.yaml``; docs/trackers.md)::
       - {id: board-1, kind: wled, topic: wled/board-1, character: hero-xoric, leds: 10, status_leds: 2}
       - {id: board-5, kind: gpio, character: lord-1}
 
-Errors name the file and the key.
+Errors name the file and the key. The section's shape is service/table/schemas/trackers.schema.json.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from service.publish.topics import TopicError, check_id, wled_api_topic
 from service.sensing.tags import TableConfigError, read_table_yaml
+from service.table import schema_check
 
 KINDS = ("wled", "gpio")
 
@@ -61,6 +62,9 @@ def _int(item: Mapping[str, Any], key: str, where: str, default: int, low: int, 
 def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
     if data is None:
         return ()
+    # The shape first (service/table/schemas/trackers.schema.json), then what a schema cannot say:
+    # ids, topics, one device per topic.
+    schema_check.check("trackers", data, where, "trackers")
     if not isinstance(data, list):
         raise TableConfigError(f"{where}: trackers: expected a list of trackers")
     trackers: list[TrackerConfig] = []

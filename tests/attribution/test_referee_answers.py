@@ -20,7 +20,7 @@ from service.attribution.calibration import (
     wide_priors,
 )
 from service.attribution.infer import Attribution, AttributionConfig, attribute
-from service.attribution.learning import learn_from_shot
+from service.attribution.learning import learn_from_guided_touch, learn_from_shot
 from service.attribution.reliability import (
     RELEASABLE,
     RELEASE_LOWER_BOUND,
@@ -141,6 +141,25 @@ def test_an_answer_teaches_the_table_and_one_the_sensors_cannot_reproduce_teache
         unanswered.wall_loudness,
         unanswered.friction,
     )
+
+
+def test_a_guided_touch_flick_teaches_the_loudness_but_not_the_referee_record(
+    held_shot: tuple[SimulatedShot, Attribution],
+) -> None:
+    """docs/calibration.md, "Guided touch flicks": the touched set is given by the routine, so it is learnt
+    from like an answer, yet a staged flick never counts in the gates' record of answers to held shots."""
+    shot, held = held_shot
+    table = built_in_calibration()
+    guided = learn_from_guided_touch(table, shot.trace, held, held.top.direct_hits)
+    answered = learn_from_shot(table, shot.trace, held, answer=held.top.direct_hits)
+    assert guided.referee == table.referee and answered.referee != table.referee
+    assert (guided.disc_loudness, guided.wall_loudness) == (answered.disc_loudness, answered.wall_loudness)
+    assert (guided.disc_loudness, guided.wall_loudness) != (table.disc_loudness, table.wall_loudness)
+    # A touched set the sensors cannot reproduce teaches nothing physical, guided or not.
+    impossible = frozenset({"orc-1", "orc-2", "orc-3"})
+    refused = learn_from_guided_touch(table, shot.trace, held, impossible)
+    assert refused.referee == table.referee
+    assert refused.disc_loudness == learn_from_shot(table, shot.trace, held).disc_loudness
 
 
 def test_the_calibration_file_keeps_the_record_and_reads_a_version_1_file(tmp_path: Path) -> None:

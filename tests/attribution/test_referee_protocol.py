@@ -152,3 +152,30 @@ def test_a_missing_answers_file_is_refused_before_any_shot_is_read(
     assert main(args) == 2
     out, err = capsys.readouterr()
     assert out == "" and "cannot read nowhere.jsonl" in err and not cal.exists()
+
+
+def test_guided_touch_flicks_are_each_answered_and_teach_the_touch_loudness_outside_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/calibration.md, "Guided touch flicks": one answer per flick, applied or not; the touches are
+    learnt from (the disc-on-disc loudness) and the referee's record of held shots stays empty."""
+    path, truths = _table_shots(tmp_path)
+    cal, answers = tmp_path / "CAL.json", tmp_path / "TOUCHES.jsonl"
+    answers.write_text("".join(json.dumps({"direct_hits": t}) + "\n" for t in truths))
+    args = ["attribute", str(path), "--json", "--workers", "1", "--table", str(cal), "--learn"]
+    assert main([*args, "--referee", str(answers), "--guided-touches"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 4 and "error" not in err
+    learnt = load_calibration(cal)
+    assert learnt.referee.labelled == 0 and learnt.referee.unanswered == 0
+    plain = tmp_path / "PLAIN.json"
+    assert main(["attribute", str(path), "--json", "--workers", "1", "--table", str(plain), "--learn"]) == 0
+    assert load_calibration(plain).disc_loudness != learnt.disc_loudness
+
+
+def test_guided_touches_need_their_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _table_shots(tmp_path)
+    cal = tmp_path / "CAL.json"
+    args = ["attribute", str(path), "--json", "--table", str(cal), "--learn", "--guided-touches"]
+    assert main(args) == 2
+    assert "--guided-touches needs --referee" in capsys.readouterr().err and not cal.exists()

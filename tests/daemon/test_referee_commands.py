@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from service.eventlog.memory import MemoryEventLog
@@ -10,7 +12,7 @@ from tests.daemon.table_harness import FakeTable
 
 
 @pytest.fixture
-def table():
+def table() -> Iterator[FakeTable]:
     table = FakeTable()
     yield table
     table.close()
@@ -68,7 +70,8 @@ def test_malformed_and_unknown_commands_are_refused_and_nothing_is_logged(table:
     broken = table.send(
         "declare", raw=b'{"txn": "t-1", "actor": "referee:anna", "command": "declare", "args": [1]}'
     )
-    assert broken == {} or not broken["ok"]
+    assert broken["txn"] == "t-1" and broken["ok"] is False  # answered, to the body's own transaction
+    assert "args" in broken["error"]
     assert not table.send("teleport_everyone")["ok"]
     assert not table.send("declare", character=42)["ok"]
     assert table.eventlog.last_seq() == before

@@ -13,9 +13,9 @@ from flask.testing import FlaskClient
 
 from tests.dashboard.table_broker import table  # noqa: F401  (a fixture for the broker tests)
 from tests.dashboard.table_game import opening_board, opening_state
-from web_dashboard import create_app
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
 from web_dashboard.security import hash_pin
+from web_dashboard.table import create_app
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 PIN = "owl-bear-42"
 PIN_HASH = hash_pin(PIN)  # scrypt is deliberately slow: hash once per session

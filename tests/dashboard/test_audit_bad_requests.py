@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.dashboard.conftest import Referee, csrf_of
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 JSON_HINT = 'send a JSON body {"command": …, "args": {…}} with Content-Type application/json'
 

@@ -14,8 +14,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.dashboard.conftest import PIN_HASH, Referee
 from tests.dashboard.table_broker import Table
-from web_dashboard.resources import dashboard_of
 from web_dashboard.server import serve_dashboard
+from web_dashboard.table.resources import dashboard_of
 
 pytestmark = pytest.mark.broker
 

@@ -16,8 +16,8 @@ from tests.dashboard.conftest import PIN, PIN_HASH, Referee
 from tests.dashboard.table_broker import Table
 from tests.helpers.browser import log_in as browser_log_in
 from tests.helpers.browser import needs_chromium, phone
-from web_dashboard.resources import dashboard_of
 from web_dashboard.server import DashboardServer, serve_dashboard
+from web_dashboard.table.resources import dashboard_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.dashboard.conftest import Referee
-from web_dashboard.fake_feed import FakeCommandChannel
+from web_dashboard.table.fake_feed import FakeCommandChannel
 
 
 def test_a_charged_card_and_a_card_s_tokens_are_sent_as_the_table_reads_them(

@@ -12,8 +12,8 @@ import pytest
 
 from tests.dashboard.conftest import Referee
 from web_dashboard.cli import register_cli
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
 from web_dashboard.server import serve_dashboard
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 
 def smartmat(argv: list[str], stdin: str = "") -> int:

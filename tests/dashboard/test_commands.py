@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.dashboard.conftest import Referee
-from web_dashboard.commands import CommandResult
-from web_dashboard.fake_feed import FakeCommandChannel
+from web_dashboard.table.commands import CommandResult
+from web_dashboard.table.fake_feed import FakeCommandChannel
 
 
 def test_a_short_turn_from_the_referee_console(referee: Referee, commands: FakeCommandChannel) -> None:

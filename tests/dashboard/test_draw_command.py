@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.dashboard.conftest import Referee
-from web_dashboard.fake_feed import FakeCommandChannel
+from web_dashboard.table.fake_feed import FakeCommandChannel
 
 
 def test_the_referee_names_the_cards_the_table_drew(referee: Referee, commands: FakeCommandChannel) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from flask.testing import FlaskClient
 
-from web_dashboard.fake_feed import FakeFeed
+from web_dashboard.table.fake_feed import FakeFeed
 
 
 def sse_messages(client: FlaskClient, count: int, **headers: str) -> list[dict[str, object]]:

@@ -18,8 +18,8 @@ from service.gamelog.records import read_log
 from service.table.session import TableSession
 from tests.helpers.browser import chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import page_problems
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
 from web_dashboard.server import DashboardServer, serve_dashboard
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")

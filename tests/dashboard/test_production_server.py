@@ -28,8 +28,8 @@ import pytest
 
 from tests.dashboard.conftest import PIN, PIN_HASH, csrf_of
 from tests.dashboard.test_cli import smartmat
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
 from web_dashboard.server import DashboardServer, certificate_fingerprint, serve_dashboard
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 pytestmark = pytest.mark.timeout(60)
 REPO = Path(__file__).resolve().parents[2]

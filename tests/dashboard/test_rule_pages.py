@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web_dashboard.rule_pages import REPOSITORY_DOCS, plain_text_blocks, render_markdown, section_anchor
+from web_dashboard.table.rule_pages import REPOSITORY_DOCS, plain_text_blocks, render_markdown, section_anchor
 
 BOOK = """Contents
 Taking Damage\t13\tSummon Shot\t29

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.dashboard.conftest import PIN, Clock, Referee, csrf_of
-from web_dashboard.fake_feed import FakeCommandChannel
+from web_dashboard.table.fake_feed import FakeCommandChannel
 
 SPECTATOR_PAGES = ["/", "/table/t1", "/table/t1/tv", "/api/table/t1/view", "/qr.svg"]
 
@@ -89,7 +89,7 @@ def test_session_cookie_is_http_only_and_strict(client: FlaskClient, app: Flask)
 
 def test_behind_tls_the_cookie_is_secure(feed, commands) -> None:  # type: ignore[no-untyped-def]
     from tests.dashboard.conftest import PIN_HASH
-    from web_dashboard import create_app
+    from web_dashboard.table import create_app
 
     app = create_app(
         {
@@ -141,7 +141,7 @@ def test_login_refuses_a_bad_name_and_a_foreign_redirect(client: FlaskClient) ->
 
 
 def test_without_a_pin_set_nobody_can_log_in(feed, commands) -> None:  # type: ignore[no-untyped-def]
-    from web_dashboard import create_app
+    from web_dashboard.table import create_app
 
     app = create_app({"TESTING": True, "TABLE": "t1", "TABLE_FEED": feed.feed, "COMMAND_CHANNEL": commands})
     response = Referee(app.test_client()).login()
@@ -180,7 +180,7 @@ def test_a_cookie_copied_before_logout_is_worth_nothing_after_it(
 def test_parallel_wrong_pins_get_at_most_five_checks_a_minute_from_one_address(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import web_dashboard.auth as auth
+    import web_dashboard.table.auth as auth
 
     checked: list[str] = []
     lock = threading.Lock()

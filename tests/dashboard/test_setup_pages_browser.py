@@ -13,8 +13,8 @@ from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import page_problems, small_controls
-from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
 from web_dashboard.server import DashboardServer, serve_dashboard
+from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")

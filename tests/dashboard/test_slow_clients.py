@@ -16,8 +16,8 @@ import pytest
 
 import web_dashboard.slow_clients as slow_clients
 from tests.dashboard.test_production_server import certificate, feed, https, port_of, request, start
-from web_dashboard.fake_feed import FakeFeed
 from web_dashboard.server import DashboardServer
+from web_dashboard.table.fake_feed import FakeFeed
 
 __all__ = ["certificate", "feed"]  # fixtures, used by name
 pytestmark = pytest.mark.timeout(60)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import threading
 
-from web_dashboard.fake_feed import FakeFeed
-from web_dashboard.table_feed import SseMessage, parse_event_id
+from web_dashboard.table.fake_feed import FakeFeed
+from web_dashboard.table.table_feed import SseMessage, parse_event_id
 
 
 def take(stream, count: int) -> list[SseMessage]:

@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from web_dashboard.table_feed import TableFeed
+from web_dashboard.table.table_feed import TableFeed
 
 OFFER = {
     "event": "Castles Open",
@@ -31,7 +31,7 @@ def test_the_hubs_offer_is_shown_and_withdrawn() -> None:
 
 def test_the_tournaments_own_topics_pass_without_a_warning(caplog: pytest.LogCaptureFixture) -> None:
     feed = TableFeed("t1")
-    with caplog.at_level(logging.DEBUG, logger="web_dashboard.table_feed"):
+    with caplog.at_level(logging.DEBUG, logger="web_dashboard.table.table_feed"):
         for seq in range(1, 200):
             feed.ingest("smartmat/t1/log", json.dumps({"game": "g", "record": {"seq": seq}}).encode())
             feed.ingest("smartmat/t1/log/head", json.dumps({"game": "g", "seq": seq}).encode())
@@ -43,7 +43,7 @@ def test_the_tournaments_own_topics_pass_without_a_warning(caplog: pytest.LogCap
 
 def test_a_topic_outside_the_contract_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     feed = TableFeed("t1")
-    with caplog.at_level(logging.INFO, logger="web_dashboard.table_feed"):
+    with caplog.at_level(logging.INFO, logger="web_dashboard.table.table_feed"):
         for _ in range(50):
             feed.ingest("smartmat/t1/something/else", b"{}")
         feed.ingest("smartmat/t1/another", b"{}")

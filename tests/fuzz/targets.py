@@ -594,9 +594,9 @@ def _csrf_of(html: str) -> str | None:
 def check_dashboard(example: tuple[bool, list[dict[str, Any]]]) -> None:
     from service.publish.commands import parse_command
     from tests.dashboard.table_game import opening_board, opening_state
-    from web_dashboard import create_app
-    from web_dashboard.fake_feed import FakeCommandChannel, FakeFeed
     from web_dashboard.security import hash_pin
+    from web_dashboard.table import create_app
+    from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
     logged_in, requests = example
     if not _PIN_HASH:

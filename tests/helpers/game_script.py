@@ -132,11 +132,13 @@ class GameScript:
         self, command: str, *, raw: bytes | None = None, retain: bool = False, **args: Any
     ) -> dict[str, Any]:
         txn = uuid.uuid4().hex
-        body = (
-            raw
-            if raw is not None
-            else json.dumps({"txn": txn, "actor": "referee:anna", "command": command, "args": args}).encode()
-        )
+        body = json.dumps({"txn": txn, "actor": "referee:anna", "command": command, "args": args}).encode()
+        if raw is not None:  # a hand-made body: its answer carries the body's own txn, if it has one
+            body = raw
+            try:
+                txn = str(json.loads(raw).get("txn", txn))
+            except (ValueError, AttributeError):
+                pass
         self.referee.publish(topics.topic(self.table.table, topics.CMD_REQUEST), body, qos=1, retain=retain)
         self.settle()
         answers = [json.loads(m.payload) for m in self.referee.received]
@@ -156,7 +158,8 @@ class GameScript:
     def state(self) -> dict[str, Any]:
         message = self.spectator.last(topics.topic(self.table.table, topics.STATE))
         assert message is not None, "no state published"
-        return json.loads(message.payload)
+        state: dict[str, Any] = json.loads(message.payload)
+        return state
 
     def character(self, character_id: str) -> dict[str, Any]:
         return next(c for c in self.state["characters"] if c["id"] == character_id)

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from service.hub.address import AddressError, lan_address, public_url, table_links
-from service.hub.web import create_hub_app
 from tests.helpers.broker import free_port
 from tests.hub.builders import new_hub
+from web_dashboard.hub import create_hub_app
 
 
 def test_the_printed_address_is_the_public_one_then_the_lans() -> None:

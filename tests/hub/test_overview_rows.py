@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from service.hub.web import create_hub_app
 from tests.hub.builders import PIN, new_hub
+from web_dashboard.hub import create_hub_app
 
 
 def castles_game(hub: Any, table: str, game: str, match: Any, round_number: int, **state: Any) -> None:

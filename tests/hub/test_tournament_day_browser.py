@@ -34,14 +34,14 @@ from service.hub.feed import HubFeed
 from service.hub.hub import Hub
 from service.hub.shipper import sqlite_log_shipper
 from service.hub.store import HubStore
-from service.hub.web import create_hub_app, serve_hub
 from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
 from service.table.config import load_table
 from tests.helpers.browser import log_in, needs_chromium, phone
 from tests.hub.network import TABLE_ROLES, start_network
+from web_dashboard.hub import create_hub_app
 from web_dashboard.security import hash_pin
-from web_dashboard.server import serve_dashboard
+from web_dashboard.server import serve_dashboard, serve_hub
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, pytest.mark.slow, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -137,7 +137,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         eventually(lambda: all(hub.table_view(t)["status"] == "online" for t in tables))
 
         # The head referee pairs round one on a phone: the tables it names are the two it has heard from.
-        head, head_errors = phone(chromium, f"{server.url}/hub/login")
+        head, head_errors = phone(chromium, f"{server.url}hub/login")
         head.fill("input[name=name]", "hana")
         head.fill("input[name=pin]", HUB_PIN)
         head.click("form.login button")
@@ -233,13 +233,13 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         assert [s["heroes"] for s in chosen["sides"]] == [["larra"], ["hakoru"]]
 
         # The public standings, on a phone, and the exports.
-        board, board_errors = phone(chromium, f"{server.url}/hub/standings")
+        board, board_errors = phone(chromium, f"{server.url}hub/standings")
         rows = board.locator("table.standings tbody tr")
         expect(rows).to_have_count(5)
         expected = hub.standings()
         assert [rows.nth(i).inner_text().split("\t")[1] for i in range(5)] == [r["name"] for r in expected]
         board.screenshot(path=str(shots_dir / "hub-standings-phone.png"))
-        standings = list(csv.DictReader(io.StringIO(get(f"{server.url}/hub/export/standings.csv"))))
+        standings = list(csv.DictReader(io.StringIO(get(f"{server.url}hub/export/standings.csv"))))
         points = {r["entrant"]: float(r["points"]) for r in standings}
         # Round one: a win (1), a draw (½ each), Eli's bye (1); round two's bye already counts (1).
         round_two_bye = next(m.a for m in hub.tournament.rounds[1] if m.b is None)
@@ -252,7 +252,7 @@ def test_a_small_tournament_day_on_phones(tmp_path: Path, chromium: Any, shots_d
         eli = next(r for r in standings if r["entrant"] == "eli")
         assert (float(eli["points"]), eli["byes"], eli["wins"]) == (1.0, "1", "0")
         trf = tmp_path / "day.trf"
-        trf.write_text(get(f"{server.url}/hub/export/tournament.trf"))
+        trf.write_text(get(f"{server.url}hub/export/tournament.trf"))
         from py4swiss.trf import TrfParser
 
         parsed = TrfParser.parse(trf, strict=True)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.hub.web import create_hub_app
 from tests.hub.builders import PIN, finish_game, new_hub
+from web_dashboard.hub import create_hub_app
 
 FOUR = ("ada", "bo", "cy", "dee")
 

@@ -13,8 +13,8 @@ from tests.helpers.browser import needs_chromium, phone
 from tests.integration.live_table import LiveTable
 from tests.integration.test_game_end_browser import MAT_TEXT_OVERLAPS, TOUCH_AND_TEXT
 from tests.integration.test_game_end_browser import live as live  # the table, its daemon and its dashboard
-from web_dashboard.commands import build_request
-from web_dashboard.resources import dashboard_of
+from web_dashboard.table.commands import build_request
+from web_dashboard.table.resources import dashboard_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, pytest.mark.slow, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")

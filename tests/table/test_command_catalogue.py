@@ -27,7 +27,7 @@ from service.table.commands.game import _HANDLERS
 from service.table.commands.reference import markdown, section_of
 from service.table.commands.wizard import WIZARD_COMMANDS
 from tests.helpers.game_script import GameScript
-from web_dashboard.commands import CommandError, build_request
+from web_dashboard.table.commands import CommandError, build_request
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
 
@@ -61,6 +61,7 @@ FITTING: dict[str, dict[str, Any]] = {
     "enrol_cancel": {},
     "calibrate_start": {"rounds": 2},
     "calibrate_flicks": {},
+    "calibrate_touches": {},
     "calibrate_skip": {},
     "calibrate_finish": {"mat_confirmed": True},
     "calibrate_cancel": {},
@@ -197,8 +198,8 @@ def test_only_the_referee_account_may_publish_a_command_and_the_catalogue_names_
 
 # -- the pages send what the catalogue declares ----------------------------------------------------------
 
-STATIC = Path(__file__).resolve().parents[2] / "web_dashboard" / "static"
-TEMPLATES = Path(__file__).resolve().parents[2] / "web_dashboard" / "templates"
+STATIC = Path(__file__).resolve().parents[2] / "web_dashboard" / "table" / "static"
+TEMPLATES = Path(__file__).resolve().parents[2] / "web_dashboard" / "table" / "templates"
 _SEND = re.compile(r"\bsend\(\s*\"([a-z_]+)\"\s*(?:,\s*\{([^{}]*)\})?")
 _NEXT_STEP = re.compile(r"\{\s*command:\s*\"([a-z_]+)\"")
 

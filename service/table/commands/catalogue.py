@@ -363,6 +363,13 @@ _SPECS = (
         False,
     ),
     CommandSpec("calibrate_flicks", "Go on to the prescribed flicks.", _args({}), "calibration", False),
+    CommandSpec(
+        "calibrate_touches",
+        "Go on to the prescribed touches: how loud a disc-on-disc touch is on this mat.",
+        _args({}),
+        "calibration",
+        False,
+    ),
     CommandSpec("calibrate_skip", "Skip this step of the calibration.", _args({}), "calibration", False),
     CommandSpec(
         "calibrate_finish",

@@ -14,7 +14,7 @@ window.SmartmatWords = (function () {
 
   const plain = (text) => split(text).text;
 
-  // Where the referee reads a cited rule (web_dashboard/rule_pages.py): "RULINGS.md 5" → the rulings page at
+  // Where the referee reads a cited rule (web_dashboard/table/rule_pages.py): "RULINGS.md 5" → the rulings page at
   // ruling 5; "<rulebook file>: <section>" → that rulebook, which the dashboard opens at the section's heading.
   function ruleHref(rule) {
     const ruling = /^RULINGS\.md(?:\s+(\d+))?$/.exec(rule);

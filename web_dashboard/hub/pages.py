@@ -33,8 +33,9 @@ from service.hub import exports
 from service.hub.hub import Hub
 from service.hub.model import CAMPAIGN_3E, Match, TournamentError
 from service.hub.store import HubStoreError
-from service.hub.web.stream import ChangeStream, TooManyStreams
+from web_dashboard.hub.stream import ChangeStream
 from web_dashboard.security import LoginLimiter, pin_matches
+from web_dashboard.sse import TooManyStreams, last_event_id, sse_response
 
 bp = Blueprint("hub", __name__, url_prefix="/hub", template_folder="templates", static_folder="static")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -207,16 +208,13 @@ def api_results() -> Response:
 def api_stream() -> Response:
     stream: ChangeStream = current_app.extensions["smartmat_hub_stream"]
     try:
-        messages = stream.subscribe()
+        messages = stream.subscribe(last_event_id())
     except TooManyStreams:
         response = jsonify({"ok": False, "error": "too many live pages open; reload in a minute"})
         response.status_code = 503
         response.headers["Retry-After"] = "60"
         return response
-    response = Response(messages, mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return sse_response(messages)
 
 
 # ---- exports and games ---------------------------------------------------------------------------------

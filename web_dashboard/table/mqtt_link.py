@@ -1,7 +1,7 @@
 """The dashboard's two MQTT connections to the broker.
 
 * :class:`MqttFeed` reads ``smartmat/<table>/#`` with the **read-only** credential and feeds a
-  :class:`~web_dashboard.table_feed.TableFeed`.
+  :class:`~web_dashboard.table.table_feed.TableFeed`.
 * :class:`MqttCommandChannel` uses the separate **referee** credential, publishes on ``cmd/request`` and waits
   for the matching ``cmd/response``.
 
@@ -22,8 +22,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.publish.paho_transport import unguessable_client_id
-from web_dashboard.commands import CommandResult
-from web_dashboard.table_feed import TableFeed
+from web_dashboard.table.commands import CommandResult
+from web_dashboard.table.table_feed import TableFeed
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,7 @@
   function figures(list, data) {
     list.textContent = "";
     const flicks = data.figures && data.figures.flicks;
+    const touches = data.figures && data.figures.touches;
     const rows = [
       ["Source", data.source],
       ["Shots learnt from", data.shots],
@@ -24,6 +25,8 @@
       ["Sliding friction", flicks ? `${flicks.sliding_friction} ± ${(100 * flicks.friction_uncertainty).toFixed(0)} %` : undefined],
       ["Wall bounce", flicks ? `${flicks.wall_bounce} ± ${(100 * flicks.wall_bounce_uncertainty).toFixed(0)} %` : undefined],
       ["Flicks read", flicks ? `${flicks.flicks_read} of ${flicks.flicks}` : undefined],
+      ["Touch loudness", touches ? `${touches.touch_loudness} × nominal ± ${(100 * touches.touch_loudness_uncertainty).toFixed(0)} %, a soft touch heard within ${(touches.soft_touch_heard_within_mm / 10).toFixed(0)} cm` : undefined],
+      ["Touches read", touches ? `${touches.touches_read} of ${touches.touches}` : undefined],
     ];
     for (const [name, value] of rows) {
       if (value === undefined || value === null) continue;
@@ -84,6 +87,9 @@
     $("cal-run-card").classList.toggle("hidden", !view.active || !!flicking);
     $("cal-flick-card").classList.toggle("hidden", !flicking);
     if (flicking) {
+      const touches = flicking.kind === "touches";
+      $("cal-flick-kind").textContent = touches ? "Touch" : "Flick";
+      $("cal-flick-skip").textContent = touches ? "Skip this touch" : "Skip this flick";
       $("cal-flick-number").textContent = flicking.spot ? `${flicking.spot.number} of ${flicking.total}` : "– all made";
       $("cal-flick-progress").textContent = `${flicking.read} read of ${flicking.done} made`;
       const last = flicking.last;
@@ -111,6 +117,7 @@
   $("cal-cancel").addEventListener("click", () => send("calibrate_cancel", {}, $("cal-cancel")));
   $("cal-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-mat-confirmed").checked }, $("cal-finish")));
   $("cal-flicks-start").addEventListener("click", () => send("calibrate_flicks", {}, $("cal-flicks-start")));
+  $("cal-touches-start").addEventListener("click", () => send("calibrate_touches", {}, $("cal-touches-start")));
   $("cal-flick-skip").addEventListener("click", () => send("calibrate_skip", {}, $("cal-flick-skip")));
   $("cal-flick-cancel").addEventListener("click", () => send("calibrate_cancel", {}, $("cal-flick-cancel")));
   $("cal-flicks-finish").addEventListener("click", () => send("calibrate_finish", { mat_confirmed: $("cal-flicks-confirmed").checked }, $("cal-flicks-finish")));

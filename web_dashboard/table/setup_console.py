@@ -13,8 +13,8 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from service.content import load_content
 from service.games.castles.content import load_castles_content
 from service.table.setup_game import WIZARD_CASTLES_RULESETS
-from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
+from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("setup_console", __name__, url_prefix="/referee/setup")
 

@@ -22,11 +22,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from web_dashboard.resources import current_dashboard
+from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
-REPOSITORY_DOCS = Path(__file__).resolve().parents[1] / "docs"
+REPOSITORY_DOCS = Path(__file__).resolve().parents[2] / "docs"
 BOOK_NAME = re.compile(r"[A-Za-z0-9][\w-]*\.(?:txt|md)")  # a plain file name: no folder, no "..", no dot file
 MAX_HEADING_CHARS = 70
 

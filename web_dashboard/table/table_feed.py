@@ -1,10 +1,11 @@
 """What the dashboard knows about one table, and the fan-out of it to Server-Sent Events clients.
 
-:class:`TableFeed` is the pure part: it is fed MQTT messages (topic, payload) by an adapter — the paho client
-in :mod:`web_dashboard.mqtt_link` or :class:`web_dashboard.fake_feed.FakeFeed` in tests — and keeps the latest
-retained snapshot, board, characters and shot, plus a bounded ring of recent domain events keyed by their
-event-log ``seq``. Each SSE client subscribes with the id it last saw and gets exactly what it missed, then
-the live stream, through its own bounded queue; a client that cannot keep up is dropped, never waited for.
+:class:`TableFeed` is the pure part: it is fed MQTT messages (topic, payload) by an adapter (the paho
+client in :mod:`web_dashboard.table.mqtt_link`, or :class:`web_dashboard.table.fake_feed.FakeFeed` in tests)
+and keeps the latest retained snapshot, board, characters and shot, plus a bounded ring of recent domain
+events keyed by their event-log ``seq``. Each SSE client subscribes with the id it last saw and gets exactly
+what it missed, then the live stream, through the web server's one SSE fan-out (:mod:`web_dashboard.sse`):
+its own bounded queue, and a client that cannot keep up is dropped, never waited for.
 
 Several domain events may share one event-log record (one action → "hits the Troll", "Troll destroyed"), so an
 event's SSE id is ``"<seq>"`` for the first of its record and ``"<seq>.<n>"`` for the n-th after it.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.publish import topics
+from web_dashboard.sse import Fanout, SseMessage
 
 log = logging.getLogger(__name__)
 
@@ -54,28 +55,6 @@ def parse_event_id(text: str) -> EventKey:
     if seq < 0 or sub < 0:
         raise ValueError(f"Last-Event-ID {text!r} must not be negative")
     return seq, sub
-
-
-@dataclass(frozen=True)
-class SseMessage:
-    """One message of the stream: ``kind`` is the SSE event name, ``id`` is set only for domain events."""
-
-    kind: str
-    data: Any
-    id: str | None = None
-
-    def encode(self) -> str:
-        lines = [f"event: {self.kind}"]
-        if self.id is not None:
-            lines.append(f"id: {self.id}")
-        lines.append("data: " + json.dumps(self.data, separators=(",", ":"), sort_keys=True))
-        return "\n".join(lines) + "\n\n"
-
-
-@dataclass
-class _Subscriber:
-    messages: queue.Queue[SseMessage | None]
-    dropped: bool = False
 
 
 @dataclass
@@ -115,9 +94,7 @@ class TableFeed:
         self._ring: deque[tuple[EventKey, dict[str, Any]]] = deque(maxlen=ring_size)
         # Every event after this key is in the ring. None until the first snapshot tells us where we joined.
         self._complete_after: EventKey | None = None
-        self._queue_size = queue_size
-        self._subscribers: list[_Subscriber] = []
-        self._closed = False
+        self._fanout = Fanout(queue_size)
         self._daemon_restarted = False
         self.rejected: list[str] = []  # reasons of skipped messages, newest last (bounded), for the console
         self._warned_topics: set[str] = set()  # a bad topic is logged once, not once per message
@@ -275,14 +252,7 @@ class TableFeed:
             self._broadcast(SseMessage("event", event, format_event_id(key)))
 
     def _broadcast(self, message: SseMessage) -> None:
-        for subscriber in list(self._subscribers):
-            try:
-                subscriber.messages.put_nowait(message)
-            except queue.Full:
-                # A slow phone is dropped; it reconnects with Last-Event-ID and catches up.
-                subscriber.dropped = True
-                self._subscribers.remove(subscriber)
-                log.info("dropped a slow SSE client (queue of %d full)", self._queue_size)
+        self._fanout.broadcast(message)  # under self._lock: a new stream's catch-up and the live ones agree
 
     # -- read --------------------------------------------------------------------------------------------
 
@@ -305,28 +275,18 @@ class TableFeed:
         Yields ``None`` after ``keepalive_s`` of silence (the caller writes an SSE comment) and ends when the
         client is dropped for being slow or the feed is closed.
         """
-        subscriber = _Subscriber(queue.Queue(maxsize=self._queue_size))
         with self._lock:
             catch_up = self._catch_up(last_event_id, history)
-            if not self._closed:
-                self._subscribers.append(subscriber)
-            else:
-                subscriber.messages.put_nowait(None)
+            subscription = self._fanout.join()
         last_sent = last_event_id
         try:
             for missed in catch_up:
                 last_sent = _key_of(missed) or last_sent
                 yield missed
-            while True:
-                try:
-                    message = subscriber.messages.get(timeout=keepalive_s)
-                except queue.Empty:
-                    if subscriber.dropped:
-                        return
+            for message in self._fanout.messages(subscription, keepalive_s):
+                if message is None:
                     yield None
                     continue
-                if message is None:
-                    return
                 if message.kind == "reset":
                     last_sent = None  # ids start again in the new game log
                 key = _key_of(message)
@@ -335,12 +295,8 @@ class TableFeed:
                         continue  # already sent during catch-up
                     last_sent = key
                 yield message
-                if subscriber.dropped and subscriber.messages.empty():
-                    return
         finally:
-            with self._lock:
-                if subscriber in self._subscribers:
-                    self._subscribers.remove(subscriber)
+            self._fanout.leave(subscription)
 
     def _catch_up(self, last: EventKey | None, history: int) -> list[SseMessage]:
         if last is not None and last > self._newest_key():
@@ -365,27 +321,15 @@ class TableFeed:
 
     @property
     def subscriber_count(self) -> int:
-        with self._lock:
-            return len(self._subscribers)
+        return self._fanout.count
 
     def disconnect_all(self) -> None:
         """End every current stream; browsers reconnect by themselves and resume from their last event id."""
-        with self._lock:
-            self._end_streams()
+        self._fanout.disconnect_all()
 
     def close(self) -> None:
         """End every stream and refuse new ones (server shutdown)."""
-        with self._lock:
-            self._closed = True
-            self._end_streams()
-
-    def _end_streams(self) -> None:
-        for subscriber in self._subscribers:
-            try:
-                subscriber.messages.put_nowait(None)
-            except queue.Full:
-                subscriber.dropped = True
-        self._subscribers.clear()
+        self._fanout.close()
 
 
 def _key_of(message: SseMessage) -> EventKey | None:

@@ -7,9 +7,9 @@ from typing import Protocol, cast
 
 from flask import Flask, current_app
 
-from web_dashboard.commands import CommandChannel
 from web_dashboard.security import LoginLimiter
-from web_dashboard.table_feed import TableFeed
+from web_dashboard.table.commands import CommandChannel
+from web_dashboard.table.table_feed import TableFeed
 
 
 class Closable(Protocol):

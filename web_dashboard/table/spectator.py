@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 from urllib.parse import urlsplit
@@ -12,8 +11,9 @@ from urllib.parse import urlsplit
 import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from web_dashboard.resources import current_dashboard
-from web_dashboard.table_feed import EventKey, parse_event_id
+from web_dashboard.sse import last_event_id, sse_response
+from web_dashboard.table.resources import current_dashboard
+from web_dashboard.table.table_feed import EventKey, parse_event_id
 
 bp = Blueprint("spectator", __name__)
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def view(table: str) -> Response:
 def events(table: str) -> Response:
     """Server-Sent Events; ``id`` is the event-log seq, so ``Last-Event-ID`` resumes with no gap or repeat."""
     _check_table(table)
-    raw = request.headers.get("Last-Event-ID") or request.args.get("lastEventId")
+    raw = last_event_id()
     last: EventKey | None = None
     if raw:
         try:
@@ -94,17 +94,7 @@ def events(table: str) -> Response:
             abort(400, description=str(exc))
     dashboard = current_dashboard()
     keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
-    stream = dashboard.feed.stream(last, keepalive_s=keepalive)
-
-    def generate() -> Iterator[str]:
-        yield "retry: 2000\n\n"
-        for message in stream:
-            yield ": keep-alive\n\n" if message is None else message.encode()
-
-    response = Response(generate(), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"  # nginx in front must not buffer the stream
-    return response
+    return sse_response(dashboard.feed.stream(last, keepalive_s=keepalive))
 
 
 @bp.get("/qr.svg")

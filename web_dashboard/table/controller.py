@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
+from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("controller", __name__, url_prefix="/referee")
 

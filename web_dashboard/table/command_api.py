@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request
 
-from web_dashboard.commands import CommandError, build_request
-from web_dashboard.resources import current_dashboard
 from web_dashboard.security import referee_required
+from web_dashboard.table.commands import CommandError, build_request
+from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("command_api", __name__, url_prefix="/api")
 

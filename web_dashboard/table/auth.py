@@ -8,8 +8,8 @@ import re
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from web_dashboard.resources import current_dashboard
 from web_dashboard.security import pin_matches, referee_sessions
+from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("auth", __name__)
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from service.publish import topics
-from web_dashboard.commands import CommandResult
-from web_dashboard.table_feed import TableFeed
+from web_dashboard.table.commands import CommandResult
+from web_dashboard.table.table_feed import TableFeed
 
 
 class FakeFeed:
