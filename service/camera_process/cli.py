@@ -85,7 +85,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         while (frame := source.read()) is not None:
             host_us = frame.t_us if args.clock == "host" else round(time.monotonic() * 1e6)
-            process.take(pipeline.process(frame), host_us)
+            result = pipeline.process(frame)
+            if pipeline.watch is not None and pipeline.watch.mapping is not None:
+                process.health.mapping_error_mm = pipeline.watch.mapping.error_mm
+            process.take(result, host_us)
     except CaptureError as error:
         log.error("the camera stopped: %s", error)
         return 1

@@ -44,6 +44,7 @@ class CameraHealth:
     mapped: int = 0
     cpu_s: float = 0.0
     problems: list[str] = field(default_factory=list)
+    mapping_error_mm: float | None = None  # the mat mapping's misfit at its fiducials, once mapped
 
     def add(self, result: FrameResult) -> None:
         self.frames += 1
@@ -59,6 +60,7 @@ class CameraHealth:
             "mapped_share": round(self.mapped / self.frames, 3) if self.frames else None,
             "cpu_ms_per_frame": round(1000 * self.cpu_s / self.frames, 2) if self.frames else None,
             "problems": self.problems,
+            "mapping_error_mm": None if self.mapping_error_mm is None else round(self.mapping_error_mm, 2),
         }
 
 

@@ -119,5 +119,6 @@ def test_the_camera_process_publishes_what_it_sees_to_its_table(tmp_path: Path) 
     assert len(frames) == len((clip / "timestamps.txt").read_text().splitlines())
     assert all(f.result.mapped for f in frames)
     assert {p for f in frames for p in f.result.places} == set(read_discs(discs))
-    statuses = [decode_status(s.payload)["state"] for s in seen if s.topic.endswith("camera/status")]
-    assert statuses[0] == "online" and statuses[-1] == "offline"
+    statuses = [decode_status(s.payload) for s in seen if s.topic.endswith("camera/status")]
+    assert statuses[0]["state"] == "online" and statuses[-1]["state"] == "offline"
+    assert 0 < statuses[-1]["mapping_error_mm"] < 2.0  # the mat mapped, its fiducials fitted within 2 mm
