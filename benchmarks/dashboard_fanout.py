@@ -68,6 +68,10 @@ def run(clients: int, events: int, stalled: int = 0) -> float:
     start = time.perf_counter()
     for seq in range(1, events + 1):
         fake.event("damage", f"Xoric's melee hits the Troll ({seq})", seq=seq)
+        if seq % 16 == 0:
+            # The state follows its records, as the daemon publishes it: the feed takes events only a few
+            # records ahead of the state shown (web_dashboard/table/table_feed.py, PLAUSIBLE_AHEAD).
+            fake.snapshot({"phase": "battle"}, seq=seq)
     done.wait()
     elapsed = time.perf_counter() - start
     fake.feed.close()
@@ -116,6 +120,7 @@ def serve(kind: str, max_streams: int, cert: str | None, key: str | None) -> Non
         if line.startswith("event"):
             seq += 1
             fake.event("damage", f"Xoric's melee hits the Troll ({seq})", seq=seq)
+            fake.snapshot({"phase": "battle", "round": 1}, seq=seq)  # the state follows its record
             print(seq, flush=True)
         elif line.startswith("quit"):
             break
