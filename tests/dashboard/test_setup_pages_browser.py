@@ -74,3 +74,23 @@ def test_calibrate_offers_start_only_when_there_is_something_to_calibrate(
     feed.snapshot({**opening_state(), "calibration": {"active": False, "status": LEARNT}}, seq=4)
     expect(page.locator("#cal-start")).to_be_visible()
     assert errors == []
+
+
+@pytest.mark.parametrize("ruleset", ["catacombs-1e", "catacombs-and-castles-1e"])
+def test_the_wizard_on_a_first_edition_table_says_its_game_comes_from_the_table_file(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+    ruleset: str,
+) -> None:
+    """The wizard sets up a Third Edition or a Castles 2E game from a choice; a First Edition table's game is
+    its table file's (docs/setup.md). The page says so in words and offers no Start, never empty lists."""
+    expect = sync_api.expect
+    feed, server = table
+    feed.snapshot({**opening_state(), "ruleset": ruleset}, seq=4)
+    page, errors = phone(chromium, server.url + "login?next=/referee/setup/")
+    log_in(page, PIN)
+    expect(page.locator("#wiz-from-file")).to_contain_text("set up from the table file")
+    expect(page.locator("#wiz-start")).to_be_hidden()
+    expect(page.locator("#wiz-heroes")).to_be_hidden()
+    assert page_problems(page) == []
+    assert errors == []

@@ -18,6 +18,15 @@ from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("setup_console", __name__, url_prefix="/referee/setup")
 
+# The games the wizard cannot set up from a choice: each is set up from its table file, in words why.
+FROM_THE_TABLE_FILE = {
+    "catacombs-1e": "A First Edition Catacombs game is set up from the table file: its heroes, Lord and "
+    "rooms are the file's game section (smartmat run --ruleset catacombs-1e, or --table with your own file).",
+    "catacombs-and-castles-1e": "A First Edition Catacombs & Castles game is set up from the table file: its "
+    "modes, heroes, abilities and board sides are the file's game section (smartmat run --mode picks the "
+    "mode).",
+}
+
 
 @bp.get("/calibrate")
 @referee_required
@@ -44,6 +53,9 @@ def choices() -> Response:
     ruleset = request.args.get("ruleset", "catacombs-3e")
     if ruleset in WIZARD_CASTLES_RULESETS:
         return jsonify(_castles_choices(ruleset))
+    if ruleset in FROM_THE_TABLE_FILE:
+        # The wizard offers no choice for these games yet: the page says so instead of showing empty lists.
+        return jsonify({"ruleset": ruleset, "from_table_file": FROM_THE_TABLE_FILE[ruleset]})
     try:
         content = load_content(ruleset)
     except (ValueError, OSError) as exc:  # ContentError is a ValueError

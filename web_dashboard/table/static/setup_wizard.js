@@ -103,6 +103,13 @@
     const GAMES = { "catacombs-3e": "Catacombs, Third Edition", "catacombs-1e": "Catacombs, First Edition",
       "catacombs-and-castles-1e": "Catacombs & Castles, First Edition", "catacombs-and-castles-2e": "Catacombs & Castles, Second Edition" };
     $("wiz-ruleset").textContent = GAMES[choices.ruleset] || choices.ruleset;
+    if (choices.from_table_file) {  // a game the wizard does not set up from a choice: say so, offer nothing
+      const note = $("wiz-from-file");
+      note.textContent = choices.from_table_file; note.hidden = false; note.classList.remove("hidden");
+      $("wiz-3e").hidden = true; $("wiz-3e").classList.add("hidden");
+      $("wiz-start").hidden = true;  // nothing to start from here
+      return;
+    }
     if (choices.modes) { castlesChoices(choices); return; }
     choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
     (choices.castles_heroes || []).forEach((h) => tick($("wiz-3e-castles-heroes"), "hero", h));
