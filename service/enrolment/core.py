@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from firmware_bridge.messages import ReaderGrid, TagSeen
 from service.sensing.locate import NfcCalibration, locate
 from service.sensing.tags import RegisteredPiece, TagRegistry
+from service.table.wording import piece_in_words
 
 # A disc's tag is heard by the antennas within reach of it (32 mm on the reference grid, so reads of one disc
 # lie at most 64 mm apart). Reads of one UID further apart than this cannot come from one disc.
@@ -203,7 +204,8 @@ class Enrolment:
         if piece is None:
             return [Notice(UNKNOWN_TAG, f"tag {uid.hex()} is one more than the set has pieces", uid.hex())]
         self.assigned[piece.piece] = uid
-        notices = [Notice(ASSIGNED, f"tag {uid.hex()} is now {piece.piece}", uid.hex(), piece.piece)]
+        said = f"tag {uid.hex()} is now {piece_in_words(piece.piece)}"
+        notices = [Notice(ASSIGNED, said, uid.hex(), piece.piece)]
         if self.next_piece() is None:
             notices.append(Notice(SET_COMPLETE, f"set {self.set_name}: every piece has its tag"))
         return notices
@@ -257,7 +259,7 @@ class Enrolment:
         self.assigned[slot.piece] = uid
         return Notice(
             ASSIGNED,
-            f"tag {uid.hex()} is now {slot.piece} (slot {slot.number})",
+            f"tag {uid.hex()} is now {piece_in_words(slot.piece)} (slot {slot.number})",
             uid.hex(),
             slot.piece,
         )

@@ -99,7 +99,7 @@ class EnrolmentDesk:
             "file": str(self.path),
             "enrolled": enrolled,
             "total": total,
-            "text": f"set {self.enrolment.set_name}: {enrolled} of {total} discs enrolled in {self.path}",
+            "text": f"set {self.enrolment.set_name}: {enrolled} of {total} discs enrolled and saved",
         }
         self.enrolment, self._partial = None, {}
 

@@ -43,6 +43,12 @@ def _readable(key: str) -> str:
     return " ".join(words) or key
 
 
+def piece_in_words(piece: str) -> str:
+    """A disc's id as people read it where no game names it yet ("hero-xoric" → "Xoric", "dungeon-3" →
+    "Dungeon 3")."""
+    return " ".join(word.capitalize() for word in _readable(piece).split())
+
+
 def names_from_view(view: Mapping[str, Any], discs: Mapping[str, str | None] | None = None) -> Names:
     """The names in a table's snapshot (``TableSession.snapshot()`` or a rule set's ``public_view()``) and,
     when given, which disc stands for which character (character id → disc id)."""

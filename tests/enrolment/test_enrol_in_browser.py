@@ -49,7 +49,7 @@ def test_the_referee_enrols_three_discs_and_the_set_file_names_each_tag(
     put_down("disc-a", 150.0)
     expect(page.locator("#enrol-next")).to_have_text("Put Elani the Thief's disc on the mat")
     expect(page.locator("#enrol-notices li").first).to_have_text(
-        f"tag {tag_uid('disc-a').hex()} is now hero-xoric"
+        f"tag {tag_uid('disc-a').hex()} is now Xoric"
     )
 
     put_down("disc-b", 350.0)  # two discs at once, by mistake
@@ -67,7 +67,7 @@ def test_the_referee_enrols_three_discs_and_the_set_file_names_each_tag(
     expect(page.locator("#enrol-done li")).to_have_count(3)
     page.click("#enrol-finish")
     set_file = tmp_path / "sets" / "box-7.yaml"
-    expect(page.locator("#enrol-finished")).to_have_text(f"set box-7: 3 of 3 discs enrolled in {set_file}")
+    expect(page.locator("#enrol-finished")).to_have_text("set box-7: 3 of 3 discs enrolled and saved")
 
     stored = load_set(set_file)
     assert [(e.piece, e.uid) for e in stored.registry.pieces] == [

@@ -50,7 +50,7 @@ def test_tapping_discs_one_at_a_time_gives_each_the_next_piece_of_the_set() -> N
     mat.discs["disc-a"] = (200.0, 300.0)
     (notice,) = enrolment.tap(mat.scan(), mat.grid)
     assert (notice.kind, notice.piece, notice.uid) == (ASSIGNED, "hero-xoric", tag_uid("disc-a").hex())
-    assert notice.text == f"tag {tag_uid('disc-a').hex()} is now hero-xoric"
+    assert notice.text == f"tag {tag_uid('disc-a').hex()} is now Xoric"
     assert enrolment.tap(mat.scan(), mat.grid) == []  # the same disc still lying there is no new tap
     mat.discs["disc-b"] = (400.0, 300.0)
     assert [n.piece for n in enrolment.tap(mat.scan(), mat.grid)] == ["hero-elani"]
