@@ -35,6 +35,7 @@ STATUS_EVERY_S = 2.0
 class Publisher(Protocol):  # the slice of a transport the camera needs (PahoTransport; a fake in tests)
     def start(self, on_connect: OnConnect, on_message: OnMessage, will: Will | None = None) -> None: ...
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None: ...
+    def flush(self, timeout_s: float) -> None: ...
     def stop(self) -> None: ...
 
 
@@ -115,4 +116,5 @@ class CameraProcess:
     def stop(self) -> None:
         self.flush()
         self.transport.publish(self._status_topic, encode_status(self.health.status("offline")), 1, True)
+        self.transport.flush(2.0)  # its last word reaches the broker before it disconnects
         self.transport.stop()

@@ -108,7 +108,9 @@ def test_the_camera_process_publishes_what_it_sees_to_its_table(tmp_path: Path) 
         assert done.returncode == 0, done.stderr
         seen = watcher.wait_for(
             lambda seen: any(
-                s.payload and b"offline" in s.payload for s in seen if s.topic.endswith("status")
+                b'"offline"' in s.payload and b'"frames"' in s.payload  # its own last report, not a will
+                for s in seen
+                if s.topic.endswith("status")
             )
         )
         watcher.close()
@@ -119,6 +121,6 @@ def test_the_camera_process_publishes_what_it_sees_to_its_table(tmp_path: Path) 
     assert len(frames) == len((clip / "timestamps.txt").read_text().splitlines())
     assert all(f.result.mapped for f in frames)
     assert {p for f in frames for p in f.result.places} == set(read_discs(discs))
-    statuses = [decode_status(s.payload) for s in seen if s.topic.endswith("camera/status")]
+    statuses = [decode_status(s.payload) for s in seen if s.topic.endswith("camera/status") and s.payload]
     assert statuses[0]["state"] == "online" and statuses[-1]["state"] == "offline"
     assert 0 < statuses[-1]["mapping_error_mm"] < 2.0  # the mat mapped, its fiducials fitted within 2 mm

@@ -75,7 +75,7 @@ class RecordingTransport:
     def __init__(self) -> None:
         self.published: list[tuple[str, bytes, int, bool]] = []
         self.will: Will | None = None
-        self.stopped = False
+        self.stopped = self.flushed = False
 
     def start(self, on_connect: Any, on_message: Any, will: Will | None = None) -> None:
         self.will = will
@@ -83,6 +83,9 @@ class RecordingTransport:
 
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         self.published.append((topic, payload, qos, retain))
+
+    def flush(self, timeout_s: float) -> None:
+        self.flushed = True
 
     def stop(self) -> None:
         self.stopped = True
@@ -111,4 +114,4 @@ def test_the_camera_process_batches_its_frames_and_says_when_it_is_offline() -> 
     assert last[0] == status_topic and last[3] is True
     status = decode_status(last[1])
     assert (status["state"], status["frames"], status["problems"]) == ("offline", 50, ["an arm over the mat"])
-    assert transport.stopped
+    assert transport.flushed and transport.stopped
