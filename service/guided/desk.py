@@ -172,7 +172,9 @@ class GuidedCalibrationDesk:
         else:
             self._finish(args.get("mat_confirmed") is True)
 
-    def _start_flicks(self) -> None:
+    def _ready_after_taps(self, why_taps_first: str) -> None:
+        """A run of prescribed flicks or touches may start: nothing else under way, the mat connected, and
+        its taps made (``why_taps_first`` says what the taps give this run)."""
         if self.active:
             raise CalibrationRefused("a calibration is under way: finish or cancel it first")
         if self.keeper is None:
@@ -183,9 +185,10 @@ class GuidedCalibrationDesk:
         if self.capabilities is None:
             raise CalibrationRefused("the mat is not connected: plug it in first")
         if self.keeper.calibration.source != GUIDED:
-            raise CalibrationRefused(
-                "tap the marked points first: the flicks are timed by sound, which the taps calibrate"
-            )
+            raise CalibrationRefused(f"tap the marked points first: {why_taps_first}")
+
+    def _start_flicks(self) -> None:
+        self._ready_after_taps("the flicks are timed by sound, which the taps calibrate")
         width, height = self._mat_size()
         walls = self.table.walls
         if walls is None:
@@ -202,20 +205,7 @@ class GuidedCalibrationDesk:
         log.info("prescribed flicks started: %d to make", len(spots))
 
     def _start_touches(self) -> None:
-        if self.active:
-            raise CalibrationRefused("a calibration is under way: finish or cancel it first")
-        if self.keeper is None:
-            raise CalibrationRefused(
-                "this table reads shots with the built-in constants of the simulated mat: run it with "
-                "--calibration FILE to calibrate it"
-            )
-        if self.capabilities is None:
-            raise CalibrationRefused("the mat is not connected: plug it in first")
-        if self.keeper.calibration.source != GUIDED:
-            raise CalibrationRefused(
-                "tap the marked points first: a touch is placed by sound and its piezos' gains, which the "
-                "taps calibrate"
-            )
+        self._ready_after_taps("a touch is placed by sound and its piezos' gains, which the taps calibrate")
         self.flicking = TouchRun(touch_spots(*self._mat_size()))
         self.outcome = None
         log.info("prescribed touches started: %d to make", len(self.flicking.spots))
