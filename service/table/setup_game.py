@@ -23,14 +23,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from service.games import definitions
 from service.table.config import TableConfig
 
 ARGUMENTS = frozenset({"heroes", "lord", "rooms", "expansions"})
 CASTLES_ARGUMENTS = frozenset({"mode", "sides", "first", "game_length", "quick_start"})
 CASTLES_SIDE_KEYS = frozenset({"team", "heroes", "boss", "warriors", "health_tokens", "reinforcement_tokens"})
-# The rule sets whose games the wizard sets up from a choice (Castles 1E also needs abilities and board sides:
-# its games come from the table file).
-WIZARD_CASTLES_RULESETS = frozenset({"catacombs-and-castles-2e"})
+# The rule sets whose games of a mode the wizard sets up from a choice (a game whose table file holds modes;
+# Castles 1E also needs abilities and board sides: its games come from the table file).
+WIZARD_CASTLES_RULESETS = frozenset(g.name for g in definitions() if g.table_file_modes and g.wizard_sets_up)
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
