@@ -10,7 +10,6 @@ from typing import Any
 from service.gamelog.context import context_differences
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
 from service.games import DEFAULT_RULESET, SetupContentError, content_loader, rulesets
-from service.games.catacombs.flow.cards import Content
 from service.games.loading import SetupError as SetupError
 from service.rules import actions as A
 from service.rules.codec import DecodeError, decode_dataclass
@@ -38,10 +37,10 @@ class Replay:
 # Card sets a setup may name besides "shipped". The service ships none: a test suite registers its hand-made
 # cards (tests/conftest.py: "sample") so that the logs played with them replay, and a real table, where
 # nothing is registered, refuses such a setup.
-_FIXTURE_CONTENT: dict[str, Callable[[], Content]] = {}
+_FIXTURE_CONTENT: dict[str, Callable[[], Any]] = {}
 
 
-def register_fixture_content(name: str, load: Callable[[], Content]) -> None:
+def register_fixture_content(name: str, load: Callable[[], Any]) -> None:
     """Lets setups naming ``content: <name>`` play with the cards ``load`` makes (test fixtures only)."""
     if name == "shipped":
         raise ValueError("'shipped' names the cards in content/; a fixture needs a name of its own")
@@ -153,7 +152,7 @@ def _find(effective: list[tuple[int, dict[str, Any]]], seq: Any) -> int:
     return -1
 
 
-def replay(records: Iterable[Record], content: Content | None = None) -> Replay:
+def replay(records: Iterable[Record], content: Any = None) -> Replay:
     """Replays a log. Actions the rules refuse are reported in ``rejected`` and skipped; nothing is lost."""
     records = list(records)
     setup, effective = fold(records)

@@ -44,6 +44,10 @@ class GameDefinition:
     """The game's name for people (the set-up page, the command line's help)."""
     piece_sets: tuple[str, ...] = ()
     """Content folders whose ``pieces.yaml`` add to the common piece classes (service/mat/geometry.py)."""
+    two_sides: bool = False
+    """Played by two sides, each a team of heroes (or a boss) and warriors with charged cards: a free disc
+    is handed out by team, a correction sets pools and tokens, a declared card is a charged card
+    (service/table/)."""
     table_file_modes: bool = False
     """The table file's ``game`` holds one setup per mode (``game.modes``, picked by ``game.mode``)."""
     wizard_sets_up: bool = True

@@ -22,6 +22,11 @@ def table_game(ruleset: str) -> TableBehaviour:
     return definition_of(ruleset if ruleset in game_names() else DEFAULT_RULESET).table
 
 
+def plays_sides(ruleset: str) -> bool:
+    """Whether the rule set's game is played by two sides of teams (its definition's ``two_sides``)."""
+    return ruleset in game_names() and definition_of(ruleset).two_sides
+
+
 def piece_classes(ruleset: str) -> dict[str, PieceClass]:
     """The piece classes a table of this rule set may use: the common ones and its game's ``piece_sets`` (a
     rule set no game has: its own ``content/<ruleset>/pieces.yaml``, if there is one)."""

@@ -17,6 +17,7 @@ SECOND_EDITION = GameDefinition(
     demo_table="castles-demo",
     title="Catacombs & Castles 2E",
     piece_sets=("catacombs-and-castles-2e",),
+    two_sides=True,
     table_file_modes=True,
 )
 
@@ -30,6 +31,7 @@ FIRST_EDITION = GameDefinition(
     demo_table="castles-1e-demo",
     title="Catacombs & Castles 1E",
     piece_sets=("catacombs-and-castles-1e",),
+    two_sides=True,
     table_file_modes=True,
     wizard_sets_up=False,
     wizard_note="A First Edition Catacombs & Castles game is set up from the table file: its modes, heroes, "
