@@ -19,18 +19,12 @@ from service.app.simulated import (
     start_simulated_table,
 )
 from service.app.waiting import wait_until_stopped
+from service.games import definition_of, game_names
 
 log = logging.getLogger("smartmat")
 
 DEFAULT_BROKER = os.environ.get("SMARTMAT_MQTT_URL", "mqtt://127.0.0.1:1883")
 DEFAULT_DATA_DIR = Path(os.environ.get("SMARTMAT_STATE_DIR", "~/.local/state/smartmat")).expanduser()
-
-
-def _game_choices() -> str:
-    from service.games import game_names
-
-    *others, last = game_names()
-    return f"{', '.join(others)} or {last}" if others else last
 
 
 def register_cli(subparsers: Any) -> None:
@@ -45,7 +39,7 @@ def register_cli(subparsers: Any) -> None:
     )
     run.add_argument(
         "--ruleset",
-        help=f"the game: {_game_choices()}; without --table, the shipped demo table of that game "
+        help=f"the game: {', '.join(game_names())}; without --table, the shipped demo table of that game "
         "(default: the table file's)",
     )
     run.add_argument(
@@ -449,7 +443,6 @@ def _announce_the_pin(pin_file: Path) -> None:
 def _size_of(ruleset: str) -> Any:
     """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
     from service.content import load_content as load_cards
-    from service.games import definition_of, game_names
 
     if ruleset in game_names() and not definition_of(ruleset).monster_sizes_on_cards:
         # No disc size to go by (no monsters, or none printed): warriors take their team's discs and a
