@@ -98,8 +98,8 @@ def _words(error: ValidationError) -> str:
         allowed = set(schema.get("properties", {}))
         return f"unknown key(s) {', '.join(sorted(str(k) for k in value if k not in allowed))}"
     if kind in ("enum", "const"):
-        choices = schema["enum"] if kind == "enum" else [schema["const"]]
-        return f"expected {' or '.join(map(repr, choices))}, got {value!r}"
+        choices = " or ".join(map(repr, schema["enum"] if kind == "enum" else [schema["const"]]))
+        return f"expected {choices}{f' ({said})' if said else ''}, got {value!r}"
     if kind == "type":
         wanted = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         words = " or ".join(_TYPES.get(str(t), str(t)) for t in wanted)
