@@ -146,9 +146,11 @@ def problem(checker: Validator, data: Any, root: str = "", top: str = "(top)") -
     return f"{key_path(root, path) or top}: {_words(error)}"
 
 
-def check(checker: Validator, data: Any, where: str, error: type[Exception], root: str = "") -> None:
+def check(
+    checker: Validator, data: Any, where: str, error: type[Exception], root: str = "", top: str = "(top)"
+) -> None:
     """Raise ``error("<where>: <key>: <expected>")`` (and log it) when ``data`` breaks the schema."""
-    found = problem(checker, data, root)
+    found = problem(checker, data, root, top)
     if found is None:
         return
     message = f"{where}: {found}"
