@@ -147,12 +147,20 @@ def problem(checker: Validator, data: Any, root: str = "", top: str = "(top)") -
 
 
 def check(
-    checker: Validator, data: Any, where: str, error: type[Exception], root: str = "", top: str = "(top)"
+    checker: Validator,
+    data: Any,
+    where: str,
+    error: type[Exception],
+    root: str = "",
+    top: str = "(top)",
+    logged: bool = False,
 ) -> None:
-    """Raise ``error("<where>: <key>: <expected>")`` (and log it) when ``data`` breaks the schema."""
+    """Raise ``error("<where>: <key>: <expected>")`` when ``data`` breaks the schema; ``logged`` also logs it
+    (for a program that reads the file while it runs, whose caller may not print the refusal)."""
     found = problem(checker, data, root, top)
     if found is None:
         return
     message = f"{where}: {found}"
-    log.warning("%s", message)
+    if logged:
+        log.warning("%s", message)
     raise error(message)

@@ -62,7 +62,7 @@ def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
         return ()
     # The shape first (service/table/schemas/trackers.schema.json), then what a schema cannot say:
     # ids, topics, one device per topic.
-    schema_check.check(_trackers_schema(), data, where, TableConfigError, root="trackers")
+    schema_check.check(_trackers_schema(), data, where, TableConfigError, root="trackers", logged=True)
     trackers: list[TrackerConfig] = []
     for index, item in enumerate(data):
         key = f"{where}: trackers[{index}]"
