@@ -131,9 +131,12 @@ def _deepest(error: ValidationError) -> ValidationError:
     return max(error.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
 
 
-def problem(checker: Validator, data: Any, root: str = "", top: str = "(top)") -> str | None:
-    """``key: what was expected`` for the first place where ``data`` breaks the schema; None when it fits.
-    ``root`` starts every key path; ``top`` names the whole file when the problem is the file itself."""
+def first_problem(
+    checker: Validator, data: Any, root: str = "", top: str = "(top)"
+) -> tuple[str, str] | None:
+    """(key path, what was expected) at the first place, in key order, where ``data`` breaks the schema;
+    None when it fits. ``root`` starts every key path; ``top`` names the whole file when the problem is the
+    file itself."""
     if checker.is_valid(data):
         return None
     errors = sorted(checker.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
@@ -142,8 +145,14 @@ def problem(checker: Validator, data: Any, root: str = "", top: str = "(top)") -
     if error.validator == "required" and isinstance(error.instance, dict):
         required: list[str] = list(error.schema["required"]) if isinstance(error.schema, dict) else []
         missing = [key for key in required if key not in error.instance] or ["?"]
-        return f"{key_path(root, [*path, missing[0]])}: missing"
-    return f"{key_path(root, path) or top}: {_words(error)}"
+        return key_path(root, [*path, missing[0]]), "missing"
+    return key_path(root, path) or top, _words(error)
+
+
+def problem(checker: Validator, data: Any, root: str = "", top: str = "(top)") -> str | None:
+    """``key: what was expected`` for :func:`first_problem`; None when ``data`` fits."""
+    found = first_problem(checker, data, root, top)
+    return None if found is None else f"{found[0]}: {found[1]}"
 
 
 def check(

@@ -1,11 +1,14 @@
 """Every file the product reads is checked against its shipped JSON Schema (Draft 2020-12), and a broken one
 is refused naming the file, the key path and what was expected: table files, enrolled disc sets, shot traces,
-calibration files (version 1 read as version 2) and the hub's kept bridge passwords. The shipped examples
-pass. (The LED trackers section and the commands have their own tests: tests/trackers, tests/table.)"""
+calibration files (version 1 read as version 2), the hub's kept bridge passwords and the guided calibration's
+report (ignored, and logged, when broken). The shipped examples pass. (The camera's discs file, the LED
+trackers section and the commands have their own tests: tests/camera, tests/trackers, tests/table.)"""
 
 from __future__ import annotations
 
 import json
+import logging
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from service.attribution.calibration import (
     wide_priors,
 )
 from service.common import schema_check
+from service.guided.report import load_report, save_report
 from service.hub.bridge_config import BridgeConfigError, BridgePlan, write_bundle
 from service.mat.trace import TraceFormatError, read_traces, trace_from_json
 from service.sensing.tags import RegisteredPiece, TableConfigError
@@ -36,6 +40,8 @@ SCHEMA_PACKAGES = (
     "service.mat.schemas",
     "service.attribution.schemas",
     "service.hub.schemas",
+    "service.camera.schemas",
+    "service.guided.schemas",
 )
 EXAMPLE_TRACES = ROOT / "examples" / "traces" / "clear-shots.jsonl"
 
@@ -336,3 +342,19 @@ def test_kept_bridge_passwords_that_are_not_account_to_password_are_refused(tmp_
         BridgeConfigError, match=r"secrets\.json: hub: expected the account's password, got 1234"
     ):
         write_bundle(BridgePlan(("t1",), "hub.local"), tmp_path)
+
+
+# ---- the guided calibration's report ----
+
+
+def test_a_guided_report_reads_back_and_a_broken_one_is_ignored_naming_its_file_and_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    calibration = tmp_path / "CAL.json"
+    at = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
+    written = save_report(calibration, at, {"good": True}, {"walls": 4})
+    assert load_report(calibration) == json.loads(written.read_text())
+    written.write_text(json.dumps(json.loads(written.read_text()) | {"at": "yesterday"}))
+    with caplog.at_level(logging.WARNING, logger="service.guided.report"):
+        assert load_report(calibration) is None
+    assert f"{written}: at: expected an ISO 8601 time" in caplog.text
