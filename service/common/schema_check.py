@@ -39,6 +39,14 @@ _TYPES = {
 }
 
 
+_BOUNDS = {
+    "minimum": "at least",
+    "exclusiveMinimum": "more than",
+    "maximum": "at most",
+    "exclusiveMaximum": "less than",
+}
+
+
 def _number(_checker: Any, value: Any) -> bool:
     # JSON from Python may carry NaN and Infinity; no file the product reads means either.
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
@@ -108,11 +116,15 @@ def _words(error: ValidationError) -> str:
         return f"expected {said}, got {value!r}"
     if schema.get("type") == "integer" and "minimum" in schema and "maximum" in schema:
         return f"expected a whole number from {schema['minimum']} to {schema['maximum']}, got {value!r}"
-    if kind == "exclusiveMinimum" and schema["exclusiveMinimum"] == 0:
+    bounds = [
+        f"{words} {schema[key]}"
+        for key, words in _BOUNDS.items()
+        if key in schema and isinstance(schema[key], int | float)
+    ]
+    if kind == "exclusiveMinimum" and schema["exclusiveMinimum"] == 0 and len(bounds) == 1:
         return f"must be positive, got {value!r}"
-    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        bound = {"minimum": "at least", "maximum": "at most"}.get(str(kind), str(kind))
-        return f"expected {bound} {schema[kind]}, got {value!r}"
+    if kind in _BOUNDS:
+        return f"expected a number {' and '.join(bounds)}, got {value!r}"
     if kind == "minLength":
         return f"expected a non-empty string, got {value!r}"
     if kind in ("minItems", "maxItems"):

@@ -1,8 +1,9 @@
 """Every file the product reads is checked against its shipped JSON Schema (Draft 2020-12), and a broken one
 is refused naming the file, the key path and what was expected: table files, enrolled disc sets, shot traces,
-calibration files (version 1 read as version 2), the hub's kept bridge passwords and the guided calibration's
-report (ignored, and logged, when broken). The shipped examples pass. (The camera's discs file, the LED
-trackers section and the commands have their own tests: tests/camera, tests/trackers, tests/table.)"""
+calibration files (version 1 read as version 2), the hub's kept bridge passwords, the guided calibration's
+report (ignored, and logged, when broken), the hardware descriptions and disc sizes. The shipped examples
+pass. (The camera's discs file, the LED trackers section and the commands have their own tests: tests/camera,
+tests/trackers, tests/table.)"""
 
 from __future__ import annotations
 
@@ -28,6 +29,15 @@ from service.attribution.calibration import (
 from service.common import schema_check
 from service.guided.report import load_report, save_report
 from service.hub.bridge_config import BridgeConfigError, BridgePlan, write_bundle
+from service.mat.geometry import (
+    CONTENT_DIR,
+    HARDWARE_DIR,
+    SENSOR_CONFIG_NAMES,
+    ContentFileError,
+    load_mat,
+    load_piece_classes,
+    load_sensor_config,
+)
 from service.mat.trace import TraceFormatError, read_traces, trace_from_json
 from service.sensing.tags import RegisteredPiece, TableConfigError
 from service.table.config import SHIPPED_TABLES, load_table
@@ -358,3 +368,47 @@ def test_a_guided_report_reads_back_and_a_broken_one_is_ignored_naming_its_file_
     with caplog.at_level(logging.WARNING, logger="service.guided.report"):
         assert load_report(calibration) is None
     assert f"{written}: at: expected an ISO 8601 time" in caplog.text
+
+
+# ---- hardware descriptions and disc sizes ----
+
+
+@pytest.mark.parametrize("name", SENSOR_CONFIG_NAMES)
+def test_every_shipped_sensor_description_passes(name: str) -> None:
+    assert load_sensor_config(name).name == name
+
+
+@pytest.mark.parametrize("pieces", sorted(CONTENT_DIR.glob("*/pieces.yaml")), ids=lambda p: p.parent.name)
+def test_every_shipped_pieces_file_passes(pieces: Path) -> None:
+    assert all(c.radius_mm > 0 and c.mass_g > 0 for c in load_piece_classes(pieces).values())
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "refusal"),
+    [
+        ("layout: corners-and-midpoints", "layout: ring", "piezo.layout: expected 'corners' or"),
+        (
+            "  missed_read: 0.02",
+            "  missed_read: 2",
+            "nfc.missed_read: expected a number at least 0 and at most 1",
+        ),
+        ("name: camera\n", "", "name: missing"),
+    ],
+)
+def test_a_broken_sensor_description_is_refused_naming_the_file_and_key(
+    tmp_path: Path, old: str, new: str, refusal: str
+) -> None:
+    path = tmp_path / "sensors-mine.yaml"
+    path.write_text((HARDWARE_DIR / "sensors-camera.yaml").read_text().replace(old, new))
+    with pytest.raises(ContentFileError) as refused:
+        load_sensor_config(path)
+    assert str(refused.value).startswith(f"{path}: {refusal}"), str(refused.value)
+
+
+def test_an_obstacle_off_the_mat_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "mat.yaml"
+    path.write_text((HARDWARE_DIR / "mat.yaml").read_text().replace("x_mm: 560", "x_mm: 990"))
+    with pytest.raises(
+        ContentFileError, match=r"mat\.yaml: obstacles\[1\]\.x_mm: 990 is off the mat \(0-860\)"
+    ):
+        load_mat(path)
