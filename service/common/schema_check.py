@@ -136,6 +136,11 @@ def _words(error: ValidationError) -> str:
     return f"not accepted ({kind}: {error.message})"
 
 
+def _in_key_order(error: ValidationError) -> list[tuple[int, int, str]]:
+    """Errors in the order of their key paths, list entries by number (``tags[2]`` before ``tags[10]``)."""
+    return [(0, part, "") if isinstance(part, int) else (1, 0, str(part)) for part in error.absolute_path]
+
+
 def _deepest(error: ValidationError) -> ValidationError:
     """Within a ``oneOf``/``anyOf`` that failed, the branch that got furthest says the most."""
     if not error.context:
@@ -151,8 +156,7 @@ def first_problem(
     file itself."""
     if checker.is_valid(data):
         return None
-    errors = sorted(checker.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    error = _deepest(errors[0])
+    error = _deepest(min(checker.iter_errors(data), key=_in_key_order))
     path: list[str | int] = list(error.absolute_path)
     if error.validator == "required" and isinstance(error.instance, dict):
         required: list[str] = list(error.schema["required"]) if isinstance(error.schema, dict) else []
