@@ -193,7 +193,7 @@ class BroadProposal:
 def bank_aims(
     trace: ShotTrace, config: AttributionConfig, me: SeenPiece, targets: list[tuple[float, float, float]]
 ) -> tuple[list[float], list[float]]:
-    """Bank shots: the same targets by way of each wall, (angles, weights).
+    """Bank shots: the same targets by way of each wall and each face of a fixed box, (angles, weights).
 
     The disc's centre turns on a line one radius inside the wall's face, and the bounce keeps only e of the
     normal speed, so the image point lies 1/e times as far behind that line as the target is in front of it.
@@ -211,13 +211,37 @@ def bank_aims(
         if (cx - seg.x1_mm) * nx + (cy - seg.y1_mm) * ny < 0:
             nx, ny = -nx, -ny  # the normal points into the mat
         lines.append((seg.x1_mm + nx * radius, seg.y1_mm + ny * radius, nx, ny))
+    walls = len(lines)
+    lines += _box_faces(trace, radius)
     for tx, ty, w in targets:
-        for lx, ly, nx, ny in lines:
+        for k, (lx, ly, nx, ny) in enumerate(lines):
             depth = (tx - lx) * nx + (ty - ly) * ny  # how far the target is in front of the line
+            if k >= walls and (depth <= 0 or (me.x_mm - lx) * nx + (me.y_mm - ly) * ny <= 0):
+                continue  # a box face the disc or the target lies behind turns nothing towards it
             ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
             banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
             bank_weights.append(w)
     return banks, bank_weights
+
+
+def _box_faces(trace: ShotTrace, radius: float) -> list[tuple[float, float, float, float]]:
+    """The faces of the mat's fixed polygons as bank lines: (point, outward normal), one radius out.
+
+    A loud impact on a box that the straight aims cannot explain is most often a bank off it; the heard
+    caroms name only pieces, and a box is none."""
+    faces: list[tuple[float, float, float, float]] = []
+    for obstacle in trace.mat.obstacles:
+        corners = obstacle.points
+        for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1], strict=True):
+            nx, ny = y2 - y1, x1 - x2
+            norm = math.hypot(nx, ny)
+            if norm < 1e-9:
+                continue
+            nx, ny = nx / norm, ny / norm
+            if (x1 - obstacle.x_mm) * nx + (y1 - obstacle.y_mm) * ny < 0:
+                nx, ny = -nx, -ny  # the normal points away from the box
+            faces.append((x1 + nx * radius, y1 + ny * radius, nx, ny))
+    return faces
 
 
 def normal_density(x: float, sigma: float) -> float:

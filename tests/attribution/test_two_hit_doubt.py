@@ -19,6 +19,7 @@ from service.attribution.gates import LEFT_OVER_TOUCH_DOUBT
 from service.attribution.infer import sound_model
 from service.attribution.model import RolloutParams, ShotModel
 from service.attribution.proposals import BroadProposal
+from service.mat.trace import FixedObstacle, box_corners
 from service.simulator.shot_lab import ShotLab, SimulatedShot
 
 QUICK = AttributionConfig(workers=1, broad_rollouts=64, refine_rounds=2, refine_rollouts=32, seed=1)
@@ -96,3 +97,21 @@ def test_a_one_hit_reading_that_leaves_the_second_touch_over_doubts_itself() -> 
             if result.top.direct_hits == {"orc-1"}:
                 assert result.top.probability <= LEFT_OVER_TOUCH_DOUBT
                 assert any("does not explain" in why for why in result.reasons)
+
+
+def test_a_bank_off_a_fixed_box_is_aimed_at_like_a_bank_off_a_wall() -> None:
+    # A fixed box is nobody's hit, so no carom names it; its loud touch, left over by a straight hit on the
+    # orc, now costs that reading more, and the search must find the flick that turns off the box instead.
+    box = FixedObstacle("polygon", 450, 300, 0.0, box_corners(450, 300, 160, 24, 45.0))
+    table = ShotLab(seed=33, fixed_obstacles=(box,))
+    table.place("hero-xoric", "hero", 450, 120, side="heroes")
+    table.place("orc-1", "monster-medium", 640, 295, side="overseer", kind="monster")
+    shot = table.shoot("hero-xoric", math.radians(90.0), 2000)
+    assert shot.truth.direct_hits == {"orc-1"}
+    broad = BroadProposal(shot.trace, AttributionConfig())
+    assert min(abs(math.degrees(a) - 90.0) for a in broad.aims) < 3.0
+    without_the_box = BroadProposal(
+        dataclasses.replace(shot.trace, mat=dataclasses.replace(shot.trace.mat, obstacles=())),
+        AttributionConfig(),
+    )
+    assert min(abs(math.degrees(a) - 90.0) for a in without_the_box.aims) > 3.0
