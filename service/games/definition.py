@@ -50,10 +50,11 @@ class GameDefinition:
     (service/table/)."""
     table_file_modes: bool = False
     """The table file's ``game`` holds one setup per mode (``game.modes``, picked by ``game.mode``)."""
-    wizard_sets_up: bool = True
-    """The set-up wizard builds this game's setup from the referee's choice (else the table file's game)."""
-    wizard_note: str = ""
-    """What the set-up page says when the wizard does not set this game up."""
+    wizard_choices: Callable[[], dict[str, Any]] | None = None
+    """What the set-up wizard offers for this game, from its shipped cards (heroes, Lords, modes …); None: the
+    wizard does not set this game up and its games come from the table file."""
+    wizard_arguments: frozenset[str] = frozenset()
+    """The ``setup_game`` arguments a choice of this game takes (besides ``match``); others are refused."""
     monster_sizes_on_cards: bool = False
     """Its Monster cards print a disc size, so a monster's piece class is known before it is bound."""
     room_services: bool = False

@@ -28,10 +28,6 @@ STILL_NAMED = {
     # The common piece classes (obstacles, every box's common sizes) are shipped in content/catacombs-3e/.
     ("service/mat/geometry.py", "catacombs-3e"),
     # The set-up wizard's pages: its game choices are to come from each game's definition.
-    ("web_dashboard/table/setup_console.py", "catacombs-1e"),
-    ("web_dashboard/table/setup_console.py", "catacombs-3e"),
-    ("web_dashboard/table/setup_console.py", "catacombs-and-castles-1e"),
-    ("web_dashboard/table/setup_console.py", "service.games.castles"),
 }
 
 

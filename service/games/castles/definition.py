@@ -7,6 +7,7 @@ from service.games.castles.first_edition.ruleset import CastlesFirstEdition
 from service.games.castles.loading import castles_content
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
 from service.games.castles.table import CastlesTable
+from service.games.castles.wizard import first_edition_choices, second_edition_choices
 from service.games.definition import GameDefinition
 
 SECOND_EDITION = GameDefinition(
@@ -19,6 +20,8 @@ SECOND_EDITION = GameDefinition(
     piece_sets=("catacombs-and-castles-2e",),
     two_sides=True,
     table_file_modes=True,
+    wizard_choices=second_edition_choices,
+    wizard_arguments=frozenset({"mode", "sides", "first", "game_length", "quick_start"}),
 )
 
 FIRST_EDITION = GameDefinition(
@@ -33,7 +36,6 @@ FIRST_EDITION = GameDefinition(
     piece_sets=("catacombs-and-castles-1e",),
     two_sides=True,
     table_file_modes=True,
-    wizard_sets_up=False,
-    wizard_note="A First Edition Catacombs & Castles game is set up from the table file: its modes, heroes, "
-    "abilities and board sides are the file's game section (smartmat run --mode picks the mode).",
+    wizard_choices=first_edition_choices,
+    wizard_arguments=frozenset({"mode", "sides", "board_side", "armour_tokens"}),
 )

@@ -8,6 +8,7 @@ from service.games.catacombs.flow.position import position_of, referee_view
 from service.games.catacombs.loading import first_edition_content, third_edition_content
 from service.games.catacombs.table import CatacombsTable
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
+from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
 from service.games.definition import GameDefinition
 
 THIRD_EDITION = GameDefinition(
@@ -21,6 +22,8 @@ THIRD_EDITION = GameDefinition(
     # 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
     piece_sets=("catacombs-and-castles-2e",),
     monster_sizes_on_cards=True,
+    wizard_choices=third_edition_choices,
+    wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
     referee_view=referee_view,
     position_of=position_of,
 )
@@ -33,9 +36,8 @@ FIRST_EDITION = GameDefinition(
     demo_table="catacombs-1e-demo",
     title="Catacombs 1E",
     piece_sets=("catacombs-1e",),
-    wizard_sets_up=False,
-    wizard_note="A First Edition Catacombs game is set up from the table file: its heroes, Lord and rooms "
-    "are the file's game section (smartmat run --ruleset catacombs-1e, or --table with your own file).",
+    wizard_choices=first_edition_choices,
+    wizard_arguments=frozenset({"heroes", "lord", "rooms"}),
     # Its Monster cards print no disc size: a free disc of the family is used.
     room_services=True,
     translated_content=True,
