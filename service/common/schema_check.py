@@ -70,9 +70,13 @@ def _schema(package: str, name: str) -> dict[str, Any]:
 
 
 @cache
-def validator(package: str, name: str, refs: tuple[str, ...] = ()) -> Validator:
+def validator(
+    package: str, name: str, refs: tuple[str, ...] = (), sections: tuple[tuple[str, str, str], ...] = ()
+) -> Validator:
     """The validator of ``<package>/<name>.schema.json``; every schema of ``package`` and of the ``refs``
-    packages can be ``$ref``-ed by its ``$id``."""
+    packages can be ``$ref``-ed by its ``$id``. Each of ``sections``, ``(key, package, name)``, is a top-level
+    key whose shape another package owns (a table file's ``game`` is its game's): the file's own schema for
+    that key is replaced by ``<package>/<name>.schema.json``."""
     registry: Registry[Any] = Registry()
     for source in (package, *refs):
         for entry in resources.files(source).iterdir():
@@ -80,6 +84,11 @@ def validator(package: str, name: str, refs: tuple[str, ...] = ()) -> Validator:
                 other = _schema(source, entry.name.removesuffix(".schema.json"))
                 registry = registry.with_resource(other["$id"], Resource.from_contents(other))
     schema = _schema(package, name)
+    for key, section_package, section_name in sections:
+        section = _schema(section_package, section_name)
+        Draft202012Validator.check_schema(section)
+        registry = registry.with_resource(section["$id"], Resource.from_contents(section))
+        schema["properties"][key] = {"$ref": section["$id"]}
     Draft202012Validator.check_schema(schema)
     checker: Validator = _Strict(schema, registry=registry)
     return checker

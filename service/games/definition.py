@@ -42,6 +42,9 @@ class GameDefinition:
     """The shipped table file (``tables/<name>.yaml``) that ``smartmat run --ruleset NAME`` starts."""
     title: str
     """The game's name for people (the set-up page, the command line's help)."""
+    table_game_schema: tuple[str, str]
+    """The JSON Schema of a table file's ``game`` section for this game, as (package, schema name): the
+    package's ``schemas/<name>.schema.json`` (service/table/config.py checks the table file with it)."""
     piece_sets: tuple[str, ...] = ()
     """Content folders whose ``pieces.yaml`` add to the common piece classes (service/mat/geometry.py)."""
     two_sides: bool = False

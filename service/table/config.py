@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from jsonschema.protocols import Validator
 
 from service.common import schema_check
-from service.games import DEFAULT_RULESET, definitions
+from service.games import DEFAULT_RULESET, definition_of, definitions
 from service.mat.trace import FixedObstacle, TraceFormatError, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
@@ -45,6 +44,9 @@ class GameSetup:
     # Catacombs 3E: the shipped expansions the game plays with (soloth; castles: the Castles heroes, Dark
     # Spells and playmat, catacombs-and-castles-2e-manual.md: Catacombs 3E Integration), into every setup.
     expansions: tuple[str, ...] = ()
+    # The table file's game section as written (its shape is the game's own table_game schema): what a game
+    # outside the fields above reads of it (its TableBehaviour's setup_payload).
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,23 @@ class TableConfig:
     obstacles: tuple[FixedObstacle, ...] = ()
 
 
-@cache
-def _table_schema() -> Validator:
+def _table_schema(data: Any, where: str) -> Validator:
+    """The table file's schema with, as its ``game``, the section schema of the game its ``ruleset`` names
+    (each game ships its own: service/games/<game>/schemas/); a ruleset that is not text is left to the
+    table schema to refuse."""
+    ruleset = data.get("ruleset", DEFAULT_RULESET) if isinstance(data, dict) else None
+    sections: tuple[tuple[str, str, str], ...] = ()
+    if isinstance(ruleset, str):
+        try:
+            package, name = definition_of(ruleset).table_game_schema
+        except ValueError as exc:
+            raise TableConfigError(f"{where}: ruleset: {exc}") from None
+        sections = (("game", package, name),)
     return schema_check.validator(
-        "service.table.schemas", "table", refs=("service.mat.schemas", "service.sensing.schemas")
+        "service.table.schemas",
+        "table",
+        refs=("service.mat.schemas", "service.sensing.schemas"),
+        sections=sections,
     )
 
 
@@ -77,7 +92,7 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         path = SHIPPED_TABLES / f"{path}.yaml"
     data = read_table_yaml(path)
     where = str(path)
-    schema_check.check(_table_schema(), data, where, TableConfigError)
+    schema_check.check(_table_schema(data, where), data, where, TableConfigError)
     try:
         check_id(data["table"], "table id")
     except TopicError as exc:
@@ -88,14 +103,16 @@ def load_table(path: Path | str | None = None) -> TableConfig:
     if ruleset in _rulesets_with_modes():
         setup = _castles_game(game, f"{where}: game")
     else:
+        # The game's section schema has required what its game needs; a game may read more (``fields``).
         rooms = game.get("rooms")
         setup = GameSetup(
-            heroes=tuple(game["heroes"]),
-            lord=game["lord"],
-            seed=game["seed"],
+            heroes=tuple(game.get("heroes") or ()),
+            lord=str(game.get("lord", "")),
+            seed=int(game.get("seed", 0)),
             rooms=tuple(rooms) if rooms else None,
             settings=dict(game.get("settings") or {}),
             expansions=tuple(game.get("expansions") or ()),
+            fields=dict(game),
         )
     try:
         walls, obstacles = parse_walls_and_obstacles(data.get("mat") or {}, where)
@@ -130,6 +147,7 @@ def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
         seed=game["seed"],
         mode=mode,
         modes={str(name): dict(fields) for name, fields in modes.items()},
+        fields=dict(game),
     )
 
 

@@ -27,6 +27,7 @@ from service.attribution.calibration import (
     wide_priors,
 )
 from service.common import schema_check
+from service.games import definitions
 from service.guided.report import load_report, save_report
 from service.hub.bridge_config import BridgeConfigError, BridgePlan, write_bundle
 from service.mat.geometry import (
@@ -52,6 +53,8 @@ SCHEMA_PACKAGES = (
     "service.hub.schemas",
     "service.camera.schemas",
     "service.guided.schemas",
+    # each game's own: the shape of a table file's game section
+    *sorted({game.table_game_schema[0] for game in definitions()}),
 )
 EXAMPLE_TRACES = ROOT / "examples" / "traces" / "clear-shots.jsonl"
 

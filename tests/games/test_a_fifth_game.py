@@ -12,12 +12,15 @@ import io
 from pathlib import Path
 
 import pytest
+import yaml
 
 from service.eventlog.record import Record
 from service.gamelog.replay import SetupError, replay
 from service.games import definition_of, find_game, game_names, registered, rulesets
 from service.games.content_cli import run_check
 from service.mat.geometry import load_piece_classes
+from service.sensing.tags import TableConfigError
+from service.table.config import load_table
 from service.table.games import piece_classes, table_game
 from service.table.session import TableSession
 
@@ -119,3 +122,39 @@ def test_the_table_reads_the_new_games_behaviour_and_piece_classes_from_its_defi
     with registered(coin_flick(coins)) as game:
         assert table_game(NAME) is game.table
         assert piece_classes(NAME) == load_piece_classes()  # no piece sets of its own: the common classes
+
+
+def write_table(folder: Path, game: dict[str, object]) -> Path:
+    path = folder / "coin-table.yaml"
+    coin_disc = {"piece": "hero-ann", "uid": "04f8ac70043a75", "class": "hero"}
+    table = {"table": "coin-1", "ruleset": NAME, "game": game, "tags": [coin_disc]}
+    path.write_text(yaml.safe_dump(table), encoding="utf-8")
+    return path
+
+
+def test_a_table_file_for_the_new_game_is_checked_with_the_games_own_section_schema(coins: Path) -> None:
+    with registered(coin_flick(coins)) as game:
+        table = load_table(write_table(coins, {"player": "ann"}))
+        assert table.ruleset == NAME
+        assert game.table.setup_payload(table, games_so_far=0) == {"ruleset": NAME, "player": "ann"}
+
+
+@pytest.mark.parametrize(
+    ("section", "refusal"),
+    [
+        ({}, "game.player: missing"),
+        ({"player": ""}, "game.player: expected the flicking player's name"),
+        ({"player": "ann", "heroes": ["ann"]}, "game: unknown key(s) heroes"),  # a Catacombs key is not its
+    ],
+)
+def test_a_broken_table_file_for_the_new_game_is_refused_naming_the_file_and_key(
+    coins: Path, section: dict[str, object], refusal: str
+) -> None:
+    with registered(coin_flick(coins)), pytest.raises(TableConfigError) as refused:
+        load_table(write_table(coins, section))
+    assert str(refused.value).startswith(f"{coins / 'coin-table.yaml'}: {refusal}"), str(refused.value)
+
+
+def test_a_table_file_for_a_game_nobody_registered_is_refused_naming_its_ruleset(coins: Path) -> None:
+    with pytest.raises(TableConfigError, match=r"coin-table.yaml: ruleset: unknown rule set 'coin-flick'"):
+        load_table(write_table(coins, {"player": "ann"}))

@@ -7,7 +7,10 @@ content/ (docs/architecture.md, "Adding a game"). Docstrings and comments may ci
 from __future__ import annotations
 
 import ast
+import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,6 +76,33 @@ def names_in(source: str, names: tuple[str, ...], packages: set[str]) -> set[str
     return found
 
 
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string in a JSON document, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
+def names_in_schema(text: str, names: tuple[str, ...]) -> set[str]:
+    """The game names a JSON Schema tells apart: a string that is one, or the start of one (a ``pattern``
+    anchored with ``^`` included), as a section picked by the rule set's name would be."""
+    found: set[str] = set()
+    for string in strings_in(json.loads(text)):
+        text = string.removeprefix("^")
+        found.update(
+            name
+            for name in names
+            if text == name or (len(text) >= SHORTEST_PREFIX and "-" in text and name.startswith(text))
+        )
+    return found
+
+
 def naming_modules() -> set[tuple[str, str]]:
     names, packages = game_names(), game_packages()
     found: set[tuple[str, str]] = set()
@@ -83,6 +113,13 @@ def naming_modules() -> set[tuple[str, str]]:
             relative = path.relative_to(ROOT).as_posix()
             found.update(
                 (relative, name) for name in names_in(path.read_text(encoding="utf-8"), names, packages)
+            )
+        for path in sorted((ROOT / folder).rglob("*.schema.json")):
+            if path.is_relative_to(GAMES_DIR):
+                continue
+            relative = path.relative_to(ROOT).as_posix()
+            found.update(
+                (relative, name) for name in names_in_schema(path.read_text(encoding="utf-8"), names)
             )
     return found
 
@@ -105,6 +142,16 @@ y = "catacombs-and-castles-2e-manual.md"
         "catacombs-3e",
         "catacombs-and-castles-2e",
     }
+
+
+def test_the_scan_sees_a_schema_that_tells_games_apart_by_name() -> None:
+    names = ("catacombs-3e", "catacombs-and-castles-1e", "catacombs-and-castles-2e")
+    schema = {
+        "properties": {"ruleset": {"enum": ["catacombs-3e"]}},
+        "if": {"properties": {"ruleset": {"pattern": "^catacombs-and-castles"}}},
+        "description": "a rule set's name, as the games registry lists it",
+    }
+    assert names_in_schema(json.dumps(schema), names) == set(names)
 
 
 def test_no_module_outside_the_games_names_a_game_or_imports_a_games_package() -> None:

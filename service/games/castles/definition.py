@@ -10,6 +10,9 @@ from service.games.castles.table import CastlesTable
 from service.games.castles.wizard import first_edition_choices, second_edition_choices
 from service.games.definition import GameDefinition
 
+TABLE_GAME_SCHEMA = ("service.games.castles.schemas", "table_game")
+"""The shape of a table file's ``game`` for these rule sets."""
+
 SECOND_EDITION = GameDefinition(
     ruleset=CastlesSecondEdition,
     content=castles_content,
@@ -17,6 +20,7 @@ SECOND_EDITION = GameDefinition(
     table=CastlesTable(),
     demo_table="castles-demo",
     title="Catacombs & Castles 2E",
+    table_game_schema=TABLE_GAME_SCHEMA,
     piece_sets=("catacombs-and-castles-2e",),
     two_sides=True,
     table_file_modes=True,
@@ -33,6 +37,7 @@ FIRST_EDITION = GameDefinition(
     table=CastlesTable(placed_shields=True),
     demo_table="castles-1e-demo",
     title="Catacombs & Castles 1E",
+    table_game_schema=TABLE_GAME_SCHEMA,
     piece_sets=("catacombs-and-castles-1e",),
     two_sides=True,
     table_file_modes=True,

@@ -11,6 +11,9 @@ from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
 from service.games.definition import GameDefinition
 
+TABLE_GAME_SCHEMA = ("service.games.catacombs.schemas", "table_game")
+"""The shape of a table file's ``game`` for these rule sets."""
+
 THIRD_EDITION = GameDefinition(
     ruleset=Catacombs3E,
     content=third_edition_content,
@@ -18,6 +21,7 @@ THIRD_EDITION = GameDefinition(
     table=CatacombsTable(),
     demo_table="demo",
     title="Catacombs 3E",
+    table_game_schema=TABLE_GAME_SCHEMA,
     # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md: Catacombs
     # 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
     piece_sets=("catacombs-and-castles-2e",),
@@ -35,6 +39,7 @@ FIRST_EDITION = GameDefinition(
     table=CatacombsTable(),
     demo_table="catacombs-1e-demo",
     title="Catacombs 1E",
+    table_game_schema=TABLE_GAME_SCHEMA,
     piece_sets=("catacombs-1e",),
     wizard_choices=first_edition_choices,
     wizard_arguments=frozenset({"heroes", "lord", "rooms"}),

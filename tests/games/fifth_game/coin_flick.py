@@ -98,10 +98,11 @@ class CoinFlick(RuleSet[CoinState, CoinContent]):
 
 
 class CoinTable:
-    """The table file's game names the player; the one thing to declare is the flick."""
+    """The table file's game names the player (its shape: schemas/table_game.schema.json); the one thing to
+    declare is the flick."""
 
     def setup_payload(self, table: Any, games_so_far: int) -> dict[str, Any]:
-        return {"ruleset": NAME, "player": table.game.heroes[0]}
+        return {"ruleset": NAME, "player": table.game.fields["player"]}
 
     def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None:
         if state.outcome is not None:
@@ -141,4 +142,5 @@ def coin_flick(content_dir: Path) -> GameDefinition:
         table=CoinTable(),
         demo_table="coin-flick-demo",
         title="Coin Flick",
+        table_game_schema=(f"{__package__}.schemas", "table_game"),
     )
