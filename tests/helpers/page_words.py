@@ -44,8 +44,8 @@ def page_problems(page: Any) -> list[str]:
 
 
 # Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
-# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped, and so
-# is a link inside a sentence.
+# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped, and
+# so is a link inside a sentence.
 _SMALL_CONTROLS = """() => {
   const out = [];
   const width = document.documentElement.clientWidth + 0.5;
