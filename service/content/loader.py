@@ -28,8 +28,6 @@ CATACOMBS_3E_FILES = (
     FileKind("playmats.yaml", "playmats", "playmat"),
     FileKind("layouts.yaml", "layouts", "layout"),
     FileKind("antients.yaml", "antients", "antient"),
-    # Kept by the physics model; checked here so a broken edit is caught with the rest of the content.
-    FileKind("pieces.yaml", "pieces", "piece", required=False),
 )
 
 # 3E reference: Components ("Poisoned! Cards x15").

@@ -1,6 +1,7 @@
 """Loads and validates the physical description of a table: the mat, its sensors and the pieces' sizes.
 
-Files live in ``content/hardware/`` (mat and sensor configurations) and ``content/<ruleset>/pieces.yaml``.
+Files live in ``content/hardware/`` (mat and sensor configurations), ``content/pieces.yaml`` (the common piece
+classes) and ``content/<ruleset>/pieces.yaml`` (a game's own).
 Every error names the file and the key that is wrong, so a broken content file is fixed in one look.
 """
 
@@ -17,6 +18,8 @@ import yaml
 from service.common import schema_check
 
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
+COMMON_PIECES = CONTENT_DIR / "pieces.yaml"
+"""The piece classes every table knows (obstacles, the boxes' common disc sizes), whatever its game."""
 HARDWARE_DIR = CONTENT_DIR / "hardware"
 SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed", "contact", "camera")
 PIEZO_LAYOUTS = ("corners", "corners-and-midpoints", "grid-3x3")
@@ -216,9 +219,9 @@ def piece_classes_for(piece_sets: Sequence[str]) -> dict[str, PieceClass]:
 
 
 def load_piece_classes(path: Path | None = None) -> dict[str, PieceClass]:
-    """A rule set's disc sizes (service/mat/schemas/pieces.schema.json); an unverified size must say where it
-    comes from."""
-    path = path or CONTENT_DIR / "catacombs-3e" / "pieces.yaml"
+    """The disc sizes of ``path``, by default the common classes (``content/pieces.yaml``), as
+    service/mat/schemas/pieces.schema.json says; an unverified size must say where it comes from."""
+    path = path or COMMON_PIECES
     classes = {}
     for name, entry in _read_yaml(path, "pieces")["pieces"].items():
         unverified, source = entry.get("unverified", False), entry.get("source", "")

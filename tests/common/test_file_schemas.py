@@ -381,7 +381,11 @@ def test_every_shipped_sensor_description_passes(name: str) -> None:
     assert load_sensor_config(name).name == name
 
 
-@pytest.mark.parametrize("pieces", sorted(CONTENT_DIR.glob("*/pieces.yaml")), ids=lambda p: p.parent.name)
+@pytest.mark.parametrize(
+    "pieces",
+    [CONTENT_DIR / "pieces.yaml", *sorted(CONTENT_DIR.glob("*/pieces.yaml"))],
+    ids=lambda p: p.parent.name if p.parent != CONTENT_DIR else "common",
+)
 def test_every_shipped_pieces_file_passes(pieces: Path) -> None:
     assert all(c.radius_mm > 0 and c.mass_g > 0 for c in load_piece_classes(pieces).values())
 

@@ -405,7 +405,7 @@ COMMAND_SESSIONS = Target("commands", command_sessions(), check_commands)
 # == content ==============================================================================================
 CONTENT_FILES = (
     "monsters.yaml rooms.yaml special-rooms.yaml lords.yaml heroes.yaml items.yaml spells.yaml "
-    "abilities.yaml poison-deck.yaml playmats.yaml layouts.yaml antients.yaml pieces.yaml"
+    "abilities.yaml poison-deck.yaml playmats.yaml layouts.yaml antients.yaml"
 ).split()
 
 

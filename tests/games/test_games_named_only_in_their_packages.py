@@ -28,8 +28,6 @@ STILL_NAMED = {
     ("service/content/loader.py", "catacombs-3e"),
     ("service/content/loader.py", "catacombs-and-castles-1e"),
     ("service/content/loader.py", "catacombs-and-castles-2e"),
-    # The common piece classes (obstacles, every box's common sizes) are shipped in content/catacombs-3e/.
-    ("service/mat/geometry.py", "catacombs-3e"),
     # The set-up wizard's pages: its game choices are to come from each game's definition.
 }
 
