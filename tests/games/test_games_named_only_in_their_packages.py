@@ -106,7 +106,7 @@ def naming_modules() -> set[tuple[str, str]]:
             found.update(
                 (relative, name) for name in names_in(path.read_text(encoding="utf-8"), names, packages)
             )
-        for path in sorted((ROOT / folder).rglob("*.schema.json")):
+        for path in sorted((ROOT / folder).rglob("schemas/*.json")):  # the content's are plain *.json
             if path.is_relative_to(GAMES_DIR):
                 continue
             relative = path.relative_to(ROOT).as_posix()
