@@ -69,7 +69,7 @@ def start_camera_process(stack: ExitStack, table_id: str, camera_dir: Path, brok
     command = [
         *(sys.executable, "-m", "service.cli", "camera", "run", "--table-id", table_id),
         *("--source", f"pipe:{camera_dir / CAMERA_FIFO}", "--discs", str(discs)),
-        *("--clock", "host", "--fps", "60", "--readout-us", "4000"),
+        *("--clock", "sensor", "--fps", "60", "--readout-us", "4000"),
     ]
     env = {**os.environ, "SMARTMAT_CAMERA_MQTT_URL": broker}
     stack.callback(_stopper(subprocess.Popen(command, env=env)))
