@@ -33,7 +33,7 @@ from service.daemon.shots import Pieces, Shots
 from service.enrolment.desk import EnrolmentDesk
 from service.eventlog.base import EventLog
 from service.guided.desk import GuidedCalibrationDesk
-from service.mat.geometry import load_mat, piece_classes_for
+from service.mat.geometry import load_mat
 from service.mat.trace import MatGeometry
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
@@ -42,6 +42,7 @@ from service.sensing.shot_trace import mat_geometry
 from service.table.bindings import SizeOf, resolve_bindings
 from service.table.commands.wizard import table_file_setup, table_trackers
 from service.table.config import TableConfig
+from service.table.games import piece_classes
 from service.table.session import TableSession
 from service.table.shot_actions import Reading
 
@@ -81,7 +82,7 @@ class Daemon:
             self.mat.wall_gap_mm,
             self.options.attribution.evidence.amplitude_falloff_mm,
         )
-        self.pieces = Pieces(table, self.session, piece_classes_for(table.ruleset))
+        self.pieces = Pieces(table, self.session, piece_classes(table.ruleset))
         self.calibration_desk.radius_of = self.pieces.radius  # the struck disc's size, for prescribed flicks
         # Looked up when called: a wrapped _on_shot (the fault runs, the latency benchmark) is the one called.
         events = MatEvents(

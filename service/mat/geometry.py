@@ -7,6 +7,7 @@ Every error names the file and the key that is wrong, so a broken content file i
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -202,17 +203,15 @@ def is_ranged_class(piece_class: str) -> bool:
     return piece_class == "ranged" or piece_class.startswith(RANGED_CLASS_PREFIXES[1])
 
 
-def piece_classes_for(ruleset: str) -> dict[str, PieceClass]:
-    """The piece classes a table of this rule set may use: the Catacombs 3E classes (obstacles, and every
-    box's common sizes), plus the rule set's own ``content/<ruleset>/pieces.yaml`` when it has one."""
+def piece_classes_for(piece_sets: Sequence[str]) -> dict[str, PieceClass]:
+    """The piece classes a table may use: the common classes (obstacles, and every box's common sizes),
+    plus each of ``piece_sets``' ``content/<set>/pieces.yaml`` that exists (a game's ``piece_sets``,
+    service.table.games.piece_classes)."""
     classes = load_piece_classes()
-    own = CONTENT_DIR / ruleset / "pieces.yaml"
-    if ruleset != "catacombs-3e" and own.exists():
-        classes.update(load_piece_classes(own))
-    if ruleset == "catacombs-3e":
-        # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md:
-        # Catacombs 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
-        classes.update(load_piece_classes(CONTENT_DIR / "catacombs-and-castles-2e" / "pieces.yaml"))
+    for piece_set in piece_sets:
+        own = CONTENT_DIR / piece_set / "pieces.yaml"
+        if own.exists():
+            classes.update(load_piece_classes(own))
     return classes
 
 

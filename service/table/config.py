@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema.protocols import Validator
 
 from service.common import schema_check
+from service.games import DEFAULT_RULESET, definitions
 from service.mat.trace import FixedObstacle, TraceFormatError, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
@@ -83,8 +84,8 @@ def load_table(path: Path | str | None = None) -> TableConfig:
         raise TableConfigError(f"{where}: table: {exc}") from None
     calibration = NfcCalibration(**{k: float(v) for k, v in (data.get("calibration") or {}).items()})
     game = data["game"]
-    ruleset = str(data.get("ruleset", "catacombs-3e"))
-    if ruleset.startswith("catacombs-and-castles"):
+    ruleset = str(data.get("ruleset", DEFAULT_RULESET))
+    if ruleset in _rulesets_with_modes():
         setup = _castles_game(game, f"{where}: game")
     else:
         rooms = game.get("rooms")
@@ -165,12 +166,13 @@ def with_game(
     return replace(table, game=replace(table.game, mode=mode))
 
 
-SHIPPED_FOR_RULESET = {
-    "catacombs-3e": "demo",
-    "catacombs-and-castles-2e": "castles-demo",
-    "catacombs-and-castles-1e": "castles-1e-demo",
-    "catacombs-1e": "catacombs-1e-demo",
-}
+def shipped_tables() -> dict[str, str]:
+    """Rule set -> the shipped table file (``content/tables/<name>.yaml``) that plays it."""
+    return {game.name: game.demo_table for game in definitions()}
+
+
+def _rulesets_with_modes() -> set[str]:
+    return {game.name for game in definitions() if game.table_file_modes}
 
 
 def _registry(data: dict[str, Any], path: Path) -> TagRegistry:

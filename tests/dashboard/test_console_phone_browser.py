@@ -11,7 +11,7 @@ import pytest
 from service.daemon.daemon import Daemon
 from tests.dashboard.conftest import PIN
 from tests.dashboard.test_castles_pools_browser import castles_daemon  # noqa: F401  (the fixture)
-from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from tests.helpers.browser import chromium, log_in, needs_chromium, open_tools, phone  # noqa: F401
 from tests.helpers.page_words import in_view_together, page_problems, small_controls
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
@@ -39,6 +39,12 @@ def test_the_console_fits_a_phone_and_undo_says_what_it_takes_back(
     page.locator("details.more summary").click()
     expect(page.locator(".more-links a[href$='/calibrate']")).to_be_visible()
     page.locator("details.more summary").click()
+
+    # The tools used now and then are folded on a phone, so the console is a few screens long, not six.
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 2_900, f"the console is {height} px long on a phone"
+    expect(page.locator("#correct-form")).to_be_hidden()
+    open_tools(page)
 
     # The correction form starts on a choice this game accepts: a hero's side's Health Tokens.
     form = page.locator("#correct-form")

@@ -1,7 +1,9 @@
 """Every page of the dashboard, for every game and a Boss Mode of each Catacombs & Castles edition, at a
-phone's 390 px and a laptop's 1366 px, after the game's example log: no raw id, command name, record number,
-file name or Python literal in what it shows, no sideways scroll, and on the phone every control at least
-44 px high and on screen (tests/helpers/page_words.py). The TV at 1920 px: tests/dashboard/test_tv_browser.py.
+phone's 390 px, a laptop's 1366 px and a big screen's 1920 px, after the game's example log: no raw id,
+command name, record number, file name or Python literal in what it shows, no sideways scroll, and on the
+phone every control at least 44 px high and on screen (tests/helpers/page_words.py). The rule pages a
+refusal's "rule" link opens are walked too. The TV's own checks (text size, no scrolling):
+tests/dashboard/test_tv_browser.py.
 """
 
 from __future__ import annotations
@@ -67,7 +69,11 @@ def played(request: pytest.FixtureRequest) -> Iterator[DashboardServer]:
         server.stop()
 
 
-@pytest.mark.parametrize("width,height", [(390, 844), (1366, 768)])
+SIZES = [(390, 844), (1366, 768), (1920, 1080)]
+RULE_PAGES = ["/rules/rulings", "/rules/book/catacombs-and-castles-1e-manual.txt?section=Team Actions"]
+
+
+@pytest.mark.parametrize("width,height", SIZES)
 def test_every_page_speaks_to_people_and_fits(
     chromium: Any,  # noqa: F811
     played: DashboardServer,
@@ -91,3 +97,33 @@ def test_every_page_speaks_to_people_and_fits(
             found[path] = problems
     assert found == {}
     assert errors == []
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_the_rule_pages_speak_to_people_and_fit(
+    chromium: Any,  # noqa: F811
+    width: int,
+    height: int,
+) -> None:
+    """The rulings and a rulebook's page (this table keeps no copy of it: the page says so, in words) as the
+    referee's "rule" link opens them; they need no login."""
+    feed = FakeFeed("t1")
+    feed.online()
+    server = serve_dashboard(
+        {"TABLE": "t1", "PORT": 0, "TABLE_FEED": feed.feed, "COMMAND_CHANNEL": FakeCommandChannel()}
+    )
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        found = {}
+        for path in RULE_PAGES:
+            page.goto(server.url.rstrip("/") + path)
+            sync_api.expect(page.locator("article h1").first).to_be_visible()
+            problems = page_problems(page) + (small_controls(page) if width < 600 else [])
+            if problems:
+                found[path] = problems
+        assert found == {}
+        sync_api.expect(page.locator("article h1").first).to_have_text("the Catacombs & Castles 1E manual")
+    finally:
+        context.close()
+        server.stop()

@@ -77,20 +77,32 @@ def test_calibrate_offers_start_only_when_there_is_something_to_calibrate(
 
 
 @pytest.mark.parametrize("ruleset", ["catacombs-1e", "catacombs-and-castles-1e"])
-def test_the_wizard_on_a_first_edition_table_says_its_game_comes_from_the_table_file(
+def test_the_wizard_on_a_first_edition_table_offers_that_edition_s_choices(
     chromium: Any,  # noqa: F811
     table: tuple[FakeFeed, DashboardServer],
     ruleset: str,
 ) -> None:
-    """The wizard sets up a Third Edition or a Castles 2E game from a choice; a First Edition table's game is
-    its table file's (docs/setup.md). The page says so in words and offers no Start, never empty lists."""
+    """The wizard sets up every game from a choice, the First Editions with their own (docs/setup.md):
+    Catacombs 1E the Lord (its four heroes always play), Catacombs & Castles 1E the board's side and the
+    Armour Tokens instead of who goes first. All of it in words, with Start in reach."""
     expect = sync_api.expect
     feed, server = table
     feed.snapshot({**opening_state(), "ruleset": ruleset}, seq=4)
     page, errors = phone(chromium, server.url + "login?next=/referee/setup/")
     log_in(page, PIN)
-    expect(page.locator("#wiz-from-file")).to_contain_text("set up from the table file")
-    expect(page.locator("#wiz-start")).to_be_hidden()
-    expect(page.locator("#wiz-heroes")).to_be_hidden()
+    expect(page.locator("#wiz-start")).to_be_visible()
+    expect(page.locator("#wiz-from-file")).to_be_hidden()
+    if ruleset == "catacombs-1e":
+        expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs 1E")
+        expect(page.locator("#wiz-heroes input:checked")).to_have_count(4)
+        expect(page.locator("#wiz-lord option")).to_have_count(4)
+        expect(page.locator("#wiz-3e-castles-box")).to_be_hidden()
+    else:
+        expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs & Castles 1E")
+        expect(page.locator("#wiz-mode option")).to_have_text(["Boss Mode", "Team Mode"])
+        expect(page.locator("#wiz-board-side option")).to_have_text(["the Castle side", "the Catacomb side"])
+        expect(page.locator("#wiz-armour")).to_be_checked()
+        expect(page.locator("#wiz-first")).to_have_count(0)  # the other team than the board's side starts
     assert page_problems(page) == []
+    assert small_controls(page) == []
     assert errors == []

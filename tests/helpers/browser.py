@@ -61,3 +61,11 @@ def log_in(page: Any, pin: str, name: str = "anna") -> None:
     page.fill("input[name=name]", name)
     page.fill("input[name=pin]", pin)
     page.click("button[type=submit]")
+
+
+def open_tools(page: Any) -> None:
+    """Tap open every folded tool of the referee console (a phone shows them folded: corrections, discs, a
+    shot by hand, the QR code), as a referee who needs one does."""
+    for tool in page.locator("details.tool").all():
+        if tool.get_attribute("open") is None:
+            tool.locator("summary").click()

@@ -44,7 +44,8 @@ def page_problems(page: Any) -> list[str]:
 
 
 # Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
-# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped.
+# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped, and
+# so is a link inside a sentence.
 _SMALL_CONTROLS = """() => {
   const out = [];
   const width = document.documentElement.clientWidth + 0.5;
@@ -52,6 +53,8 @@ _SMALL_CONTROLS = """() => {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || el.closest("[hidden]")) continue;
     if (el.closest("details:not([open]) > :not(summary)")) continue;
+    // A link inside a sentence is exempt (WCAG 2.5.8's "inline" exception): the line height sets its size.
+    if (el.tagName === "A" && getComputedStyle(el).display === "inline" && el.closest("p, li, td")) continue;
     const row = el.closest("label.check");
     const h = row ? row.getBoundingClientRect().height : r.height;
     if (h >= 44 && r.left >= 0 && r.right <= width) continue;

@@ -14,7 +14,7 @@ import pytest
 
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import log_in, needs_chromium, phone
+from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
 from tests.integration.live_table import LiveTable, quick_table
 from tests.integration.test_game_end_browser import TOUCH_AND_TEXT
 from web_dashboard.security import hash_pin
@@ -97,6 +97,7 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
         "the shot message naming the waiting shot",
     )
     referee.click("a[href='/referee/console']")
+    open_tools(referee)
     expect(referee.locator("#candidates li").first).to_be_visible()
     # The console never misleads: the waiting shot comes first, marked and alerted, with the reasons in
     # words; every reading is "waiting" and can be tapped.

@@ -316,6 +316,8 @@ _SPECS = (
                 "first": {"type": ["string", "null"], "x-expect": "the id of the side that starts"},
                 "game_length": {"type": ["string", "integer", "null"], "x-expect": "the game's length"},
                 "quick_start": {"type": "boolean", "x-expect": "true or false"},
+                "board_side": {"enum": ["castle", "catacomb"], "x-expect": "'castle' or 'catacomb'"},
+                "armour_tokens": {"type": "boolean", "x-expect": "true or false"},
                 "match": {
                     "type": "object",
                     "required": ["sides"],

@@ -6,9 +6,10 @@ window.SmartmatReferee = (function () {
   const body = document.body;
   const log = [];
 
-  // The answer's place: the card holding the control that sent it (a status line of its own), else the page's.
+  // The answer's place: the folded tool or the card holding the control that sent it (a status line of its
+  // own, right under the control), else the page's.
   function resultLine(origin) {
-    const card = origin && origin.closest ? origin.closest(".card") : null;
+    const card = origin && origin.closest ? origin.closest("details.tool, .card") : null;
     if (!card) return document.getElementById("command-result");
     let line = card.querySelector(":scope > .result");
     if (!line) {
