@@ -108,3 +108,46 @@ def test_the_clock_choice_is_checked() -> None:
     source = PipeSource(io.BytesIO())
     with pytest.raises(ValueError, match="expected sensor, arrival or host"):
         FrameDater("exposure", source)
+
+
+@pytest.mark.slow
+@pytest.mark.broker
+def test_the_camera_process_dates_its_frames_by_the_sensor_times_it_is_given(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`smartmat camera run` on a pipe of rendered frames that carry their exposure times: the batches it
+    publishes are dated by those times, not by when the process read the frames."""
+    pytest.importorskip("cv2")
+    import subprocess
+    import sys
+
+    from service.camera.capture import DirectorySource
+    from service.camera.wire import decode_frames
+    from service.cli import main
+    from tests.helpers.broker import start_mosquitto
+    from tests.helpers.mqtt_probe import MqttProbe
+
+    discs, clip, pipe = tmp_path / "discs.yaml", tmp_path / "clip", tmp_path / "frames.raw"
+    assert main(["camera", "render", "--out", f"dir:{clip}", "--discs-out", str(discs), "--shots", "1"]) == 0
+    exposed_at: dict[int, int] = {}
+    source = DirectorySource(clip)
+    with pipe.open("wb") as out:
+        while (frame := source.read()) is not None:
+            exposed_at[frame.index] = 1_000_000 + frame.index * 8333  # long before the process runs
+            write_raw_frame(out, frame.t_us, frame.image, host_us=exposed_at[frame.index])
+    broker = start_mosquitto(tmp_path / "broker")
+    try:
+        watcher = MqttProbe(broker.host, broker.port)
+        watcher.subscribe("smartmat/table-1/camera/#")
+        command = [sys.executable, "-m", "service.cli", "camera", "run", "--table-id", "table-1"]
+        command += ["--source", f"pipe:{pipe}", "--discs", str(discs), "--broker", broker.url()]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        seen = watcher.wait_for(
+            lambda seen: any(b'"offline"' in s.payload and b'"frames"' in s.payload for s in seen)
+        )
+        watcher.close()
+    finally:
+        broker.stop()
+    frames = [f for s in seen if s.topic.endswith("camera/frames") for f in decode_frames(s.payload).frames]
+    assert len(frames) == len(exposed_at)
+    assert all(f.host_us == exposed_at[f.result.index] for f in frames)
+    assert "dated when read" not in done.stderr
