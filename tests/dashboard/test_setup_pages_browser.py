@@ -12,7 +12,7 @@ import pytest
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from tests.helpers.page_words import page_problems, small_controls
+from tests.helpers.page_words import in_view_together, page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
@@ -105,4 +105,43 @@ def test_the_wizard_on_a_first_edition_table_offers_that_edition_s_choices(
         expect(page.locator("#wiz-first")).to_have_count(0)  # the other team than the board's side starts
     assert page_problems(page) == []
     assert small_controls(page) == []
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "page_path,button",
+    [
+        ("/referee/setup/", "#wiz-rescan"),
+        ("/referee/setup/enrol", "#enrol-start"),
+        ("/referee/setup/calibrate", "#cal-start"),
+    ],
+)
+def test_each_set_up_command_answers_in_words_in_view_of_its_button(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+    page_path: str,
+    button: str,
+) -> None:
+    """A command's answer appears right under the button that sent it, inside the screen the referee tapped
+    it in (the page scrolled to the button), in words: never a command name or a Python value."""
+    expect = sync_api.expect
+    feed, server = table
+    feed.snapshot({**opening_state(), "calibration": {"active": False, "status": LEARNT}}, seq=4)
+    page, errors = phone(chromium, server.url + "login?next=" + page_path)
+    log_in(page, PIN)
+    control = page.locator(button)
+    expect(control).to_be_visible()
+    if button == "#enrol-start":  # a set is named before its discs are enrolled
+        control.click()
+        expect(page.locator(f"{button} + .answer")).to_contain_text(
+            "✘ Not done: set must be a name of small letters, digits and dashes, such as box-7"
+        )
+        page.fill("#enrol-set", "box-7")
+        errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
+    control.scroll_into_view_if_needed()
+    control.click()
+    answer = page.locator(f"{button} + .answer")
+    expect(answer).to_contain_text("✔")
+    assert in_view_together(control, answer)
+    assert page_problems(page) == []
     assert errors == []
