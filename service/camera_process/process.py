@@ -8,8 +8,8 @@ never holds up play.
 
 Each frame is dated on the table computer's monotonic clock, the clock the daemon dates shots on: by its
 exposure where the source gives that time (``--clock sensor``, the default: a Camera Module's sensor time
-stamps, a V4L2 driver's buffer times on that clock, the simulated mat's rendered frames), else by the moment it
-was read (``--clock arrival``, a few milliseconds after the exposure; capture.FrameDater).
+stamps, a V4L2 driver's buffer times on that clock, the simulated mat's rendered frames), else by the moment
+it was read (``--clock arrival``, a few milliseconds after the exposure; capture.FrameDater).
 """
 
 from __future__ import annotations
