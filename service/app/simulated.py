@@ -69,7 +69,8 @@ def start_camera_process(stack: ExitStack, table_id: str, camera_dir: Path, brok
     command = [
         *(sys.executable, "-m", "service.cli", "camera", "run", "--table-id", table_id),
         *("--source", f"pipe:{camera_dir / CAMERA_FIFO}", "--discs", str(discs)),
-        *("--clock", "host", "--fps", "60", "--readout-us", "4000"),
+        # the simulated camera hangs 1.5 m up (RenderSettings.camera_height_mm), as a tape would say
+        *("--clock", "sensor", "--fps", "60", "--readout-us", "4000", "--lens-height-mm", "1500"),
     ]
     env = {**os.environ, "SMARTMAT_CAMERA_MQTT_URL": broker}
     stack.callback(_stopper(subprocess.Popen(command, env=env)))

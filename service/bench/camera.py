@@ -7,6 +7,11 @@ sheet states (frame rate, and a nominal rolling-shutter readout). Every shot is 
 (service/camera/pipeline.py) and scored against the world's true places: position error by speed and under a
 hand or arm, frames where a disc on the mat was not reported, identity swaps, bumps noticed, the clock
 offset's error, and CPU per frame as a ratio to decoding that frame from JPEG, measured in the same run.
+
+Each camera hangs at its own height (1.1-2.0 m); the pipeline is told it as a tape would measure it (2 cm
+off, 1 σ). Discs at rest are also scored by their distance from the image's centre, as reported and as they
+would have been without the correction for their tops' height (the same places, taken back out from the point
+under the lens): the marker's height shows as a bias growing outwards, which the correction removes.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import cv2
 from service.camera.clock import ClockSync, onsets_us
 from service.camera.frames import FrameResult
 from service.camera.layout import DiscLook, MatLayout, default_looks
+from service.camera.mapping import camera_nadir
 from service.camera.pipeline import CameraPipeline, CameraSettings
 from service.camera.shots import CutError, cut_shot
 from service.simulator.camera_render import CameraRenderer, RenderSettings, ShotMotion
@@ -30,6 +36,7 @@ from service.simulator.shot_lab import SETTLE_US, ShotLab
 
 NOMINAL_READOUT_US = 4000  # the data sheet's rolling-shutter readout the pipeline is told
 SPEED_BINS = ((0.0, 20.0, "still"), (20.0, 500.0, "slow"), (500.0, 1500.0, "medium"), (1500.0, 1e9, "fast"))
+RADIUS_BANDS = ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 2.0))  # of the image's half diagonal
 SWAP_MM = 10.0  # reported within this of another disc's true place, and further from its own: a swap
 FINE_PERIOD_S = 1 / 1000  # the world's film, from which the camera's frames are drawn
 
@@ -48,6 +55,8 @@ class CameraDraw:
     readout_s: tuple[float, float] = (0.003, 0.006)
     dropped: tuple[float, float] = (0.0, 0.04)
     arm_probability: float = 0.3
+    lens_height_mm: tuple[float, float] = (1100.0, 2000.0)
+    tape_error_mm: float = 20.0  # 1 σ of the lens height the pipeline is told
 
 
 @dataclass
@@ -65,6 +74,8 @@ class Tally:
     clock_known_us: list[float] = field(default_factory=list)
     records: int = 0
     record_failures: list[str] = field(default_factory=list)
+    # discs at rest by distance from the image centre: (band, corrected error, uncorrected error)
+    by_radius: list[tuple[str, float, float]] = field(default_factory=list)
 
     def add(self, category: str, error: float | None) -> None:
         self.present[category] = self.present.get(category, 0) + 1
@@ -130,10 +141,13 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
         arm_probability=draw.arm_probability,
         clock_offset_us=rng.randrange(-5_000_000, 5_000_000),
         seed=rng.randrange(1 << 30),
+        camera_height_mm=u(*draw.lens_height_mm),
     )
+    told_height = settings.camera_height_mm + rng.gauss(0.0, draw.tape_error_mm)
     layout = MatLayout(lab.mat.width_mm, lab.mat.height_mm)
     renderer = CameraRenderer(layout, looks, settings)
-    pipeline = CameraPipeline(layout, looks, CameraSettings(fps=settings.fps, readout_us=NOMINAL_READOUT_US))
+    told = CameraSettings(fps=settings.fps, readout_us=NOMINAL_READOUT_US, camera_height_mm=told_height)
+    pipeline = CameraPipeline(layout, looks, told)
     clock = ClockSync()
     bump_at = shots // 2 if shots >= 2 else None
     for n in range(shots):
@@ -158,7 +172,9 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
             results.append(result)
             tally.frames += 1
             tally.cpu_s.append(result.cpu_s)
-            _score_frame(tally, rf.truth, rf.occluded, result, motion, (rf.board_us - start_us) / 1e6)
+            t_s = (rf.board_us - start_us) / 1e6
+            _score_frame(tally, rf.truth, rf.occluded, result, motion, t_s)
+            _score_by_radius(tally, rf.truth, rf.occluded, result, motion, t_s, renderer, pipeline)
         tally.baseline_s.append(_decode_time(rendered[len(rendered) // 2].frame.image))
         if pipeline.watch and len(pipeline.watch.bumps) > bumps_before:
             tally.bumps_noticed += 1
@@ -212,6 +228,36 @@ def _score_frame(
                 tally.swaps += 1
 
 
+def _score_by_radius(
+    tally: Tally,
+    truth: dict[str, tuple[float, float]],
+    occluded: set[str],
+    result: FrameResult,
+    motion: ShotMotion,
+    t_s: float,
+    renderer: CameraRenderer,
+    pipeline: CameraPipeline,
+) -> None:
+    """Discs at rest, by distance from the image centre: as reported, and as placed without the correction."""
+    mapping = pipeline.watch.mapping if pipeline.watch else None
+    height = pipeline.settings.camera_height_mm
+    if mapping is None or not result.mapped or height <= 0:
+        return
+    nadir = camera_nadir(mapping.homography, mapping.centre, height)
+    s = renderer.s
+    half_diagonal = math.hypot(s.width, s.height) / 2
+    for piece, xy in truth.items():
+        got = result.places.get(piece)
+        if got is None or piece in occluded or _speed(motion, piece, t_s) >= 20.0:
+            continue
+        u, v = renderer.project(*xy)
+        r = math.hypot(u - s.width / 2, v - s.height / 2) / half_diagonal
+        band = next(f"{lo:.2f}-{hi:.2f}" for lo, hi in RADIUS_BANDS if lo <= r < hi)
+        out = height / (height - pipeline.looks[piece].height_mm)
+        raw = (nadir[0] + (got[0] - nadir[0]) * out, nadir[1] + (got[1] - nadir[1]) * out)
+        tally.by_radius.append((band, math.dist(got, xy), math.dist(raw, xy)))
+
+
 def _decode_time(image: Any) -> float:
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     started = time.process_time()
@@ -231,11 +277,22 @@ def summarise(t: Tally) -> dict[str, Any]:
             "median_mm": round(statistics.median(errors), 2) if errors else None,
             "p95_mm": round(errors[int(0.95 * (len(errors) - 1))], 2) if errors else None,
         }
+    radius = {}
+    for lo, hi in RADIUS_BANDS:
+        band = f"{lo:.2f}-{hi:.2f}"
+        rows = [(c, r) for b, c, r in t.by_radius if b == band]
+        if rows:
+            radius[band] = {
+                "disc_frames": len(rows),
+                "median_mm": round(statistics.median(c for c, _ in rows), 2),
+                "median_uncorrected_mm": round(statistics.median(r for _, r in rows), 2),
+            }
     cpu = statistics.fmean(t.cpu_s) if t.cpu_s else 0.0
     base = statistics.fmean(t.baseline_s) if t.baseline_s else 0.0
     return {
         "frames": t.frames,
         "by_speed": by,
+        "at_rest_by_distance_from_centre": radius,
         "identity_swaps": t.swaps,
         "bumps": {"made": t.bumps_made, "noticed": t.bumps_noticed},
         "clock": {
@@ -264,6 +321,16 @@ def format_camera(result: dict[str, Any]) -> str:
         lines.append(
             f"| {name} | {row['disc_frames']} | {row['lost_pct']} % | {row['median_mm']} mm "
             f"| {row['p95_mm']} mm |"
+        )
+    lines += [
+        "",
+        "| discs at rest, from the image centre (share of half diagonal) | count | median error "
+        "| without the height correction |",
+        "|---|---:|---:|---:|",
+    ]
+    for band, row in result["at_rest_by_distance_from_centre"].items():
+        lines.append(
+            f"| {band} | {row['disc_frames']} | {row['median_mm']} mm | {row['median_uncorrected_mm']} mm |"
         )
     c, b, k = result["cpu"], result["bumps"], result["clock"]
     lines += [

@@ -42,6 +42,13 @@ def register_cli(subparsers: Any) -> None:
     )
     watch.add_argument("--fps", type=float, default=120.0, help="the camera's frame rate")
     watch.add_argument(
+        "--lens-height-mm",
+        type=float,
+        default=0.0,
+        help="the camera's lens above the mat (a tape's measure): discs' tops are then placed where the "
+        "discs stand, not a little outwards from the point under the lens (0: not corrected)",
+    )
+    watch.add_argument(
         "--readout-us", type=int, default=0, help="rolling-shutter readout, µs (0: global shutter)"
     )
     watch.add_argument(
@@ -80,7 +87,7 @@ def _watch(args: argparse.Namespace) -> int:
     pipeline = CameraPipeline(
         MatLayout(mat.width_mm, mat.height_mm),
         looks,
-        CameraSettings(fps=args.fps, readout_us=args.readout_us),
+        CameraSettings(fps=args.fps, readout_us=args.readout_us, camera_height_mm=args.lens_height_mm),
     )
     report = _Report(set(looks))
     started = time.monotonic()

@@ -5,6 +5,7 @@ discs:
   hero-1: {marker: 10, radius_mm: 19, colour_bgr: [40, 200, 230]}
   orc-1:  {marker: 11, radius_mm: 16, colour_bgr: [50, 50, 200]}
   bolt-1: {radius_mm: 10, colour_bgr: [220, 140, 40]}   # no marker: found by colour and size only
+  tower-1: {marker: 12, radius_mm: 25, height_mm: 30, colour_bgr: [90, 90, 90]}   # taller than 10 mm
 ```
 
 A disc without ``marker`` is found by colour alone; two discs may share a colour but never a marker, and no
@@ -18,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from service.camera.layout import MAT_MARKER_IDS, DiscLook
+from service.camera.layout import DISC_HEIGHT_MM, MAT_MARKER_IDS, DiscLook
 from service.common import schema_check
 
 
@@ -49,7 +50,10 @@ def read_discs(path: Path) -> dict[str, DiscLook]:
             if marker in markers:
                 raise DiscsFileError(path, f"{where}.marker", f"{marker} is {markers[marker]}'s already")
             markers[marker] = str(piece)
-        looks[str(piece)] = DiscLook(str(piece), float(radius), (colour[0], colour[1], colour[2]), marker)
+        height = float(entry.get("height_mm", DISC_HEIGHT_MM))
+        looks[str(piece)] = DiscLook(
+            str(piece), float(radius), (colour[0], colour[1], colour[2]), marker, height
+        )
     return looks
 
 
@@ -59,5 +63,7 @@ def discs_to_yaml(looks: dict[str, DiscLook]) -> str:
         entry: dict[str, Any] = {"radius_mm": look.radius_mm, "colour_bgr": list(look.colour_bgr)}
         if look.marker_id is not None:
             entry["marker"] = look.marker_id
+        if look.height_mm != DISC_HEIGHT_MM:
+            entry["height_mm"] = look.height_mm
         entries[piece] = entry
     return str(yaml.safe_dump({"discs": entries}, sort_keys=False))

@@ -21,6 +21,7 @@ DISC_MARKER_SHARE = (
     1.0  # a disc marker's side, as a share of its radius (with its white margin, it fits the disc)
 )
 DISC_MARKER_MARGIN = 1 / 8  # the white margin round a disc's marker, as a share of its side
+DISC_HEIGHT_MM = 10.0  # a game disc's thickness: its marker is this far above the mat unless the file says
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class DiscLook:
     radius_mm: float
     colour_bgr: tuple[int, int, int]
     marker_id: int | None = None
+    height_mm: float = DISC_HEIGHT_MM  # its top (and marker) above the mat
 
     @property
     def marker_mm(self) -> float:

@@ -39,6 +39,9 @@ def marker_detector() -> cv2.aruco.ArucoDetector:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     # Few bits corrected: a 4x4 marker one or two bits from another is better missed than misread.
     params.errorCorrectionRate = 0.25
+    # A small disc's marker is some 3 px a cell: its bits are read from 8 samples a cell, not OpenCV's 4,
+    # or a shift of a pixel decides whether it is read at all.
+    params.perspectiveRemovePixelPerCell = 8
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, DICTIONARY))
     return cv2.aruco.ArucoDetector(dictionary, params)
 
@@ -151,6 +154,43 @@ def fit_mapping(
             b = lo + g * (hi - lo)
             fb = fit(b)
     return fa if fa.error_mm < fb.error_mm else fb
+
+
+def camera_nadir(
+    image_to_mat: Points, principal: tuple[float, float], height_mm: float
+) -> tuple[float, float]:
+    """The point of the mat under the lens (mm), from the mapping's homography and the camera's height.
+
+    A view of a plane fixes the camera's focal length only as a ratio to its height (a long lens far away
+    sees a flat mat as a short one near it does), so the height is given and the focal length follows from
+    the image's scale where the optical axis meets the mat; with it the homography is taken apart into the
+    camera's turn and place (the plane's two axes and its offset, in the camera's frame), whose place over the
+    mat is the answer. An error of 10 % in the height moves the answer by under 10 % of the axis's offset."""
+    to_image = np.linalg.inv(image_to_mat)
+    cx, cy = principal
+    under_axis = cv2.perspectiveTransform(np.array([[[cx, cy]]], np.float64), image_to_mat)[0, 0]
+    probe = np.array([[under_axis, under_axis + (10.0, 0.0), under_axis + (0.0, 10.0)]], np.float64)
+    a, b, c = cv2.perspectiveTransform(probe, to_image)[0]
+    focal = (math.dist(a, b) + math.dist(a, c)) / 20.0 * height_mm
+    k_inv = np.array([[1 / focal, 0, -cx / focal], [0, 1 / focal, -cy / focal], [0, 0, 1]], np.float64)
+    m = k_inv @ to_image
+    scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    if t[2] < 0:  # the mat is in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    rotation = np.column_stack([r1, r2, np.cross(r1, r2)])
+    centre = -np.linalg.solve(rotation, t)
+    return float(centre[0]), float(centre[1])
+
+
+def lifted_to_mat(
+    place: tuple[float, float], nadir: tuple[float, float], camera_height_mm: float, top_mm: float
+) -> tuple[float, float]:
+    """Where a disc stands, from where the mapping puts its top ``top_mm`` above the mat: the mapping is of
+    the mat's plane, so a raised point is seen further out from the point under the lens, by its height over
+    the camera's (about 3 mm at a corner of a 1.2 m mat for a 10 mm disc under a camera 1.5 m up)."""
+    keep = 1.0 - top_mm / camera_height_mm
+    return nadir[0] + (place[0] - nadir[0]) * keep, nadir[1] + (place[1] - nadir[1]) * keep
 
 
 class MatWatch:

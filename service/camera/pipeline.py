@@ -13,7 +13,13 @@ from service.camera.capture import Frame
 from service.camera.detect import DiscFinder, Sighting
 from service.camera.frames import FrameResult
 from service.camera.layout import DiscLook, MatLayout
-from service.camera.mapping import MatWatch, find_markers, marker_detector
+from service.camera.mapping import (
+    MatWatch,
+    camera_nadir,
+    find_markers,
+    lifted_to_mat,
+    marker_detector,
+)
 from service.camera.track import ALONE_GATE_MM, DiscTracker
 
 SEARCH_MM = (
@@ -26,6 +32,9 @@ class CameraSettings:
     fps: float = 120.0
     readout_us: int = 0  # a rolling shutter's first-to-last row time (0: a global shutter)
     sigma_mm: float = 0.5  # the position noise the camera states (per axis and frame)
+    # the lens's height above the mat (a tape's measure is enough); 0: discs are placed where their tops
+    # meet the mat's plane, a little outwards from the point under the lens
+    camera_height_mm: float = 0.0
 
 
 class CameraPipeline:
@@ -93,10 +102,18 @@ class CameraPipeline:
             return found
 
         seen = self.tracker.update(frame.t_us, sightings, blobs_of, self.finder.near)
+        places = {p: (x, y) for p, (x, y, _, _) in seen.items()}
+        lens_height = self.settings.camera_height_mm
+        if lens_height > 0:
+            # The tracker follows the tops as the mat's plane sees them; the places reported are the feet.
+            nadir = camera_nadir(mapping.homography, mapping.centre, lens_height)
+            places = {
+                p: lifted_to_mat(xy, nadir, lens_height, self.looks[p].height_mm) for p, xy in places.items()
+            }
         return FrameResult(
             frame.index,
             frame.t_us,
-            {p: (x, y) for p, (x, y, _, _) in seen.items()},
+            places,
             True,
             problem,
             row_delay_us={p: d for p, (_, _, d, _) in seen.items()},

@@ -7,7 +7,6 @@ import logging
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +36,19 @@ def register_cli(subparsers: Any) -> None:
     run.add_argument("--fps", type=float, default=120.0, help="the camera's frame rate")
     run.add_argument("--readout-us", type=int, default=0, help="rolling-shutter readout, µs (0: global)")
     run.add_argument(
+        "--lens-height-mm",
+        type=float,
+        default=0.0,
+        help="the camera's lens above the mat (a tape's measure), to place discs by their feet, not their "
+        "raised tops (0: not corrected)",
+    )
+    run.add_argument(
         "--clock",
-        choices=("arrival", "host"),
-        default="arrival",
-        help="how a frame is dated on this computer's monotonic clock: when it was read (a live camera), or "
-        "its own time stamp, already on that clock (the simulated mat's frames)",
+        choices=("sensor", "arrival", "host"),
+        default="sensor",
+        help="how a frame is dated on this computer's monotonic clock: the sensor's own exposure time where "
+        "the source gives it (else when it was read, the reason logged once), when it was read, or its "
+        "camera-clock time stamp taken as already on that clock",
     )
     run.add_argument(
         "--broker",
@@ -53,7 +60,7 @@ def register_cli(subparsers: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        from service.camera.capture import CaptureError, open_source
+        from service.camera.capture import CaptureError, FrameDater, open_source
         from service.camera.discs import DiscsFileError, read_discs
         from service.camera.layout import MatLayout
         from service.camera.pipeline import CameraPipeline, CameraSettings
@@ -73,7 +80,8 @@ def _run(args: argparse.Namespace) -> int:
     except (DiscsFileError, ContentFileError, CaptureError) as error:
         print(f"smartmat camera: {error}", file=sys.stderr)
         return 2
-    settings = CameraSettings(fps=args.fps, readout_us=args.readout_us)
+    settings = CameraSettings(fps=args.fps, readout_us=args.readout_us, camera_height_mm=args.lens_height_mm)
+    dater = FrameDater(args.clock, source)
     pipeline = CameraPipeline(MatLayout(mat.width_mm, mat.height_mm), looks, settings)
     transport = PahoTransport(args.broker, unguessable_client_id(f"smartmat-camera-{args.table_id}"))
     process = CameraProcess(args.table_id, transport, settings.fps, settings.sigma_mm)
@@ -84,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     log.info("camera for table %s reading %s", args.table_id, args.source)
     try:
         while (frame := source.read()) is not None:
-            host_us = frame.t_us if args.clock == "host" else round(time.monotonic() * 1e6)
+            host_us = dater.date(frame)
             result = pipeline.process(frame)
             if pipeline.watch is not None and pipeline.watch.mapping is not None:
                 process.health.mapping_error_mm = pipeline.watch.mapping.error_mm

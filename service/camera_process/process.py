@@ -6,10 +6,10 @@ only one that may write those topics) and its own systemd unit (deploy/systemd/s
 the LED trackers. The daemon takes the frames (service/daemon/camera_link.py); a camera that stops or lags
 never holds up play.
 
-Each frame is dated on the table computer's monotonic clock, the clock the daemon dates shots on: the moment
-it was read (``--clock arrival``, a live camera, whose frames come within a few milliseconds of their
-exposure) or its own time stamp (``--clock host``, a source whose time stamps are already on that clock: a
-Camera Module's sensor time stamps, the simulated mat's rendered frames).
+Each frame is dated on the table computer's monotonic clock, the clock the daemon dates shots on: by its
+exposure where the source gives that time (``--clock sensor``, the default: a Camera Module's sensor time
+stamps, a V4L2 driver's buffer times on that clock, the simulated mat's rendered frames), else by the moment
+it was read (``--clock arrival``, a few milliseconds after the exposure; capture.FrameDater).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from service.camera.layout import (
     DiscLook,
     MatLayout,
 )
+from service.camera.mapping import camera_nadir
 from service.simulator.table_edges import ShotRecord
 
 VIEW_MARGIN_MM = 85.0  # the camera sees this far past the playing area (the fiducials and the walls' gap)
@@ -61,6 +62,7 @@ class RenderSettings:
     hand_s: float = 0.012  # the flicking finger stays over the disc this long after the flick
     arm_probability: float = 0.0  # a player's arm over the mat during a shot
     seed: int = 0
+    camera_height_mm: float = 1500.0  # the lens above the mat: discs' tops (10 mm up) are seen from here
 
 
 @dataclass
@@ -136,6 +138,11 @@ class CameraRenderer:
         c, n = math.cos(turn), math.sin(turn)
         image = np.array([[cx + x * c - y * n, cy + x * n + y * c] for x, y in corners], np.float32)
         self.homography = cv2.getPerspectiveTransform(region, image)
+        # The camera is the pinhole behind this view at the set height (mapping.camera_nadir): a disc's top
+        # is drawn where the ray from the lens through it meets the mat, as the camera sees it.
+        self.nadir = camera_nadir(
+            np.linalg.inv(self.homography), (s.width / 2, s.height / 2), s.camera_height_mm
+        )
         self._maps = self._remap_tables()
 
     def _distort(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,7 +239,7 @@ class CameraRenderer:
         """The disc at each of ``places`` (its positions during the exposure), averaged: motion blur."""
         colour, alpha = self.sprites[piece]
         size = alpha.shape[0]
-        spots = [self._to_canvas(x, y) for x, y in places]
+        spots = [self._to_canvas(*self._top_seen_at(x, y, self.looks[piece].height_mm)) for x, y in places]
         left = math.floor(min(x for x, _ in spots) - size / 2)
         top = math.floor(min(y for _, y in spots) - size / 2)
         right = math.ceil(max(x for x, _ in spots) + size / 2) + 1
@@ -253,6 +260,11 @@ class CameraRenderer:
         region: np.ndarray = canvas[top:bottom, left:right].astype(np.float32)
         region = region * (1.0 - acc_a / n)[..., None] + acc_c / n
         canvas[top:bottom, left:right] = np.clip(region, 0, 255).astype(np.uint8)
+
+    def _top_seen_at(self, x_mm: float, y_mm: float, top_mm: float) -> tuple[float, float]:
+        """Where on the mat's plane the camera sees a disc's top that stands at (x, y)."""
+        (nx, ny), out = self.nadir, self.s.camera_height_mm / (self.s.camera_height_mm - top_mm)
+        return nx + (x_mm - nx) * out, ny + (y_mm - ny) * out
 
     def _draw_hand(self, canvas: np.ndarray, occ: Occluder) -> None:
         """A hand with its arm reaching in from behind it. The flicking hand's finger rests on the disc's

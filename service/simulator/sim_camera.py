@@ -1,9 +1,10 @@
 """The simulated mat's overhead camera: each flick filmed (camera_render.py) and its frames written to a pipe,
-where the table's camera process (`smartmat camera run --source pipe:PATH --clock host`) reads them exactly as
+where the table's camera process (`smartmat camera run --source pipe:PATH`) reads them exactly as
 it reads a real camera's. The frames carry only pixels and their time stamps; the truth stays here.
 
 The camera's clock is the computer's monotonic clock (as a Camera Module's sensor time stamps are), so the
-frames of a flick are stamped when the flick happened on the emulated board, whatever the rendering costs;
+frames of a flick are stamped when the flick happened on the emulated board, whatever the rendering costs
+(each frame carries that time as its sensor time, which ``--clock sensor`` dates it by);
 the daemon matches that clock to the board's from the shots themselves, as it would a real camera's.
 Rendering runs on a thread of its own and never holds up the players or the board.
 """
@@ -55,7 +56,9 @@ class SimulatedCamera:
             while (shot := self._shots.get()) is not None:
                 record, start_us = shot
                 for rendered in self.renderer.film_shot(record, start_us):
-                    write_raw_frame(stream, rendered.frame.t_us, rendered.frame.image)
+                    frame = rendered.frame
+                    # the exposure's true centre, on this computer's clock: a sensor's own time stamp
+                    write_raw_frame(stream, frame.t_us, frame.image, host_us=frame.t_us)
                 stream.flush()
                 self.filmed += 1
         except (BrokenPipeError, OSError) as error:

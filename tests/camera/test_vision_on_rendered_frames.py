@@ -25,6 +25,7 @@ from service.simulator.camera_render import CameraRenderer, RenderedFrame, Rende
 from service.simulator.shot_lab import SETTLE_US, ShotLab  # noqa: E402
 
 READOUT_US = 4000
+LENS_HEIGHT_MM = 1480.0  # the renderer's camera is 1.5 m up: measured with a tape, 2 cm short
 
 
 def _lab(places: list[tuple[str, str, float, float]]) -> ShotLab:
@@ -85,7 +86,9 @@ def test_discs_are_found_and_followed_through_a_shot_within_a_millimetre_or_two(
     _, shot, rendered = _film(lab, looks, "hero-1", 0.0, 1500.0, exposure_s=0.002, readout_s=0.004)
     assert "orc-1" in shot.truth.direct_hits  # the hero really hit the orc: two discs moved
     pipeline = CameraPipeline(
-        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm),
+        looks,
+        CameraSettings(readout_us=READOUT_US, camera_height_mm=LENS_HEIGHT_MM),
     )
     results = _run(pipeline, rendered)
     errors, missing = [], 0
@@ -113,7 +116,9 @@ def test_two_look_alike_discs_without_markers_keep_their_names_when_one_passes_t
     looks = {p: DiscLook(p, s.radius_mm, (50, 50, 200), marker_id=None) for p, s in lab.specs.items()}
     # Each needs a first sighting with its name: in play, the marker read at rest before the shot.
     pipeline = CameraPipeline(
-        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm),
+        looks,
+        CameraSettings(readout_us=READOUT_US, camera_height_mm=LENS_HEIGHT_MM),
     )
     assert pipeline.tracker is None
     _, shot, rendered = _film(lab, looks, "orc-1", 0.0, 1400.0, hand_s=0.0)
@@ -150,7 +155,9 @@ def test_a_bumped_camera_is_noticed_and_the_mat_mapped_again() -> None:
     looks = default_looks({p: (s.kind, s.radius_mm) for p, s in lab.specs.items()})
     renderer, _, rendered = _film(lab, looks, "troll-1", 3.0, 400.0)
     pipeline = CameraPipeline(
-        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm),
+        looks,
+        CameraSettings(readout_us=READOUT_US, camera_height_mm=LENS_HEIGHT_MM),
     )
     _run(pipeline, rendered[:5])
     assert pipeline.watch is not None and not pipeline.watch.bumps
@@ -175,7 +182,9 @@ def test_a_shot_is_cut_into_a_camera_block_the_trace_reader_accepts() -> None:
     start = _start_us(lab, shot)
     results = _run(
         CameraPipeline(
-            MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(readout_us=READOUT_US)
+            MatLayout(lab.mat.width_mm, lab.mat.height_mm),
+            looks,
+            CameraSettings(readout_us=READOUT_US, camera_height_mm=LENS_HEIGHT_MM),
         ),
         rendered,
     )
@@ -222,6 +231,8 @@ def test_recorded_frames_play_back_through_the_folder_and_the_pipe(tmp_path: Pat
     piped = list(frames(PipeSource(pipe)))
     assert [f.t_us for f in piped] == [f.t_us for f in clip]
     # The played-back frames are seen as the originals are.
-    pipeline = CameraPipeline(MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings())
+    pipeline = CameraPipeline(
+        MatLayout(lab.mat.width_mm, lab.mat.height_mm), looks, CameraSettings(camera_height_mm=LENS_HEIGHT_MM)
+    )
     result = pipeline.process(piped[0])
     assert math.dist(result.places["troll-1"], rendered[0].truth["troll-1"]) < 1.0
