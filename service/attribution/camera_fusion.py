@@ -29,6 +29,10 @@ KEPT_REASONS = ("the flicked disc was not seen before the shot",)
 LENS_SPAN_MM = 40.0  # two discs that touch stand about this far apart: the lens bias may differ over it
 NOISE_FLOOR_SHARE = 0.75  # a shot's noise is taken as at least this share of the table's camera's
 IDENTITY_DOUBT = 0.5  # a piece whose name the camera may have mixed up: its reading is in real doubt
+# Until the table knows its camera (camera_quality.KNOWN_AFTER_SHOTS), the frames apply a shot only where the
+# physics also puts the same reading first with at least this share: a poor camera that has not shown what
+# it misses (a fast missile's touch lost in the blur between frames) applies fewer shots, never wrong ones.
+UNPROVEN_PHYSICS_SHARE = 0.8
 
 
 def fuse_camera(
@@ -99,6 +103,17 @@ def fuse_camera(
     doubtful = any(DOUBT_LOW < r.probability < DOUBT_HIGH for r in readings.values())
     threshold = max(CAMERA_AUTO_THRESHOLD, auto_apply_threshold)
     auto = top.probability >= threshold and not kept and not (unsure and reasons) and not doubtful
+    backing = physics.get(top.direct_hits)
+    if auto and not quality.known and (backing is None or backing.probability < UNPROVEN_PHYSICS_SHARE):
+        physics_share = backing.probability if backing is not None else 0.0
+        return (
+            fused,
+            False,
+            (
+                f"the camera is new to this table and the piezos and scans give its reading only "
+                f"{physics_share:.0%}",
+            ),
+        )
     if auto:
         return fused, True, ()
     gates = tuple(r for r in reasons if r not in kept) if unsure else ()

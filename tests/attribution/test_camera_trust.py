@@ -98,6 +98,22 @@ def test_a_flicked_disc_whose_end_the_scan_contradicts_is_read_as_without_the_ca
     assert trusted[0][0].direct_hits == frozenset() and trusted[0][0].probability > 0.9
 
 
+def test_a_camera_the_table_has_not_proven_applies_only_what_the_physics_backs() -> None:
+    # The frames are sure the hero stopped 6 mm short of the orc; the piezos and scans lean the same way at
+    # 60 %. A camera the table has not yet measured may be one that loses a fast disc's touch between two
+    # frames: the referee decides until it is known, unless the physics backs the frames' reading.
+    trace = shot(300.0 - REACH - 6.0)
+    fused, auto, reasons = fuse_camera(trace, PHYSICS, ())
+    assert fused[0].direct_hits == frozenset() and fused[0].probability > 0.99
+    assert not auto and reasons == (
+        "the camera is new to this table and the piezos and scans give its reading only 60%",
+    )
+    backed = [candidate(frozenset(), 0.85), candidate(frozenset({"orc"}), 0.15)]
+    assert fuse_camera(trace, backed, ())[1]
+    known = CameraQuality(shots=KNOWN_AFTER_SHOTS, noise_sum_mm=0.4 * KNOWN_AFTER_SHOTS)
+    assert fuse_camera(trace, PHYSICS, (), quality=known)[1]
+
+
 def test_a_still_piece_whose_place_the_scan_contradicts_is_for_the_referee() -> None:
     trace = shot(300.0 - REACH - 6.0, orc_scanned_at=(300.0, 230.0))
     _, auto, reasons = fuse_camera(trace, PHYSICS, ())
