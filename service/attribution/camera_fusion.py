@@ -103,22 +103,23 @@ def fuse_camera(
     doubtful = any(DOUBT_LOW < r.probability < DOUBT_HIGH for r in readings.values())
     threshold = max(CAMERA_AUTO_THRESHOLD, auto_apply_threshold)
     auto = top.probability >= threshold and not kept and not (unsure and reasons) and not doubtful
-    backing = physics.get(top.direct_hits)
-    if auto and not quality.known and (backing is None or backing.probability < UNPROVEN_PHYSICS_SHARE):
-        physics_share = backing.probability if backing is not None else 0.0
-        return (
-            fused,
-            False,
-            (
-                f"the camera is new to this table and the piezos and scans give its reading only "
-                f"{physics_share:.0%}",
-            ),
-        )
+    if auto and not quality.known and (unbacked := _unbacked(top, physics)):
+        return fused, False, (unbacked,)
     if auto:
         return fused, True, ()
     gates = tuple(r for r in reasons if r not in kept) if unsure else ()
     why = kept + doubts + gates
     return fused, False, why or (f"the top reading, with the camera, has only {top.probability:.1%}",)
+
+
+def _unbacked(top: Candidate, physics: dict[frozenset[str], Candidate]) -> str:
+    """Why a camera the table has not yet measured may not apply its reading alone (empty: the physics
+    backs it)."""
+    backing = physics.get(top.direct_hits)
+    share = backing.probability if backing is not None else 0.0
+    if share >= UNPROVEN_PHYSICS_SHARE:
+        return ""
+    return f"the camera is new to this table and the piezos and scans give its reading only {share:.0%}"
 
 
 def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, tuple[float, str]]:
