@@ -6,6 +6,7 @@ outside the repository); the rulings page reads the repository's own docs/ruling
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from flask import Flask
@@ -94,7 +95,7 @@ def test_a_table_without_the_rulebook_names_the_section_cited(
     page = client.get("/rules/book/catacombs-3e-reference.txt?section=Hero Death")
     assert page.status_code == 404
     html = page.get_data(as_text=True)
-    assert f"This table keeps no copy of catacombs-3e-reference.txt in {tmp_path}" in html
+    assert f"This table keeps no copy of the Catacombs 3E rulebook in {tmp_path}" in html
     assert '<strong id="cited-section">Hero Death</strong>' in html
 
 
@@ -109,3 +110,32 @@ def test_only_a_rulebook_file_of_the_folder_is_served(
         assert response.status_code == 404
         assert "PIN is 1234" not in response.get_data(as_text=True)
     assert client.post("/rules/rulings").status_code in (400, 405)  # read-only
+
+
+def test_the_rulings_read_in_words_with_the_code_folded_under_each_ruling() -> None:
+    """docs/rulings.md is also the developers' map: on the page a command reads as words, a rulebook by its
+    title, and files, functions and table-file keys sit in a folded "In the code" note."""
+    html, anchors = render_markdown(
+        "| # | ruling | where in the code | setting |\n|---|---|---|---|\n"
+        "| 2 | A skipped shot is forfeited | `flow/ruleset.py` `start_sequence` "
+        "| `then_any_order` (default false) |\n\n"
+        "A last room ends when the heroes move on (`enter_room` with no card left). "
+        "Code: `ruleset.py` `_do`.\n\n"
+        "A trapped hero (catacombs-and-castles-1e-manual.txt: Game Overview) stays, RULINGS.md 5.\n",
+        for_people=True,
+    )
+    assert anchors == ["ruling-2"]
+    people_read = re.sub(r'<details class="in-code">.*?</details>', "", html, flags=re.S)
+    assert "start_sequence" not in people_read and "then_any_order" not in people_read
+    assert "(“flip the next Room card” with no card left)." in people_read
+    assert (
+        "A trapped hero (the Catacombs &amp; Castles 1E manual: Game Overview) stays, ruling 5."
+        in people_read
+    )
+    assert "Code:" not in people_read and "_do" not in people_read
+    folded = re.findall(r'<details class="in-code"><summary>In the code</summary><p>(.*?)</p>', html)
+    assert folded == [
+        "<code>`flow/ruleset.py` `start_sequence`</code>",
+        "<code>then_any_order</code>",
+        "<code>ruleset.py</code> <code>_do</code>",
+    ]

@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from web_dashboard.table import rulings_words
 from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -57,9 +58,10 @@ def _unique(anchor: str, taken: set[str]) -> str:
     return candidate
 
 
-def render_markdown(text: str) -> tuple[Markup, list[str]]:
+def render_markdown(text: str, *, for_people: bool = False) -> tuple[Markup, list[str]]:
     """The document as HTML (raw HTML in it escaped) with an id on every heading and on every table row whose
-    first cell is a number (``ruling-<n>``); returns the HTML and the anchors in order."""
+    first cell is a number (``ruling-<n>``); returns the HTML and the anchors in order. ``for_people``: code
+    references folded away and commands in words (web_dashboard/table/rulings_words.py)."""
     md = _markdown()
     tokens = md.parse(text)
     taken: set[str] = set()
@@ -73,6 +75,8 @@ def render_markdown(text: str) -> tuple[Markup, list[str]]:
             continue
         token.attrSet("id", anchor)
         anchors.append(anchor)
+    if for_people:
+        tokens = rulings_words.for_people(tokens)
     return Markup(md.renderer.render(tokens, md.options, {})), anchors
 
 
@@ -130,7 +134,7 @@ def _rulebooks_dir() -> Path | None:
 def rulings() -> str:
     path = _docs_dir() / "rulings.md"
     try:
-        html, _ = render_markdown(path.read_text(encoding="utf-8"))
+        html, _ = render_markdown(path.read_text(encoding="utf-8"), for_people=True)
     except FileNotFoundError:
         abort(404, description=f"the rulings ({path}) are not installed at this table; set SMARTMAT_DOCS_DIR")
     return render_template("rules.html", table=current_dashboard().table, title="Rulings", html=html)
@@ -146,8 +150,10 @@ def book(name: str) -> Response | str:
     table = current_dashboard().table
     if path is None or not path.is_file():
         where = f"in {folder}" if folder else "(no rulebook folder is set: SMARTMAT_RULEBOOKS_DIR)"
+        title = rulings_words.book_title(name)
         response = Response(
-            render_template("rules.html", table=table, title=name, missing=where, section=section), status=404
+            render_template("rules.html", table=table, title=title, missing=where, section=section),
+            status=404,
         )
         return response
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -164,7 +170,7 @@ def book(name: str) -> Response | str:
     return render_template(
         "rules.html",
         table=table,
-        title=name,
+        title=rulings_words.book_title(name),
         html=html,
         blocks=blocks,
         section=section,
