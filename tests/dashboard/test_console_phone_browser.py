@@ -1,5 +1,6 @@
 """The referee console on a phone (390 px), against the daemon itself on a fake mat (a Catacombs & Castles
-2E Team Mode game): a header of two rows, a correction form that starts on a choice the game accepts, an Undo
+2E Team Mode game): a header of two rows, a page about two screens long (the rarely used tools folded), a
+correction form that starts on a choice the game accepts, an Undo
 that names what it takes back and takes back exactly that, and no sideways scroll after many commands."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from service.daemon.daemon import Daemon
 from tests.dashboard.conftest import PIN
 from tests.dashboard.test_castles_pools_browser import castles_daemon  # noqa: F401  (the fixture)
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from tests.helpers.page_words import in_view_together, page_problems, small_controls
+from tests.helpers.page_words import PHONE_CONSOLE_HEIGHT, in_view_together, page_problems, small_controls
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -40,7 +41,13 @@ def test_the_console_fits_a_phone_and_undo_says_what_it_takes_back(
     expect(page.locator(".more-links a[href$='/calibrate']")).to_be_visible()
     page.locator("details.more summary").click()
 
-    # The correction form starts on a choice this game accepts: a hero's side's Health Tokens.
+    # Short enough to find things in: the long lists and the rarely used tools are one line each.
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= PHONE_CONSOLE_HEIGHT, f"the console is {height} px long on a phone"
+    expect(page.locator("#correct-form")).to_be_hidden()
+
+    # The correction form, opened, starts on a choice this game accepts: a hero's side's Health Tokens.
+    page.locator("details.fold:has(#correct-form) > summary").click()
     form = page.locator("#correct-form")
     assert form.locator("select[name=field]").input_value() == "health"
     offered = form.locator("select[name=field] option")

@@ -19,7 +19,7 @@ from service.table.session import TableSession
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board
 from tests.helpers.browser import chromium, log_in, needs_chromium  # noqa: F401
-from tests.helpers.page_words import page_problems, small_controls
+from tests.helpers.page_words import PHONE_CONSOLE_HEIGHT, page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
@@ -103,6 +103,14 @@ def test_every_page_speaks_to_people_and_fits(
     page.goto(played.url + "login?next=/referee/turn")
     log_in(page, PIN)
     assert walk(page, played.url, PAGES, live=True) == {}
+
+    # The console, after the whole game, is about two screens long on the phone.
+    page.set_viewport_size({"width": SCREENS[0][0], "height": SCREENS[0][1]})
+    page.goto(played.url + "referee/console")
+    sync_api.expect(page.locator("#link-status")).to_have_text("live")
+    page.wait_for_timeout(400)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= PHONE_CONSOLE_HEIGHT, f"the console is {height} px long on a phone"
     assert errors == []
 
 

@@ -12,8 +12,9 @@ import pytest
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from tests.helpers.page_words import page_problems, small_controls
+from tests.helpers.page_words import in_view_together, page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
+from web_dashboard.table.commands import CommandResult
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -94,3 +95,48 @@ def test_the_wizard_on_a_first_edition_table_says_its_game_comes_from_the_table_
     expect(page.locator("#wiz-heroes")).to_be_hidden()
     assert page_problems(page) == []
     assert errors == []
+
+
+def refuse_all(request: dict[str, Any]) -> CommandResult:
+    return CommandResult(request["txn"], False, "the mat is still being scanned: wait a moment")
+
+
+# The referee asks from each set-up page; the table (or the dashboard, for a request it can tell is
+# incomplete) says no.
+@pytest.mark.parametrize(
+    "page_path,button",
+    [
+        ("/referee/setup/", "#wiz-start"),
+        ("/referee/setup/", "#wiz-rescan"),
+        ("/referee/setup/enrol", "#enrol-start"),
+        ("/referee/setup/calibrate", "#cal-start"),
+    ],
+)
+def test_every_set_up_answer_shows_beside_the_button_that_asked(
+    chromium: Any,  # noqa: F811
+    table: tuple[FakeFeed, DashboardServer],
+    page_path: str,
+    button: str,
+) -> None:
+    """The referee taps a button scrolled to the phone's bottom edge: the table's refusal appears in words
+    right under it, both on the screen, with no scrolling by hand (it once came 1,400 px further down)."""
+    expect = sync_api.expect
+    feed, server = table
+    feed.snapshot({**opening_state(), "calibration": {"active": False, "status": LEARNT}}, seq=4)
+    server.app.config["COMMAND_CHANNEL"].responder = refuse_all
+    page, errors = phone(chromium, server.url + "login?next=" + page_path)
+    log_in(page, PIN)
+    expect(page.locator("#link-status")).to_have_text("live")
+    page.wait_for_timeout(800)  # a poll of the table's view drawn: the lists above the button filled in
+    control = page.locator(button)
+    expect(control).to_be_visible()
+    page.evaluate(  # the button's bottom edge on the screen's: where an answer under it falls out of view
+        "(el) => window.scrollBy(0, el.getBoundingClientRect().bottom - innerHeight + 2)",
+        control.element_handle(),
+    )
+    control.click()
+    answer = page.locator(f"{button} + .result")
+    expect(answer).to_contain_text("✘ Not done: ")  # the table's refusal, or the dashboard's own
+    assert in_view_together(control, answer)
+    assert page_problems(page) == []
+    assert [e for e in errors if "status of 4" not in e] == []  # a refusal's HTTP status is no script error

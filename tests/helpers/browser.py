@@ -61,3 +61,11 @@ def log_in(page: Any, pin: str, name: str = "anna") -> None:
     page.fill("input[name=name]", name)
     page.fill("input[name=pin]", pin)
     page.click("button[type=submit]")
+
+
+def unfold(page: Any, inside: str) -> None:
+    """Opens the fold of the console that holds ``inside`` (on a phone the rarely used tools are one line
+    each until tapped); an open one is left as it is."""
+    closed = page.locator(f"details.fold:not([open]):has({inside}) > summary")
+    if closed.count():
+        closed.click()

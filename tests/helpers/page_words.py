@@ -43,6 +43,11 @@ def page_problems(page: Any) -> list[str]:
     return problems
 
 
+# The referee console's length on a 390 × 844 phone, at most: a little over two screens, the long lists and
+# the rarely used tools one line each (it was 4,400–4,800 px).
+PHONE_CONSOLE_HEIGHT = 2000
+
+
 # Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
 # its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped.
 _SMALL_CONTROLS = """() => {
@@ -105,10 +110,11 @@ def page_scrolls(page: Any) -> bool:
 
 def in_view_together(control: Any, answer: Any) -> bool:
     """Whether a control and the answer to it are both inside the window as it is scrolled now: the person
-    who tapped sees the answer without scrolling."""
+    who tapped sees the answer without scrolling. Half a pixel past an edge is a layout's rounding, not out
+    of sight."""
     found: bool = control.page.evaluate(
         """([a, b]) => [a, b].every((el) => { const r = el.getBoundingClientRect();
-            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })""",
+            return r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; })""",
         [control.element_handle(), answer.element_handle()],
     )
     return found

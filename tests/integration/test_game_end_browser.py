@@ -15,7 +15,7 @@ import pytest
 
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import log_in, needs_chromium, phone
+from tests.helpers.browser import log_in, needs_chromium, phone, unfold
 from tests.integration.live_table import LiveTable, quick_table
 from web_dashboard.security import hash_pin
 
@@ -196,6 +196,7 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     for monster in ("monster-orc-1", "monster-zombie-1"):
         if not next(c for c in live.state()["characters"] if c["id"] == monster)["alive"]:
             continue
+        unfold(referee, "#correct-form")
         referee.select_option("#correct-target", monster)
         referee.select_option("#correct-form select[name=field]", "health")
         referee.fill("#correct-form input[name=value]", "0")

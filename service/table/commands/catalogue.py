@@ -32,7 +32,11 @@ class CommandRefused(ValueError):
 # == the shapes arguments take ===========================================================================
 # ``x-expect`` is how a refusal names what was expected, in words.
 
-_ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$", "x-expect": "an id like 'hero-xoric'"}
+_ID = {
+    "type": "string",
+    "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+    "x-expect": "a name of lower-case letters, digits and dashes",
+}
 _TOKEN = {
     "type": "string",
     "pattern": "^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$",

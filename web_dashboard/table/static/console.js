@@ -4,6 +4,7 @@
 (function () {
   const S = window.Smartmat, R = window.SmartmatReferee, W = window.SmartmatWords;
   const PATH_CLASSES = ["c0", "c1", "c2", "c3"];
+  const WIDE_SCREEN = "(min-width: 900px)";  // wider than any phone held either way: the folds open
   let alertedFor = null;  // the waiting shot the referee was last alerted to
   let audio = null;       // one sound context, opened by the referee's first tap (browsers require one)
   document.addEventListener("pointerdown", () => {
@@ -296,5 +297,10 @@
       const hits = [...form.querySelectorAll("input[name=direct_hits]:checked")].map((i) => i.value);
       R.send("manual_shot", { flicked: form.flicked.value, shot: form.shot.value, direct_hits: hits, reason: form.reason.value }, e.submitter || form);
     });
+    // A phone keeps the rarely used tools and the long lists to one line each, the waiting shot and Undo
+    // within a thumb's reach; a wider screen has room to show them open.
+    if (window.matchMedia(WIDE_SCREEN).matches) {
+      for (const fold of document.querySelectorAll("details.fold")) fold.open = true;
+    }
   });
 })();
