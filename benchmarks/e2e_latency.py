@@ -212,7 +212,7 @@ class Probes:
 
         daemon.reader._attribute = timed_attribute
 
-        on_shot, on_reading = daemon._on_shot, daemon._on_reading
+        on_shot, on_reading = daemon.shots.on_shot, daemon.shots.on_reading
         being_read: dict[int, dict[str, Any]] = {}
 
         def finished(record: dict[str, Any]) -> None:
@@ -253,8 +253,8 @@ class Probes:
                         record["attribution"] = timings.pop(0)
                 finished(record)
 
-        daemon._on_shot = timed_on_shot
-        daemon._on_reading = timed_on_reading
+        daemon.shots.on_shot = timed_on_shot
+        daemon.shots.on_reading = timed_on_reading
 
         append = daemon.eventlog.append
 

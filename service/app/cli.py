@@ -19,6 +19,7 @@ from service.app.simulated import (
     start_simulated_table,
 )
 from service.app.waiting import wait_until_stopped
+from service.games import definition_of, game_names
 
 log = logging.getLogger("smartmat")
 
@@ -38,8 +39,8 @@ def register_cli(subparsers: Any) -> None:
     )
     run.add_argument(
         "--ruleset",
-        help="the game: catacombs-3e, catacombs-and-castles-2e, catacombs-and-castles-1e or catacombs-1e; "
-        "without --table, the shipped demo table of that game (default: the table file's)",
+        help=f"the game: {', '.join(game_names())}; without --table, the shipped demo table of that game "
+        "(default: the table file's)",
     )
     run.add_argument(
         "--mode",
@@ -268,14 +269,14 @@ def _chosen_table(args: argparse.Namespace) -> Any:
     """The table file, or the shipped demo table of --ruleset, with --mode picked; a wrong choice is an
     error naming what is wrong before anything starts."""
     from service.sensing.tags import TableConfigError
-    from service.table.config import SHIPPED_FOR_RULESET, load_table, with_game
+    from service.table.config import load_table, shipped_tables, with_game
 
     path = args.table
     if path is None and args.ruleset is not None:
-        path = SHIPPED_FOR_RULESET.get(args.ruleset)
+        path = shipped_tables().get(args.ruleset)
         if path is None:
             raise SystemExit(
-                f"smartmat: no table plays {args.ruleset!r}; known: {', '.join(sorted(SHIPPED_FOR_RULESET))}"
+                f"smartmat: no table plays {args.ruleset!r}; known: {', '.join(sorted(shipped_tables()))}"
             )
     try:
         return with_game(
@@ -443,10 +444,10 @@ def _size_of(ruleset: str) -> Any:
     """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
     from service.content import load_content as load_cards
 
-    if ruleset.startswith("catacombs-and-castles"):
-        return lambda card: None  # no monsters: warriors take their team's discs (service/table/bindings.py)
-    if ruleset == "catacombs-1e":
-        return lambda card: None  # its Monster cards print no disc size: a free disc of the family is used
+    if ruleset in game_names() and not definition_of(ruleset).monster_sizes_on_cards:
+        # No disc size to go by (no monsters, or none printed): warriors take their team's discs and a
+        # monster a free disc of its family (service/table/bindings.py).
+        return lambda card: None
 
     try:
         monsters = load_cards(ruleset).monsters

@@ -104,10 +104,10 @@ def _film(sim: SimulatedTable, table: TableConfig, args: argparse.Namespace) -> 
     """The simulated mat's camera (the camera extra), with the discs file for the camera process."""
     from service.camera.discs import discs_to_yaml
     from service.camera.layout import MatLayout, default_looks
-    from service.mat.geometry import piece_classes_for
     from service.simulator.sim_camera import SimulatedCamera
+    from service.table.games import piece_classes
 
-    classes = piece_classes_for(table.ruleset)
+    classes = piece_classes(table.ruleset)
     pieces = {
         entry.piece: (entry.piece_class.split("-")[0], classes[entry.piece_class].radius_mm)
         for entry in table.registry.pieces

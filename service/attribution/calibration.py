@@ -18,9 +18,13 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
+from jsonschema.protocols import Validator
+
+from service.common import schema_check
 from service.common.atomic_file import write_atomically
 
 from .acoustics import SPEED_GRID, SPEED_STEPS, KeptEvent
@@ -303,67 +307,39 @@ def built_in_calibration() -> TableCalibration:
     )
 
 
+@cache
+def _calibration_schema() -> Validator:
+    return schema_check.validator("service.attribution.schemas", "calibration")
+
+
 def _speed_loglik_from_json(data: dict[str, Any], fail: Callable[[str, str], Exception]) -> list[float]:
     """The sound speed's log-likelihood over the grid, checked against the grid this build uses."""
-    grid = data.get("speed_grid_mm_per_us")
-    if (
-        not isinstance(grid, list)
-        or len(grid) != SPEED_STEPS
-        or any(
-            not isinstance(v, int | float) or abs(v - g) > 1e-4 * g
-            for v, g in zip(grid, SPEED_GRID, strict=False)
-        )
-    ):
+    grid = data["speed_grid_mm_per_us"]
+    if len(grid) != SPEED_STEPS or any(abs(v - g) > 1e-4 * g for v, g in zip(grid, SPEED_GRID, strict=False)):
         raise fail(
             "speed_grid_mm_per_us", "not the grid this build uses; recalibrate or start from wide priors"
         )
-    loglik = data.get("speed_loglik")
-    if not isinstance(loglik, list) or len(loglik) != SPEED_STEPS:
+    loglik = data["speed_loglik"]
+    if len(loglik) != SPEED_STEPS:
         raise fail("speed_loglik", f"expected {SPEED_STEPS} numbers")
-    for i, x in enumerate(loglik):
-        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
-            raise fail(f"speed_loglik[{i}]", f"expected a finite number, got {x!r}")
     return [float(x) for x in loglik]
 
 
-def _kept_events_from_json(raw_events: Any, fail: Callable[[str, str], Exception]) -> list[KeptEvent]:
+def _kept_events_from_json(raw_events: list[dict[str, Any]]) -> list[KeptEvent]:
     """The well-heard events a table keeps to refit its sound speed and lags (``acoustic_events``)."""
-    if not isinstance(raw_events, list):
-        raise fail("acoustic_events", "expected a list")
     events = []
-
-    def finite(x: Any) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-    for i, event in enumerate(raw_events):
-        path = f"acoustic_events[{i}]"
-        if not isinstance(event, dict):
-            raise fail(path, "expected an object with arrivals and at")
-        arrivals = event.get("arrivals")
-        if not isinstance(arrivals, list) or not all(
-            isinstance(r, list)
-            and len(r) == 2
-            and isinstance(r[0], int)
-            and not isinstance(r[0], bool)
-            and finite(r[1])
-            for r in arrivals
-        ):
-            raise fail(f"{path}.arrivals", "expected a list of [sensor id, µs] pairs")
+    for event in raw_events:
         at = event.get("at")
-        if at is not None and (
-            not isinstance(at, list) or len(at) != 3 or not all(finite(v) for v in at) or at[2] <= 0
-        ):
-            raise fail(f"{path}.at", "expected null or [x_mm, y_mm, sigma_mm]")
-        events.append(
-            KeptEvent(
-                tuple((r[0], float(r[1])) for r in arrivals),
-                None if at is None else (float(at[0]), float(at[1]), float(at[2])),
-            )
-        )
+        anchor = None if at is None else (float(at[0]), float(at[1]), float(at[2]))
+        events.append(KeptEvent(tuple((sid, float(t)) for sid, t in event["arrivals"]), anchor))
     return events
 
 
 def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibration:
+    """A calibration from its file's JSON: the format and version first, then the shape (service/attribution/
+    schemas/calibration.schema.json), then what the schema cannot say (the speed grid this build uses, the
+    camera's regions, answers agreeing no more often than given). A version 1 file has no ``referee``."""
+
     def fail(key: str, problem: str) -> CalibrationFileError:
         return CalibrationFileError(f"{where}: {key}: {problem}")
 
@@ -375,67 +351,32 @@ def calibration_from_json(data: Any, where: str = "calibration") -> TableCalibra
         raise fail(
             "v", f"unsupported calibration version {data.get('v')!r} (this build reads {READABLE_VERSIONS})"
         )
-
-    def num(obj: Any, key: str, path: str, *, positive: bool = False) -> float:
-        if not isinstance(obj, dict) or key not in obj:
-            raise fail(f"{path}.{key}" if path else key, "missing")
-        value = obj[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise fail(f"{path}.{key}" if path else key, f"expected a finite number, got {value!r}")
-        if positive and value <= 0:
-            raise fail(f"{path}.{key}" if path else key, f"must be positive, got {value!r}")
-        return float(value)
-
-    def count(obj: Any, key: str, path: str) -> int:
-        value = obj.get(key) if isinstance(obj, dict) else None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail(f"{path}.{key}" if path else key, f"expected a count, got {value!r}")
-        return value
+    schema_check.check(_calibration_schema(), data, where, CalibrationFileError, top="(file)")
 
     def belief(key: str) -> Belief:
-        obj = data.get(key)
-        if not isinstance(obj, dict):
-            raise fail(key, "missing or not an object")
-        return Belief(num(obj, "mean", key), num(obj, "sd", key, positive=True), count(obj, "shots", key))
+        return Belief(float(data[key]["mean"]), float(data[key]["sd"]), data[key]["shots"])
 
     loglik = _speed_loglik_from_json(data, fail)
-    timing = data.get("timing")
-    sensors = []
-    offsets = []
-    raw_sensors = data.get("sensors")
-    if not isinstance(raw_sensors, list):
-        raise fail("sensors", "expected a list")
-    for i, s in enumerate(raw_sensors):
-        path = f"sensors[{i}]"
-        sid = count(s, "id", path)
-        sensors.append((sid, SensorStats(num(s, "log_gain_sum", path), count(s, "gain_n", path))))
-        offsets.append((sid, num(s, "offset_us", path)))
-    events = _kept_events_from_json(data.get("acoustic_events", []), fail)
-    flick = data.get("flick_sounds")
-    if (
-        not isinstance(flick, list)
-        or len(flick) != 2
-        or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in flick)
-    ):
-        raise fail("flick_sounds", "expected [heard, chances]")
-    table = data.get("table", "")
-    source = data.get("source", "learnt from play")
+    timing = data["timing"]
+    sensors = [(s["id"], SensorStats(float(s["log_gain_sum"]), s["gain_n"])) for s in data["sensors"]]
+    offsets = [(s["id"], float(s["offset_us"])) for s in data["sensors"]]
+    heard, chances = data["flick_sounds"]
     return TableCalibration(
-        table=table if isinstance(table, str) else "",
-        shots=count(data, "shots", ""),
-        source=source if isinstance(source, str) else "learnt from play",
-        speed_loglik=tuple(float(x) for x in loglik),
-        jitter_ss_us2=num(timing, "ss_us2", "timing", positive=True),
-        jitter_dof=num(timing, "dof", "timing", positive=True),
+        table=data.get("table", ""),
+        shots=data["shots"],
+        source=data.get("source", "learnt from play"),
+        speed_loglik=tuple(loglik),
+        jitter_ss_us2=float(timing["ss_us2"]),
+        jitter_dof=float(timing["dof"]),
         sensors=tuple(sorted(sensors)),
         offsets_us=tuple(sorted(offsets)),
-        acoustic_events=tuple(events),
+        acoustic_events=tuple(_kept_events_from_json(data.get("acoustic_events", []))),
         wall_loudness=belief("wall_loudness"),
         disc_loudness=belief("disc_loudness"),
         friction=belief("friction"),
         disc_restitution=belief("disc_restitution"),
         wall_restitution=belief("wall_restitution"),
-        flick_sounds=(flick[0], flick[1]),
+        flick_sounds=(heard, chances),
         camera=camera_quality_from_json(data.get("camera"), fail),
         referee=record_from_json(data.get("referee"), fail),
     )

@@ -159,54 +159,29 @@ REGION_SPACING_MM = 200.0  # roughly the distance between neighbouring region ce
 
 
 def camera_quality_from_json(data: Any, fail: Callable[[str, str], Exception]) -> CameraQuality:
-    """A calibration file's ``camera``; absent (files written before the key) means nothing learnt yet."""
+    """A calibration file's ``camera``, whose shape the file's schema has checked
+    (service/attribution/schemas/calibration.schema.json); absent (files written before the key) means nothing
+    learnt yet, and so does each absent count. The regions, when given, must be this build's."""
     if data is None:
         return CameraQuality()
-    if not isinstance(data, dict):
-        raise fail("camera", "expected an object")
-
-    def count(key: str) -> int:
-        value = data.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail(f"camera.{key}", f"expected a count, got {value!r}")
-        return value
-
-    def number(obj: dict[str, Any], key: str, where: str) -> float:
-        value = obj.get(key, 0.0)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise fail(f"{where}.{key}", f"expected a number, got {value!r}")
-        return float(value)
-
     clock = data.get("clock", {})
-    if not isinstance(clock, dict):
-        raise fail("camera.clock", "expected an object with n, sum_us and ss_us2")
-    raw_regions = data.get("regions")
     regions = _no_regions()
-    if raw_regions is not None:
-        if not isinstance(raw_regions, list) or len(raw_regions) != len(regions):
+    if "regions" in data:
+        if len(data["regions"]) != len(regions):
             raise fail("camera.regions", f"expected {len(regions)} [n, sum_x_mm, sum_y_mm] triples")
-        read = []
-        for i, r in enumerate(raw_regions):
-            ok = isinstance(r, list) and len(r) == 3 and isinstance(r[0], int) and not isinstance(r[0], bool)
-            if not ok or r[0] < 0 or not all(isinstance(v, int | float) and math.isfinite(v) for v in r[1:]):
-                raise fail(f"camera.regions[{i}]", f"expected [n, sum_x_mm, sum_y_mm], got {r!r}")
-            read.append(RegionStats(r[0], float(r[1]), float(r[2])))
-        regions = tuple(read)
-    clock_n = clock.get("n", 0)
-    if isinstance(clock_n, bool) or not isinstance(clock_n, int) or clock_n < 0:
-        raise fail("camera.clock.n", f"expected a count, got {clock_n!r}")
+        regions = tuple(RegionStats(n, float(x), float(y)) for n, x, y in data["regions"])
     return CameraQuality(
-        shots=count("shots"),
-        noise_sum_mm=number(data, "noise_sum_mm", "camera"),
-        noise_max_mm=number(data, "noise_max_mm", "camera"),
-        frames_expected=count("frames_expected"),
-        frames_lost=count("frames_lost"),
-        passes=count("passes"),
-        swaps=count("swaps"),
-        ends_checked=count("ends_checked"),
-        clock_n=clock_n,
-        clock_sum_us=number(clock, "sum_us", "camera.clock"),
-        clock_ss_us2=number(clock, "ss_us2", "camera.clock"),
+        shots=data.get("shots", 0),
+        noise_sum_mm=float(data.get("noise_sum_mm", 0.0)),
+        noise_max_mm=float(data.get("noise_max_mm", 0.0)),
+        frames_expected=data.get("frames_expected", 0),
+        frames_lost=data.get("frames_lost", 0),
+        passes=data.get("passes", 0),
+        swaps=data.get("swaps", 0),
+        ends_checked=data.get("ends_checked", 0),
+        clock_n=clock.get("n", 0),
+        clock_sum_us=float(clock.get("sum_us", 0.0)),
+        clock_ss_us2=float(clock.get("ss_us2", 0.0)),
         regions=regions,
     )
 

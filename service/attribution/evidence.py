@@ -60,6 +60,12 @@ class EvidenceParams:
     location_sigma_mm: float = 35.0
     location_gate_mm: float = 120.0
     p_unexplained_event: float = 0.05
+    # An event more piezos heard is less likely to be anything but a touch (echoes and knocks on the frame
+    # reach few sensors): each sensor past the third takes the chance that a reading may leave it over
+    # down by this share, to a floor (8 piezos: 1e-4, 9 nats, where 3 piezos cost 3).
+    unexplained_from_sensors: int = 3
+    unexplained_share_per_sensor: float = 0.3
+    p_unexplained_floor: float = 1e-4
     use_impacts: bool = True
     use_contact_gaps: bool = True
     gap_touching_mm: float = 6.0  # a post-scan gap this small reads as "resting against each other"
@@ -187,12 +193,22 @@ def impact_log_likelihood(
     for i, (_, p) in enumerate(predicted):
         if i not in used_pred:
             log_l += math.log(max(1e-3, 1.0 - p))
-    unexplained = len(located) - len(used_obs)
-    log_l += unexplained * math.log(ep.p_unexplained_event)
+    log_l += sum(unexplained_log_cost(e, ep) for j, e in enumerate(located) if j not in used_obs)
     log_l += _timing_log_likelihood([(predicted[i][0], located[j]) for i, j in used_pred.items()])
     if matches is not None:
         matches.extend(ImpactMatch(predicted[i][0], located[j]) for i, j in used_pred.items())
     return log_l
+
+
+def unexplained_log_cost(event: HeardEvent, ep: EvidenceParams) -> float:
+    """What leaving a placed event unexplained costs a rollout: more the more piezos heard it.
+
+    A touch the reading leaves out (a second hit's sound, heard by most of the mat) must weigh against it
+    in the posterior itself, not only in a gate after it: a lone faint event may be an echo, a loud one is a
+    contact the rollout did not make."""
+    extra = max(0, event.sensors - ep.unexplained_from_sensors)
+    chance = ep.p_unexplained_event * ep.unexplained_share_per_sensor**extra
+    return math.log(max(ep.p_unexplained_floor, chance))
 
 
 def _timing_log_likelihood(pairs: list[tuple[ModelContact, HeardEvent]]) -> float:

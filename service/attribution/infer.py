@@ -39,7 +39,13 @@ from .answers import HitSetEvidence
 from .camera_fusion import fuse_camera
 from .config import AttributionConfig, calibrate
 from .evidence import EvidenceParams, ImpactMatch, SoundModel, log_likelihood
-from .gates import BestRollout, best_fitting_first, referee_reasons
+from .gates import (
+    LEFT_OVER_TOUCH_DOUBT,
+    BestRollout,
+    best_fitting_first,
+    loud_touches_left_over,
+    referee_reasons,
+)
 from .model import ModelContact, ModelParams, Rollout, RolloutParams, ShotModel
 from .posterior import Scored, by_hit_set, physics, ranked_candidates, unresolved
 from .proposals import BroadProposal, FlickPrior, RefinedProposal
@@ -254,7 +260,7 @@ def attribute(
             )
     rng = random.Random(config.seed)
     sound, picture = sound_model(trace, config)
-    broad = BroadProposal(trace, config)
+    broad = BroadProposal(trace, config, picture.events)
     prior = FlickPrior(trace, config.aimed_prior_share)
     pooled: list[tuple[Scored, float]] = []  # (rollout, log importance weight)
 
@@ -343,15 +349,17 @@ def _summarise(
     finally:
         model.close()
     log_likelihood(rollout, trace, rollout.start, sound, config.evidence, None, matches)
+    best_rollout = BestRollout(rollout, tuple(matches), closest)
+    if (
+        loud_touches_left_over(trace, first, best_rollout, picture)
+        and first.probability > LEFT_OVER_TOUCH_DOUBT
+    ):
+        # The second hit's own evidence: a loud touch the reading does not make (gates.LEFT_OVER_TOUCH_DOUBT).
+        doubted = replace(first, probability=LEFT_OVER_TOUCH_DOUBT)
+        likeliest = doubted if likeliest is first else likeliest
+        first, candidates = doubted, [doubted, *candidates[1:]]
     reasons.extend(
-        referee_reasons(
-            trace,
-            candidates,
-            likeliest,
-            BestRollout(rollout, tuple(matches), closest),
-            picture,
-            config.auto_apply_threshold,
-        )
+        referee_reasons(trace, candidates, likeliest, best_rollout, picture, config.auto_apply_threshold)
     )
     cal = config.table_calibration()
     if not cal.settled:

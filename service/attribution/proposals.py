@@ -12,6 +12,17 @@ from collections.abc import Sequence
 
 from service.mat.trace import SeenPiece, ShotTrace
 
+from .acoustics import HeardEvent
+from .caroms import (
+    CAROM_SHARE_OF_AIMS,
+    CAROM_SIGMA,
+    HEARD_SHARE_OF_AIMS,
+    HEARD_SIGMA,
+    PAIR_SHARE_OF_AIMS,
+    carom_aims,
+    heard_aims,
+    pair_aims,
+)
 from .config import AttributionConfig
 from .model import COVER_KINDS, RolloutParams
 
@@ -25,21 +36,6 @@ BANK_SHARE_OF_AIMS = 0.2
 # grip on walls and fixed obstacles scales with it, being the same product.
 DISC_FRICTION_LOG_SD = 0.5
 DISC_FRICTION_MAX_SCALE = 3.0
-# Caroms (a hit glancing on to a second piece or to where the flicked disc stopped): their share of the aims,
-# the spread around each, the contact points tried around the first piece, and how many kept per pair.
-CAROM_SHARE_OF_AIMS = 0.15
-CAROM_SIGMA = math.radians(1.5)
-CAROM_STEPS = 360
-CAROM_PER_PAIR = 2
-CAROM_FIRST_PIECES = 6  # the surest movers only: a push through a crowd moves many
-# Pairs along the flicked disc's path: a second touch soft enough to leave its piece where the scans cannot
-# tell it moved makes no carom above (only moved pieces do), yet it is half of most two-hit shots the
-# sampler missed. The pieces that stood within reach of the straight line from the flicked disc's start to
-# its rest (the nearest few) are tried as either piece of a carom, aimed at their centres.
-PAIR_SHARE_OF_AIMS = 0.07
-PAIR_PATH_MARGIN_MM = 40.0
-PAIR_PIECES = 4
-PAIR_WEIGHT = 0.3
 
 
 def wrap_angle(angle: float) -> float:
@@ -92,7 +88,9 @@ class BroadProposal:
     AIM_SIGMA = math.radians(7.0)
     UNIFORM_SHARE = 0.3
 
-    def __init__(self, trace: ShotTrace, config: AttributionConfig) -> None:
+    def __init__(
+        self, trace: ShotTrace, config: AttributionConfig, events: Sequence[HeardEvent] = ()
+    ) -> None:
         pre, post = trace.pre.by_piece(), trace.post.by_piece()
         me = pre[trace.declaration.flicked]
         self.origin = (me.x_mm, me.y_mm)
@@ -129,44 +127,33 @@ class BroadProposal:
         aim_weights = [w for _, _, w in targets]
         caroms = carom_aims(trace, config, moved_pieces, mover if travel > 10 else None)
         pairs = pair_aims(trace, config, moved_pieces, mover if travel > 10 else None)
-        banks: list[float] = []
-        bank_weights: list[float] = []
-        # Bank shots: the same targets by way of each wall. The disc's centre turns on a line one radius
-        # inside the wall's face, and the bounce keeps only e of the normal speed, so the image point lies
-        # 1/e times as far behind that line as the target is in front of it.
-        e = config.model.wall_restitution * config.model.disc_restitution
-        mat, radius = trace.mat, trace.spec(me.piece).radius_mm
-        cx, cy = mat.width_mm / 2, mat.height_mm / 2
-        lines = []
-        for seg in mat.wall_segments():
-            nx, ny = seg.y1_mm - seg.y2_mm, seg.x2_mm - seg.x1_mm
-            norm = math.hypot(nx, ny)
-            nx, ny = nx / norm, ny / norm
-            if (cx - seg.x1_mm) * nx + (cy - seg.y1_mm) * ny < 0:
-                nx, ny = -nx, -ny  # the normal points into the mat
-            lines.append((seg.x1_mm + nx * radius, seg.y1_mm + ny * radius, nx, ny))
-        for tx, ty, w in targets:
-            for lx, ly, nx, ny in lines:
-                depth = (tx - lx) * nx + (ty - ly) * ny  # how far the target is in front of the line
-                ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
-                banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
-                bank_weights.append(w)
+        heard = heard_aims(trace, config, moved_pieces, mover if travel > 10 else None, events)
+        banks, bank_weights = bank_aims(trace, config, me, targets)
         # Straight aims carry most of the aimed share; bank shots and caroms are rarer, and there are several
         # of them per target.
-        self.aims = aims + banks + [a for a, _ in caroms] + [a for a, _ in pairs]
+        # Each heard carom is aimed twice: as widely as the other caroms, and narrowly, since its second
+        # contact is known to have happened (heard) and the window that makes it is a fraction of a degree.
+        heard_aims_ = [a for a, _ in heard] * 2
+        self.aims = aims + banks + [a for a, _ in caroms] + [a for a, _ in pairs] + heard_aims_
         carom_share = CAROM_SHARE_OF_AIMS if caroms else 0.0
         pair_share = PAIR_SHARE_OF_AIMS if pairs else 0.0
+        heard_share = HEARD_SHARE_OF_AIMS if heard else 0.0
         straight_total, bank_total = sum(aim_weights) or 1.0, sum(bank_weights) or 1.0
         carom_total = sum(w for _, w in caroms) or 1.0
         pair_total = sum(w for _, w in pairs) or 1.0
+        heard_total = 2 * sum(w for _, w in heard) or 1.0
+        straight_share = 1 - BANK_SHARE_OF_AIMS - carom_share - pair_share - heard_share
         self.aim_weights = (
-            [(1 - BANK_SHARE_OF_AIMS - carom_share - pair_share) * w / straight_total for w in aim_weights]
+            [straight_share * w / straight_total for w in aim_weights]
             + [BANK_SHARE_OF_AIMS * w / bank_total for w in bank_weights]
             + [carom_share * w / carom_total for _, w in caroms]
             + [pair_share * w / pair_total for _, w in pairs]
+            + [heard_share * w / heard_total for _, w in heard] * 2
         )
-        self.aim_sigmas = [self.AIM_SIGMA] * (len(aims) + len(banks)) + [CAROM_SIGMA] * (
-            len(caroms) + len(pairs)
+        self.aim_sigmas = (
+            [self.AIM_SIGMA] * (len(aims) + len(banks))
+            + [CAROM_SIGMA] * (len(caroms) + len(pairs) + len(heard))
+            + [HEARD_SIGMA] * len(heard)
         )
         mu = config.model.sliding_friction * config.table_calibration().friction.scale
         self.speed_guess = max(MIN_SPEED_MM_S, math.sqrt(2 * mu * 9810.0 * max(travel, 30.0)) * 1.15)
@@ -203,150 +190,58 @@ class BroadProposal:
         return math.log(dens_a) + math.log(max(dens_s, 1e-300))
 
 
-def carom_aims(
-    trace: ShotTrace,
-    config: AttributionConfig,
-    moved: list[tuple[str, float, float, float, float, float]],
-    rest: SeenPiece | None,
-) -> list[tuple[float, float]]:
-    """Flick angles that strike one moved piece and glance on to another moved piece, or to where the flicked
-    disc came to rest: (angle, weight) pairs.
+def bank_aims(
+    trace: ShotTrace, config: AttributionConfig, me: SeenPiece, targets: list[tuple[float, float, float]]
+) -> tuple[list[float], list[float]]:
+    """Bank shots: the same targets by way of each wall and each face of a fixed box, (angles, weights).
 
-    A second hit needs the flick lined up within a fraction of a degree, which aims at single pieces rarely
-    find. After a hit the flicked disc keeps its speed across the line of centres and a share
-    (m − e·M)/(m + M) of its speed along it, so for each point of contact around the first piece the way on
-    is known; the contact whose way on passes through the second piece's ghost-ball point (or the rest point)
-    gives the flick's angle.
+    The disc's centre turns on a line one radius inside the wall's face, and the bounce keeps only e of the
+    normal speed, so the image point lies 1/e times as far behind that line as the target is in front of it.
     """
-    pre = trace.pre.by_piece()
-    me = pre[trace.declaration.flicked]
-    spec = trace.spec(me.piece)
-    e = config.model.disc_restitution**2  # the model's discs meet at the product of their elasticities
-    goals: list[tuple[str, float, float, float, float]] = []  # piece, where the flicked centre must pass
-    for pid, x0, y0, x1, y1, w in moved:
-        d = math.hypot(x1 - x0, y1 - y0)
-        reach = trace.spec(pid).radius_mm + spec.radius_mm
-        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
-    if rest is not None:
-        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
-    out: list[tuple[float, float]] = []
-    for first, ax, ay, _, _, weight in sorted(moved, key=lambda m: -m[5])[:CAROM_FIRST_PIECES]:
-        reach = trace.spec(first).radius_mm + spec.radius_mm
-        k = (spec.mass_g - e * trace.spec(first).mass_g) / (spec.mass_g + trace.spec(first).mass_g)
-        for second, gx, gy, w2, tolerance in goals:
-            if second == first:
+    banks: list[float] = []
+    bank_weights: list[float] = []
+    e = config.model.wall_restitution * config.model.disc_restitution
+    mat, radius = trace.mat, trace.spec(me.piece).radius_mm
+    cx, cy = mat.width_mm / 2, mat.height_mm / 2
+    lines = []
+    for seg in mat.wall_segments():
+        nx, ny = seg.y1_mm - seg.y2_mm, seg.x2_mm - seg.x1_mm
+        norm = math.hypot(nx, ny)
+        nx, ny = nx / norm, ny / norm
+        if (cx - seg.x1_mm) * nx + (cy - seg.y1_mm) * ny < 0:
+            nx, ny = -nx, -ny  # the normal points into the mat
+        lines.append((seg.x1_mm + nx * radius, seg.y1_mm + ny * radius, nx, ny))
+    walls = len(lines)
+    lines += _box_faces(trace, radius)
+    for tx, ty, w in targets:
+        for k, (lx, ly, nx, ny) in enumerate(lines):
+            depth = (tx - lx) * nx + (ty - ly) * ny  # how far the target is in front of the line
+            if k >= walls and (depth <= 0 or (me.x_mm - lx) * nx + (me.y_mm - ly) * ny <= 0):
+                continue  # a box face the disc or the target lies behind turns nothing towards it
+            ix, iy = tx - nx * depth * (1 + 1 / e), ty - ny * depth * (1 + 1 / e)
+            banks.append(math.atan2(iy - me.y_mm, ix - me.x_mm))
+            bank_weights.append(w)
+    return banks, bank_weights
+
+
+def _box_faces(trace: ShotTrace, radius: float) -> list[tuple[float, float, float, float]]:
+    """The faces of the mat's fixed polygons as bank lines: (point, outward normal), one radius out.
+
+    A loud impact on a box that the straight aims cannot explain is most often a bank off it; the heard
+    caroms name only pieces, and a box is none."""
+    faces: list[tuple[float, float, float, float]] = []
+    for obstacle in trace.mat.obstacles:
+        corners = obstacle.points
+        for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1], strict=True):
+            nx, ny = y2 - y1, x1 - x2
+            norm = math.hypot(nx, ny)
+            if norm < 1e-9:
                 continue
-            runs: list[list[tuple[float, float]]] = []  # contact points, in turn, whose way on reaches it
-            inside = False
-            for step in range(CAROM_STEPS):
-                phi = 2 * math.pi * step / CAROM_STEPS
-                miss_angle = _carom(me.x_mm, me.y_mm, ax, ay, reach, k, gx, gy, phi)
-                if miss_angle is None or miss_angle[0] >= tolerance:
-                    inside = False
-                    continue
-                if not inside:
-                    runs.append([])
-                    inside = True
-                runs[-1].append(miss_angle)
-            for run in runs[:CAROM_PER_PAIR]:
-                out.append((min(run)[1], min(weight, w2)))
-    return out
-
-
-def path_pieces(
-    trace: ShotTrace, moved: Sequence[str], rest: SeenPiece | None
-) -> list[tuple[str, float, float]]:
-    """The pieces that stood within reach of the flicked disc's way from its start to its rest and that the
-    scans do not show moving (``moved``): the nearest ``PAIR_PIECES`` of them, (piece, x, y)."""
-    if rest is None:
-        return []
-    pre = trace.pre.by_piece()
-    me = pre[trace.declaration.flicked]
-    radius = trace.spec(me.piece).radius_mm
-    near: list[tuple[float, str, float, float]] = []
-    for piece in trace.pre.pieces:
-        spec = trace.spec(piece.piece)
-        if piece.piece == me.piece or piece.piece in moved or spec.kind in COVER_KINDS:
-            continue
-        gap = _distance_to_segment(piece.x_mm, piece.y_mm, me.x_mm, me.y_mm, rest.x_mm, rest.y_mm)
-        if gap <= spec.radius_mm + radius + PAIR_PATH_MARGIN_MM:
-            near.append((gap, piece.piece, piece.x_mm, piece.y_mm))
-    return [(pid, x, y) for _, pid, x, y in sorted(near)[:PAIR_PIECES]]
-
-
-def pair_aims(
-    trace: ShotTrace,
-    config: AttributionConfig,
-    moved: list[tuple[str, float, float, float, float, float]],
-    rest: SeenPiece | None,
-) -> list[tuple[float, float]]:
-    """Flick angles for two-hit shots whose one touch left no visible move: a carom off any piece along the
-    path (moved or not) on to an unmoved piece along it, or off an unmoved one on to a moved one or the
-    rest point. (angle, weight) pairs; the caroms between moved pieces are :func:`carom_aims`'."""
-    along = path_pieces(trace, [m[0] for m in moved], rest)
-    if not along:
-        return []
-    pre = trace.pre.by_piece()
-    me = pre[trace.declaration.flicked]
-    spec = trace.spec(me.piece)
-    e = config.model.disc_restitution**2
-    firsts = [(pid, x, y, PAIR_WEIGHT) for pid, x, y in along] + [
-        (pid, x0, y0, w) for pid, x0, y0, _, _, w in sorted(moved, key=lambda m: -m[5])[:CAROM_FIRST_PIECES]
-    ]
-    goals = [(pid, x, y, PAIR_WEIGHT, trace.spec(pid).radius_mm + spec.radius_mm) for pid, x, y in along]
-    unmoved = {pid for pid, _, _ in along}
-    for pid, x0, y0, x1, y1, w in moved:
-        d = math.hypot(x1 - x0, y1 - y0)
-        reach = trace.spec(pid).radius_mm + spec.radius_mm
-        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
-    if rest is not None:
-        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
-    out: list[tuple[float, float]] = []
-    for first, ax, ay, weight in firsts:
-        reach = trace.spec(first).radius_mm + spec.radius_mm
-        k = (spec.mass_g - e * trace.spec(first).mass_g) / (spec.mass_g + trace.spec(first).mass_g)
-        for second, gx, gy, w2, tolerance in goals:
-            if second == first or (first not in unmoved and second not in unmoved):
-                continue  # two moved pieces: carom_aims has them
-            best: tuple[float, float] | None = None
-            for step in range(CAROM_STEPS):
-                found = _carom(me.x_mm, me.y_mm, ax, ay, reach, k, gx, gy, 2 * math.pi * step / CAROM_STEPS)
-                if found is not None and found[0] < tolerance and (best is None or found < best):
-                    best = found
-            if best is not None:
-                out.append((best[1], min(weight, w2)))
-    return out
-
-
-def _distance_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 < 1e-9 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return math.hypot(px - ax - t * dx, py - ay - t * dy)
-
-
-def _carom(
-    sx: float, sy: float, ax: float, ay: float, reach: float, k: float, gx: float, gy: float, phi: float
-) -> tuple[float, float] | None:
-    """Flicked from (sx, sy), the disc meets the piece at (ax, ay) with the line of centres at ``phi``: how
-    far its way on passes from (gx, gy), and the flick's angle; None when it cannot meet it so or the goal
-    lies behind."""
-    nx, ny = math.cos(phi), math.sin(phi)  # from the flicked centre at contact to the piece's
-    cx, cy = ax - reach * nx, ay - reach * ny
-    ux, uy = cx - sx, cy - sy
-    run = math.hypot(ux, uy)
-    if run < 1.0:
-        return None
-    ux, uy = ux / run, uy / run
-    along = ux * nx + uy * ny
-    if along < 0.05:
-        return None  # it would not reach this side of the piece
-    across = -ux * ny + uy * nx
-    ox, oy = -ny * across + nx * along * k, nx * across + ny * along * k
-    norm = math.hypot(ox, oy)
-    if norm < 1e-9 or (gx - cx) * ox + (gy - cy) * oy <= 0:
-        return None
-    return abs((gx - cx) * oy - (gy - cy) * ox) / norm, math.atan2(uy, ux)
+            nx, ny = nx / norm, ny / norm
+            if (x1 - obstacle.x_mm) * nx + (y1 - obstacle.y_mm) * ny < 0:
+                nx, ny = -nx, -ny  # the normal points away from the box
+            faces.append((x1 + nx * radius, y1 + ny * radius, nx, ny))
+    return faces
 
 
 def normal_density(x: float, sigma: float) -> float:

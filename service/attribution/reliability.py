@@ -207,34 +207,17 @@ class RefereeRecord:
 
 
 def record_from_json(data: Any, fail: Any) -> RefereeRecord:
-    """The ``referee`` object of a calibration file; ``fail(key, problem)`` makes the error to raise."""
+    """The ``referee`` object of a calibration file, whose shape the file's schema has checked (service/
+    attribution/schemas/calibration.schema.json); ``fail(key, problem)`` makes the error to raise."""
     if data is None:  # a file written before answers were learnt from
         return RefereeRecord()
-    if not isinstance(data, dict):
-        raise fail("referee", "expected an object")
-
-    def count(obj: Any, key: str, path: str) -> int:
-        value = obj.get(key) if isinstance(obj, dict) else None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail(f"{path}.{key}", f"expected a count, got {value!r}")
-        return value
-
-    rows = data.get("by_reason", [])
-    if not isinstance(rows, list):
-        raise fail("referee.by_reason", "expected a list")
-    counts = []
-    for i, row in enumerate(rows):
-        path = f"referee.by_reason[{i}]"
-        if not isinstance(row, dict) or not isinstance(row.get("key"), str) or not row["key"]:
-            raise fail(path, "expected {key, right, wrong}")
-        counts.append((row["key"], count(row, "right", path), count(row, "wrong", path)))
     record = RefereeRecord(
-        labelled=count(data, "labelled", "referee"),
-        agreed=count(data, "agreed", "referee"),
-        unanswered=count(data, "unanswered", "referee"),
-        contradicted=count(data, "contradicted", "referee"),
-        learnt_from=count(data, "learnt_from", "referee"),
-        counts=tuple(sorted(counts)),
+        labelled=data["labelled"],
+        agreed=data["agreed"],
+        unanswered=data["unanswered"],
+        contradicted=data["contradicted"],
+        learnt_from=data["learnt_from"],
+        counts=tuple(sorted((row["key"], row["right"], row["wrong"]) for row in data.get("by_reason", []))),
     )
     if record.agreed > record.labelled:
         raise fail("referee.agreed", "more answers agreeing than answers")

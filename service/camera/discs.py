@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from service.camera.layout import MAT_MARKER_IDS, DiscLook
+from service.common import schema_check
 
 
 class DiscsFileError(ValueError):
@@ -33,35 +34,16 @@ def read_discs(path: Path) -> dict[str, DiscLook]:
         raise DiscsFileError(path, "(file)", f"cannot read it: {error.strerror or error}") from None
     except yaml.YAMLError as error:
         raise DiscsFileError(path, "(file)", f"not valid YAML: {error}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("discs"), dict) or not data["discs"]:
-        raise DiscsFileError(
-            path, "discs", "expected a mapping of disc id to {marker, radius_mm, colour_bgr}"
-        )
+    found = schema_check.first_problem(schema_check.validator("service.camera.schemas", "discs"), data)
+    if found is not None:
+        raise DiscsFileError(path, *found)
     looks: dict[str, DiscLook] = {}
     markers: dict[int, str] = {}
     for piece, entry in data["discs"].items():
         where = f"discs.{piece}"
-        if not isinstance(entry, dict):
-            raise DiscsFileError(path, where, "expected {marker, radius_mm, colour_bgr}")
-        unknown = set(entry) - {"marker", "radius_mm", "colour_bgr"}
-        if unknown:
-            raise DiscsFileError(path, where, f"unknown key(s) {', '.join(sorted(unknown))}")
-        radius = entry.get("radius_mm")
-        if isinstance(radius, bool) or not isinstance(radius, int | float) or not 3 <= radius <= 100:
-            raise DiscsFileError(path, f"{where}.radius_mm", f"expected a radius of 3-100 mm, got {radius!r}")
-        colour = entry.get("colour_bgr")
-        if not (
-            isinstance(colour, list)
-            and len(colour) == 3
-            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in colour)
-        ):
-            raise DiscsFileError(
-                path, f"{where}.colour_bgr", f"expected [blue, green, red] 0-255, got {colour!r}"
-            )
+        radius, colour = entry["radius_mm"], entry["colour_bgr"]
         marker = entry.get("marker")
         if marker is not None:
-            if isinstance(marker, bool) or not isinstance(marker, int) or not 0 <= marker < 100:
-                raise DiscsFileError(path, f"{where}.marker", f"expected a marker id 0-99, got {marker!r}")
             if marker in MAT_MARKER_IDS:
                 raise DiscsFileError(path, f"{where}.marker", f"{marker} is one of the mat's fiducials (0-7)")
             if marker in markers:

@@ -1,4 +1,4 @@
-"""``load_content``: the Catacombs 3E content (and an optional overlay), validated and cross-checked."""
+"""``load_content``: a Catacombs rule set's cards (and an optional overlay), validated and cross-checked."""
 
 from __future__ import annotations
 
@@ -28,26 +28,23 @@ CATACOMBS_3E_FILES = (
     FileKind("playmats.yaml", "playmats", "playmat"),
     FileKind("layouts.yaml", "layouts", "layout"),
     FileKind("antients.yaml", "antients", "antient"),
-    # Kept by the physics model; checked here so a broken edit is caught with the rest of the content.
-    FileKind("pieces.yaml", "pieces", "piece", required=False),
 )
 
 # 3E reference: Components ("Poisoned! Cards x15").
 POISON_DECK_SIZE = 15
 
 
-def load_content(
-    ruleset: str = "catacombs-3e", overlay: Path | str | None = None, expansions: Sequence[str] = ()
-) -> Content:
+def load_content(ruleset: str, overlay: Path | str | None = None, expansions: Sequence[str] = ()) -> Content:
     """The validated content of ``ruleset``, with ``overlay``'s files laid over the shipped ones.
 
     ``expansions`` (e.g. ``("soloth",)``) adds the shipped content of those expansions first.
     Raises ContentError listing every problem found (file and key path for each).
     """
-    if ruleset.startswith("catacombs-and-castles"):
-        raise ContentError(
-            [Problem(f"content/{ruleset}", "", "a Catacombs & Castles rule set: use load_castles_content")]
-        )
+    monsters = CATACOMBS_3E_FILES[0].filename
+    if (CONTENT_ROOT / ruleset).is_dir() and not (CONTENT_ROOT / ruleset / monsters).exists():
+        # Another game's folder (its own package reads it): one plain refusal instead of a page of misfits.
+        refusal = f"not a Catacombs card set (no {monsters}): its game reads it"
+        raise ContentError([Problem(f"content/{ruleset}", "", refusal)])
     records = read_ruleset(ruleset, CATACOMBS_3E_FILES, overlay, expansions)
     result = _build(records)
     problems: list[Problem] = []

@@ -33,7 +33,7 @@ from service.daemon.shots import Pieces, Shots
 from service.enrolment.desk import EnrolmentDesk
 from service.eventlog.base import EventLog
 from service.guided.desk import GuidedCalibrationDesk
-from service.mat.geometry import load_mat, piece_classes_for
+from service.mat.geometry import load_mat
 from service.mat.trace import MatGeometry
 from service.publish.commands import Command, CommandResult
 from service.publish.publisher import TablePublisher
@@ -42,6 +42,7 @@ from service.sensing.shot_trace import mat_geometry
 from service.table.bindings import SizeOf, resolve_bindings
 from service.table.commands.wizard import table_file_setup, table_trackers
 from service.table.config import TableConfig
+from service.table.games import piece_classes
 from service.table.session import TableSession
 from service.table.shot_actions import Reading
 
@@ -69,7 +70,7 @@ class Daemon:
         self.mat = load_mat()
         self.inbox: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._held: tuple[str, Any] | None = None  # an input taken while gathering the mat's messages
-        self.session = TableSession.replay(eventlog.records(), binder=self._bind)
+        self.session = TableSession.replay(eventlog.records(), binder=self.bind_discs)
         self._apply_tag_swaps()  # discs swapped mid-game before a restart carry their new tags again
         # Enrolling discs from the set-up page (docs/setup.md): scans go to it as well as to the segmenter.
         self.enrolment_desk = EnrolmentDesk(table.registry, self.options.sets_dir)
@@ -81,9 +82,9 @@ class Daemon:
             self.mat.wall_gap_mm,
             self.options.attribution.evidence.amplitude_falloff_mm,
         )
-        self.pieces = Pieces(table, self.session, piece_classes_for(table.ruleset))
+        self.pieces = Pieces(table, self.session, piece_classes(table.ruleset))
         self.calibration_desk.radius_of = self.pieces.radius  # the struck disc's size, for prescribed flicks
-        # Looked up when called: a wrapped _on_shot (the fault runs, the latency benchmark) is the one called.
+        # Looked up when called: a wrapped shots.on_shot (the fault runs, the latency benchmark) is called.
         events = MatEvents(
             shot=lambda shot: self._on_shot(shot),
             button=lambda action: self._on_button(action),
@@ -97,7 +98,7 @@ class Daemon:
         self.view.camera = self.options.camera
         # Shots are read off the game thread; each reading comes back on the inbox (shot_reader.py).
         self.reader = ShotReader(self.options.attribute, lambda reading: self.inbox.put(("reading", reading)))
-        shot_io = (self.reader, self._record, self._geometry)
+        shot_io = (self.reader, self.record, self._geometry)
         self.shots = Shots(table, self.session, self.pieces, *shot_io, self.options, self.clock)
         self.commands = CommandRunner(
             table,
@@ -105,7 +106,7 @@ class Daemon:
             publisher,
             self.link,
             self.trackers,
-            self._record,
+            self.record,
             self._start_game_from_config,
             self._publish_state,
             self.options.calibration,
@@ -265,7 +266,8 @@ class Daemon:
         self.commands.on_button(action)
 
     # == the log ======================================================================================
-    def _record(self, kind: str, payload: dict[str, Any], by: str) -> int:
+    def record(self, kind: str, payload: dict[str, Any], by: str) -> int:
+        """Append one record to the log and fold it: how anything writes the table's log. Returns its seq."""
         seq = self.eventlog.append(kind, payload, by)  # durable from here on
         record = self.eventlog.records(after_seq=seq - 1)[0]
         events = self.session.apply(record)
@@ -277,7 +279,7 @@ class Daemon:
     def _start_game_from_config(self) -> int:
         payload = table_file_setup(self.table, self.session.games)
         self.session.check("setup", payload)
-        return self._record("setup", payload, "daemon")
+        return self.record("setup", payload, "daemon")
 
     def _apply_tag_swaps(self) -> None:
         """The table's registry follows the log's swap_tag records (the segmenter reads the same registry)."""
@@ -289,8 +291,9 @@ class Daemon:
             except (KeyError, ValueError) as exc:
                 log.error("cannot give disc %s tag %s: %s", piece, uid, exc)
 
-    def _bind(self, state: Any, chosen: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
-        return resolve_bindings(state, self.table.registry, chosen, previous, self.size_of)
+    def bind_discs(self, state: Any, chosen: Mapping[str, str], before: Mapping[str, str]) -> dict[str, str]:
+        """Which disc each character stands on at this table (a replay binds as the live table does)."""
+        return resolve_bindings(state, self.table.registry, chosen, before, self.size_of)
 
     def _publish_state(self) -> None:
         self.view.state()

@@ -10,8 +10,7 @@ from typing import Any
 from service.gamelog.positions import position_setup
 from service.gamelog.records import LogFormatError, read_log
 from service.gamelog.replay import SetupError, replay
-from service.games.catacombs.flow.position import referee_view
-from service.games.catacombs.flow.state import GameState
+from service.games import definition_of
 
 
 def register_cli(subparsers: Any) -> None:
@@ -52,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         print(result.state.to_json())
         return 0
     view = result.state.public_view()
-    if isinstance(result.state, GameState):
+    referee_view = definition_of(result.rules.name).referee_view
+    if referee_view is not None:
         view["referee"] = referee_view(result.state)  # the decks and the turn, for audits (docs/positions.md)
     view["seq"] = result.last_seq
     view["rejected"] = [{"seq": seq, "error": why} for seq, why in result.rejected]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from service.content.reading import CONTENT_ROOT
+from service.games import DEFAULT_RULESET
 
 
 def software_version() -> str:
@@ -32,7 +33,7 @@ def digest_of(folder: Path) -> str | None:
 
 def game_context(setup: Mapping[str, Any]) -> dict[str, Any]:
     """The ``context`` of a setup record: software, rule set, content and overlay digests."""
-    ruleset = str(setup.get("ruleset", "catacombs-3e"))
+    ruleset = str(setup.get("ruleset", DEFAULT_RULESET))
     overlay = setup.get("overlay")
     sample = setup.get("content") == "sample"
     return {

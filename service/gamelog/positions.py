@@ -8,8 +8,7 @@ from typing import Any
 from service.gamelog.context import game_context
 from service.gamelog.records import Record
 from service.gamelog.replay import SetupError, fold, replay
-from service.games.catacombs.flow.position import position_of
-from service.games.catacombs.flow.state import GameState
+from service.games import definition_of
 from service.rules.codec import encode
 
 CONTEXT_KEYS = ("ruleset", "content", "overlay", "expansions")
@@ -21,7 +20,8 @@ def position_setup(records: Sequence[Record], at: int | None = None) -> dict[str
     if not kept:
         raise SetupError(f"the log has no record at or before seq {at}")
     result = replay(kept)
-    if not isinstance(result.state, GameState) or result.state.ruleset != "catacombs-3e":
+    position_of = definition_of(result.rules.name).position_of
+    if position_of is None:
         raise SetupError(f"positions are a Catacombs 3E format; this log plays {result.state.ruleset}")
     setup, _ = fold(kept)
     out = {key: setup[key] for key in CONTEXT_KEYS if setup.get(key) is not None}

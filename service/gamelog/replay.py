@@ -9,8 +9,8 @@ from typing import Any
 
 from service.gamelog.context import context_differences
 from service.gamelog.records import RULES_KINDS, TABLE_KINDS, LogFormatError, Record
-from service.games import SetupContentError, content_loader, rulesets
-from service.games.catacombs.flow.cards import Content
+from service.games import DEFAULT_RULESET, SetupContentError, content_loader, rulesets
+from service.games.loading import SetupError as SetupError
 from service.rules import actions as A
 from service.rules.codec import DecodeError, decode_dataclass
 from service.rules.errors import IllegalActionError
@@ -19,10 +19,6 @@ from service.rules.ruleset import RuleSet
 from service.rules.settings import RuleSettings
 
 log = logging.getLogger(__name__)
-
-
-class SetupError(ValueError):
-    """The setup record cannot start a game (unknown rule set, card or setting)."""
 
 
 @dataclass
@@ -41,10 +37,10 @@ class Replay:
 # Card sets a setup may name besides "shipped". The service ships none: a test suite registers its hand-made
 # cards (tests/conftest.py: "sample") so that the logs played with them replay, and a real table, where
 # nothing is registered, refuses such a setup.
-_FIXTURE_CONTENT: dict[str, Callable[[], Content]] = {}
+_FIXTURE_CONTENT: dict[str, Callable[[], Any]] = {}
 
 
-def register_fixture_content(name: str, load: Callable[[], Content]) -> None:
+def register_fixture_content(name: str, load: Callable[[], Any]) -> None:
     """Lets setups naming ``content: <name>`` play with the cards ``load`` makes (test fixtures only)."""
     if name == "shipped":
         raise ValueError("'shipped' names the cards in content/; a fixture needs a name of its own")
@@ -52,9 +48,9 @@ def register_fixture_content(name: str, load: Callable[[], Content]) -> None:
 
 
 def load_content(setup: dict[str, Any]) -> Any:
-    """The cards the setup's rule set plays with, from the game's own loader (``service.games.CONTENT``):
+    """The cards the setup's rule set plays with, from the game's own loader (its ``GameDefinition.content``):
     shipped (with an organiser's overlay), or a registered fixture set."""
-    name = setup.get("ruleset", "catacombs-3e")
+    name = setup.get("ruleset", DEFAULT_RULESET)
     try:
         return content_loader(name)(setup, _FIXTURE_CONTENT)
     except SetupContentError as exc:
@@ -62,7 +58,7 @@ def load_content(setup: dict[str, Any]) -> Any:
 
 
 def new_game_from_setup(setup: dict[str, Any], content: Any = None) -> tuple[RuleSet[Any, Any], Any]:
-    name = setup.get("ruleset", "catacombs-3e")
+    name = setup.get("ruleset", DEFAULT_RULESET)
     ruleset = rulesets().get(name) if isinstance(name, str) else None
     if ruleset is None:
         raise SetupError(f"unknown rule set {name!r}; known: {sorted(rulesets())}")
@@ -156,7 +152,7 @@ def _find(effective: list[tuple[int, dict[str, Any]]], seq: Any) -> int:
     return -1
 
 
-def replay(records: Iterable[Record], content: Content | None = None) -> Replay:
+def replay(records: Iterable[Record], content: Any = None) -> Replay:
     """Replays a log. Actions the rules refuse are reported in ``rejected`` and skipped; nothing is lost."""
     records = list(records)
     setup, effective = fold(records)

@@ -1,76 +1,102 @@
 """Every game the table plays, by name: the setup record's ``ruleset`` picks one (docs/game-log.md).
 
-``GAMES`` lists the rule sets and ``find_game(name)`` finds one, as python-chess's ``VARIANTS`` and
-``find_variant``. Each game is one package beside this file (docs/architecture.md, "Adding a fifth game").
+``DEFINITIONS`` is the registry: each game package's ``definition.py`` builds one ``GameDefinition`` per rule
+set, and this file lists them, the first being the default. ``find_game(name)`` finds a rule set, as
+python-chess's ``find_variant``; ``definition_of(name)`` finds everything else the product needs of it.
+Nothing outside ``service/games/`` names a game (docs/architecture.md, "Adding a game").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from service.games.castles.content_check import castles_check
-from service.games.castles.first_edition.ruleset import CastlesFirstEdition
-from service.games.castles.loading import castles_content
-from service.games.castles.second_edition.ruleset import CastlesSecondEdition
-from service.games.catacombs.content_check import first_edition_check, third_edition_check
-from service.games.catacombs.first_edition.ruleset import Catacombs1E
-from service.games.catacombs.loading import first_edition_content, third_edition_content
-from service.games.catacombs.third_edition.ruleset import Catacombs3E
+from service.games.castles import definition as castles
+from service.games.catacombs import definition as catacombs
 from service.games.content_report import ContentCheck
-from service.games.loading import ContentLoader, SetupContentError
+from service.games.definition import GameDefinition
+from service.games.loading import ContentLoader, SetupContentError, SetupError
 from service.rules.ruleset import RuleSet
 
-GAMES: tuple[type[RuleSet[Any, Any]], ...] = (
-    Catacombs3E,
-    CastlesSecondEdition,
-    CastlesFirstEdition,
-    Catacombs1E,
-)
+# The registry: one line per rule set; the first is the game a setup or table file without ``ruleset`` plays.
+DEFINITIONS: list[GameDefinition] = [
+    catacombs.THIRD_EDITION,
+    castles.SECOND_EDITION,
+    castles.FIRST_EDITION,
+    catacombs.FIRST_EDITION,
+]
+
+GAMES: tuple[type[RuleSet[Any, Any]], ...] = tuple(game.ruleset for game in DEFINITIONS)
+"""The shipped rule sets, in the registry's order."""
+
+DEFAULT_RULESET = DEFINITIONS[0].name
+"""The rule set a setup record or table file without ``ruleset`` plays."""
 
 
-CONTENT: Mapping[str, ContentLoader] = {
-    Catacombs3E.name: third_edition_content,
-    CastlesSecondEdition.name: castles_content,
-    CastlesFirstEdition.name: castles_content,
-    Catacombs1E.name: first_edition_content,
-}
-"""Each game's content loader: a setup record (and the registered fixture card sets) to the cards its rules
-read; it raises ``SetupContentError`` naming what is wrong."""
+def definitions() -> tuple[GameDefinition, ...]:
+    """Every registered game, in the registry's order."""
+    return tuple(DEFINITIONS)
 
-CONTENT_CHECKS: Mapping[str, ContentCheck] = {
-    Catacombs3E.name: third_edition_check,
-    CastlesSecondEdition.name: castles_check,
-    CastlesFirstEdition.name: castles_check,
-    Catacombs1E.name: first_edition_check,
-}
-"""Each game's ``smartmat content check``: its cards validated and summarised (``content_cli.py``)."""
+
+def definition_of(name: str) -> GameDefinition:
+    """The game whose rule set is named ``name``; ValueError names the known ones."""
+    for game in DEFINITIONS:
+        if game.name == name:
+            return game
+    raise ValueError(f"unknown rule set {name!r}; known: {sorted(game.name for game in DEFINITIONS)}")
 
 
 def find_game(name: str) -> type[RuleSet[Any, Any]]:
     """The rule set named ``name`` (a setup record's ``ruleset``); ValueError names the known ones."""
-    for game in GAMES:
-        if game.name == name:
-            return game
-    raise ValueError(f"unknown rule set {name!r}; known: {sorted(game.name for game in GAMES)}")
+    return definition_of(name).ruleset
 
 
 def content_loader(name: str) -> ContentLoader:
     """The content loader of the rule set named ``name``; ValueError names the known ones."""
-    return CONTENT[find_game(name).name]
+    return definition_of(name).content
+
+
+def content_check(name: str) -> ContentCheck:
+    """The content check of the rule set named ``name``; ValueError names the known ones."""
+    return definition_of(name).content_check
 
 
 def rulesets() -> dict[str, type[RuleSet[Any, Any]]]:
-    """Catacombs 3E and 1E, Catacombs & Castles 2E and 1E, by name."""
-    return {game.name: game for game in GAMES}
+    """Every registered rule set by name."""
+    return {game.name: game.ruleset for game in DEFINITIONS}
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered rule set's name, in the registry's order."""
+    return tuple(game.name for game in DEFINITIONS)
+
+
+@contextmanager
+def registered(game: GameDefinition) -> Iterator[GameDefinition]:
+    """``game`` registered for the duration (a game outside the shipped package, as a test's toy game)."""
+    if game.name in game_names():
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    DEFINITIONS.append(game)
+    try:
+        yield game
+    finally:
+        DEFINITIONS.remove(game)
 
 
 __all__ = [
-    "CONTENT",
-    "CONTENT_CHECKS",
+    "DEFAULT_RULESET",
+    "DEFINITIONS",
     "GAMES",
+    "GameDefinition",
     "SetupContentError",
+    "SetupError",
+    "content_check",
     "content_loader",
+    "definition_of",
+    "definitions",
     "find_game",
+    "game_names",
+    "registered",
     "rulesets",
 ]

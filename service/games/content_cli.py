@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from service.games import CONTENT_CHECKS, GAMES
+from service.games import DEFAULT_RULESET, content_check, game_names
 
 
 def register_cli(subparsers: Any) -> None:
     parser = subparsers.add_parser("content", help="game content (cards, playmats, layouts)")
     actions = parser.add_subparsers(dest="content_command", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="validate the shipped content and an overlay; print a summary")
-    check.add_argument("--ruleset", default=GAMES[0].name, help="rule set whose content to check")
+    check.add_argument("--ruleset", default=DEFAULT_RULESET, help="rule set whose content to check")
     check.add_argument(
         "--overlay",
         type=Path,
@@ -33,7 +33,7 @@ def register_cli(subparsers: Any) -> None:
 
 
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """The rule set's own check (``service.games.CONTENT_CHECKS``); a name no game has is checked as the
-    first game's content, whose loader names the rule sets it knows."""
-    check = CONTENT_CHECKS.get(args.ruleset, CONTENT_CHECKS[GAMES[0].name])
+    """The rule set's own check (its ``GameDefinition.content_check``); a name no game has is checked as the
+    default game's content, whose loader names the rule sets it knows."""
+    check = content_check(args.ruleset if args.ruleset in game_names() else DEFAULT_RULESET)
     return check(args.ruleset, args.overlay, list(args.expansion), out or sys.stdout)

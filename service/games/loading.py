@@ -10,6 +10,11 @@ ContentLoader = Callable[[Mapping[str, Any], Mapping[str, Callable[[], Any]]], A
 """A game's loader: the setup record and the registered fixture card sets, to the cards its rules read."""
 
 
+class SetupError(ValueError):
+    """The setup record cannot start a game (unknown rule set, card or setting, or a table file's game that
+    names no setup); service.gamelog.replay raises it too."""
+
+
 class SetupContentError(ValueError):
     """The setup's cards cannot be loaded: a bad ``content``, ``overlay`` or ``expansions``, or broken
     files."""

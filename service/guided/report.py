@@ -8,12 +8,16 @@ what figures, so the console and the set-up health check can show the calibratio
 from __future__ import annotations
 
 import json
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from service.attribution.calibration import TableCalibration
+from service.common import schema_check
 from service.common.atomic_file import write_atomically
+
+log = logging.getLogger(__name__)
 
 FORMAT = "smartmat-guided-calibration"
 STALE_AFTER_S = 7 * 24 * 3600  # a week: mats are rolled up, moved and warmed between events
@@ -41,14 +45,20 @@ def save_report(
 
 
 def load_report(calibration_path: Path | str) -> dict[str, Any] | None:
-    """The last guided calibration's report, or None (never calibrated, or the report is unreadable)."""
+    """The last guided calibration's report, or None (never calibrated, or the report is unreadable: logged
+    with the file and key, service/guided/schemas/guided_report.schema.json; the table then asks for a guided
+    calibration, as for one never calibrated)."""
+    path = report_path(calibration_path)
     try:
-        data = json.loads(report_path(calibration_path).read_text())
+        data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("at"), str):
+    found = schema_check.problem(schema_check.validator("service.guided.schemas", "guided_report"), data)
+    if found is not None:
+        log.warning("%s: %s (the report is ignored)", path, found)
         return None
-    return data
+    report: dict[str, Any] = data
+    return report
 
 
 def age_text(seconds: float) -> str:

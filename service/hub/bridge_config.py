@@ -25,6 +25,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.common import schema_check
 from service.hub.topics import (
     BRIDGE,
     BRIDGED_IN,
@@ -181,9 +182,11 @@ def _load_secrets(path: Path) -> dict[str, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise BridgeConfigError(f"{path} cannot be read as the earlier passwords: {exc}") from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise BridgeConfigError(f"{path}: expected an object of account → password")
-    return data
+    schema_check.check(
+        schema_check.validator("service.hub.schemas", "bridge_secrets"), data, str(path), BridgeConfigError
+    )
+    secrets: dict[str, str] = data
+    return secrets
 
 
 def _write_private(path: Path, text: str) -> None:

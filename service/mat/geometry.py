@@ -1,19 +1,25 @@
 """Loads and validates the physical description of a table: the mat, its sensors and the pieces' sizes.
 
-Files live in ``content/hardware/`` (mat and sensor configurations) and ``content/<ruleset>/pieces.yaml``.
+Files live in ``content/hardware/`` (mat and sensor configurations), ``content/pieces.yaml`` (the common piece
+classes) and ``content/<ruleset>/pieces.yaml`` (a game's own).
 Every error names the file and the key that is wrong, so a broken content file is fixed in one look.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from service.common import schema_check
+
 CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
+COMMON_PIECES = CONTENT_DIR / "pieces.yaml"
+"""The piece classes every table knows (obstacles, the boxes' common disc sizes), whatever its game."""
 HARDWARE_DIR = CONTENT_DIR / "hardware"
 SENSOR_CONFIG_NAMES = ("reference", "cheaper", "noisier", "proposed", "contact", "camera")
 PIEZO_LAYOUTS = ("corners", "corners-and-midpoints", "grid-3x3")
@@ -123,7 +129,8 @@ class SensorConfig:
         return tuple((i, x, y) for i, (x, y) in enumerate(spots))
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
+def _read_yaml(path: Path, schema: str) -> dict[str, Any]:
+    """A hardware or pieces file, checked against ``service/mat/schemas/<schema>.schema.json``."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -132,118 +139,62 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ContentFileError(path, "(file)", f"not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ContentFileError(path, "(top level)", "expected a mapping")
-    return data
-
-
-def _section(path: Path, data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise ContentFileError(path, key, "missing or not a mapping")
-    return value
-
-
-def _number(
-    path: Path,
-    section: dict[str, Any],
-    dotted: str,
-    *,
-    low: float = 0.0,
-    high: float = math.inf,
-    allow_low: bool = False,
-) -> float:
-    key = dotted.rsplit(".", 1)[-1]
-    if key not in section:
-        raise ContentFileError(path, dotted, "missing")
-    value = section[key]
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ContentFileError(path, dotted, f"expected a number, got {value!r}")
-    too_low = value < low if allow_low else value <= low
-    if too_low or value > high or not math.isfinite(value):
-        bound = f">= {low}" if allow_low else f"> {low}"
-        raise ContentFileError(path, dotted, f"{value!r} out of range (must be {bound} and <= {high})")
-    return float(value)
+    found = schema_check.first_problem(
+        schema_check.validator("service.mat.schemas", schema), data, top="(top level)"
+    )
+    if found is not None:
+        raise ContentFileError(path, *found)
+    checked: dict[str, Any] = data
+    return checked
 
 
 def load_mat(path: Path | None = None) -> MatConfig:
+    """The playmat (service/mat/schemas/hardware_mat.schema.json); that its obstacles stand on the mat is
+    checked after the schema."""
     path = path or HARDWARE_DIR / "mat.yaml"
-    data = _read_yaml(path)
-    mat, walls, surface = (_section(path, data, k) for k in ("mat", "walls", "surface"))
+    data = _read_yaml(path, "hardware_mat")
+    mat, walls, surface = data["mat"], data["walls"], data["surface"]
+    width, height = float(mat["width_mm"]), float(mat["height_mm"])
     obstacles = []
-    raw_obstacles = data.get("obstacles", [])
-    if not isinstance(raw_obstacles, list):
-        raise ContentFileError(path, "obstacles", "expected a list")
-    width = _number(path, mat, "mat.width_mm")
-    height = _number(path, mat, "mat.height_mm")
-    for i, item in enumerate(raw_obstacles):
-        where = f"obstacles[{i}]"
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            raise ContentFileError(path, where, "expected {id, x_mm, y_mm}")
-        x = _number(path, item, f"{where}.x_mm", low=0.0, high=width, allow_low=True)
-        y = _number(path, item, f"{where}.y_mm", low=0.0, high=height, allow_low=True)
-        obstacles.append(ObstacleSpot(item["id"], x, y))
+    for i, item in enumerate(data.get("obstacles", [])):
+        for axis, size in (("x_mm", width), ("y_mm", height)):
+            if item[axis] > size:
+                raise ContentFileError(
+                    path, f"obstacles[{i}].{axis}", f"{item[axis]!r} is off the mat (0-{size:g})"
+                )
+        obstacles.append(ObstacleSpot(item["id"], float(item["x_mm"]), float(item["y_mm"])))
     return MatConfig(
         width_mm=width,
         height_mm=height,
-        wall_gap_mm=_number(path, walls, "walls.gap_mm"),
-        wall_restitution=_number(path, walls, "walls.restitution", high=1.0),
-        sliding_friction=_number(path, surface, "surface.sliding_friction", high=2.0),
-        friction_variation=_number(path, surface, "surface.friction_variation", high=0.5, allow_low=True),
-        off_mat_friction=_number(path, surface, "surface.off_mat_friction", high=2.0),
+        wall_gap_mm=float(walls["gap_mm"]),
+        wall_restitution=float(walls["restitution"]),
+        sliding_friction=float(surface["sliding_friction"]),
+        friction_variation=float(surface["friction_variation"]),
+        off_mat_friction=float(surface["off_mat_friction"]),
         obstacles=tuple(obstacles),
     )
 
 
 def load_sensor_config(name_or_path: str | Path = "reference") -> SensorConfig:
-    """A sensor configuration by name (``reference``, ``cheaper``, ``noisier``) or by file path."""
+    """A sensor configuration by name (``reference``, ``cheaper``, ``noisier``) or by file path; its shape is
+    service/mat/schemas/sensors.schema.json."""
     if isinstance(name_or_path, str) and name_or_path in SENSOR_CONFIG_NAMES:
         path = HARDWARE_DIR / f"sensors-{name_or_path}.yaml"
     else:
         path = Path(name_or_path)
-    data = _read_yaml(path)
-    nfc, piezo = _section(path, data, "nfc"), _section(path, data, "piezo")
-    layout = piezo.get("layout")
-    if layout not in PIEZO_LAYOUTS:
-        raise ContentFileError(path, "piezo.layout", f"{layout!r} is not one of {', '.join(PIEZO_LAYOUTS)}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise ContentFileError(path, "name", "missing or not a string")
+    data = _read_yaml(path, "sensors")
+    nfc, piezo, camera = data["nfc"], data["piezo"], data.get("camera")
+
+    def numbers(section: dict[str, Any], kind: type[Any]) -> Any:
+        fields = {name for name in kind.__dataclass_fields__ if name != "layout"}
+        return {name: float(section[name]) for name in fields}
+
+    nfc_fields = numbers(nfc, NfcConfig) | {"scan_time_per_cell_us": int(nfc["scan_time_per_cell_us"])}
     return SensorConfig(
-        name=name,
-        nfc=NfcConfig(
-            pitch_mm=_number(path, nfc, "nfc.pitch_mm"),
-            read_range_mm=_number(path, nfc, "nfc.read_range_mm"),
-            rssi_at_zero=_number(path, nfc, "nfc.rssi_at_zero", low=-127, high=127),
-            rssi_per_mm=_number(path, nfc, "nfc.rssi_per_mm"),
-            rssi_noise=_number(path, nfc, "nfc.rssi_noise", allow_low=True),
-            scan_time_per_cell_us=int(_number(path, nfc, "nfc.scan_time_per_cell_us")),
-            missed_read=_number(path, nfc, "nfc.missed_read", high=1.0, allow_low=True),
-            cell_dropout=_number(path, nfc, "nfc.cell_dropout", high=1.0, allow_low=True),
-            position_sigma_mm=_number(path, nfc, "nfc.position_sigma_mm"),
-        ),
-        piezo=PiezoConfig(
-            layout=layout,
-            timing_jitter_us=_number(path, piezo, "piezo.timing_jitter_us", allow_low=True),
-            wave_speed_mm_per_us=_number(path, piezo, "piezo.wave_speed_mm_per_us"),
-            amplitude_falloff_mm=_number(path, piezo, "piezo.amplitude_falloff_mm"),
-            disc_disc_coupling=_number(path, piezo, "piezo.disc_disc_coupling", high=1.0),
-            detection_threshold=_number(path, piezo, "piezo.detection_threshold", allow_low=True),
-            false_triggers_per_s=_number(path, piezo, "piezo.false_triggers_per_s", allow_low=True),
-            impulse_scale=_number(path, piezo, "piezo.impulse_scale"),
-        ),
-        camera=_camera(path, data),
-    )
-
-
-def _camera(path: Path, data: dict[str, Any]) -> CameraConfig | None:
-    if "camera" not in data:
-        return None
-    camera = _section(path, data, "camera")
-    return CameraConfig(
-        fps=_number(path, camera, "camera.fps", low=10.0, high=2000.0),
-        position_sigma_mm=_number(path, camera, "camera.position_sigma_mm", high=20.0),
-        motion_threshold_mm=_number(path, camera, "camera.motion_threshold_mm", high=50.0),
+        name=data["name"],
+        nfc=NfcConfig(**nfc_fields),
+        piezo=PiezoConfig(layout=piezo["layout"], **numbers(piezo, PiezoConfig)),
+        camera=None if camera is None else CameraConfig(**numbers(camera, CameraConfig)),
     )
 
 
@@ -255,43 +206,35 @@ def is_ranged_class(piece_class: str) -> bool:
     return piece_class == "ranged" or piece_class.startswith(RANGED_CLASS_PREFIXES[1])
 
 
-def piece_classes_for(ruleset: str) -> dict[str, PieceClass]:
-    """The piece classes a table of this rule set may use: the Catacombs 3E classes (obstacles, and every
-    box's common sizes), plus the rule set's own ``content/<ruleset>/pieces.yaml`` when it has one."""
+def piece_classes_for(piece_sets: Sequence[str]) -> dict[str, PieceClass]:
+    """The piece classes a table may use: the common classes (obstacles, and every box's common sizes),
+    plus each of ``piece_sets``' ``content/<set>/pieces.yaml`` that exists (a game's ``piece_sets``,
+    service.table.games.piece_classes)."""
     classes = load_piece_classes()
-    own = CONTENT_DIR / ruleset / "pieces.yaml"
-    if ruleset != "catacombs-3e" and own.exists():
-        classes.update(load_piece_classes(own))
-    if ruleset == "catacombs-3e":
-        # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md:
-        # Catacombs 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
-        classes.update(load_piece_classes(CONTENT_DIR / "catacombs-and-castles-2e" / "pieces.yaml"))
+    for piece_set in piece_sets:
+        own = CONTENT_DIR / piece_set / "pieces.yaml"
+        if own.exists():
+            classes.update(load_piece_classes(own))
     return classes
 
 
 def load_piece_classes(path: Path | None = None) -> dict[str, PieceClass]:
-    path = path or CONTENT_DIR / "catacombs-3e" / "pieces.yaml"
-    data = _read_yaml(path)
-    pieces = _section(path, data, "pieces")
+    """The disc sizes of ``path``, by default the common classes (``content/pieces.yaml``), as
+    service/mat/schemas/pieces.schema.json says; an unverified size must say where it comes from."""
+    path = path or COMMON_PIECES
     classes = {}
-    for name, entry in pieces.items():
-        where = f"pieces.{name}"
-        if not isinstance(entry, dict):
-            raise ContentFileError(path, where, "expected a mapping")
-        unverified = bool(entry.get("unverified", False))
-        source = entry.get("source", "")
-        if unverified and not (isinstance(source, str) and source.strip()):
+    for name, entry in _read_yaml(path, "pieces")["pieces"].items():
+        unverified, source = entry.get("unverified", False), entry.get("source", "")
+        if unverified and not source.strip():
             raise ContentFileError(
-                path, f"{where}.source", "an unverified value must say where it comes from"
+                path, f"pieces.{name}.source", "an unverified value must say where it comes from"
             )
         classes[str(name)] = PieceClass(
             name=str(name),
-            radius_mm=_number(path, entry, f"{where}.radius_mm", high=100.0),
-            mass_g=_number(path, entry, f"{where}.mass_g", high=500.0),
-            covers=bool(entry.get("covers", False)),
+            radius_mm=float(entry["radius_mm"]),
+            mass_g=float(entry["mass_g"]),
+            covers=entry.get("covers", False),
             unverified=unverified,
-            source=str(source),
+            source=source,
         )
-    if not classes:
-        raise ContentFileError(path, "pieces", "no piece classes defined")
     return classes

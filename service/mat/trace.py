@@ -11,9 +11,13 @@ import json
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
+from jsonschema.protocols import Validator
+
+from service.common import schema_check
 from service.mat.camera_trace import CameraRecord, camera_from_json, camera_to_json
 
 TRACE_FORMAT_VERSION = 1
@@ -201,231 +205,134 @@ def trace_to_json(trace: ShotTrace) -> dict[str, Any]:
     }
 
 
-class _Reader:
-    """Pulls typed values out of one decoded line, naming the key path in every complaint."""
+@cache
+def _trace_schema() -> Validator:
+    """The trace line's shape (service/mat/schemas/trace.schema.json), built once: it is on the hot path."""
+    return schema_check.validator("service.mat.schemas", "trace")
 
-    def __init__(self, where: str) -> None:
-        self.where = where
 
-    def fail(self, key: str, problem: str) -> TraceFormatError:
-        return TraceFormatError(f"{self.where}: {key}: {problem}")
+def _fail(where: str, key: str, problem: str) -> TraceFormatError:
+    return TraceFormatError(f"{where}: {key}: {problem}")
 
-    def obj(self, data: Any, key: str) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise self.fail(key, "expected an object")
-        return data
 
-    def get(self, data: dict[str, Any], key: str, path: str) -> Any:
-        if key not in data:
-            raise self.fail(f"{path}.{key}" if path else key, "missing")
-        return data[key]
+def _wall(data: list[float], path: str, where: str) -> WallSegment:
+    x1, y1, x2, y2 = (float(v) for v in data)
+    if math.hypot(x2 - x1, y2 - y1) < 1.0:
+        raise _fail(where, path, "a wall segment must be at least 1 mm long")
+    return WallSegment(x1, y1, x2, y2)
 
-    def num(self, data: dict[str, Any], key: str, path: str, *, positive: bool = False) -> float:
-        value = self.get(data, key, path)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.fail(f"{path}.{key}", f"expected a finite number, got {value!r}")
-        if positive and value <= 0:
-            raise self.fail(f"{path}.{key}", f"must be positive, got {value!r}")
-        return float(value)
 
-    def integer(self, data: dict[str, Any], key: str, path: str) -> int:
-        value = self.get(data, key, path)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{path}.{key}", f"expected an integer, got {value!r}")
-        return value
+def _obstacle(d: dict[str, Any], path: str, where: str) -> FixedObstacle:
+    """One fixed obstacle the schema has let through: its shape, then what the schema cannot say."""
+    shape = d.get("shape")
+    if shape is None:  # the first form: a seen, untagged obstacle disc
+        return FixedObstacle("circle", float(d["x_mm"]), float(d["y_mm"]), float(d.get("radius_mm", 20.0)))
+    if shape == "circle":
+        return FixedObstacle("circle", float(d["x_mm"]), float(d["y_mm"]), float(d["radius_mm"]))
+    if shape == "box":
+        x, y = float(d["x_mm"]), float(d["y_mm"])
+        corners = box_corners(x, y, d["width_mm"], d["height_mm"], float(d.get("angle_deg", 0.0)))
+        return FixedObstacle("polygon", x, y, 0.0, corners)
+    points = tuple((float(x), float(y)) for x, y in d["points"])
+    if len(points) < 3:
+        raise _fail(where, f"{path}.points", "a polygon needs at least three points")
+    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True))
+    if abs(area) < 1.0:
+        raise _fail(where, f"{path}.points", "the polygon has no area")
+    if area < 0:
+        points = points[::-1]
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    return FixedObstacle("polygon", cx, cy, 0.0, points)
 
-    def text(self, data: dict[str, Any], key: str, path: str) -> str:
-        value = self.get(data, key, path)
-        if not isinstance(value, str) or not value:
-            raise self.fail(f"{path}.{key}", f"expected a non-empty string, got {value!r}")
-        return value
 
-    def array(self, data: dict[str, Any], key: str, path: str) -> list[Any]:
-        value = self.get(data, key, path)
-        if not isinstance(value, list):
-            raise self.fail(f"{path}.{key}", "expected a list")
-        return value
+def _walls_and_obstacles(
+    data: dict[str, Any], where: str, root: str
+) -> tuple[tuple[WallSegment, ...] | None, tuple[FixedObstacle, ...]]:
+    walls = None
+    if "walls" in data:
+        walls = tuple(_wall(w, f"{root}walls[{i}]", where) for i, w in enumerate(data["walls"]))
+    obstacles = tuple(
+        _obstacle(o, f"{root}obstacles[{i}]", where) for i, o in enumerate(data.get("obstacles", ()))
+    )
+    return walls, obstacles
 
-    def seen(self, data: Any, path: str) -> SeenPiece:
-        d = self.obj(data, path)
-        return SeenPiece(
-            self.text(d, "piece", path),
-            self.num(d, "x_mm", path),
-            self.num(d, "y_mm", path),
-            self.num(d, "sigma_mm", path, positive=True),
-        )
 
-    def point(self, data: Any, path: str) -> tuple[float, float]:
-        if not isinstance(data, list) or len(data) != 2:
-            raise self.fail(path, "expected a point [x_mm, y_mm]")
-        return (self.num({"x": data[0]}, "x", path), self.num({"y": data[1]}, "y", path))
+def _scan(d: dict[str, Any]) -> Scan:
+    pieces = tuple(
+        SeenPiece(p["piece"], float(p["x_mm"]), float(p["y_mm"]), float(p["sigma_mm"])) for p in d["pieces"]
+    )
+    return Scan(d["t_us"], pieces)
 
-    def wall(self, data: Any, path: str) -> WallSegment:
-        if not isinstance(data, list) or len(data) != 4:
-            raise self.fail(path, "expected a wall segment [x1_mm, y1_mm, x2_mm, y2_mm]")
-        x1, y1 = self.point(data[:2], path)
-        x2, y2 = self.point(data[2:], path)
-        if math.hypot(x2 - x1, y2 - y1) < 1.0:
-            raise self.fail(path, "a wall segment must be at least 1 mm long")
-        return WallSegment(x1, y1, x2, y2)
 
-    def obstacle(self, data: Any, path: str) -> FixedObstacle:
-        d = self.obj(data, path)
-        shape = d.get("shape")
-        if shape is None and "piece" in d:  # the first form: a seen, untagged obstacle disc
-            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
-            radius = self.num(d, "radius_mm", path, positive=True) if "radius_mm" in d else 20.0
-            return FixedObstacle("circle", x, y, radius)
-        if shape == "circle":
-            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
-            return FixedObstacle("circle", x, y, self.num(d, "radius_mm", path, positive=True))
-        if shape == "box":
-            x, y = self.num(d, "x_mm", path), self.num(d, "y_mm", path)
-            corners = box_corners(
-                x,
-                y,
-                self.num(d, "width_mm", path, positive=True),
-                self.num(d, "height_mm", path, positive=True),
-                self.num(d, "angle_deg", path) if "angle_deg" in d else 0.0,
-            )
-            return FixedObstacle("polygon", x, y, 0.0, corners)
-        if shape == "polygon":
-            raw = self.array(d, "points", path)
-            points = tuple(self.point(p, f"{path}.points[{i}]") for i, p in enumerate(raw))
-            if len(points) < 3:
-                raise self.fail(f"{path}.points", "a polygon needs at least three points")
-            area = sum(
-                x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True)
-            )
-            if abs(area) < 1.0:
-                raise self.fail(f"{path}.points", "the polygon has no area")
-            if area < 0:
-                points = points[::-1]
-            cx = sum(x for x, _ in points) / len(points)
-            cy = sum(y for _, y in points) / len(points)
-            return FixedObstacle("polygon", cx, cy, 0.0, points)
-        raise self.fail(f"{path}.shape", f"expected circle, box or polygon, got {shape!r}")
-
-    def scan(self, data: Any, path: str) -> Scan:
-        d = self.obj(data, path)
-        pieces = tuple(
-            self.seen(p, f"{path}.pieces[{i}]") for i, p in enumerate(self.array(d, "pieces", path))
-        )
-        return Scan(self.integer(d, "t_us", path), pieces)
-
-    def mat_geometry(self, mat: dict[str, Any]) -> MatGeometry:
-        """The trace's ``mat``: its size, sensors, walls and fixed obstacles."""
-        sensors = []
-        for i, s in enumerate(self.array(mat, "sensors", "mat")):
-            path = f"mat.sensors[{i}]"
-            s = self.obj(s, path)
-            sensors.append(
-                (self.integer(s, "id", path), self.num(s, "x_mm", path), self.num(s, "y_mm", path))
-            )
-        walls = None
-        if "walls" in mat:
-            walls = tuple(
-                self.wall(w, f"mat.walls[{i}]") for i, w in enumerate(self.array(mat, "walls", "mat"))
-            )
-        obstacles: tuple[FixedObstacle, ...] = ()
-        if "obstacles" in mat:
-            obstacles = tuple(
-                self.obstacle(o, f"mat.obstacles[{i}]")
-                for i, o in enumerate(self.array(mat, "obstacles", "mat"))
-            )
-        return MatGeometry(
-            width_mm=self.num(mat, "width_mm", "mat", positive=True),
-            height_mm=self.num(mat, "height_mm", "mat", positive=True),
-            wall_gap_mm=self.num(mat, "wall_gap_mm", "mat"),
-            sensors=tuple(sensors),
-            obstacles=obstacles,
-            walls=walls,
-            piezo_threshold=(
-                self.num(mat, "piezo_threshold", "mat", positive=True) if "piezo_threshold" in mat else None
-            ),
-        )
-
-    def piece_spec(self, data: Any, path: str) -> PieceSpec:
-        p = self.obj(data, path)
-        side = self.text(p, "side", path)
-        if side not in SIDES:
-            raise self.fail(f"{path}.side", f"{side!r} is not one of {', '.join(SIDES)}")
-        return PieceSpec(
-            self.text(p, "piece", path),
-            self.num(p, "radius_mm", path, positive=True),
-            self.num(p, "mass_g", path, positive=True),
-            self.text(p, "kind", path),
-            side,
-            bool(p.get("shadow", False)),
-        )
+def _mat_geometry(mat: dict[str, Any], where: str) -> MatGeometry:
+    walls, obstacles = _walls_and_obstacles(mat, where, "mat.")
+    threshold = mat.get("piezo_threshold")
+    return MatGeometry(
+        width_mm=float(mat["width_mm"]),
+        height_mm=float(mat["height_mm"]),
+        wall_gap_mm=float(mat["wall_gap_mm"]),
+        sensors=tuple((s["id"], float(s["x_mm"]), float(s["y_mm"])) for s in mat["sensors"]),
+        obstacles=obstacles,
+        walls=walls,
+        piezo_threshold=None if threshold is None else float(threshold),
+    )
 
 
 def trace_from_json(data: Any, where: str = "trace") -> ShotTrace:
-    r = _Reader(where)
-    top = r.obj(data, "(line)")
-    version = top.get("v")
-    if version != TRACE_FORMAT_VERSION:
-        raise r.fail(
-            "v", f"unsupported trace format version {version!r} (this build reads {TRACE_FORMAT_VERSION})"
+    """A trace from one decoded line: its version, its shape (the schema), then what the schema cannot say
+    (piece ids once each, scans and declaration naming listed pieces, walls and polygons that exist)."""
+    if isinstance(data, dict) and data.get("v", TRACE_FORMAT_VERSION) != TRACE_FORMAT_VERSION:
+        raise _fail(
+            where,
+            "v",
+            f"unsupported trace format version {data['v']!r} (this build reads {TRACE_FORMAT_VERSION})",
         )
-    geometry = r.mat_geometry(r.obj(r.get(top, "mat", ""), "mat"))
-    pieces = [r.piece_spec(p, f"pieces[{i}]") for i, p in enumerate(r.array(top, "pieces", ""))]
+    problem = schema_check.problem(_trace_schema(), data, top="(line)")
+    if problem is not None:
+        raise TraceFormatError(f"{where}: {problem}")
+    pieces = tuple(
+        PieceSpec(
+            p["piece"],
+            float(p["radius_mm"]),
+            float(p["mass_g"]),
+            p["kind"],
+            p["side"],
+            p.get("shadow", False),
+        )
+        for p in data["pieces"]
+    )
     names = {p.piece for p in pieces}
     if len(names) != len(pieces):
-        raise r.fail("pieces", "a piece id appears twice")
-    decl = r.obj(r.get(top, "declaration", ""), "declaration")
-    shooter = decl.get("shooter")
-    if shooter is not None and not isinstance(shooter, str):
-        raise r.fail("declaration.shooter", f"expected a string or null, got {shooter!r}")
-    declaration = Declaration(
-        r.text(decl, "flicked", "declaration"), r.text(decl, "shot", "declaration"), shooter
-    )
+        raise _fail(where, "pieces", "a piece id appears twice")
+    decl = data["declaration"]
+    declaration = Declaration(decl["flicked"], decl["shot"], decl.get("shooter"))
     if declaration.flicked not in names:
-        raise r.fail("declaration.flicked", f"{declaration.flicked!r} is not one of the trace's pieces")
-    impacts = []
-    for i, imp in enumerate(r.array(top, "impacts", "")):
-        path = f"impacts[{i}]"
-        imp = r.obj(imp, path)
-        impacts.append(
-            ImpactRecord(
-                r.integer(imp, "sensor_id", path), r.integer(imp, "t_us", path), r.num(imp, "amplitude", path)
-            )
-        )
-    pre, post = r.scan(r.get(top, "pre", ""), "pre"), r.scan(r.get(top, "post", ""), "post")
+        raise _fail(where, "declaration.flicked", f"{declaration.flicked!r} is not one of the trace's pieces")
+    pre, post = _scan(data["pre"]), _scan(data["post"])
     for label, scan in (("pre", pre), ("post", post)):
         for i, seen in enumerate(scan.pieces):
             if seen.piece not in names:
-                raise r.fail(f"{label}.pieces[{i}].piece", f"unknown piece {seen.piece!r}")
+                raise _fail(where, f"{label}.pieces[{i}].piece", f"unknown piece {seen.piece!r}")
     # A flicked piece the pre-scan missed is not a format error: attribution sends such a shot to the
     # referee with that reason (docs/attribution.md).
-    camera = camera_from_json(top["camera"], names, r.fail) if "camera" in top else None
-    meta = top.get("meta", {})
+    camera = None
+    if "camera" in data:
+        camera = camera_from_json(data["camera"], names, lambda key, problem: _fail(where, key, problem))
+    impacts = tuple(ImpactRecord(i["sensor_id"], i["t_us"], float(i["amplitude"])) for i in data["impacts"])
+    meta = data.get("meta", {})
+    geometry = _mat_geometry(data["mat"], where)
     return ShotTrace(
-        geometry,
-        tuple(pieces),
-        pre,
-        declaration,
-        tuple(impacts),
-        post,
-        meta if isinstance(meta, dict) else {},
-        camera,
+        geometry, pieces, pre, declaration, impacts, post, meta if isinstance(meta, dict) else {}, camera
     )
 
 
 def parse_walls_and_obstacles(
-    data: dict[str, Any], where: str
+    data: dict[str, Any], where: str, root: str = "mat."
 ) -> tuple[tuple[WallSegment, ...] | None, tuple[FixedObstacle, ...]]:
-    """The ``walls`` and ``obstacles`` of a mat description (a trace's ``mat``, or a table file's ``mat``)."""
-    r = _Reader(where)
-    walls = None
-    if "walls" in data:
-        walls = tuple(r.wall(w, f"walls[{i}]") for i, w in enumerate(r.array(data, "walls", "")))
-    obstacles: tuple[FixedObstacle, ...] = ()
-    if "obstacles" in data:
-        obstacles = tuple(
-            r.obstacle(o, f"obstacles[{i}]") for i, o in enumerate(r.array(data, "obstacles", ""))
-        )
-    return walls, obstacles
+    """The ``walls`` and ``obstacles`` of a mat description whose shape its file's schema has checked (a
+    table file's ``mat`` refers to this trace schema's ``walls`` and ``obstacles``)."""
+    return _walls_and_obstacles(data, where, root)
 
 
 def write_traces(traces: Iterable[ShotTrace], out: TextIO) -> None:

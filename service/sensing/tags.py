@@ -8,17 +8,18 @@ never moves a piece on the board.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonschema.protocols import Validator
+
+from service.common import schema_check
 
 log = logging.getLogger(__name__)
 
-_UID = re.compile(r"^([0-9a-f]{2}){4,10}$")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 SIDES = ("heroes", "overseer", "neutral")
 
 
@@ -100,26 +101,24 @@ class TagRegistry:
         return frozenset(self._reported)
 
 
+@cache
+def _tags_schema() -> Validator:
+    return schema_check.validator("service.sensing.schemas", "tags")
+
+
 def parse_registry(data: Any, where: str) -> TagRegistry:
-    if not isinstance(data, list):
-        raise TableConfigError(f"{where}: tags: expected a list of {{piece, uid, class}} entries")
-    entries = []
-    for index, item in enumerate(data):
-        key = f"{where}: tags[{index}]"
-        if not isinstance(item, dict):
-            raise TableConfigError(f"{key}: expected a mapping")
-        for required in ("piece", "uid", "class"):
-            if required not in item:
-                raise TableConfigError(f"{key}.{required}: missing")
-        piece, uid, piece_class = str(item["piece"]), str(item["uid"]).lower(), str(item["class"])
-        if not _ID.match(piece):
-            raise TableConfigError(f"{key}.piece: {piece!r} must match {_ID.pattern}")
-        if not _UID.match(uid):
-            raise TableConfigError(f"{key}.uid: {uid!r} is not 4 to 10 bytes of hex")
-        family = item.get("family")
-        entries.append(
-            RegisteredPiece(piece, bytes.fromhex(uid), piece_class, str(family) if family else None)
+    """The discs of a ``tags`` list (service/sensing/schemas/tags.schema.json); a tag or a piece listed
+    twice, which the schema cannot see, is refused after it."""
+    schema_check.check(_tags_schema(), data, where, TableConfigError, root="tags")
+    entries = [
+        RegisteredPiece(
+            str(item["piece"]),
+            bytes.fromhex(item["uid"]),
+            str(item["class"]),
+            str(item["family"]) if item.get("family") else None,
         )
+        for item in data
+    ]
     try:
         return TagRegistry(entries)
     except TableConfigError as exc:

@@ -23,7 +23,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.emulator.board import EmulatedMat
-from service.mat.geometry import load_mat, load_sensor_config, piece_classes_for
+from service.games import definition_of, game_names
+from service.mat.geometry import load_mat, load_sensor_config
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from service.simulator.hands import HandsOnTheMat
@@ -34,6 +35,7 @@ from service.simulator.sensors import SensorModel
 from service.simulator.source_physics import PhysicsSensorSource
 from service.simulator.world import ShotRecord, World
 from service.table.config import TableConfig
+from service.table.games import piece_classes
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ class SimulatedTable(HandsOnTheMat):
         self.actor = actor
         self.play = play
         self.mat = load_mat()
-        self.classes = piece_classes_for(table.ruleset)
+        self.classes = piece_classes(table.ruleset)
         # The table file's playmat (walls with gaps, fixed obstacles such as the Castles scenery), which the
         # daemon's attribution is told as well.
         self.world = World(self.mat, seed=seed, walls=table.walls, obstacles=table.obstacles)
@@ -295,7 +297,10 @@ class SimulatedTable(HandsOnTheMat):
         back (Il mercante; Il guaritore). The rules refuse what a hero cannot afford or use, and the party
         walks on."""
         room = state.get("room") or {}
-        if state.get("ruleset") != "catacombs-1e" or room.get("index") in self._visited:
+        ruleset = str(state.get("ruleset"))
+        if ruleset not in game_names() or not definition_of(ruleset).room_services:
+            return
+        if room.get("index") in self._visited:
             return
         self._visited.add(room.get("index"))
         heroes = [c for c in state.get("characters", []) if c["kind"] == "hero"]

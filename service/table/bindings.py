@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.sensing.tags import RegisteredPiece, TagRegistry
+from service.table.games import plays_sides
 
 SizeOf = Callable[[str], str | None]  # monster card id -> piece class ("monster-medium"), if known
 
@@ -39,7 +40,7 @@ def resolve_bindings(
                 result[character.id] = piece
                 taken.add(piece)
                 break
-    castles = str(getattr(state, "ruleset", "")).startswith("catacombs-and-castles")
+    castles = plays_sides(str(getattr(state, "ruleset", "")))
     for character in on_mat:
         if character.id in result:
             continue

@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from service.mat.trace import FixedObstacle, WallSegment, parse_walls_and_obstacles
+from jsonschema.protocols import Validator
+
+from service.common import schema_check
+from service.games import DEFAULT_RULESET, definition_of, definitions
+from service.mat.trace import FixedObstacle, TraceFormatError, WallSegment, parse_walls_and_obstacles
 from service.publish.topics import TopicError, check_id
 from service.sensing.locate import NfcCalibration
 from service.sensing.tags import TableConfigError, TagRegistry, parse_registry, read_table_yaml
@@ -40,6 +44,9 @@ class GameSetup:
     # Catacombs 3E: the shipped expansions the game plays with (soloth; castles: the Castles heroes, Dark
     # Spells and playmat, catacombs-and-castles-2e-manual.md: Catacombs 3E Integration), into every setup.
     expansions: tuple[str, ...] = ()
+    # The table file's game section as written (its shape is the game's own table_game schema): what a game
+    # outside the fields above reads of it (its TableBehaviour's setup_payload).
+    fields: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -57,63 +64,65 @@ class TableConfig:
     obstacles: tuple[FixedObstacle, ...] = ()
 
 
-def _require(data: dict[str, Any], key: str, where: str, kind: type) -> Any:
-    if key not in data:
-        raise TableConfigError(f"{where}.{key}: missing")
-    value = data[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise TableConfigError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
-    return value
+def _table_schema(data: Any, where: str) -> Validator:
+    """The table file's schema with, as its ``game``, the section schema of the game its ``ruleset`` names
+    (each game ships its own: service/games/<game>/schemas/); a ruleset that is not text is left to the
+    table schema to refuse."""
+    ruleset = data.get("ruleset", DEFAULT_RULESET) if isinstance(data, dict) else None
+    sections: tuple[tuple[str, str, str], ...] = ()
+    if isinstance(ruleset, str):
+        try:
+            package, name = definition_of(ruleset).table_game_schema
+        except ValueError as exc:
+            raise TableConfigError(f"{where}: ruleset: {exc}") from None
+        sections = (("game", package, name),)
+    return schema_check.validator(
+        "service.table.schemas",
+        "table",
+        refs=("service.mat.schemas", "service.sensing.schemas"),
+        sections=sections,
+    )
 
 
 def load_table(path: Path | str | None = None) -> TableConfig:
+    """The table file's shape is service/table/schemas/table.schema.json; what a schema cannot say (the id's
+    spelling, the mode among the modes listed, walls that exist) is checked after it."""
     path = Path(path) if path else SHIPPED_TABLES / "demo.yaml"
     if not path.exists() and not path.suffix:
         path = SHIPPED_TABLES / f"{path}.yaml"
     data = read_table_yaml(path)
     where = str(path)
-    if not isinstance(data, dict):
-        raise TableConfigError(f"{where}: expected a mapping at the top")
-    table = _require(data, "table", where, str)
+    schema_check.check(_table_schema(data, where), data, where, TableConfigError)
     try:
-        check_id(table, "table id")
+        check_id(data["table"], "table id")
     except TopicError as exc:
         raise TableConfigError(f"{where}: table: {exc}") from None
-    calibration_data = data.get("calibration") or {}
-    if not isinstance(calibration_data, dict):
-        raise TableConfigError(f"{where}: calibration: expected a mapping")
-    try:
-        calibration = NfcCalibration(**{k: float(v) for k, v in calibration_data.items()})
-    except (TypeError, ValueError) as exc:
-        raise TableConfigError(f"{where}: calibration: {exc}") from None
-    game = _require(data, "game", where, dict)
-    ruleset = str(data.get("ruleset", "catacombs-3e"))
-    if ruleset.startswith("catacombs-and-castles"):
+    calibration = NfcCalibration(**{k: float(v) for k, v in (data.get("calibration") or {}).items()})
+    game = data["game"]
+    ruleset = str(data.get("ruleset", DEFAULT_RULESET))
+    if ruleset in _rulesets_with_modes():
         setup = _castles_game(game, f"{where}: game")
     else:
-        heroes = _require(game, "heroes", f"{where}: game", list)
+        # The game's section schema has required what its game needs; a game may read more (``fields``).
         rooms = game.get("rooms")
         setup = GameSetup(
-            heroes=tuple(str(h) for h in heroes),
-            lord=str(_require(game, "lord", f"{where}: game", str)),
-            seed=int(_require(game, "seed", f"{where}: game", int)),
-            rooms=tuple(str(r) for r in rooms) if rooms else None,
-            content=_content(game.get("content", "shipped"), f"{where}: game.content"),
-            settings=_settings(game.get("settings"), f"{where}: game.settings"),
-            expansions=_expansions(game.get("expansions"), f"{where}: game.expansions"),
+            heroes=tuple(game.get("heroes") or ()),
+            lord=str(game.get("lord", "")),
+            seed=int(game.get("seed", 0)),
+            rooms=tuple(rooms) if rooms else None,
+            settings=dict(game.get("settings") or {}),
+            expansions=tuple(game.get("expansions") or ()),
+            fields=dict(game),
         )
-    mat = data.get("mat") or {}
-    if not isinstance(mat, dict):
-        raise TableConfigError(f"{where}: mat: expected a mapping with walls and/or obstacles")
     try:
-        walls, obstacles = parse_walls_and_obstacles(mat, f"{where}: mat")
-    except ValueError as exc:
+        walls, obstacles = parse_walls_and_obstacles(data.get("mat") or {}, where)
+    except TraceFormatError as exc:  # the mat is described as a trace describes it, and refused alike
         raise TableConfigError(str(exc)) from None
     return TableConfig(
         walls=walls,
         obstacles=obstacles,
         path=path,
-        table=table,
+        table=data["table"],
         ruleset=ruleset,
         sensors=str(data.get("sensors", "reference")),
         calibration=calibration,
@@ -122,38 +131,10 @@ def load_table(path: Path | str | None = None) -> TableConfig:
     )
 
 
-def _content(raw: Any, where: str) -> str:
-    if raw != "shipped":
-        raise TableConfigError(
-            f"{where}: a table plays the shipped cards ('shipped', with the organiser's overlay), got {raw!r}"
-        )
-    return "shipped"
-
-
-def _settings(raw: Any, where: str) -> dict[str, Any]:
-    """The table's rules settings; each is checked by the rules when the game is set up."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
-        raise TableConfigError(f"{where}: expected a mapping of setting names (physical_decks: true, ...)")
-    return dict(raw)
-
-
-def _expansions(raw: Any, where: str) -> tuple[str, ...]:
-    """Expansion names (the content check knows them: content/catacombs-3e/<name>/expansion.yaml)."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, list) or not all(isinstance(e, str) and e for e in raw):
-        raise TableConfigError(f"{where}: expected a list of expansion names (soloth, castles), got {raw!r}")
-    return tuple(raw)
-
-
 def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
     """A Catacombs & Castles table's games: ``modes`` maps each mode to its setup, ``mode`` picks one."""
-    modes = _require(game, "modes", where, dict)
+    modes: dict[str, dict[str, Any]] = game["modes"]
     for name, fields in modes.items():
-        if not isinstance(fields, dict):
-            raise TableConfigError(f"{where}.modes.{name}: expected the mode's setup (sides, first, ...)")
         reserved = sorted({"ruleset", "mode", "seed"} & set(fields))
         if reserved:
             raise TableConfigError(f"{where}.modes.{name}: {', '.join(reserved)} are set by the table itself")
@@ -163,9 +144,10 @@ def _castles_game(game: dict[str, Any], where: str) -> GameSetup:
     return GameSetup(
         heroes=(),
         lord="",
-        seed=int(_require(game, "seed", where, int)),
+        seed=game["seed"],
         mode=mode,
         modes={str(name): dict(fields) for name, fields in modes.items()},
+        fields=dict(game),
     )
 
 
@@ -202,22 +184,23 @@ def with_game(
     return replace(table, game=replace(table.game, mode=mode))
 
 
-SHIPPED_FOR_RULESET = {
-    "catacombs-3e": "demo",
-    "catacombs-and-castles-2e": "castles-demo",
-    "catacombs-and-castles-1e": "castles-1e-demo",
-    "catacombs-1e": "catacombs-1e-demo",
-}
+def shipped_tables() -> dict[str, str]:
+    """Rule set -> the shipped table file (``content/tables/<name>.yaml``) that plays it."""
+    return {game.name: game.demo_table for game in definitions()}
+
+
+def _rulesets_with_modes() -> set[str]:
+    return {game.name for game in definitions() if game.table_file_modes}
 
 
 def _registry(data: dict[str, Any], path: Path) -> TagRegistry:
     """The table's discs: listed under ``tags``, or in an enrolled set file named by ``tag_set``."""
     tag_set = data.get("tag_set")
     if tag_set is None:
-        return parse_registry(data.get("tags"), str(path))
+        if "tags" not in data:
+            raise TableConfigError(f"{path}: tags: missing (list the discs, or name a disc set in tag_set)")
+        return parse_registry(data["tags"], str(path))
     if "tags" in data:
         raise TableConfigError(f"{path}: tag_set and tags: give one of them, not both")
-    if not isinstance(tag_set, str) or not tag_set:
-        raise TableConfigError(f"{path}: tag_set: expected the path of a disc set file")
     set_path = Path(tag_set)
     return load_set(set_path if set_path.is_absolute() else path.parent / set_path).registry

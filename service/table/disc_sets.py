@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
 import yaml
+from jsonschema.protocols import Validator
 
+from service.common import schema_check
 from service.common.atomic_file import write_atomically
 from service.sensing.tags import (
     RegisteredPiece,
@@ -59,16 +62,15 @@ def save_set(path: Path | str, name: str, entries: Iterable[RegisteredPiece]) ->
     return path
 
 
+@cache
+def _disc_set_schema() -> Validator:
+    return schema_check.validator("service.table.schemas", "disc_set", refs=("service.sensing.schemas",))
+
+
 def load_set(path: Path | str) -> DiscSet:
+    """A disc set file (service/table/schemas/disc_set.schema.json); a tag or piece listed twice is refused
+    after the schema, naming it."""
     path = Path(path)
     data = read_table_yaml(path)
-    if not isinstance(data, dict):
-        raise TableConfigError(f"{path}: expected a mapping at the top")
-    if data.get("format") != FORMAT:
-        raise TableConfigError(f"{path}: format: expected {FORMAT!r}, got {data.get('format')!r}")
-    name = data.get("set")
-    if not isinstance(name, str) or not name:
-        raise TableConfigError(f"{path}: set: expected the set's name")
-    if "tags" not in data:
-        raise TableConfigError(f"{path}: tags: missing")
-    return DiscSet(name, parse_registry(data["tags"], str(path)), path)
+    schema_check.check(_disc_set_schema(), data, str(path), TableConfigError)
+    return DiscSet(data["set"], parse_registry(data["tags"], str(path)), path)

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.gamelog.replay import SetupError, fold, new_game_from_setup, replay
-from service.games.catacombs.flow.state import GameState
 from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
 from service.table.entrants import entrants_of, name_sides
@@ -79,7 +78,7 @@ class LogRecord(Protocol):
     def payload(self) -> dict[str, Any]: ...
 
 
-Binder = Callable[[GameState, Mapping[str, str], Mapping[str, str]], dict[str, str]]
+Binder = Callable[[Any, Mapping[str, str], Mapping[str, str]], dict[str, str]]
 """(state, the referee's choices, the discs in use until now) -> character id -> disc id."""
 
 
@@ -90,7 +89,7 @@ class SessionError(ValueError):
 @dataclass
 class TableSession:
     rules: RuleSet[Any, Any] | None = None
-    state: GameState | None = None
+    state: Any = None
     seq: int = 0
     rules_records: list[LogRecord] = field(default_factory=list)
     pending_shot: dict[str, Any] | None = None
@@ -445,7 +444,7 @@ class TableSession:
             self.last_shot = {**self.last_shot, "status": status, **flags}
 
     # -- internals ------------------------------------------------------------------------------------
-    def _game(self) -> tuple[RuleSet[Any, Any], GameState]:
+    def _game(self) -> tuple[RuleSet[Any, Any], Any]:
         if self.rules is None or self.state is None:
             raise SessionError("no game has been set up at this table yet")
         return self.rules, self.state

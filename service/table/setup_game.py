@@ -2,9 +2,11 @@
 
 - Catacombs 3E: ``setup_game {heroes, lord, rooms?, expansions?}`` (``expansions: ["castles"]`` puts Castles
   heroes in the party; without it, the table file's ``game.expansions``).
+- Catacombs 1E: ``setup_game {heroes, lord, rooms?}`` (the four heroes; without rooms the deck is dealt).
 - Catacombs & Castles 2E: ``setup_game {mode, sides, first?, game_length?, quick_start?}``, each side
   ``{team, heroes | boss and warriors, health_tokens?, reinforcement_tokens?}`` (the setup record's fields,
-  docs/game-log.md).
+  docs/game-log.md); the First Edition takes ``{mode, sides, board_side?, armour_tokens?}`` instead (the team
+  opposite the board's side goes first). Each game's ``wizard_arguments`` (service/games/) are what it takes.
 
 Either may come with ``match``: the tournament hub's offer of this table's match, which the referee accepts
 (docs/tournaments.md). Each side is then named by its entrant (``id``, ``name``) in the offer's order, and the
@@ -23,14 +25,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from service.games import definition_of
 from service.table.config import TableConfig
 
-ARGUMENTS = frozenset({"heroes", "lord", "rooms", "expansions"})
-CASTLES_ARGUMENTS = frozenset({"mode", "sides", "first", "game_length", "quick_start"})
 CASTLES_SIDE_KEYS = frozenset({"team", "heroes", "boss", "warriors", "health_tokens", "reinforcement_tokens"})
-# The rule sets whose games the wizard sets up from a choice (Castles 1E also needs abilities and board sides:
-# its games come from the table file).
-WIZARD_CASTLES_RULESETS = frozenset({"catacombs-and-castles-2e"})
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -56,14 +54,20 @@ def _id(args: Mapping[str, Any], key: str, example: str, where: str = "") -> str
 
 def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int) -> dict[str, Any]:
     """The ``setup`` record for the wizard's choice at this table (not yet checked by the rules)."""
-    if table.game.modes:
-        return castles_setup_payload(args, table, games_so_far)
-    unknown = sorted(set(args) - ARGUMENTS)
+    game = definition_of(table.ruleset)
+    if game.wizard_choices is None:
+        raise SetupRefused(
+            f"the set-up wizard does not set up {game.title} games: this table's game is its table file's "
+            "game section"
+        )
+    unknown = sorted(set(args) - game.wizard_arguments)
     if unknown:
         raise SetupRefused(
-            f"setup_game does not take {', '.join(map(repr, unknown))} (it takes heroes, lord, rooms, "
-            "expansions)"
+            f"a {game.title} game does not take {', '.join(map(repr, unknown))} "
+            f"(it takes {', '.join(sorted(game.wizard_arguments))})"
         )
+    if table.game.modes:
+        return castles_setup_payload(args, table, games_so_far)
     heroes = _ids(args, "heroes", 1, 4)
     lord = args.get("lord")
     if not isinstance(lord, str) or not _ID.match(lord):
@@ -84,18 +88,9 @@ def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int
 
 
 def castles_setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int) -> dict[str, Any]:
-    """A Catacombs & Castles 2E game of the chosen mode: its two sides, who goes first, the game's length."""
-    if table.ruleset not in WIZARD_CASTLES_RULESETS:
-        raise SetupRefused(
-            f"the set-up wizard chooses Catacombs 3E and Catacombs & Castles 2E games; this table plays "
-            f"{table.ruleset}, whose game is the table file's game.modes (smartmat run --mode picks one)"
-        )
-    unknown = sorted(set(args) - CASTLES_ARGUMENTS)
-    if unknown:
-        raise SetupRefused(
-            f"this table plays {table.ruleset}: setup_game does not take {', '.join(map(repr, unknown))} "
-            f"(it takes {', '.join(sorted(CASTLES_ARGUMENTS))})"
-        )
+    """A game of the chosen mode for two sides: its sides, who goes first (where the game lets the players
+    choose), the game's length, the board's side and the Armour Tokens (where the game has them)."""
+    takes = definition_of(table.ruleset).wizard_arguments
     mode = _id(args, "mode", "team")
     sides = args.get("sides")
     if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(s, dict) for s in sides):
@@ -103,17 +98,20 @@ def castles_setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_
     payload: dict[str, Any] = {
         "ruleset": table.ruleset,
         "mode": mode,
-        "first": args.get("first", "random"),
+        **({"first": args.get("first", "random")} if "first" in takes else {}),
         "sides": [_castles_side(side, index) for index, side in enumerate(sides)],
     }
-    if not isinstance(payload["first"], str):
+    if not isinstance(payload.get("first", ""), str):
         raise SetupRefused(f"first: expected 'random' or a side's id, got {payload['first']!r}")
     if "game_length" in args:
         payload["game_length"] = _id(args, "game_length", "average")
-    if "quick_start" in args:
-        if not isinstance(args["quick_start"], bool):
-            raise SetupRefused(f"quick_start: expected true or false, got {args['quick_start']!r}")
-        payload["quick_start"] = args["quick_start"]
+    if "board_side" in args:
+        payload["board_side"] = _id(args, "board_side", "castle")
+    for flag in ("quick_start", "armour_tokens"):
+        if flag in args:
+            if not isinstance(args[flag], bool):
+                raise SetupRefused(f"{flag}: expected true or false, got {args[flag]!r}")
+            payload[flag] = args[flag]
     payload["seed"] = table.game.seed + games_so_far
     return payload
 

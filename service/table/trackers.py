@@ -11,16 +11,16 @@ Errors name the file and the key. The section's shape is service/table/schemas/t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from jsonschema.protocols import Validator
+
+from service.common import schema_check
 from service.publish.topics import TopicError, check_id, wled_api_topic
 from service.sensing.tags import TableConfigError, read_table_yaml
-from service.table import schema_check
-
-KINDS = ("wled", "gpio")
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,9 @@ class TrackerConfig:
         return wled_api_topic(self.topic)
 
 
-def _int(item: Mapping[str, Any], key: str, where: str, default: int, low: int, high: int) -> int:
-    value = item.get(key, default)
-    if type(value) is not int or not low <= value <= high:
-        raise TableConfigError(f"{where}.{key}: expected a whole number from {low} to {high}, got {value!r}")
-    return value
+@cache
+def _trackers_schema() -> Validator:
+    return schema_check.validator("service.table.schemas", "trackers")
 
 
 def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
@@ -64,19 +62,10 @@ def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
         return ()
     # The shape first (service/table/schemas/trackers.schema.json), then what a schema cannot say:
     # ids, topics, one device per topic.
-    schema_check.check("trackers", data, where, "trackers")
-    if not isinstance(data, list):
-        raise TableConfigError(f"{where}: trackers: expected a list of trackers")
+    schema_check.check(_trackers_schema(), data, where, TableConfigError, root="trackers", logged=True)
     trackers: list[TrackerConfig] = []
     for index, item in enumerate(data):
         key = f"{where}: trackers[{index}]"
-        if not isinstance(item, dict):
-            raise TableConfigError(f"{key}: expected a mapping")
-        unknown = sorted(
-            set(item) - {"id", "kind", "topic", "character", *TrackerLayout.__dataclass_fields__}
-        )
-        if unknown:
-            raise TableConfigError(f"{key}: unknown key(s) {', '.join(unknown)}")
         try:
             tracker_id = check_id(str(item.get("id", "")), "tracker id")
             character = item.get("character")
@@ -85,8 +74,6 @@ def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
         except TopicError as exc:
             raise TableConfigError(f"{key}: {exc}") from None
         kind = item.get("kind", "wled")
-        if kind not in KINDS:
-            raise TableConfigError(f"{key}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
         topic = item.get("topic")
         if kind == "wled":
             if not isinstance(topic, str):
@@ -97,11 +84,9 @@ def parse_trackers(data: Any, where: str) -> tuple[TrackerConfig, ...]:
                 wled_api_topic(topic)
             except TopicError as exc:
                 raise TableConfigError(f"{key}.topic: {exc}") from None
+        defaults = TrackerLayout()
         layout = TrackerLayout(
-            bar_leds=_int(item, "bar_leds", key, 10, 1, 200),
-            status_leds=_int(item, "status_leds", key, 2, 0, 8),
-            charge_leds=_int(item, "charge_leds", key, 0, 0, 50),
-            brightness=_int(item, "brightness", key, 96, 1, 255),
+            **{name: item.get(name, getattr(defaults, name)) for name in TrackerLayout.__dataclass_fields__}
         )
         trackers.append(TrackerConfig(tracker_id, kind, str(character) if character else None, layout, topic))
     ids = [t.id for t in trackers]

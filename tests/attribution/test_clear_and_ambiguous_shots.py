@@ -12,6 +12,7 @@ import math
 import pytest
 
 from service.attribution import Attribution, AttributionConfig, attribute
+from service.attribution.caroms import CAROM_SIGMA, pair_aims, path_pieces
 from service.attribution.gates import (
     as_well_fitting_rival,
     best_fitting_first,
@@ -21,7 +22,7 @@ from service.attribution.gates import (
     touch_on_an_obstacle_in_doubt,
 )
 from service.attribution.model import RolloutParams, ShotModel
-from service.attribution.proposals import CAROM_SIGMA, BroadProposal, pair_aims, path_pieces
+from service.attribution.proposals import BroadProposal
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, ImpactRecord, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 from service.simulator.shot_lab import SETTLE_US, ShotLab, SimulatedShot

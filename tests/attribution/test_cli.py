@@ -32,9 +32,10 @@ def test_attribute_prints_ranked_candidates_as_json(
 
 def test_attribute_refuses_a_broken_trace_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "shot.jsonl"
-    path.write_text('{"v": 1, "mat": {}}\n')
+    empty = {"v": 1, "mat": {}, "pieces": [], "pre": {}, "declaration": {}, "impacts": [], "post": {}}
+    path.write_text(json.dumps(empty) + "\n")
     assert main(["attribute", str(path), "--workers", "1"]) == 2
-    assert "shot.jsonl:1: mat.sensors: missing" in capsys.readouterr().err
+    assert "shot.jsonl:1: declaration.flicked: missing" in capsys.readouterr().err
 
 
 def test_bench_prints_the_documented_figures_per_method(capsys: pytest.CaptureFixture[str]) -> None:

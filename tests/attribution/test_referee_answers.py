@@ -175,7 +175,7 @@ def test_the_calibration_file_keeps_the_record_and_reads_a_version_1_file(tmp_pa
     old = {k: v for k, v in data.items() if k != "referee"} | {"v": 1}
     assert calibration_from_json(old).referee == RefereeRecord()  # a table from before: no answers yet
     for broken, key in (
-        ({"labelled": -1}, "referee.labelled"),
+        ({**record.to_json(), "labelled": -1}, "referee.labelled"),
         ({**record.to_json(), "by_reason": [{"key": "", "right": 1, "wrong": 0}]}, "referee.by_reason[0]"),
         ({**record.to_json(), "agreed": 99}, "referee.agreed"),
     ):

@@ -143,5 +143,5 @@ def test_a_camera_track_of_an_unknown_piece_is_named(filmed: ShotTrace) -> None:
 def test_a_camera_without_a_frame_rate_is_named(filmed: ShotTrace) -> None:
     data = trace_to_json(filmed)
     data["camera"]["fps"] = "fast"
-    with pytest.raises(TraceFormatError, match=r"camera.fps: expected a number, got 'fast'"):
+    with pytest.raises(TraceFormatError, match=r"camera.fps: expected a finite number, got 'fast'"):
         list(read_traces(_line(data)))

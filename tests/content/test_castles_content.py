@@ -68,7 +68,7 @@ def test_a_hero_using_a_shot_the_edition_does_not_have(tmp_path: Path) -> None:
 
 
 def test_the_rule_set_loaders_are_not_interchangeable() -> None:
-    with pytest.raises(ContentError, match="use load_castles_content"):
+    with pytest.raises(ContentError, match=r"content/catacombs-and-castles-2e: not a Catacombs card set"):
         load_content("catacombs-and-castles-2e")
     with pytest.raises(ContentError, match="not a Catacombs & Castles rule set"):
         load_castles_content("catacombs-3e")

@@ -71,8 +71,8 @@ def sensor_shot(table: FakeTable, *, auto: bool, candidate: dict[str, Any] = DOU
     expected = table.state["expected_shot"]
     daemon = table.daemon
     payload = {"character": expected["character"], "shot": expected["shot"], "attributing": True}
-    seq = daemon._record("shot", payload, "sensor")
-    daemon._on_reading(Reading(seq, {"probability": candidate["probability"]}, [candidate], auto))
+    seq = daemon.record("shot", payload, "sensor")
+    daemon.shots.on_reading(Reading(seq, {"probability": candidate["probability"]}, [candidate], auto))
     return seq
 
 
@@ -251,7 +251,7 @@ def test_a_shot_seen_while_paused_is_ignored_and_play_resumes_where_it_was(table
     table.send("declare", character="hero-xoric")
     assert table.send("pause", reason="dispute")["ok"]
     before_log, before = frozen_log(table), table.state
-    table.daemon._on_shot(ShotObserved(pre=None, impacts=(), post=None))  # type: ignore[arg-type]
+    table.daemon.shots.on_shot(ShotObserved(pre=None, impacts=(), post=None))  # type: ignore[arg-type]
     assert frozen_log(table) == before_log and table.state == before
     same_after_restart(table)
     assert table.send("resume")["ok"]

@@ -217,7 +217,7 @@ def test_when_a_pool_is_empty_the_other_team_wins_and_the_next_game_starts_from_
 def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_table: FakeTable) -> None:
     answer = team_table.send("setup_game", heroes=["xoric"], lord="vasesak-the-sorcerer")
     assert not answer["ok"]
-    assert "this table plays catacombs-and-castles-2e" in answer["error"]
+    assert "a Catacombs & Castles 2E game does not take 'heroes', 'lord'" in answer["error"]
     assert team_table.state["table"]["game"] == 1, "the game on the table goes on"
 
 

@@ -53,7 +53,7 @@ def test_the_referee_starts_the_next_game_in_the_same_log() -> None:
         assert setups[1]["seed"] == setups[0]["seed"] + 1  # each game draws its own dice
         # The log's replay is the newest game, as the table shows it (after a restart too).
         assert replay(table.eventlog.records()).state.outcome is None
-        restarted = TableSession.replay(table.eventlog.records(), binder=table.daemon._bind)
+        restarted = TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs)
         assert restarted.snapshot() == table.daemon.session.snapshot()
         assert table.send("enter_room")["ok"] and table.state["room"]["id"] == "althea-the-healer"
         # Undo cannot reach back into the game before.

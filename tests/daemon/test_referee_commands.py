@@ -158,7 +158,7 @@ def test_a_restart_replays_the_log_to_the_same_published_state() -> None:
 def test_the_log_replays_offline_to_what_was_published(table: FakeTable) -> None:
     into_battle(table)
     table.send("declare", character="hero-varesh")
-    offline = TableSession.replay(table.eventlog.records(), binder=table.daemon._bind).snapshot()
+    offline = TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs).snapshot()
     published = table.state
     for key in ("phase", "round", "turn", "expected_shot", "gold", "pending", "actions", "table"):
         assert offline[key] == published[key], key

@@ -14,7 +14,7 @@ def test_a_shot_the_mat_could_not_read_says_why_in_the_snapshot() -> None:
         why = "the mat did not see the flicked disc before the shot"
         # What the daemon records when the pre-shot scan missed the flicked disc (service/daemon/shots.py,
         # _trace).
-        table.daemon._record(
+        table.daemon.record(
             "shot",
             {
                 "character": expected["character"],

@@ -51,8 +51,8 @@ def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable
         "setup_game: 'heroes' must be a list of 1 to 4 heroes, got []"
     )
     assert table.send("setup_game", heroes=["xoric"], lord="hmotha-the-lich-lord", seed=3)["error"] == (
-        "setup_game does not take 'seed' (it takes expansions, first, game_length, heroes, lord, match, "
-        "mode, quick_start, rooms, sides)"
+        "setup_game does not take 'seed' (it takes armour_tokens, board_side, expansions, first, "
+        "game_length, heroes, lord, match, mode, quick_start, rooms, sides)"
     )
     assert table.eventlog.last_seq() == before
 

@@ -77,7 +77,7 @@ def kinds(table: FakeTable) -> list[str]:
 
 
 def replayed(table: FakeTable) -> dict[str, Any]:
-    return TableSession.replay(table.eventlog.records(), binder=table.daemon._bind).snapshot()
+    return TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs).snapshot()
 
 
 def test_a_slow_attribution_runs_off_the_game_thread_and_commands_are_answered_meanwhile(

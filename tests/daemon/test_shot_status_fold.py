@@ -29,7 +29,7 @@ def table() -> Iterator[FakeTable]:
 
 
 def replayed_shot(table: FakeTable) -> dict[str, Any] | None:
-    return TableSession.replay(table.eventlog.records(), binder=table.daemon._bind).last_shot
+    return TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs).last_shot
 
 
 def old_style_shot(table: FakeTable) -> int:
@@ -42,7 +42,7 @@ def old_style_shot(table: FakeTable) -> int:
         "attribution": {"flicked": "hero-1", "probability": 0.55, "reasons": ["two readings are close"]},
         "candidates": [OTHER, DOUBT],
     }
-    return table.daemon._record("shot", payload, "sensor")
+    return table.daemon.record("shot", payload, "sensor")
 
 
 def test_a_confirmed_then_undone_shot_of_an_older_log_folds_to_the_same_statuses(table: FakeTable) -> None:

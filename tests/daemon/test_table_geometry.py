@@ -36,10 +36,11 @@ def test_a_table_with_a_gap_in_its_walls_and_a_castles_wall(tmp_path: Path) -> N
 
 def test_a_broken_mat_description_names_the_file_and_key(tmp_path: Path) -> None:
     path = table_file(tmp_path, "\nmat:\n  walls: [[0, 0, 0.2, 0]]\n")
-    with pytest.raises(TableConfigError, match=r"t\.yaml: mat: walls\[0\]: a wall segment must be"):
+    with pytest.raises(TableConfigError, match=r"t\.yaml: mat\.walls\[0\]: a wall segment must be"):
         load_table(path)
     path = table_file(tmp_path, "\nmat:\n  obstacles: [{shape: star, x_mm: 1, y_mm: 2}]\n")
-    with pytest.raises(TableConfigError, match=r"t\.yaml: mat: obstacles\[0\]\.shape"):
+    shapes = r"expected 'circle' or 'box' or 'polygon', got 'star'"
+    with pytest.raises(TableConfigError, match=rf"t\.yaml: mat\.obstacles\[0\]\.shape: {shapes}"):
         load_table(path)
 
 

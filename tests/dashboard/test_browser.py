@@ -15,7 +15,7 @@ import pytest
 from tests.dashboard.conftest import PIN, PIN_HASH, Referee
 from tests.dashboard.table_broker import Table
 from tests.helpers.browser import log_in as browser_log_in
-from tests.helpers.browser import needs_chromium, phone, unfold
+from tests.helpers.browser import needs_chromium, open_tools, phone
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.resources import dashboard_of
 
@@ -84,6 +84,7 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
 
     # The mat was unsure: the referee picks the second reading (Troll and Zombie hit).
     referee.click("a[href='/referee/console']")
+    open_tools(referee)
     expect(referee.locator("#candidates li")).to_have_count(2)
     expect(referee.locator("#candidates li .prob")).to_have_text(["55%", "40%"])
     expect(referee.locator("#board polyline.candidate")).to_have_count(2)
@@ -111,7 +112,6 @@ def test_a_short_turn_played_from_the_phone_is_seen_by_a_spectator(
 
     # A slip of the finger: more health than the Troll starts with is refused, beside the form, in words; the
     # rule it cites is a link in the "rule" detail that opens the rulebook at that section.
-    unfold(referee, "#correct-form")
     referee.select_option("#correct-target", "troll")
     referee.select_option("#correct-form select[name=field]", "health")
     referee.fill("#correct-form input[name=value]", "20")

@@ -23,7 +23,7 @@ from service.table.games import table_game
 from service.table.session import TableSession
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import log_in, needs_chromium, phone, unfold
+from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
 from web_dashboard.server import serve_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]
@@ -195,7 +195,7 @@ def test_the_turn_controller_performs_a_charged_ability(chromium, castles_daemon
 
     # A token slipped off the card: the referee puts it back from the console (a logged correction).
     referee.click("a[href='/referee/console']")
-    unfold(referee, "#correct-form")
+    open_tools(referee)
     form = referee.locator("#correct-form")
     form.locator("select[name=target]").select_option("hero-hakoru")
     form.locator("select[name=field]").select_option("charge")

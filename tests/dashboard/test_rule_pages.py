@@ -7,12 +7,15 @@ outside the repository); the rulings page reads the repository's own docs/ruling
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.helpers.page_words import text_problems
 from web_dashboard.table.rule_pages import REPOSITORY_DOCS, plain_text_blocks, render_markdown, section_anchor
+from web_dashboard.table.rule_words import book_title
 
 BOOK = """Contents
 Taking Damage\t13\tSummon Shot\t29
@@ -95,7 +98,7 @@ def test_a_table_without_the_rulebook_names_the_section_cited(
     page = client.get("/rules/book/catacombs-3e-reference.txt?section=Hero Death")
     assert page.status_code == 404
     html = page.get_data(as_text=True)
-    assert f"This table keeps no copy of the Catacombs 3E rulebook in {tmp_path}" in html
+    assert f"This table keeps no copy of the Catacombs 3E reference in {tmp_path}" in html
     assert '<strong id="cited-section">Hero Death</strong>' in html
 
 
@@ -112,30 +115,25 @@ def test_only_a_rulebook_file_of_the_folder_is_served(
     assert client.post("/rules/rulings").status_code in (400, 405)  # read-only
 
 
-def test_the_rulings_read_in_words_with_the_code_folded_under_each_ruling() -> None:
-    """docs/rulings.md is also the developers' map: on the page a command reads as words, a rulebook by its
-    title, and files, functions and table-file keys sit in a folded "In the code" note."""
-    html, anchors = render_markdown(
-        "| # | ruling | where in the code | setting |\n|---|---|---|---|\n"
-        "| 2 | A skipped shot is forfeited | `flow/ruleset.py` `start_sequence` "
-        "| `then_any_order` (default false) |\n\n"
-        "A last room ends when the heroes move on (`enter_room` with no card left). "
-        "Code: `ruleset.py` `_do`.\n\n"
-        "A trapped hero (catacombs-and-castles-1e-manual.txt: Game Overview) stays, RULINGS.md 5.\n",
-        for_people=True,
-    )
-    assert anchors == ["ruling-2"]
-    people_read = re.sub(r'<details class="in-code">.*?</details>', "", html, flags=re.S)
-    assert "start_sequence" not in people_read and "then_any_order" not in people_read
-    assert "(“flip the next Room card” with no card left)." in people_read
-    assert (
-        "A trapped hero (the Catacombs &amp; Castles 1E manual: Game Overview) stays, ruling 5."
-        in people_read
-    )
-    assert "Code:" not in people_read and "_do" not in people_read
-    folded = re.findall(r'<details class="in-code"><summary>In the code</summary><p>(.*?)</p>', html)
-    assert folded == [
-        "<code>`flow/ruleset.py` `start_sequence`</code>",
-        "<code>then_any_order</code>",
-        "<code>ruleset.py</code> <code>_do</code>",
-    ]
+def test_the_rulings_read_as_rulings_for_a_referee(client: FlaskClient) -> None:
+    """The rulings page is docs/rulings.md for the person who opened a "rule" link: no code locations, setting
+    names in words, rulebooks by their titles linked to their pages, and every ruling still anchored."""
+    html = client.get("/rules/rulings").get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert "where in the code" not in text
+    assert ".py" not in text and "service/" not in text
+    assert "then any order" in text and "then_any_order" not in text  # ruling 2's setting
+    assert '<a href="/rules/book/catacombs-and-castles-1e-manual.txt?section=Team%20Actions">' in html
+    assert "the Catacombs &amp; Castles 1E manual: Team Actions" in html
+    assert text_problems(html_to_text(html)) == []
+
+
+def test_a_rulebook_is_named_by_its_title() -> None:
+    assert book_title("catacombs-and-castles-1e-manual.txt") == "the Catacombs & Castles 1E manual"
+    assert book_title("catacombs-3e-shot-modifiers.txt") == "the Catacombs 3E shot modifiers"
+    assert book_title("catacombs-1e-rules-italian.txt") == "the Catacombs 1E rules (Italian)"
+
+
+def html_to_text(html: str) -> str:
+    body = html.split("<article", 1)[1].split("</article>", 1)[0]
+    return unescape(re.sub(r"<[^>]+>", " ", body))

@@ -14,7 +14,6 @@ from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import in_view_together, page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
-from web_dashboard.table.commands import CommandResult
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -78,65 +77,71 @@ def test_calibrate_offers_start_only_when_there_is_something_to_calibrate(
 
 
 @pytest.mark.parametrize("ruleset", ["catacombs-1e", "catacombs-and-castles-1e"])
-def test_the_wizard_on_a_first_edition_table_says_its_game_comes_from_the_table_file(
+def test_the_wizard_on_a_first_edition_table_offers_that_edition_s_choices(
     chromium: Any,  # noqa: F811
     table: tuple[FakeFeed, DashboardServer],
     ruleset: str,
 ) -> None:
-    """The wizard sets up a Third Edition or a Castles 2E game from a choice; a First Edition table's game is
-    its table file's (docs/setup.md). The page says so in words and offers no Start, never empty lists."""
+    """The wizard sets up every game from a choice, the First Editions with their own (docs/setup.md):
+    Catacombs 1E the Lord (its four heroes always play), Catacombs & Castles 1E the board's side and the
+    Armour Tokens instead of who goes first. All of it in words, with Start in reach."""
     expect = sync_api.expect
     feed, server = table
     feed.snapshot({**opening_state(), "ruleset": ruleset}, seq=4)
     page, errors = phone(chromium, server.url + "login?next=/referee/setup/")
     log_in(page, PIN)
-    expect(page.locator("#wiz-from-file")).to_contain_text("set up from the table file")
-    expect(page.locator("#wiz-start")).to_be_hidden()
-    expect(page.locator("#wiz-heroes")).to_be_hidden()
+    expect(page.locator("#wiz-start")).to_be_visible()
+    expect(page.locator("#wiz-from-file")).to_be_hidden()
+    if ruleset == "catacombs-1e":
+        expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs 1E")
+        expect(page.locator("#wiz-heroes input:checked")).to_have_count(4)
+        expect(page.locator("#wiz-lord option")).to_have_count(4)
+        expect(page.locator("#wiz-3e-castles-box")).to_be_hidden()
+    else:
+        expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs & Castles 1E")
+        expect(page.locator("#wiz-mode option")).to_have_text(["Boss Mode", "Team Mode"])
+        expect(page.locator("#wiz-board-side option")).to_have_text(["the Castle side", "the Catacomb side"])
+        expect(page.locator("#wiz-armour")).to_be_checked()
+        expect(page.locator("#wiz-first")).to_have_count(0)  # the other team than the board's side starts
     assert page_problems(page) == []
+    assert small_controls(page) == []
     assert errors == []
 
 
-def refuse_all(request: dict[str, Any]) -> CommandResult:
-    return CommandResult(request["txn"], False, "the mat is still being scanned: wait a moment")
-
-
-# The referee asks from each set-up page; the table (or the dashboard, for a request it can tell is
-# incomplete) says no.
 @pytest.mark.parametrize(
     "page_path,button",
     [
-        ("/referee/setup/", "#wiz-start"),
         ("/referee/setup/", "#wiz-rescan"),
         ("/referee/setup/enrol", "#enrol-start"),
         ("/referee/setup/calibrate", "#cal-start"),
     ],
 )
-def test_every_set_up_answer_shows_beside_the_button_that_asked(
+def test_each_set_up_command_answers_in_words_in_view_of_its_button(
     chromium: Any,  # noqa: F811
     table: tuple[FakeFeed, DashboardServer],
     page_path: str,
     button: str,
 ) -> None:
-    """The referee taps a button scrolled to the phone's bottom edge: the table's refusal appears in words
-    right under it, both on the screen, with no scrolling by hand (it once came 1,400 px further down)."""
+    """A command's answer appears right under the button that sent it, inside the screen the referee tapped
+    it in (the page scrolled to the button), in words: never a command name or a Python value."""
     expect = sync_api.expect
     feed, server = table
     feed.snapshot({**opening_state(), "calibration": {"active": False, "status": LEARNT}}, seq=4)
-    server.app.config["COMMAND_CHANNEL"].responder = refuse_all
     page, errors = phone(chromium, server.url + "login?next=" + page_path)
     log_in(page, PIN)
-    expect(page.locator("#link-status")).to_have_text("live")
-    page.wait_for_timeout(800)  # a poll of the table's view drawn: the lists above the button filled in
     control = page.locator(button)
     expect(control).to_be_visible()
-    page.evaluate(  # the button's bottom edge on the screen's: where an answer under it falls out of view
-        "(el) => window.scrollBy(0, el.getBoundingClientRect().bottom - innerHeight + 2)",
-        control.element_handle(),
-    )
+    if button == "#enrol-start":  # a set is named before its discs are enrolled
+        control.click()
+        expect(page.locator(f"{button} + .answer")).to_contain_text(
+            "✘ Not done: set must be a name of small letters, digits and dashes, such as box-7"
+        )
+        page.fill("#enrol-set", "box-7")
+        errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")
+    control.scroll_into_view_if_needed()
     control.click()
-    answer = page.locator(f"{button} + .result")
-    expect(answer).to_contain_text("✘ Not done: ")  # the table's refusal, or the dashboard's own
+    answer = page.locator(f"{button} + .answer")
+    expect(answer).to_contain_text("✔")
     assert in_view_together(control, answer)
     assert page_problems(page) == []
-    assert [e for e in errors if "status of 4" not in e] == []  # a refusal's HTTP status is no script error
+    assert errors == []

@@ -159,13 +159,13 @@ def main() -> int:
     options = DaemonOptions(attribution=AttributionConfig(workers=1, seed=0), attribute=attribute)
     daemon = Daemon(table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options)
     holder["daemon"] = daemon
-    real_on_shot = daemon._on_shot
+    real_on_shot = daemon.shots.on_shot
 
     def on_shot(shot: Any) -> None:
         journal.write("observed", *(f"{i.sensor_id}:{i.t_us}" for i in shot.impacts))
         real_on_shot(shot)
 
-    daemon._on_shot = on_shot  # type: ignore[method-assign]
+    daemon.shots.on_shot = on_shot  # type: ignore[method-assign]
     daemon.start()
     daemon.run_in_thread()
     print("ready", flush=True)

@@ -390,7 +390,9 @@ def check_commands(example: tuple[str, list[bytes]]) -> None:
                         assert answer["seq"] == table.eventlog.last_seq()
                 # The game is always the replay of its log, and what is published is the game.
                 live = table.daemon.session.snapshot()
-                replayed = TableSession.replay(table.eventlog.records(), binder=table.daemon._bind).snapshot()
+                replayed = TableSession.replay(
+                    table.eventlog.records(), binder=table.daemon.bind_discs
+                ).snapshot()
                 assert replayed == live, "the live game differs from the replay of its log"
                 published = {k: v for k, v in _published_state(table).items() if k not in DAEMON_VIEWS}
                 assert published == json.loads(json.dumps(live)), "published state is stale"
@@ -405,7 +407,7 @@ COMMAND_SESSIONS = Target("commands", command_sessions(), check_commands)
 # == content ==============================================================================================
 CONTENT_FILES = (
     "monsters.yaml rooms.yaml special-rooms.yaml lords.yaml heroes.yaml items.yaml spells.yaml "
-    "abilities.yaml poison-deck.yaml playmats.yaml layouts.yaml antients.yaml pieces.yaml"
+    "abilities.yaml poison-deck.yaml playmats.yaml layouts.yaml antients.yaml"
 ).split()
 
 

@@ -25,7 +25,8 @@ def test_a_table_file_plays_the_shipped_cards_and_cannot_name_the_test_cards(tmp
     data["game"]["content"] = "sample"
     table_file = tmp_path / "table.yaml"
     table_file.write_text(yaml.safe_dump(data))
-    with pytest.raises(TableConfigError, match=r"game.content: a table plays the shipped cards.*'sample'"):
+    refused = r"game.content: expected 'shipped' \(a table plays the shipped cards.*'sample'"
+    with pytest.raises(TableConfigError, match=refused):
         load_table(table_file)
 
 

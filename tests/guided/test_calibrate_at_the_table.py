@@ -44,7 +44,13 @@ HIDDEN_GAINS = {1: 1.3, 6: 0.75}
 class CalibratingTable:
     """The daemon on the simulated mat's pty with a calibration file; MQTT on a fake or a real broker."""
 
-    def __init__(self, tmp_path: Path, broker_url: str | None = None, table_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        broker_url: str | None = None,
+        table_file: Path | None = None,
+        content: str = "sample",  # the tests' hand-made cards; "shipped" for a game that has none
+    ) -> None:
         config = dataclasses.replace(
             REFERENCE, piezo=dataclasses.replace(REFERENCE.piezo, wave_speed_mm_per_us=HIDDEN_SPEED)
         )
@@ -54,7 +60,7 @@ class CalibratingTable:
         self.connection = SerialConnection(str(self.mat.path))
         self.calibration_file = tmp_path / "table-1.calibration.json"
         table = load_table(table_file)
-        self.table = dataclasses.replace(table, game=dataclasses.replace(table.game, content="sample"))
+        self.table = dataclasses.replace(table, game=dataclasses.replace(table.game, content=content))
         self.broker = FakeBroker()
         transport: Any = (
             PahoTransport(broker_url, "smartmat-daemon-demo")

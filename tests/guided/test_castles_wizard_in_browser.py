@@ -32,7 +32,7 @@ def test_the_referee_sets_up_boss_mode_at_a_castles_table(
     expect = sync_api.expect
     page, errors = phone(chromium, dashboard.url + "login?next=/referee/setup/")
     log_in(page, PIN)
-    expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs & Castles, Second Edition")
+    expect(page.locator("#wiz-ruleset")).to_have_text("Catacombs & Castles 2E")
     # The table file's game is on the table: its Quick Start teams.
     expect(page.locator("#wiz-current")).to_contain_text("game 1: Team Mode: ")
     expect(page.locator("#wiz-3e")).to_be_hidden()

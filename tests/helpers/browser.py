@@ -63,9 +63,9 @@ def log_in(page: Any, pin: str, name: str = "anna") -> None:
     page.click("button[type=submit]")
 
 
-def unfold(page: Any, inside: str) -> None:
-    """Opens the fold of the console that holds ``inside`` (on a phone the rarely used tools are one line
-    each until tapped); an open one is left as it is."""
-    closed = page.locator(f"details.fold:not([open]):has({inside}) > summary")
-    if closed.count():
-        closed.click()
+def open_tools(page: Any) -> None:
+    """Tap open every folded tool of the referee console (a phone shows them folded: corrections, discs, a
+    shot by hand, the QR code), as a referee who needs one does."""
+    for tool in page.locator("details.tool").all():
+        if tool.get_attribute("open") is None:
+            tool.locator("summary").click()

@@ -43,13 +43,9 @@ def page_problems(page: Any) -> list[str]:
     return problems
 
 
-# The referee console's length on a 390 × 844 phone, at most: a little over two screens, the long lists and
-# the rarely used tools one line each (it was 4,400–4,800 px).
-PHONE_CONSOLE_HEIGHT = 2000
-
-
 # Every control a finger taps, as drawn now: at least 44 px high (WCAG 2.5.5's target size; a checkbox counts
-# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped.
+# its whole labelled row) and inside the screen's width. Hidden controls and folded details are skipped, and
+# so is a link inside a sentence.
 _SMALL_CONTROLS = """() => {
   const out = [];
   const width = document.documentElement.clientWidth + 0.5;
@@ -57,6 +53,8 @@ _SMALL_CONTROLS = """() => {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || el.closest("[hidden]")) continue;
     if (el.closest("details:not([open]) > :not(summary)")) continue;
+    // A link inside a sentence is exempt (WCAG 2.5.8's "inline" exception): the line height sets its size.
+    if (el.tagName === "A" && getComputedStyle(el).display === "inline" && el.closest("p, li, td")) continue;
     const row = el.closest("label.check");
     const h = row ? row.getBoundingClientRect().height : r.height;
     if (h >= 44 && r.left >= 0 && r.right <= width) continue;
@@ -110,11 +108,10 @@ def page_scrolls(page: Any) -> bool:
 
 def in_view_together(control: Any, answer: Any) -> bool:
     """Whether a control and the answer to it are both inside the window as it is scrolled now: the person
-    who tapped sees the answer without scrolling. Half a pixel past an edge is a layout's rounding, not out
-    of sight."""
+    who tapped sees the answer without scrolling."""
     found: bool = control.page.evaluate(
         """([a, b]) => [a, b].every((el) => { const r = el.getBoundingClientRect();
-            return r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1; })""",
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })""",
         [control.element_handle(), answer.element_handle()],
     )
     return found

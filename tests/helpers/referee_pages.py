@@ -1,7 +1,8 @@
 """The referee's set-up pages served for real against a daemon on the simulated mat, for browser tests.
 
 A test module imports the fixtures ``table`` and ``dashboard``; it picks another table file by setting
-``TABLE_FILE`` (a path) at module level, and the dashboard then serves that file's table name.
+``TABLE_FILE`` (a path) at module level, and the dashboard then serves that file's table name; ``CARDS``
+("sample", the default, or "shipped") picks the cards the table's game is played with.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ def table(
     tmp_path: Path, mosquitto_broker: MosquittoBroker, request: pytest.FixtureRequest
 ) -> Iterator[CalibratingTable]:
     table_file = getattr(request.module, "TABLE_FILE", None)
-    running = CalibratingTable(tmp_path, broker_url=mosquitto_broker.url(), table_file=table_file)
+    cards = getattr(request.module, "CARDS", "sample")
+    running = CalibratingTable(
+        tmp_path, broker_url=mosquitto_broker.url(), table_file=table_file, content=cards
+    )
     try:
         yield running
     finally:

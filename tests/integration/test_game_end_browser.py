@@ -15,7 +15,7 @@ import pytest
 
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import log_in, needs_chromium, phone, unfold
+from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
 from tests.integration.live_table import LiveTable, quick_table
 from web_dashboard.security import hash_pin
 
@@ -160,6 +160,7 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
     if not reading.payload["auto"]:  # a reading the table would not apply alone: the referee's
         live.wait_until(lambda: live.state()["table"]["pending_shot"], 20, "the shot to reach the referee")
         referee.click("a[href='/referee/console']")
+        open_tools(referee)
         referee.click("#candidates button[data-candidate='0']")
         referee.click("a[href='/referee/turn']")
     live.wait_until(lambda: not live.state()["table"]["pending_shot"], 20, "the shot to be applied")
@@ -193,10 +194,10 @@ def test_a_whole_game_ends_with_its_result_on_every_page_and_the_next_one_starts
 
     # The referee clears the room (the discs were knocked over): health 0 for both monsters, with a reason.
     referee.click("a[href='/referee/console']")
+    open_tools(referee)
     for monster in ("monster-orc-1", "monster-zombie-1"):
         if not next(c for c in live.state()["characters"] if c["id"] == monster)["alive"]:
             continue
-        unfold(referee, "#correct-form")
         referee.select_option("#correct-target", monster)
         referee.select_option("#correct-form select[name=field]", "health")
         referee.fill("#correct-form input[name=value]", "0")

@@ -14,7 +14,7 @@ import pytest
 
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import log_in, needs_chromium, phone, unfold
+from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
 from tests.integration.live_table import LiveTable, quick_table
 from tests.integration.test_game_end_browser import TOUCH_AND_TEXT
 from web_dashboard.security import hash_pin
@@ -97,6 +97,7 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
         "the shot message naming the waiting shot",
     )
     referee.click("a[href='/referee/console']")
+    open_tools(referee)
     expect(referee.locator("#candidates li").first).to_be_visible()
     # The console never misleads: the waiting shot comes first, marked and alerted, with the reasons in
     # words; every reading is "waiting" and can be tapped.
@@ -128,7 +129,6 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
         referee.click(f"#candidates button[data-candidate='{matching[0]}']")
     else:  # none matches: enter what happened by hand
         hit_ids = [c["id"] for c in live.state()["characters"] if c.get("piece") in truth.direct_hits]
-        unfold(referee, "#manual-form")
         for character in hit_ids:
             referee.check(f"#manual-hits input[value='{character}']")
         referee.fill("#manual-form input[name=reason]", "none of the readings matched")
@@ -158,7 +158,6 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     assert live.state()["expected_shot"]["index"] == expected["index"]  # the shot is to be played again
 
     # And Varesh's tracker was off: correct his health, with a reason.
-    unfold(referee, "#correct-form")
     referee.select_option("#correct-target", "hero-varesh")
     referee.select_option("#correct-form select[name=field]", "health")
     referee.fill("#correct-form input[name=value]", "5")
@@ -179,7 +178,6 @@ def test_a_short_game_from_the_referees_phone_is_seen_by_a_spectator(live, chrom
     spare = next(
         e.piece for e in live.table.registry.pieces if e.family == "undead" and e.piece != zombie["piece"]
     )
-    unfold(referee, "#bind-form")
     referee.select_option("#bind-character", "monster-zombie-1")
     referee.fill("#bind-form input[name=piece]", spare)
     referee.click("#bind-form button")

@@ -1,5 +1,5 @@
 """The rules core names no game: every game's actions, events, settings and rulebooks live in its own package
-(docs/architecture.md, "The house"; "Adding a fifth game": a new game touches only its package, the registry
+(docs/architecture.md, "The house"; "Adding a game": a new game touches only its package, the registry
 and content/). The core's registries are open, so the games' classes decode through them."""
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from service.enrolment import desk as enrolment_desk
+from service.games import definitions
 from service.guided import desk as calibration_desk
 from service.publish import topics
-from service.table import setup_game
 from service.table.commands import (
     CATALOGUE,
     CommandRefused,
@@ -106,8 +106,8 @@ def test_the_game_handles_exactly_the_commands_the_catalogue_hands_it() -> None:
 
 def test_the_set_up_wizard_answers_exactly_the_commands_the_catalogue_hands_it() -> None:
     assert set(WIZARD_COMMANDS) == set(command_names("wizard"))
-    # setup_game's arguments split by game (service/table/setup_game.py) are, together, the catalogue's.
-    by_game = setup_game.ARGUMENTS | setup_game.CASTLES_ARGUMENTS | {"match"}
+    # setup_game's arguments split by game (each game's wizard_arguments) are, together, the catalogue's.
+    by_game = {"match"}.union(*(game.wizard_arguments for game in definitions()))
     assert by_game == set(CATALOGUE["setup_game"].takes)
 
 

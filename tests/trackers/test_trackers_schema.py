@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from service.common import schema_check
 from service.sensing.tags import TableConfigError
-from service.table import schema_check
 from service.table.trackers import parse_trackers
 
 GOOD: list[dict[str, Any]] = [
@@ -21,7 +21,7 @@ GOOD: list[dict[str, Any]] = [
 
 
 def test_the_shipped_schema_is_valid_draft_2020_12_and_accepts_the_documented_example() -> None:
-    Draft202012Validator.check_schema(schema_check.validator("trackers").schema)
+    Draft202012Validator.check_schema(schema_check.validator("service.table.schemas", "trackers").schema)
     assert [t.id for t in parse_trackers(GOOD, "t.yaml")] == ["board-1", "board-5"]
 
 
@@ -40,7 +40,7 @@ def test_the_shipped_schema_is_valid_draft_2020_12_and_accepts_the_documented_ex
 def test_a_malformed_section_is_refused_naming_file_and_key_and_logged(
     bad: Any, key: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="service.table.schema_check"):
+    with caplog.at_level(logging.WARNING, logger="service.common.schema_check"):
         with pytest.raises(TableConfigError) as refused:
             parse_trackers(bad, "t.yaml")
     assert str(refused.value).startswith(key)

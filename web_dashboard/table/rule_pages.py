@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from web_dashboard.table import rulings_words
+from web_dashboard.table import rule_words
 from web_dashboard.table.resources import current_dashboard
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -60,10 +60,12 @@ def _unique(anchor: str, taken: set[str]) -> str:
 
 def render_markdown(text: str, *, for_people: bool = False) -> tuple[Markup, list[str]]:
     """The document as HTML (raw HTML in it escaped) with an id on every heading and on every table row whose
-    first cell is a number (``ruling-<n>``); returns the HTML and the anchors in order. ``for_people``: code
-    references folded away and commands in words (web_dashboard/table/rulings_words.py)."""
+    first cell is a number (``ruling-<n>``); returns the HTML and the anchors in order. ``for_people``:
+    without the developer's signposts (rule_words.py)."""
     md = _markdown()
     tokens = md.parse(text)
+    if for_people:
+        tokens = rule_words.for_people(tokens)
     taken: set[str] = set()
     anchors: list[str] = []
     for i, token in enumerate(tokens):
@@ -75,8 +77,6 @@ def render_markdown(text: str, *, for_people: bool = False) -> tuple[Markup, lis
             continue
         token.attrSet("id", anchor)
         anchors.append(anchor)
-    if for_people:
-        tokens = rulings_words.for_people(tokens)
     return Markup(md.renderer.render(tokens, md.options, {})), anchors
 
 
@@ -150,7 +150,7 @@ def book(name: str) -> Response | str:
     table = current_dashboard().table
     if path is None or not path.is_file():
         where = f"in {folder}" if folder else "(no rulebook folder is set: SMARTMAT_RULEBOOKS_DIR)"
-        title = rulings_words.book_title(name)
+        title = rule_words.book_title(name)
         response = Response(
             render_template("rules.html", table=table, title=title, missing=where, section=section),
             status=404,
@@ -170,7 +170,7 @@ def book(name: str) -> Response | str:
     return render_template(
         "rules.html",
         table=table,
-        title=rulings_words.book_title(name),
+        title=rule_words.book_title(name),
         html=html,
         blocks=blocks,
         section=section,

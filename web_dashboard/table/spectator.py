@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
+from service.games import definitions
 from web_dashboard.sse import last_event_id, sse_response
 from web_dashboard.table.resources import current_dashboard
 from web_dashboard.table.table_feed import EventKey, parse_event_id
@@ -19,8 +20,8 @@ bp = Blueprint("spectator", __name__)
 log = logging.getLogger(__name__)
 
 # The rule sets whose cards are printed in another language; their content files give each card's
-# ``english_name`` beside the printed ``name`` (content/catacombs-1e/*.yaml).
-TRANSLATED_RULESETS = ("catacombs-1e",)
+# ``english_name`` beside the printed ``name`` (a game's ``translated_content``, service/games/definition.py).
+TRANSLATED_RULESETS = tuple(game.name for game in definitions() if game.translated_content)
 
 
 @lru_cache(maxsize=1)

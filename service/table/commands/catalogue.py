@@ -35,7 +35,7 @@ class CommandRefused(ValueError):
 _ID = {
     "type": "string",
     "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
-    "x-expect": "a name of lower-case letters, digits and dashes",
+    "x-expect": "a name of small letters, digits and dashes, such as 'box-7'",
 }
 _TOKEN = {
     "type": "string",
@@ -320,6 +320,8 @@ _SPECS = (
                 "first": {"type": ["string", "null"], "x-expect": "the id of the side that starts"},
                 "game_length": {"type": ["string", "integer", "null"], "x-expect": "the game's length"},
                 "quick_start": {"type": "boolean", "x-expect": "true or false"},
+                "board_side": {"enum": ["castle", "catacomb"], "x-expect": "'castle' or 'catacomb'"},
+                "armour_tokens": {"type": "boolean", "x-expect": "true or false"},
                 "match": {
                     "type": "object",
                     "required": ["sides"],

@@ -14,6 +14,7 @@ from service.rules.actions import CARD_HOLDINGS
 from service.sensing.tags import TagRegistry
 from service.table.commands.catalogue import CommandRefused, Record
 from service.table.commands.targets import characters_named, reason_of
+from service.table.games import plays_sides
 from service.table.session import TableSession
 
 # rage: the Catacombs 1E Barbarian's rage track (the other rule sets refuse set_rage, naming their rules).
@@ -25,7 +26,7 @@ def correct(args: dict[str, Any], session: TableSession, registry: TagRegistry) 
     if not reason:
         raise CommandRefused("a correction needs a reason for the game log")
     field = args.get("field")
-    if session.rules is not None and session.rules.name.startswith("catacombs-and-"):
+    if session.rules is not None and plays_sides(session.rules.name):
         return _correct_castles(args, session, reason)
     if field == "card":
         return _correct_card(args, session, reason)

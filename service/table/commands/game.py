@@ -15,6 +15,7 @@ from service.sensing.tags import TagRegistry
 from service.table.commands.catalogue import CATALOGUE, CommandRefused, Record
 from service.table.commands.corrections import correct
 from service.table.commands.targets import characters_named, id_list, reason_of
+from service.table.games import plays_sides
 from service.table.session import TableSession
 
 # Rules actions a command passes through unchanged (their fields are the rules' own, docs/rules-api.md).
@@ -67,7 +68,7 @@ def _resolve(
 
 
 def _declare(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
-    if args.get("action") and session.rules is not None and session.rules.name.startswith("catacombs-and-"):
+    if args.get("action") and session.rules is not None and plays_sides(session.rules.name):
         return [("action", _castles_card(args))]
     if args.get("action"):  # a Spell, Item or Ability card instead of the Rules card
         card = {"action": "play_card", "character": args.get("character"), "card": args["action"]}

@@ -4,7 +4,6 @@
 (function () {
   const S = window.Smartmat, R = window.SmartmatReferee, W = window.SmartmatWords;
   const PATH_CLASSES = ["c0", "c1", "c2", "c3"];
-  const WIDE_SCREEN = "(min-width: 900px)";  // wider than any phone held either way: the folds open
   let alertedFor = null;  // the waiting shot the referee was last alerted to
   let audio = null;       // one sound context, opened by the referee's first tap (browsers require one)
   document.addEventListener("pointerdown", () => {
@@ -12,6 +11,13 @@
     if (!audio && Ctx) { try { audio = new Ctx(); } catch (err) { audio = null; } }
     if (audio && audio.state === "suspended") audio.resume();
   }, { passive: true });
+
+  // The tools a referee reaches for now and then (corrections, discs, a shot by hand, the QR code) and the
+  // long Health Pools are folded on a phone, so the waiting shot, the mat and Undo fit about two screens; a
+  // wide screen opens them.
+  if (window.matchMedia("(min-width: 900px)").matches) {
+    document.querySelectorAll("details.tool").forEach((tool) => { tool.open = true; });
+  }
 
   function clear(n) { while (n.firstChild) n.removeChild(n.firstChild); }
   function names(ids) { return (ids || []).map(S.characterName).join(", ") || "nothing"; }
@@ -297,10 +303,5 @@
       const hits = [...form.querySelectorAll("input[name=direct_hits]:checked")].map((i) => i.value);
       R.send("manual_shot", { flicked: form.flicked.value, shot: form.shot.value, direct_hits: hits, reason: form.reason.value }, e.submitter || form);
     });
-    // A phone keeps the rarely used tools and the long lists to one line each, the waiting shot and Undo
-    // within a thumb's reach; a wider screen has room to show them open.
-    if (window.matchMedia(WIDE_SCREEN).matches) {
-      for (const fold of document.querySelectorAll("details.fold")) fold.open = true;
-    }
   });
 })();

@@ -6,10 +6,10 @@ window.SmartmatReferee = (function () {
   const body = document.body;
   const log = [];
 
-  // The answer's place: the card (or the folded part of a card) holding the control that sent it, a status
-  // line of its own; else the page's.
+  // The answer's place: the folded tool or the card holding the control that sent it (a status line of its
+  // own, right under the control), else the page's.
   function resultLine(origin) {
-    const card = origin && origin.closest ? origin.closest("details.fold, .card") : null;
+    const card = origin && origin.closest ? origin.closest("details.tool, .card") : null;
     if (!card) return document.getElementById("command-result");
     let line = card.querySelector(":scope > .result");
     if (!line) {
@@ -40,10 +40,6 @@ window.SmartmatReferee = (function () {
       }
       out.className = "result " + (result.ok ? "ok" : "refused");
       out.dataset.command = result.command || "";
-      // Written just under the control: a control tapped at the bottom of a phone's screen would leave its
-      // answer below the fold, so the page moves the least that brings the answer in.
-      const r = out.getBoundingClientRect();
-      if (r.bottom > window.innerHeight || r.top < 0) out.scrollIntoView({ block: "nearest" });
     }
     const list = document.getElementById("command-log");
     if (list) {

@@ -34,9 +34,6 @@ window.smartmatSetup = {
       const W = window.SmartmatWords;  // the answer in words, never the command's name or a Python value
       out.textContent = result.ok ? `✔ ${W.done(command)}` : `✘ Not done: ${W.refusal(result.error, command)}`;
       out.className = "result " + (result.ok ? "ok" : "refused") + (out.id === "setup-result" ? "" : " answer");
-      // A button at the screen's bottom edge would leave its answer below it: the page moves the least it can.
-      const r = out.getBoundingClientRect();
-      if (r.bottom > window.innerHeight || r.top < 0) out.scrollIntoView({ block: "nearest" });
       refresh();
       return result;
     };

@@ -1,5 +1,5 @@
 // The set-up wizard: pick the game, place the pieces (the mat confirms each), the trackers, the health check.
-// Reads the table's view (its rule set picks the choices: Catacombs 3E or a Castles 2E mode); sends setup_game and rescan with the session's CSRF token.
+// Reads the table's view (its rule set picks the choices the game offers, service/games/*/wizard.py); sends setup_game and rescan with the session's CSRF token.
 "use strict";
 (function () {
   const body = document.body;
@@ -25,10 +25,23 @@
     container.append(label);
   }
 
-  // A Catacombs & Castles 2E table: the mode, then each team's heroes, or its boss and three warriors.
+  function show(element, on) { element.classList.toggle("hidden", !on); element.hidden = !on; }
+
+  // A Catacombs & Castles table: the mode, then each team's heroes, or its boss and three warriors. The First
+  // Edition adds the board's side (the other team goes first: no choice of who starts) and the Armour Tokens.
+  let firstEdition = false;
   function castlesChoices(choices) {
     $("wiz-3e").classList.add("hidden");
     $("wiz-castles").classList.remove("hidden");
+    firstEdition = !!choices.board_sides;
+    document.querySelectorAll("#wiz-castles .first-edition").forEach((el) => show(el, firstEdition));
+    if (firstEdition) {
+      document.querySelectorAll("#wiz-castles .second-edition").forEach((el) => el.remove());
+      for (const side of choices.board_sides) {
+        const option = document.createElement("option"); option.value = side.id; option.textContent = side.name;
+        $("wiz-board-side").append(option);
+      }
+    }
     for (const mode of choices.modes) {
       const option = document.createElement("option"); option.value = mode.id; option.textContent = mode.name;
       $("wiz-mode").append(option);
@@ -88,9 +101,15 @@
       if (health !== "" && mode !== "boss-versus-boss") side.health_tokens = Number(health);
       return side;
     });
-    const game = { mode, first: $("wiz-first").value, sides };
-    if (mode === "boss-versus-boss") game.game_length = $("wiz-length").value;
-    if (mode === "team" && $("wiz-quick-start").checked) game.quick_start = true;
+    const game = { mode, sides };
+    if (firstEdition) {
+      game.board_side = $("wiz-board-side").value;
+      game.armour_tokens = $("wiz-armour").checked;
+    } else {
+      game.first = $("wiz-first").value;
+      if (mode === "boss-versus-boss") game.game_length = $("wiz-length").value;
+      if (mode === "team" && $("wiz-quick-start").checked) game.quick_start = true;
+    }
     if (offer && $("wiz-for-match").checked) game.match = offer;
     return game;
   }
@@ -100,20 +119,26 @@
     const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) return;
     const choices = await response.json();
-    const GAMES = { "catacombs-3e": "Catacombs, Third Edition", "catacombs-1e": "Catacombs, First Edition",
-      "catacombs-and-castles-1e": "Catacombs & Castles, First Edition", "catacombs-and-castles-2e": "Catacombs & Castles, Second Edition" };
-    $("wiz-ruleset").textContent = GAMES[choices.ruleset] || choices.ruleset;
+    $("wiz-ruleset").textContent = choices.title || "this table's game";
     if (choices.from_table_file) {  // a game the wizard does not set up from a choice: say so, offer nothing
       const note = $("wiz-from-file");
-      note.textContent = choices.from_table_file; note.hidden = false; note.classList.remove("hidden");
+      note.textContent = `A ${choices.title} game is set up from the table file's game section.`;
+      note.hidden = false; note.classList.remove("hidden");
       $("wiz-3e").hidden = true; $("wiz-3e").classList.add("hidden");
       $("wiz-start").hidden = true;  // nothing to start from here
       return;
     }
     if (choices.modes) { castlesChoices(choices); return; }
     choices.heroes.forEach((h) => tick($("wiz-heroes"), "hero", h));
+    if (choices.all_heroes) {  // every hero plays (Catacombs 1E): shown chosen, not a choice
+      $("wiz-heroes").querySelectorAll("input").forEach((box) => { box.checked = true; box.disabled = true; });
+      show($("wiz-all-heroes"), true);
+    }
     (choices.castles_heroes || []).forEach((h) => tick($("wiz-3e-castles-heroes"), "hero", h));
+    show($("wiz-3e-castles-box"), !!(choices.castles_heroes || []).length);
     choices.rooms.forEach((r) => tick($("wiz-rooms"), "room", r));
+    show($("wiz-rooms-box"), choices.rooms.length > 0);
+    show($("wiz-rooms-dealt"), choices.rooms.length === 0);
     for (const lord of choices.lords) {
       const option = document.createElement("option"); option.value = lord.id; option.textContent = lord.name;
       $("wiz-lord").append(option);
@@ -273,7 +298,8 @@
     // The next game keeps the game's other expansions (Soloth, say); the box adds or drops the Castles cards.
     const others = (tableExpansions || []).filter((e) => e !== "castles");
     const expansions = $("wiz-3e-castles").checked ? [...others, "castles"] : others;
-    return { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room"), expansions };
+    if (!$("wiz-3e-castles-box").hidden) return { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room"), expansions };
+    return { heroes: picked("hero"), lord: $("wiz-lord").value, rooms: picked("room") };  // a game without expansions
   }
 
   $("wiz-start").addEventListener("click", () => send("setup_game", $("wiz-castles").classList.contains("hidden")

@@ -10,7 +10,6 @@ from service.games.catacombs.flow.cards import UnknownCardError
 from service.games.catacombs.flow.state import Character, Option, Pending
 from service.games.catacombs.flow.table_draws import unused_heroes
 from service.games.catacombs.flow.tx import FlowRules, Tx
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.rules import rng
 from service.rules.evolve import evolve
 
@@ -122,7 +121,7 @@ def ask_ally_spell(rules: FlowRules, tx: Tx, ally_id: str, remaining: int) -> No
     options = tuple(
         Option(c.id, c.name)
         for c in rules.content.cards("spell")
-        if c.id not in ally.spells and integration3e.why_not_cast(rules.content, ally, c) is None
+        if c.id not in ally.spells and rules.expansion.why_not_cast(ally, c) is None
     )
     if remaining > 0 and options:
         tx.ask(

@@ -34,7 +34,6 @@ from service.games.catacombs.flow.state import (
     Turn,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.rules import rng
 from service.rules.errors import CardNotPlayableError, IllegalActionError, WrongPhaseError
 from service.rules.evolve import evolve
@@ -125,7 +124,7 @@ class CatacombsGame(MonsterPlacement, CatacombsFlow):
             rng=state,
             settings=self.settings,
             monster_supply=tuple(sorted((m.id, m.pieces) for m in self.content.monsters() if not m.antient)),
-            pays_alone=integration3e.pays_alone(self.content, characters),
+            pays_alone=self.expansion.pays_alone(characters),
         )
 
     def new_game_from_setup(self, setup: Mapping[str, Any]) -> GameState:
@@ -157,9 +156,9 @@ class CatacombsGame(MonsterPlacement, CatacombsFlow):
             )
         for spell in spells:
             # catacombs-and-castles-2e-manual.md: Dark Spell Cards: a hero type's spells (Castles cards only).
-            why_not = integration3e.why_not_choose(self.content, hero, self.content.card("spell", spell))
+            why_not = self.expansion.why_not_choose(hero, self.content.card("spell", spell))
             if why_not is not None:
-                raise CardNotPlayableError(why_not, integration3e.DARK_SPELLS)
+                raise CardNotPlayableError(why_not, self.expansion.spell_choice_rule())
         return tuple(spells)
 
     # == rooms ====================================================================================

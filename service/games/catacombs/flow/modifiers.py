@@ -16,7 +16,6 @@ from service.games.catacombs.flow.state import (
     PlannedShot,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.rules import rng
 from service.rules.evolve import evolve
 
@@ -60,7 +59,7 @@ def offer_modifier(
 def modifier_can_affect(tx: Tx, modifier: str, c: Character) -> bool:
     if not c.alive or not c.on_mat:
         return False
-    if integration3e.unaffected_by(tx.rules.content, modifier, c):
+    if tx.rules.expansion.unaffected_by(modifier, c):
         return False
     if c.kind == "lord" and modifier not in LORD_MODIFIERS:
         return False

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from service.games.catacombs.flow.actions import CORRECTABLE_STATUSES
 from service.games.catacombs.flow.cards import Content, UnknownCardError
+from service.games.catacombs.flow.expansion import FlowExpansion
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import HEROES, NEUTRAL, OVERSEER, Character, GameState
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.rules.actions import CARD_HOLDINGS
 from service.rules.codec import DecodeError, decode_dataclass, encode
 
@@ -35,6 +35,9 @@ class PositionRules(Protocol):
 
     @property
     def content(self) -> Content: ...
+
+    @property
+    def expansion(self) -> FlowExpansion: ...
 
     @property
     def gold_in_box(self) -> int: ...
@@ -125,7 +128,7 @@ def load_position(rules: PositionRules, doc: Any) -> GameState:
         if "monster_supply" in raw
         else sorted([m.id, m.pieces] for m in rules.content.monsters() if not m.antient),
         table_draws=_draws(raw.get("table_draws", {})),
-        pays_alone=list(integration3e.pays_alone(rules.content, characters)),
+        pays_alone=list(rules.expansion.pays_alone(characters)),
     )
     if "rng" not in raw:
         merged["rng"] = 0x2545F4914F6CDD1D  # any non-zero state: the position names none

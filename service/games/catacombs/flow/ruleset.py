@@ -22,6 +22,7 @@ from service.games.catacombs.flow import (
     special_rooms,
 )
 from service.games.catacombs.flow.cards import Content, slug
+from service.games.catacombs.flow.expansion import WithoutExpansion
 from service.games.catacombs.flow.layout import deal_room_deck
 from service.games.catacombs.flow.rulebooks import cite
 from service.games.catacombs.flow.settings import Settings
@@ -65,7 +66,7 @@ HEROIC_SIDE_KINDS = ("hero", "ally", "familiar")
 OVERSEER_KINDS = ("monster", "lord")
 
 
-class CatacombsFlow(RuleSet[GameState, Content]):
+class CatacombsFlow(WithoutExpansion, RuleSet[GameState, Content]):
     """Catacombs' common flow: two sides, rooms, characters with health. Subclasses fill in the hooks."""
 
     settings_type: ClassVar[type[RuleSettings]] = Settings

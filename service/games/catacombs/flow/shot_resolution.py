@@ -21,8 +21,6 @@ from service.games.catacombs.flow.state import (
     Turn,
 )
 from service.games.catacombs.flow.tx import Tx
-from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
-from service.games.catacombs.third_edition.expansions import castles_shots as castles_shots3e
 from service.rules.actions import ResolveShot
 from service.rules.errors import IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
@@ -107,7 +105,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
         tx.after_change()
         return
     hits = tuple(dict.fromkeys(h for h in action.direct_hits if h != attacker.id))
-    if shot.kind in castles_shots3e.TARGET_SHOTS:
+    if shot.kind in tx.rules.expansion.target_shots:
         # Target Shot (and the Castles target melee): damage "to the stated target only"; a miss may be
         # retried once.
         if action.target not in hits and not planned.retry:
@@ -116,7 +114,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
                 retry = evolve(planned, retry=True, target=action.target)
                 tx.set_turn(evolve(turn, queue=(retry, *turn.queue)))
         hits = tuple(h for h in hits if h == action.target)
-    hits = castles_shots3e.struck(tx, attacker, shot, hits, action.target)
+    hits = tx.rules.expansion.struck(tx, attacker, shot, hits, action.target)
     if shot.kind == "roll":
         # Roll Shot: "If more than one character is hit by a roll shot, only one is affected".
         enemies = tuple(h for h in hits if tx.char(h).on_mat and not same_side(tx, attacker, tx.char(h)))
@@ -151,7 +149,7 @@ def resolve_shot(tx: Tx, action: ResolveShot) -> None:
     if tx.state.pending is None:
         tx.rules.after_hits(tx, attacker, shot, damaged)
     if tx.state.pending is None:
-        castles_shots3e.effects(tx, tx.char(attacker.id), shot, action, damaged)
+        tx.rules.expansion.after_shot(tx, tx.char(attacker.id), shot, action, damaged)
     if shot.kind == "teleport" and attacker.alive:
         # Teleport Shots: "the target character being teleported" is the performer unless another is named.
         teleported = tx.char(action.teleported or attacker.id)
@@ -183,9 +181,7 @@ def regenerates_from(tx: Tx, attacker: Character, target_id: str) -> bool:
     the modifier is ineffective against shadow monsters."""
     target = tx.char(target_id)
     return (
-        not target.shadow
-        and not same_side(tx, attacker, target)
-        and not integration3e.bloodless(tx.rules.content, target)
+        not target.shadow and not same_side(tx, attacker, target) and not tx.rules.expansion.bloodless(target)
     )
 
 
@@ -212,7 +208,7 @@ def fire_wall_contacts(tx: Tx, touched: tuple[str, ...]) -> None:
         return
     for cid in dict.fromkeys(touched):
         c = tx.char(cid)
-        if c.has(FROZEN) or integration3e.fireproof(tx.rules.content, c):
+        if c.has(FROZEN) or tx.rules.expansion.fireproof(c):
             continue  # Ice Shot: "While frozen, a character ... does not take damage"; Heat Resistant
         if c.on_mat and c.side == HEROES and c.kind != "antient":
             tx.damage(c, 1, None, "fire wall")

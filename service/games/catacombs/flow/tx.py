@@ -12,6 +12,7 @@ from typing import Protocol
 
 from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow.cards import Content, UnknownCardError
+from service.games.catacombs.flow.expansion import FlowExpansion
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.shots import ICON_SHOTS, Sequence, Shot
 from service.games.catacombs.flow.state import (
@@ -38,6 +39,9 @@ class FlowRules(Protocol):
 
     @property
     def settings(self) -> Settings: ...
+
+    @property
+    def expansion(self) -> FlowExpansion: ...
 
     def hero_character_id(self, hero_name: str) -> str: ...
 

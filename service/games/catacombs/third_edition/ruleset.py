@@ -16,6 +16,7 @@ from __future__ import annotations
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow import events as E
 from service.games.catacombs.flow import modifiers, pieces
+from service.games.catacombs.flow.expansion import FlowExpansion
 from service.games.catacombs.flow.game import CatacombsGame
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.games.catacombs.flow.state import (
@@ -32,6 +33,7 @@ from service.games.catacombs.flow.tx import Tx
 from service.games.catacombs.third_edition.expansions import castles_integration as integration3e
 from service.games.catacombs.third_edition.expansions import soloth_altar as altar
 from service.games.catacombs.third_edition.expansions.castles_heroes import CastlesHeroes3E
+from service.games.catacombs.third_edition.expansions.castles_in_flow import CastlesInTheFlow
 from service.rules.evolve import evolve
 
 TREASURY = 42 + 10 * 5  # Components: 42 gold coins and 10 platinum coins worth 5 gold each
@@ -41,6 +43,11 @@ class Catacombs3E(CatacombsGame, CastlesHeroes3E):
     name = "catacombs-3e"
     expansion_rooms = {"altar": altar.ROOM}  # the Cavern of Soloth's Altar, with the soloth expansion
     gold_in_box = TREASURY  # the Treasury of a new game (the box's coins)
+
+    @property
+    def expansion(self) -> FlowExpansion:
+        """The Castles heroes and shots (the castles expansion) in the shared flow."""
+        return CastlesInTheFlow(self.content)
 
     def summon(self, tx: Tx, summoner: Character, card_id: str) -> None:
         """Summon Shot: placed beside the summoner, the newcomer performs a melee shot and then its full

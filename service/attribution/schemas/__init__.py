@@ -1,0 +1,1 @@
+"""JSON Schemas (Draft 2020-12) of the calibration file (docs/calibration.md), shipped with the package."""

@@ -1,0 +1,46 @@
+"""Catacombs & Castles' entries in the games registry (service.games): Second Edition and First Edition."""
+
+from __future__ import annotations
+
+from service.games.castles.content_check import castles_check
+from service.games.castles.first_edition.ruleset import CastlesFirstEdition
+from service.games.castles.loading import castles_content
+from service.games.castles.second_edition.ruleset import CastlesSecondEdition
+from service.games.castles.table import CastlesTable
+from service.games.castles.wizard import first_edition_choices, second_edition_choices
+from service.games.definition import GameDefinition
+
+TABLE_GAME_SCHEMA = ("service.games.castles.schemas", "table_game")
+"""The shape of a table file's ``game`` for these rule sets."""
+
+SECOND_EDITION = GameDefinition(
+    ruleset=CastlesSecondEdition,
+    content=castles_content,
+    content_check=castles_check,
+    table=CastlesTable(),
+    demo_table="castles-demo",
+    title="Catacombs & Castles 2E",
+    table_game_schema=TABLE_GAME_SCHEMA,
+    piece_sets=("catacombs-and-castles-2e",),
+    two_sides=True,
+    table_file_modes=True,
+    wizard_choices=second_edition_choices,
+    wizard_arguments=frozenset({"mode", "sides", "first", "game_length", "quick_start"}),
+)
+
+FIRST_EDITION = GameDefinition(
+    ruleset=CastlesFirstEdition,
+    content=castles_content,
+    content_check=castles_check,
+    # The first edition is played with the same pieces and the same turn controller; its setup record adds
+    # board_side, abilities and armour_tokens, which the table file's mode carries as they are.
+    table=CastlesTable(placed_shields=True),
+    demo_table="castles-1e-demo",
+    title="Catacombs & Castles 1E",
+    table_game_schema=TABLE_GAME_SCHEMA,
+    piece_sets=("catacombs-and-castles-1e",),
+    two_sides=True,
+    table_file_modes=True,
+    wizard_choices=first_edition_choices,
+    wizard_arguments=frozenset({"mode", "sides", "board_side", "armour_tokens"}),
+)

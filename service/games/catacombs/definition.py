@@ -1,0 +1,50 @@
+"""Catacombs' entries in the games registry (service.games): Third Edition and First Edition."""
+
+from __future__ import annotations
+
+from service.games.catacombs.content_check import first_edition_check, third_edition_check
+from service.games.catacombs.first_edition.ruleset import Catacombs1E
+from service.games.catacombs.flow.position import position_of, referee_view
+from service.games.catacombs.loading import first_edition_content, third_edition_content
+from service.games.catacombs.table import CatacombsTable
+from service.games.catacombs.third_edition.ruleset import Catacombs3E
+from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
+from service.games.definition import GameDefinition
+
+TABLE_GAME_SCHEMA = ("service.games.catacombs.schemas", "table_game")
+"""The shape of a table file's ``game`` for these rule sets."""
+
+THIRD_EDITION = GameDefinition(
+    ruleset=Catacombs3E,
+    content=third_edition_content,
+    content_check=third_edition_check,
+    table=CatacombsTable(),
+    demo_table="demo",
+    title="Catacombs 3E",
+    table_game_schema=TABLE_GAME_SCHEMA,
+    # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md: Catacombs
+    # 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
+    piece_sets=("catacombs-and-castles-2e",),
+    monster_sizes_on_cards=True,
+    wizard_choices=third_edition_choices,
+    wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
+    referee_view=referee_view,
+    position_of=position_of,
+)
+
+FIRST_EDITION = GameDefinition(
+    ruleset=Catacombs1E,
+    content=first_edition_content,
+    content_check=first_edition_check,
+    table=CatacombsTable(),
+    demo_table="catacombs-1e-demo",
+    title="Catacombs 1E",
+    table_game_schema=TABLE_GAME_SCHEMA,
+    piece_sets=("catacombs-1e",),
+    wizard_choices=first_edition_choices,
+    wizard_arguments=frozenset({"heroes", "lord", "rooms"}),
+    # Its Monster cards print no disc size: a free disc of the family is used.
+    room_services=True,
+    translated_content=True,
+    referee_view=referee_view,
+)

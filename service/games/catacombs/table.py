@@ -1,0 +1,77 @@
+"""What a Catacombs table needs beyond the rules (service.games.definition.TableBehaviour): the table file
+names the heroes, the Lord and the rooms; what may be declared is the table session's own list; a Summon Shot
+that cannot be made says so before anyone flicks. Pure: reads the rules' state, writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from service.games.catacombs.flow import actions as A
+from service.games.catacombs.flow.tx import FlowRules
+from service.rules.errors import IllegalActionError
+
+
+class CatacombsTable:
+    """Catacombs 3E: the table file names the heroes, the Lord and the rooms."""
+
+    def setup_payload(self, table: Any, games_so_far: int) -> dict[str, Any]:
+        game = table.game
+        return {
+            "ruleset": table.ruleset,
+            "heroes": list(game.heroes),
+            "lord": game.lord,
+            "rooms": list(game.rooms or ()),
+            # Each game of the log draws its own dice: the table's seed, then the next, and so on.
+            "seed": game.seed + games_so_far,
+            "content": game.content,
+            **({"settings": dict(game.settings)} if game.settings else {}),
+            **({"expansions": list(game.expansions)} if game.expansions else {}),
+        }
+
+    def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None:
+        """What may be declared now, one entry per character and Or-alternative, as the cards draw them."""
+        if state.phase != "battle" or state.turn is not None or state.pending is not None:
+            return []
+        actions = []
+        flow = cast(FlowRules, rules)
+        for character in flow.actors(state):
+            # What the rules offer this turn, each with the alternative that names it (none for a stunned
+            # hero's lone rush, the printed one for the Gelatinous Cube's round).
+            declarable = getattr(rules, "declarable", None)
+            if declarable is not None:
+                offered = declarable(state, character)
+            elif character.kind == "hero":
+                offered = list(enumerate(flow.hero_sequences(state, character)))
+            else:
+                offered = list(enumerate(character.shot_sequences))
+            for index, sequence in offered:
+                connector = "elastic" if sequence.elastic else "then"
+                actions.append(
+                    {
+                        "id": f"{character.id}:{0 if index is None else index}",
+                        "label": f"{character.name}: {sequence.label}",
+                        "character": character.id,
+                        "alternative": index,
+                        "shots": [
+                            {
+                                "shot": shot.kind,
+                                "modifier": shot.modifier,
+                                "count": shot.count,
+                                "connector": connector,
+                            }
+                            for shot in sequence.shots
+                        ],
+                    }
+                )
+        return actions
+
+    def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None:
+        expected: dict[str, Any] | None = state.expected_shot()
+        if expected is not None and expected["shot"] == "summon":
+            # Summon Shot: with no piece of the monster left in the Monster Pool the summon is refused and can
+            # only be skipped; say so, and why, before anyone flicks.
+            try:
+                rules.check(state, A.ResolveShot(expected["character"], "summon"))
+            except IllegalActionError as refused:
+                expected["unavailable"] = str(refused)
+        return expected

@@ -1,0 +1,78 @@
+"""What a game tells the rest of the product about itself: one ``GameDefinition`` per rule set, which the
+game's package builds (``service/games/<game>/definition.py``) and the registry (``service.games``) lists.
+
+Nothing outside ``service/games/`` names a game: the table, the game log, the mat, the simulated table, the
+command line and the dashboard ask the registry for the definition of a setup's ``ruleset`` and read what they
+need from it (docs/architecture.md, "Adding a game").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from service.games.content_report import ContentCheck
+from service.games.loading import ContentLoader
+from service.rules.ruleset import RuleSet
+
+
+class TableBehaviour(Protocol):
+    """What a table needs of a game beyond its rules (service/table/): the ``setup`` record a table file's
+    game becomes, what may be declared now, and the expected shot with what the mat needs to know of it."""
+
+    def setup_payload(self, table: Any, games_so_far: int) -> dict[str, Any]: ...
+
+    def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None: ...
+
+    def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """One rule set and everything the product needs to play it at a table."""
+
+    ruleset: type[RuleSet[Any, Any]]
+    content: ContentLoader
+    """The setup record (and the registered fixture card sets) to the cards its rules read."""
+    content_check: ContentCheck
+    """``smartmat content check --ruleset NAME``: its cards validated and summarised."""
+    table: TableBehaviour
+    demo_table: str
+    """The shipped table file (``tables/<name>.yaml``) that ``smartmat run --ruleset NAME`` starts."""
+    title: str
+    """The game's name for people (the set-up page, the command line's help)."""
+    table_game_schema: tuple[str, str]
+    """The JSON Schema of a table file's ``game`` section for this game, as (package, schema name): the
+    package's ``schemas/<name>.schema.json`` (service/table/config.py checks the table file with it)."""
+    piece_sets: tuple[str, ...] = ()
+    """Content folders whose ``pieces.yaml`` add to the common piece classes (service/mat/geometry.py)."""
+    two_sides: bool = False
+    """Played by two sides, each a team of heroes (or a boss) and warriors with charged cards: a free disc
+    is handed out by team, a correction sets pools and tokens, a declared card is a charged card
+    (service/table/)."""
+    table_file_modes: bool = False
+    """The table file's ``game`` holds one setup per mode (``game.modes``, picked by ``game.mode``)."""
+    wizard_choices: Callable[[], dict[str, Any]] | None = None
+    """What the set-up wizard offers for this game, from its shipped cards (heroes, Lords, modes …); None: the
+    wizard does not set this game up and its games come from the table file."""
+    wizard_arguments: frozenset[str] = frozenset()
+    """The ``setup_game`` arguments a choice of this game takes (besides ``match``); others are refused."""
+    monster_sizes_on_cards: bool = False
+    """Its Monster cards print a disc size, so a monster's piece class is known before it is bound."""
+    room_services: bool = False
+    """Its special rooms sell services (the Merchant's items, the Healer's cures) that a simulated party buys
+    as it walks through (service/simulator/table.py)."""
+    translated_content: bool = False
+    """Its cards are printed in another language; the content files give each an ``english_name``."""
+    referee_view: Callable[[Any], dict[str, Any]] | None = None
+    """The game-log adapter's audit view of a state (the decks and the turn): ``smartmat replay --json``'s
+    ``referee`` (docs/positions.md)."""
+    position_of: Callable[[Any], dict[str, Any]] | None = None
+    """A state as the ``position`` of a setup record that starts a new log from it (``smartmat replay
+    --position``, docs/positions.md); None for a game without positions."""
+
+    @property
+    def name(self) -> str:
+        """The setup record's ``ruleset``."""
+        return self.ruleset.name

@@ -1,0 +1,1 @@
+"""JSON Schemas (Draft 2020-12) of the guided calibration's report file, shipped with the package."""

@@ -1,0 +1,1 @@
+"""The JSON Schema of a Coin Flick table file's ``game`` section."""
