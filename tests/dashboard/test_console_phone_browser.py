@@ -42,7 +42,7 @@ def test_the_console_fits_a_phone_and_undo_says_what_it_takes_back(
 
     # The tools used now and then are folded on a phone, so the console is a few screens long, not six.
     height = page.evaluate("document.documentElement.scrollHeight")
-    assert height <= 2_900, f"the console is {height} px long on a phone"
+    assert height <= 2_000, f"the console is {height} px long on a phone"  # 4,400-4,800 before the folds
     expect(page.locator("#correct-form")).to_be_hidden()
     open_tools(page)
 

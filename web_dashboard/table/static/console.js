@@ -12,8 +12,9 @@
     if (audio && audio.state === "suspended") audio.resume();
   }, { passive: true });
 
-  // The tools a referee reaches for now and then (corrections, discs, a shot by hand, the QR code) are folded
-  // on a phone, so the waiting shot, the pools, the mat and Undo fit a few screens; a wide screen opens them.
+  // The tools a referee reaches for now and then (corrections, discs, a shot by hand, the QR code) and the
+  // long Health Pools are folded on a phone, so the waiting shot, the mat and Undo fit about two screens; a
+  // wide screen opens them.
   if (window.matchMedia("(min-width: 900px)").matches) {
     document.querySelectorAll("details.tool").forEach((tool) => { tool.open = true; });
   }
