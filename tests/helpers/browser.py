@@ -66,7 +66,7 @@ def log_in(page: Any, pin: str, name: str = "anna") -> None:
 def open_tools(page: Any) -> None:
     """Tap open every folded tool of the referee console (a phone shows them folded: corrections, discs, a
     shot by hand, the QR code), as a referee who needs one does."""
-    page.wait_for_selector("details.tool")  # the console itself, not the page the tap left
+    page.wait_for_selector("#correct-tool", state="attached")  # the console itself, not the page the tap left
     for tool in page.locator("details.tool").all():
-        if tool.get_attribute("open") is None:
+        if tool.is_visible() and tool.get_attribute("open") is None:  # a game without pools hides that one
             tool.locator("summary").click()
