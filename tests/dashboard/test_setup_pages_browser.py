@@ -134,7 +134,7 @@ def test_each_set_up_command_answers_in_words_in_view_of_its_button(
     if button == "#enrol-start":  # a set is named before its discs are enrolled
         control.click()
         expect(page.locator(f"{button} + .answer")).to_contain_text(
-            "✘ Not done: set must be a name of small letters, digits and dashes, such as box-7"
+            "✘ Not done: set must be an id: small letters, digits and dashes"
         )
         page.fill("#enrol-set", "box-7")
         errors.remove("Failed to load resource: the server responded with a status of 400 (BAD REQUEST)")

@@ -35,7 +35,7 @@ class CommandRefused(ValueError):
 _ID = {
     "type": "string",
     "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
-    "x-expect": "a name of small letters, digits and dashes, such as 'box-7'",
+    "x-expect": "an id: small letters, digits and dashes",
 }
 _TOKEN = {
     "type": "string",
