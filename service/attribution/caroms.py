@@ -61,13 +61,7 @@ def carom_aims(
     me = pre[trace.declaration.flicked]
     spec = trace.spec(me.piece)
     e = config.model.disc_restitution**2  # the model's discs meet at the product of their elasticities
-    goals: list[tuple[str, float, float, float, float]] = []  # piece, where the flicked centre must pass
-    for pid, x0, y0, x1, y1, w in moved:
-        d = math.hypot(x1 - x0, y1 - y0)
-        reach = trace.spec(pid).radius_mm + spec.radius_mm
-        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
-    if rest is not None:
-        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
+    goals = _goals(trace, me.piece, moved, rest)  # piece, where the flicked centre must pass
     out: list[tuple[float, float]] = []
     for first, ax, ay, _, _, weight in sorted(moved, key=lambda m: -m[5])[:CAROM_FIRST_PIECES]:
         reach = trace.spec(first).radius_mm + spec.radius_mm
@@ -178,12 +172,7 @@ def caroms_among(
     ]
     goals = [(pid, x, y, PAIR_WEIGHT, trace.spec(pid).radius_mm + spec.radius_mm) for pid, x, y in along]
     unmoved = {pid for pid, _, _ in along}
-    for pid, x0, y0, x1, y1, w in moved:
-        d = math.hypot(x1 - x0, y1 - y0)
-        reach = trace.spec(pid).radius_mm + spec.radius_mm
-        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
-    if rest is not None:
-        goals.append((me.piece, rest.x_mm, rest.y_mm, 1.0, spec.radius_mm))
+    goals += _goals(trace, me.piece, moved, rest)
     out: list[tuple[float, float]] = []
     for first, ax, ay, weight in firsts:
         reach = trace.spec(first).radius_mm + spec.radius_mm
@@ -199,6 +188,25 @@ def caroms_among(
             if best is not None:
                 out.append((best[1], min(weight, w2)))
     return out
+
+
+def _goals(
+    trace: ShotTrace,
+    flicked: str,
+    moved: Sequence[tuple[str, float, float, float, float, float]],
+    rest: SeenPiece | None,
+) -> list[tuple[str, float, float, float, float]]:
+    """Where the flicked disc's centre must pass to set each moved piece off along its line (piece, x, y,
+    weight, reach), and its own resting place last."""
+    radius = trace.spec(flicked).radius_mm
+    goals = []
+    for pid, x0, y0, x1, y1, w in moved:
+        d = math.hypot(x1 - x0, y1 - y0)
+        reach = trace.spec(pid).radius_mm + radius
+        goals.append((pid, x0 - reach * (x1 - x0) / d, y0 - reach * (y1 - y0) / d, w, reach))
+    if rest is not None:
+        goals.append((flicked, rest.x_mm, rest.y_mm, 1.0, radius))
+    return goals
 
 
 def _distance_to_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
