@@ -10,6 +10,7 @@ refused whole, naming the key, and changes nothing. Nothing here imports OpenCV 
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from collections.abc import Sequence
@@ -152,3 +153,33 @@ def decode_status(payload: bytes) -> dict[str, Any]:
     if not isinstance(body, dict) or body.get("state") not in ("online", "offline"):
         raise CameraMessageError("camera status: 'state' must be 'online' or 'offline'")
     return body
+
+
+MAX_VIEW_BYTES = 512 * 1024  # an annotated, downscaled JPEG is some 60 KB
+
+
+def encode_view(summary: dict[str, Any], jpeg: bytes) -> bytes:
+    """The camera's view for the set-up page (service/camera/view.py), on ``…/camera/view``: the summary's
+    keys and the JPEG in base64 under ``jpeg``, in one message so the picture and its figures always match."""
+    body = {"v": VERSION, **summary, "jpeg": base64.b64encode(jpeg).decode("ascii")}
+    return json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+
+
+def decode_view(payload: bytes) -> tuple[dict[str, Any], bytes]:
+    """The summary and the JPEG; a message that is not one is refused whole."""
+    if len(payload) > MAX_VIEW_BYTES * 4 // 3 + 4096:
+        raise CameraMessageError("camera view: too large")
+    try:
+        body = json.loads(payload)
+        jpeg = base64.b64decode(body.pop("jpeg"), validate=True)
+    except (ValueError, RecursionError, KeyError, TypeError, AttributeError) as error:
+        raise CameraMessageError(f"camera view: not a view ({error})") from None
+    if body.pop("v", None) != VERSION or not jpeg.startswith(b"\xff\xd8"):
+        raise CameraMessageError("camera view: not a version-1 view with a JPEG")
+    for key in ("seen", "missing"):
+        if not isinstance(body.get(key), list) or not all(isinstance(d, str) for d in body[key]):
+            raise CameraMessageError(f"camera view: '{key}' must list disc ids")
+    error_mm = body.get("mapping_error_mm")
+    if error_mm is not None and not _finite(error_mm):
+        raise CameraMessageError("camera view: 'mapping_error_mm' must be a number or null")
+    return body, jpeg

@@ -69,7 +69,7 @@ def _run(args: argparse.Namespace) -> int:
             f"smartmat camera needs the camera extra (pip install -e '.[camera]'): {error}", file=sys.stderr
         )
         return 2
-    from service.camera_process.process import CameraProcess
+    from service.camera_process.process import CameraProcess, view_message
     from service.mat.geometry import ContentFileError, load_mat
     from service.publish.paho_transport import PahoTransport, unguessable_client_id
 
@@ -97,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
             if pipeline.watch is not None and pipeline.watch.mapping is not None:
                 process.health.mapping_error_mm = pipeline.watch.mapping.error_mm
             process.take(result, host_us)
+            if process.view_wanted():
+                process.send_view(view_message(pipeline, frame.image, result))
     except CaptureError as error:
         log.error("the camera stopped: %s", error)
         return 1

@@ -30,11 +30,13 @@ log = logging.getLogger(__name__)
 BATCH_S = 0.05  # frames go out at least this often (a shot's frames reach the daemon within ~50 ms)
 BATCH_FRAMES = 24
 STATUS_EVERY_S = 2.0
+VIEW_EVERY_S = 2.0  # at most one picture for the set-up page this often, however often it is asked
 
 
 class Publisher(Protocol):  # the slice of a transport the camera needs (PahoTransport; a fake in tests)
     def start(self, on_connect: OnConnect, on_message: OnMessage, will: Will | None = None) -> None: ...
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None: ...
+    def subscribe(self, topic_filter: str, qos: int) -> None: ...
     def flush(self, timeout_s: float) -> None: ...
     def stop(self) -> None: ...
 
@@ -82,13 +84,36 @@ class CameraProcess:
         self._status_at = 0.0
         self._frames_topic = topics.topic(table, topics.CAMERA_FRAMES)
         self._status_topic = topics.topic(table, topics.CAMERA_STATUS)
+        self._ask_topic = topics.topic(table, topics.CAMERA_VIEW_ASK)
+        self._view_topic = topics.topic(table, topics.CAMERA_VIEW)
+        self._asked = False  # set on the MQTT thread, read by the frame loop
+        self._view_at: float | None = None
 
     def start(self) -> None:
         will = Will(self._status_topic, encode_status({"state": "offline"}))
-        self.transport.start(self._publish_status, self._ignore, will)
+        self.transport.start(self._on_connect, self._on_message, will)
 
-    def _ignore(self, message: InboundMessage) -> None:  # it subscribes to nothing
-        pass
+    def _on_connect(self) -> None:
+        self.transport.subscribe(self._ask_topic, 1)
+        self._publish_status()
+
+    def _on_message(self, message: InboundMessage) -> None:
+        if message.topic == self._ask_topic and not message.retain:
+            self._asked = True  # the referee's set-up page wants a picture (its payload says nothing)
+
+    def view_wanted(self) -> bool:
+        """Whether to make the set-up page's picture from this frame: asked since the last one, and that
+        one at least ``VIEW_EVERY_S`` ago. No ask, no picture: tracking pays nothing for it."""
+        if not self._asked:
+            return False
+        now = self.host_now()
+        if self._view_at is not None and now - self._view_at < VIEW_EVERY_S:
+            return False
+        self._asked, self._view_at = False, now
+        return True
+
+    def send_view(self, payload: bytes) -> None:
+        self.transport.publish(self._view_topic, payload, qos=0, retain=False)
 
     def _publish_status(self) -> None:
         payload = encode_status(self.health.status("online"))
@@ -118,3 +143,16 @@ class CameraProcess:
         self.transport.publish(self._status_topic, encode_status(self.health.status("offline")), 1, True)
         self.transport.flush(2.0)  # its last word reaches the broker before it disconnects
         self.transport.stop()
+
+
+def view_message(pipeline: Any, image: Any, result: FrameResult, names: dict[str, str] | None = None) -> bytes:
+    """The set-up page's picture of this frame and its summary (service/camera/view.py), as sent on
+    ``camera/view``; ``names`` are the discs' shown names (default: their ids in the discs file)."""
+    from service.camera.view import disc_names, render_view, summary_of
+    from service.camera.wire import encode_view
+
+    mapping = pipeline.watch.mapping if pipeline.watch is not None else None
+    shown = disc_names(pipeline.looks, names)
+    radii = {disc: look.radius_mm for disc, look in pipeline.looks.items()}
+    jpeg = render_view(image, result, mapping, pipeline.layout, radii, shown)
+    return encode_view(summary_of(result, mapping, pipeline.looks, shown), jpeg)

@@ -27,7 +27,12 @@ CAMERA_FRAMES = (
     "camera/frames"  # QoS 0, not retained, from the camera process: batches of frames' disc places
 )
 CAMERA_STATUS = "camera/status"  # retained, from the camera process: its health; "offline" is its last will
-CAMERA_WORDS = (CAMERA_FRAMES, CAMERA_STATUS)
+# The camera's view for the referee's set-up page (docs/camera.md): the referee's channel asks on
+# ``camera/view/ask`` (not retained, any payload) and the camera process answers on ``camera/view`` (not
+# retained): one annotated JPEG and its summary, at most one every few seconds.
+CAMERA_VIEW_ASK = "camera/view/ask"
+CAMERA_VIEW = "camera/view"
+CAMERA_WORDS = (CAMERA_FRAMES, CAMERA_STATUS)  # what the daemon takes from the camera
 # A tournament (docs/tournaments.md): the hub's words under a table's prefix. The log shipper publishes the
 # event log on ``log`` and ``log/head``, the hub asks for records on ``log/request``, the table's bridge says
 # whether it is up on ``bridge``, and the hub offers the table its next match on ``match`` (retained).
@@ -45,12 +50,13 @@ OFFLINE = "offline"
 DAEMON_PUBLISHES = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, CMD_RESPONSE)
 # its own retained characters, to clear stale ones; the overhead camera's frames and health (docs/camera.md)
 DAEMON_READS = (CMD_REQUEST, CHARACTER, TRACKER, CAMERA_FRAMES, CAMERA_STATUS)
-REFEREE_PUBLISHES = (CMD_REQUEST,)
+REFEREE_PUBLISHES = (CMD_REQUEST, CAMERA_VIEW_ASK)
 SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, TRACKERS)
 # What an LED tracker shows: every account may read it (trackers are read-only, each with an account of its
 # own, since the broker names each client after its account).
 TRACKER_READS = (TRACKER, STATUS, CHARACTER)
-CAMERA_PUBLISHES = (CAMERA_FRAMES, CAMERA_STATUS)  # only the camera process: nobody else can blind or fool it
+CAMERA_READS = (CAMERA_VIEW_ASK,)  # the referee's ask for a view
+CAMERA_PUBLISHES = (CAMERA_FRAMES, CAMERA_STATUS, CAMERA_VIEW)  # only the camera process: nobody else can blind or fool it
 WLED_BRIDGE_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
 # WLED's own topic tree: each device listens on ``wled/<device>/api`` (only the bridge writes there) and
 # reports its own state under ``wled/<device>/`` with an account named as its device id (docs/trackers.md).

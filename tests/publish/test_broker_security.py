@@ -237,7 +237,7 @@ def test_the_acl_grants_exactly_what_the_topic_contract_says() -> None:
         "dashboard": granted("read", topics.SPECTATOR_READS),
         "spectator": granted("read", topics.SPECTATOR_READS),
         "tracker": granted("read", topics.TRACKER_READS),
-        "camera": granted("write", topics.CAMERA_PUBLISHES),
+        "camera": granted("write", topics.CAMERA_PUBLISHES) | granted("read", topics.CAMERA_READS),
         "wled-bridge": granted("read", topics.TRACKER_READS)
         | granted("write", topics.WLED_BRIDGE_PUBLISHES)
         | {("read", f"{topics.WLED_ROOT}/+/status"), ("write", f"{topics.WLED_ROOT}/+/api")},
