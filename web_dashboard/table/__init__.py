@@ -21,6 +21,7 @@ from flask import Flask
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from web_dashboard.security import LoginLimiter, RefereeSessions, read_pin_file
+from web_dashboard.table.camera_view import CameraViews
 from web_dashboard.table.commands import CommandChannel
 from web_dashboard.table.mat import shipped_mat
 from web_dashboard.table.mqtt_link import MqttCommandChannel, MqttFeed
@@ -64,11 +65,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("TABLE_FEED"):
         closers.append(MqttFeed(feed, BrokerUrl.parse(str(app.config["MQTT_URL"]))))
     commands: CommandChannel | None = app.config.get("COMMAND_CHANNEL")
+    camera_views: CameraViews | None = app.config.get("CAMERA_VIEWS")
     if commands is None:
         referee_url = app.config["MQTT_REFEREE_URL"] or app.config["MQTT_URL"]
         channel = MqttCommandChannel(table, BrokerUrl.parse(str(referee_url)))
         closers.append(channel)
         commands = channel
+        camera_views = camera_views or CameraViews(channel.ask_camera_view)
+        channel.on_camera_view = camera_views.take
     app.extensions["smartmat"] = Dashboard(
         table=table,
         feed=feed,
@@ -80,6 +84,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         ),
         pin_hash=pin_hash,
         closers=closers,
+        camera_views=camera_views,
     )
 
     on_stop(app, dashboard_of(app).close)  # ends every SSE stream, closes the MQTT connections
@@ -87,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from web_dashboard.table import (
         auth,
+        camera_view,
         command_api,
         console,
         controller,
@@ -95,7 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         spectator,
     )
 
-    for module in (spectator, auth, controller, console, command_api, setup_console, rule_pages):
+    for module in (spectator, auth, controller, console, command_api, setup_console, camera_view, rule_pages):
         app.register_blueprint(module.bp)
 
     mat = app.config.get("MAT") or shipped_mat()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -73,6 +74,9 @@ class MqttCommandChannel:
         self.table = table
         self._request_topic = topics.topic(table, topics.CMD_REQUEST)
         self._response_topic = topics.topic(table, topics.CMD_RESPONSE)
+        self._view_topic = topics.topic(table, topics.CAMERA_VIEW)
+        self._ask_topic = topics.topic(table, topics.CAMERA_VIEW_ASK)
+        self.on_camera_view: Callable[[bytes], None] | None = None  # the calibrate page's camera step
         self._lock = threading.Lock()
         self._waiting: dict[str, tuple[threading.Event, list[CommandResult]]] = {}
         self._subscribed = threading.Event()
@@ -89,9 +93,13 @@ class MqttCommandChannel:
         if reason.is_failure:
             log.error("referee connection refused by the broker: %s", reason)
             return
-        client.subscribe(self._response_topic, qos=1)
+        client.subscribe([(self._response_topic, 1), (self._view_topic, 0)])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self._view_topic:
+            if self.on_camera_view is not None and not message.retain:
+                self.on_camera_view(bytes(message.payload))
+            return
         if message.retain:
             return  # a response is an answer to a live request, never a replay
         try:
@@ -138,3 +146,10 @@ class MqttCommandChannel:
     def close(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+    def ask_camera_view(self) -> bool:
+        """Asks the camera process for one picture for the calibrate page (its answer comes on camera/view)."""
+        if not self._subscribed.is_set():
+            return False
+        info = self._client.publish(self._ask_topic, b"", qos=1, retain=False)
+        return info.rc == mqtt.MQTT_ERR_SUCCESS

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from flask import Flask, current_app
 
 from web_dashboard.security import LoginLimiter
 from web_dashboard.table.commands import CommandChannel
 from web_dashboard.table.table_feed import TableFeed
+
+if TYPE_CHECKING:
+    from web_dashboard.table.camera_view import CameraViews
 
 
 class Closable(Protocol):
@@ -24,6 +27,7 @@ class Dashboard:
     limiter: LoginLimiter
     pin_hash: str | None
     closers: list[Closable] = field(default_factory=list)
+    camera_views: CameraViews | None = None  # the calibrate page's camera step (camera_view.py)
 
     def close(self) -> None:
         self.feed.close()
