@@ -56,7 +56,8 @@ SPECTATOR_READS = (STATUS, STATE, CHARACTER, TRACKER, BOARD, EVENT, SHOT, TRACKE
 # own, since the broker names each client after its account).
 TRACKER_READS = (TRACKER, STATUS, CHARACTER)
 CAMERA_READS = (CAMERA_VIEW_ASK,)  # the referee's ask for a view
-CAMERA_PUBLISHES = (CAMERA_FRAMES, CAMERA_STATUS, CAMERA_VIEW)  # only the camera process: nobody else can blind or fool it
+# only the camera process: nobody else can blind or fool it
+CAMERA_PUBLISHES = (CAMERA_FRAMES, CAMERA_STATUS, CAMERA_VIEW)
 WLED_BRIDGE_PUBLISHES = (TRACKERS,)  # the WLED bridge says whether it and each device are connected
 # WLED's own topic tree: each device listens on ``wled/<device>/api`` (only the bridge writes there) and
 # reports its own state under ``wled/<device>/`` with an account named as its device id (docs/trackers.md).
@@ -130,6 +131,8 @@ def kind_filter(kind: str, table: str = "+") -> str:
         CMD_RESPONSE,
         TRACKERS,
         *CAMERA_WORDS,
+        CAMERA_VIEW_ASK,
+        CAMERA_VIEW,
         *TOURNAMENT_WORDS,
     ):
         return f"{ROOT}/{table_part}/{kind}"
@@ -160,6 +163,8 @@ def parse(full_topic: str) -> ParsedTopic:
         CMD_RESPONSE,
         TRACKERS,
         *CAMERA_WORDS,
+        CAMERA_VIEW_ASK,
+        CAMERA_VIEW,
         *TOURNAMENT_WORDS,
     ):
         return ParsedTopic(table, joined)

@@ -1,5 +1,6 @@
-"""The camera step of the calibrate page (docs/camera.md, "The camera step"): asked on ``camera/view/ask``, the
-camera process answers with one annotated JPEG of a rendered frame and its summary; unasked, it sends nothing,
+"""The camera step of the calibrate page (docs/camera.md, "The camera step"): asked on
+``camera/view/ask``, the camera process answers with one annotated JPEG of a rendered frame and its
+summary; unasked, it sends nothing,
 and however often it is asked it sends at most one picture every few seconds."""
 
 from __future__ import annotations

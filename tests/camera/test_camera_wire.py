@@ -84,6 +84,9 @@ class RecordingTransport:
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         self.published.append((topic, payload, qos, retain))
 
+    def subscribe(self, topic_filter: str, qos: int) -> None:
+        pass
+
     def flush(self, timeout_s: float) -> None:
         self.flushed = True
 

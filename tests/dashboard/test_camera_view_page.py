@@ -17,7 +17,7 @@ from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table import create_app
-from web_dashboard.table.camera_view import CameraViews
+from web_dashboard.table.camera_views import CameraViews
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
 SUMMARY = {
@@ -85,7 +85,8 @@ def test_a_referee_asks_for_the_view_and_fetches_the_jpeg(camera_app: tuple[Flas
     picture = referee.client.get("/referee/setup/camera/view.jpg")
     assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
     assert picture.data == _jpeg() and picture.headers["Cache-Control"] == "no-store"
-    state = referee.client.get("/referee/setup/camera/view.json").json
+    state = referee.client.get("/referee/setup/camera/view.json").get_json()
+    assert state is not None
     assert state["view"]["mapping_error_mm"] == 0.42 and state["view"]["missing"] == ["troll-1"]
 
 
@@ -104,7 +105,8 @@ def test_spectators_can_neither_fetch_the_view_nor_ask_for_one(camera_app: tuple
 
 def test_a_table_without_a_camera_link_has_no_picture(client: FlaskClient, referee: Referee) -> None:
     assert client.get("/referee/setup/camera/view.jpg").status_code == 404
-    assert client.get("/referee/setup/camera/view.json").json["camera_link"] is False
+    state = client.get("/referee/setup/camera/view.json").get_json()
+    assert state is not None and state["camera_link"] is False
 
 
 @pytest.mark.browser

@@ -21,7 +21,7 @@ from flask import Flask
 from service.publish import topics
 from service.publish.broker_url import BrokerUrl
 from web_dashboard.security import LoginLimiter, RefereeSessions, read_pin_file
-from web_dashboard.table.camera_view import CameraViews
+from web_dashboard.table.camera_views import CameraViews
 from web_dashboard.table.commands import CommandChannel
 from web_dashboard.table.mat import shipped_mat
 from web_dashboard.table.mqtt_link import MqttCommandChannel, MqttFeed

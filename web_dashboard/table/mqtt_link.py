@@ -148,7 +148,7 @@ class MqttCommandChannel:
         self._client.loop_stop()
 
     def ask_camera_view(self) -> bool:
-        """Asks the camera process for one picture for the calibrate page (its answer comes on camera/view)."""
+        """Asks the camera process for one picture for the calibrate page (answered on camera/view)."""
         if not self._subscribed.is_set():
             return False
         info = self._client.publish(self._ask_topic, b"", qos=1, retain=False)

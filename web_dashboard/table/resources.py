@@ -12,7 +12,7 @@ from web_dashboard.table.commands import CommandChannel
 from web_dashboard.table.table_feed import TableFeed
 
 if TYPE_CHECKING:
-    from web_dashboard.table.camera_view import CameraViews
+    from web_dashboard.table.camera_views import CameraViews
 
 
 class Closable(Protocol):

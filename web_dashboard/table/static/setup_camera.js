@@ -68,6 +68,17 @@
   }
 
   button.addEventListener("click", ask);
-  ask();
-  setInterval(poll, 1000);
+  (async function start() {  // a table without a camera link is told so, and nothing is asked
+    try {
+      const response = await fetch(`${base}/view.json`, { credentials: "same-origin" });
+      const state = response.ok ? await response.json() : null;
+      if (state && !state.camera_link) {
+        describe(state);
+        button.hidden = true;
+        return;
+      }
+    } catch (err) { /* asked below; the poll reports a lost connection */ }
+    ask();
+    setInterval(poll, 1000);
+  })();
 })();
