@@ -69,7 +69,9 @@ def render_view(
             label = names.get(disc, disc)
             origin = (centre[0] + int(radius) + 4, centre[1] + 5)
             cv2.putText(picture, label, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
-            cv2.putText(picture, label, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+            cv2.putText(
+                picture, label, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA
+            )
         caption = f"mapping error {mapping.error_mm:.2f} mm, {mapping.fiducials_seen} fiducials"
     else:
         caption = "the mat is not mapped"

@@ -145,7 +145,9 @@ class CameraProcess:
         self.transport.stop()
 
 
-def view_message(pipeline: Any, image: Any, result: FrameResult, names: dict[str, str] | None = None) -> bytes:
+def view_message(
+    pipeline: Any, image: Any, result: FrameResult, names: dict[str, str] | None = None
+) -> bytes:
     """The set-up page's picture of this frame and its summary (service/camera/view.py), as sent on
     ``camera/view``; ``names`` are the discs' shown names (default: their ids in the discs file)."""
     from service.camera.view import disc_names, render_view, summary_of
