@@ -75,8 +75,9 @@ def render_view(
         caption = f"mapping error {mapping.error_mm:.2f} mm, {mapping.fiducials_seen} fiducials"
     else:
         caption = "the mat is not mapped"
-    cv2.putText(picture, caption, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
-    cv2.putText(picture, caption, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    # White on a dark band: readable on a light floor and on the mat alike.
+    cv2.rectangle(picture, (0, 0), (picture.shape[1], 30), (0, 0, 0), -1)
+    cv2.putText(picture, caption, (8, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
     ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise ValueError("OpenCV could not encode the view as a JPEG")
