@@ -16,6 +16,37 @@ from service.games.content_report import ContentCheck
 from service.games.loading import ContentLoader
 from service.rules.ruleset import RuleSet
 
+SWISS = "swiss"
+"""A tournament of paired rounds: two entrants (players or teams) a match, a winner or a draw, standings by
+points (service/hub/swiss.py)."""
+CAMPAIGN = "campaign"
+"""A tournament of one party per table, each game scored by how far the party got and the gold it carried
+(service/hub/campaign.py)."""
+
+
+@dataclass(frozen=True)
+class PartyProgress:
+    """What a campaign scores of one game: the rooms a party has cleared and the gold its heroes carry."""
+
+    rooms_cleared: int = 0
+    gold: int = 0
+
+
+@dataclass(frozen=True)
+class TournamentFormat:
+    """A tournament a game offers (``smartmat hub new --format NAME``): how it is played and scored."""
+
+    name: str
+    """The event record's ``format`` (an id: small letters, digits and dashes), unique in the registry."""
+    title: str
+    """The format in words, for the organiser's help."""
+    kind: str
+    """``SWISS`` or ``CAMPAIGN``."""
+    mode: str | None = None
+    """A Swiss format: the table file's mode each match is offered to play (the match offer's ``mode``)."""
+    teams: bool = False
+    """A Swiss format: its entrants are teams, each naming its ``members``."""
+
 
 class TableBehaviour(Protocol):
     """What a table needs of a game beyond its rules (service/table/): the ``setup`` record a table file's
@@ -71,6 +102,11 @@ class GameDefinition:
     position_of: Callable[[Any], dict[str, Any]] | None = None
     """A state as the ``position`` of a setup record that starts a new log from it (``smartmat replay
     --position``, docs/positions.md); None for a game without positions."""
+    tournament_formats: tuple[TournamentFormat, ...] = ()
+    """The tournaments the hub runs for this game (service/hub/): each format's name, kind and mode."""
+    party_progress: Callable[[dict[str, Any]], PartyProgress] | None = None
+    """A table's published state (docs/state.md) read as a campaign scores it; None: a game without a party
+    that clears rooms (it scores nothing in a campaign)."""
 
     @property
     def name(self) -> str:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from service.hub import campaign
 from service.hub.model import TournamentError
 from service.hub.shipper import game_id
 from tests.daemon.table_harness import FakeTable
@@ -69,16 +68,3 @@ def test_parties_rank_by_rooms_cleared_then_gold(tmp_path: Path) -> None:
     finally:
         finished.close()
         playing.close()
-
-
-def test_a_partys_gold_counts_a_catacomb_heros_own_gold() -> None:
-    """catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes: the published
-    gold.party leaves out the gold a Catacomb hero may not pool; what the party carried still counts it."""
-    heroes = [
-        {"id": "hero-xoric", "kind": "hero", "gold": 4},
-        {"id": "hero-hakoru", "kind": "hero", "gold": 3},  # a Team Catacomb hero: its gold is its own
-    ]
-    monster = {"id": "monster-orc-1", "kind": "monster", "gold": 2}  # only the heroes' gold counts
-    assert campaign.party_gold({"gold": {"party": 4}, "characters": [*heroes, monster]}) == 7
-    assert campaign.party_gold({"gold": {"party": 5}}) == 5
-    assert campaign.party_gold({"gold": None, "characters": []}) == 0

@@ -8,7 +8,7 @@ from service.games.castles.loading import castles_content
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
 from service.games.castles.table import CastlesTable
 from service.games.castles.wizard import first_edition_choices, second_edition_choices
-from service.games.definition import GameDefinition
+from service.games.definition import SWISS, GameDefinition, TournamentFormat
 
 TABLE_GAME_SCHEMA = ("service.games.castles.schemas", "table_game")
 """The shape of a table file's ``game`` for these rule sets."""
@@ -26,6 +26,12 @@ SECOND_EDITION = GameDefinition(
     table_file_modes=True,
     wizard_choices=second_edition_choices,
     wizard_arguments=frozenset({"mode", "sides", "first", "game_length", "quick_start"}),
+    # Swiss events of the One versus One and the team mode (docs/tournaments.md); a match offer names the
+    # mode, which a table of either edition plays from its table file.
+    tournament_formats=(
+        TournamentFormat("castles-1v1", "Catacombs & Castles, One versus One", SWISS, mode="one-versus-one"),
+        TournamentFormat("castles-teams", "Catacombs & Castles, teams", SWISS, mode="team", teams=True),
+    ),
 )
 
 FIRST_EDITION = GameDefinition(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from service.games.catacombs.campaign import party_progress
 from service.games.catacombs.content_check import first_edition_check, third_edition_check
 from service.games.catacombs.first_edition.ruleset import Catacombs1E
 from service.games.catacombs.flow.position import position_of, referee_view
@@ -9,7 +10,7 @@ from service.games.catacombs.loading import first_edition_content, third_edition
 from service.games.catacombs.table import CatacombsTable
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
-from service.games.definition import GameDefinition
+from service.games.definition import CAMPAIGN, GameDefinition, TournamentFormat
 
 TABLE_GAME_SCHEMA = ("service.games.catacombs.schemas", "table_game")
 """The shape of a table file's ``game`` for these rule sets."""
@@ -30,6 +31,9 @@ THIRD_EDITION = GameDefinition(
     wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
     referee_view=referee_view,
     position_of=position_of,
+    # One party per table, ranked by the rooms it cleared and then its gold (docs/tournaments.md).
+    tournament_formats=(TournamentFormat("catacombs-3e-campaign", "Catacombs 3E campaign", CAMPAIGN),),
+    party_progress=party_progress,
 )
 
 FIRST_EDITION = GameDefinition(
@@ -47,4 +51,5 @@ FIRST_EDITION = GameDefinition(
     room_services=True,
     translated_content=True,
     referee_view=referee_view,
+    party_progress=party_progress,
 )
