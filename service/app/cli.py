@@ -441,31 +441,17 @@ def _announce_the_pin(pin_file: Path) -> None:
 
 
 def _size_of(ruleset: str) -> Any:
-    """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
-    from service.content import load_content as load_cards
-
-    if ruleset in game_names() and not definition_of(ruleset).monster_sizes_on_cards:
+    """Monster card id -> piece class, from the game's shipped cards (disc sizes printed on them)."""
+    game = definition_of(ruleset) if ruleset in game_names() else None
+    if game is None or game.monster_piece_class is None:
         # No disc size to go by (no monsters, or none printed): warriors take their team's discs and a
         # monster a free disc of its family (service/table/bindings.py).
         return lambda card: None
-
     try:
-        monsters = load_cards(ruleset).monsters
+        return game.monster_piece_class()
     except Exception:  # the size is a hint for handing out discs; a referee can always rebind
         log.exception("could not read monster disc sizes")
-        monsters = {}
-    classes = {
-        "small": "monster-extra-small",
-        "medium": "monster-medium",
-        "large": "monster-large",
-        "cube": "gelatinous-cube",
-    }
-
-    def size_of(card: str) -> str | None:
-        monster = monsters.get(card)
-        return classes.get(monster.disc_size or "") if monster else None
-
-    return size_of
+        return lambda card: None
 
 
 def _trace_dumper(path: Path) -> Any:

@@ -89,8 +89,10 @@ class GameDefinition:
     wizard does not set this game up and its games come from the table file."""
     wizard_arguments: frozenset[str] = frozenset()
     """The ``setup_game`` arguments a choice of this game takes (besides ``match``); others are refused."""
-    monster_sizes_on_cards: bool = False
-    """Its Monster cards print a disc size, so a monster's piece class is known before it is bound."""
+    monster_piece_class: Callable[[], Callable[[str], str | None]] | None = None
+    """Read from its shipped cards: a Monster card's id → the piece class its printed disc size names, so a
+    monster's piece class is known before it is bound; None: its Monster cards print no size (a monster
+    takes a free disc of its family, service/table/bindings.py)."""
     room_services: bool = False
     """Its special rooms sell services (the Merchant's items, the Healer's cures) that a simulated party buys
     as it walks through (service/simulator/table.py)."""

@@ -475,8 +475,8 @@ overlays = st.lists(_overlay_file(), min_size=1, max_size=3)
 
 
 def check_content(files: list[tuple[str, str]]) -> None:
-    from service.content import load_content
     from service.content.errors import ContentError
+    from service.games.catacombs.content import load_content
 
     with tempfile.TemporaryDirectory(prefix="smartmat-fuzz-") as directory:
         root = Path(directory)

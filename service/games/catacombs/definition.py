@@ -6,7 +6,11 @@ from service.games.catacombs.campaign import party_progress
 from service.games.catacombs.content_check import first_edition_check, third_edition_check
 from service.games.catacombs.first_edition.ruleset import Catacombs1E
 from service.games.catacombs.flow.position import position_of, referee_view
-from service.games.catacombs.loading import first_edition_content, third_edition_content
+from service.games.catacombs.loading import (
+    first_edition_content,
+    third_edition_content,
+    third_edition_monster_sizes,
+)
 from service.games.catacombs.table import CatacombsTable
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
@@ -26,7 +30,7 @@ THIRD_EDITION = GameDefinition(
     # Castles heroes may join a 3E party with their own pieces (catacombs-and-castles-2e-manual.md: Catacombs
     # 3E Integration; the castles expansion): the 2E box's sizes, named castles-*.
     piece_sets=("catacombs-and-castles-2e",),
-    monster_sizes_on_cards=True,
+    monster_piece_class=third_edition_monster_sizes,
     wizard_choices=third_edition_choices,
     wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
     referee_view=referee_view,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.content import load_content
 from service.content.reading import read_ruleset
+from service.games.catacombs.content import load_content
 from service.games.catacombs.content.first_edition import FILES as FIRST_EDITION_FILES
 from service.games.catacombs.content.first_edition import RULESET as FIRST_EDITION
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, RoomCard
 from service.games.catacombs.flow.layout import deal_room_deck

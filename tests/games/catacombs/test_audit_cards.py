@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
 from service.rules.errors import (

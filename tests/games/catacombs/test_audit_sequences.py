@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, MonsterCard, QuadrantEntry, RoomCard
 from service.games.catacombs.flow.shots import Sequence, Shot

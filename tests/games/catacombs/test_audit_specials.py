@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from service.content import load_content
 from service.gamelog import replay
 from service.gamelog.writer import LogWriter
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
 from service.games.catacombs.flow.settings import Settings

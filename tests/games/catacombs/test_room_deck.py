@@ -116,8 +116,8 @@ def test_a_named_layout_from_the_content_is_dealt() -> None:
 
 
 def test_the_shipped_tutorial_layout_is_its_static_column() -> None:
-    from service.content import load_content
     from service.games.catacombs.adapter import rules_content
+    from service.games.catacombs.content import load_content
 
     deck = deal_room_deck(rules_content(load_content("catacombs-3e", None)), "tutorial", seed=1)
     assert deck[:2] == ("bholoth-cemetery", "the-barracks") and deck[-1] == "catacomb-lords-lair"
