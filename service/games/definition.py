@@ -8,13 +8,14 @@ need from it (docs/architecture.md, "Adding a game").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from service.games.content_report import ContentCheck
 from service.games.loading import ContentLoader
-from service.rules.ruleset import RuleSet
+from service.rules.ruleset import RuleSet, RulesState
 
 SWISS = "swiss"
 """A tournament of paired rounds: two entrants (players or teams) a match, a winner or a draw, standings by
@@ -48,15 +49,63 @@ class TournamentFormat:
     """A Swiss format: its entrants are teams, each naming its ``members``."""
 
 
+class TableFileGame(Protocol):
+    """A table file's ``game`` section as the table read it (service/table/config.py), checked with the game's
+    own section schema; ``fields`` is the section as written, for what the named fields leave out."""
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def content(self) -> str: ...
+
+    @property
+    def heroes(self) -> tuple[str, ...]: ...
+
+    @property
+    def lord(self) -> str: ...
+
+    @property
+    def rooms(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def mode(self) -> str | None: ...
+
+    @property
+    def modes(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
+
+    @property
+    def expansions(self) -> tuple[str, ...]: ...
+
+    @property
+    def fields(self) -> Mapping[str, Any]: ...
+
+
+class TableFile(Protocol):
+    """What a game reads of a table file: where it is (for a refusal), the rule set and the game section."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def game(self) -> TableFileGame: ...
+
+
 class TableBehaviour(Protocol):
     """What a table needs of a game beyond its rules (service/table/): the ``setup`` record a table file's
     game becomes, what may be declared now, and the expected shot with what the mat needs to know of it."""
 
-    def setup_payload(self, table: Any, games_so_far: int) -> dict[str, Any]: ...
+    def setup_payload(self, table: TableFile, games_so_far: int) -> dict[str, Any]: ...
 
-    def actions(self, rules: Any, state: Any) -> list[dict[str, Any]] | None: ...
+    def actions(self, rules: RuleSet[Any, Any], state: RulesState) -> list[dict[str, Any]] | None: ...
 
-    def expected_shot(self, rules: Any, state: Any) -> dict[str, Any] | None: ...
+    def expected_shot(self, rules: RuleSet[Any, Any], state: RulesState) -> dict[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
