@@ -153,6 +153,10 @@ class GameDefinition:
     position_of: Callable[[Any], dict[str, Any]] | None = None
     """A state as the ``position`` of a setup record that starts a new log from it (``smartmat replay
     --position``, docs/positions.md); None for a game without positions."""
+    corrections: tuple[tuple[str, str], ...] = ()
+    """What the referee may set by hand at the console, as (``correct``'s ``field``, its words): the form
+    offers these, starting on the first; the table's ``correct`` command checks each
+    (service/table/commands/)."""
     tournament_formats: tuple[TournamentFormat, ...] = ()
     """The tournaments the hub runs for this game (service/hub/): each format's name, kind and mode."""
     party_progress: Callable[[dict[str, Any]], PartyProgress] | None = None

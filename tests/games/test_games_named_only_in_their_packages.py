@@ -29,15 +29,9 @@ SHORTEST_PREFIX = 8  # the start of a game's name: "catacombs-and-", not "cat" o
 QUOTED = re.compile(r"""(["'])([^"'\n]{1,100})\1""")
 
 # Modules that still name a game, each with why; the list only shrinks (the test fails on a stale entry too).
-# The content loader, the mat, the table file's schema, the set-up pages and the hub ask the registry. Left:
-# the referee console's correction form offers each game's correctable fields from a table of its own, by
-# rule set (the table's refusal, service/table/commands/corrections.py, is the check that counts).
-STILL_NAMED: set[tuple[str, str]] = {
-    ("web_dashboard/table/static/console.js", "catacombs-1e"),
-    ("web_dashboard/table/static/console.js", "catacombs-3e"),
-    ("web_dashboard/table/static/console.js", "catacombs-and-castles-1e"),
-    ("web_dashboard/table/static/console.js", "catacombs-and-castles-2e"),
-}
+# None is left: the content loader, the mat, the table file's schema, the set-up pages, the console's
+# correction form and the hub ask the registry.
+STILL_NAMED: set[tuple[str, str]] = set()
 
 
 def game_packages() -> set[str]:

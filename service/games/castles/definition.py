@@ -13,6 +13,9 @@ from service.games.definition import SWISS, GameDefinition, TournamentFormat
 TABLE_GAME_SCHEMA = ("service.games.castles.schemas", "table_game")
 """The shape of a table file's ``game`` for these rule sets."""
 
+CORRECTIONS = (("health", "the side's Health Tokens"), ("charge", "tokens on a card"))
+"""What the referee sets by hand: a side's Health Pool, the tokens on a character's card."""
+
 SECOND_EDITION = GameDefinition(
     ruleset=CastlesSecondEdition,
     content=castles_content,
@@ -26,6 +29,7 @@ SECOND_EDITION = GameDefinition(
     table_file_modes=True,
     wizard_choices=second_edition_choices,
     wizard_arguments=frozenset({"mode", "sides", "first", "game_length", "quick_start"}),
+    corrections=CORRECTIONS,
     # Swiss events of the One versus One and the team mode (docs/tournaments.md); a match offer names the
     # mode, which a table of either edition plays from its table file.
     tournament_formats=(
@@ -49,4 +53,5 @@ FIRST_EDITION = GameDefinition(
     table_file_modes=True,
     wizard_choices=first_edition_choices,
     wizard_arguments=frozenset({"mode", "sides", "board_side", "armour_tokens"}),
+    corrections=CORRECTIONS,
 )

@@ -35,6 +35,7 @@ THIRD_EDITION = GameDefinition(
     wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
     referee_view=referee_view,
     position_of=position_of,
+    corrections=(("health", "health"), ("gold", "gold"), ("card", "a card (give or take)")),
     # One party per table, ranked by the rooms it cleared and then its gold (docs/tournaments.md).
     tournament_formats=(TournamentFormat("catacombs-3e-campaign", "Catacombs 3E campaign", CAMPAIGN),),
     party_progress=party_progress,
@@ -55,5 +56,11 @@ FIRST_EDITION = GameDefinition(
     room_services=True,
     translated_content=True,
     referee_view=referee_view,
+    corrections=(
+        ("health", "health"),
+        ("gold", "gold"),
+        ("rage", "rage (the Barbarian)"),
+        ("card", "a card (give or take)"),
+    ),
     party_progress=party_progress,
 )
