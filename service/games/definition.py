@@ -136,6 +136,9 @@ class GameDefinition:
     wizard_choices: Callable[[], dict[str, Any]] | None = None
     """What the set-up wizard offers for this game, from its shipped cards (heroes, Lords, modes …); None: the
     wizard does not set this game up and its games come from the table file."""
+    wizard_setup: Callable[[Mapping[str, Any], TableFile, int], dict[str, Any]] | None = None
+    """The wizard's choice (its arguments checked against ``wizard_arguments``), the table file and the games
+    played so far in the log, to the setup record (``choice.SetupRefused`` names a wrong argument)."""
     wizard_arguments: frozenset[str] = frozenset()
     """The ``setup_game`` arguments a choice of this game takes (besides ``match``); others are refused."""
     monster_piece_class: Callable[[], Callable[[str], str | None]] | None = None

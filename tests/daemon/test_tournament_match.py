@@ -95,7 +95,11 @@ def test_a_3e_table_refuses_a_castles_match() -> None:
     running = FakeTable()
     try:
         answer = running.send("setup_game", match=offer(table=running.table.table))
-        assert not answer["ok"] and "a tournament match is a Catacombs & Castles game" in answer["error"]
+        assert not answer["ok"], answer
+        assert (
+            "a tournament match is played from the table file's game.modes; this table plays catacombs-3e"
+            in (answer["error"])
+        )
     finally:
         running.close()
 

@@ -7,7 +7,12 @@ from service.games.castles.first_edition.ruleset import CastlesFirstEdition
 from service.games.castles.loading import castles_content
 from service.games.castles.second_edition.ruleset import CastlesSecondEdition
 from service.games.castles.table import CastlesTable
-from service.games.castles.wizard import first_edition_choices, second_edition_choices
+from service.games.castles.wizard import (
+    first_edition_choices,
+    first_edition_setup,
+    second_edition_choices,
+    second_edition_setup,
+)
 from service.games.definition import SWISS, GameDefinition, TournamentFormat
 
 TABLE_GAME_SCHEMA = ("service.games.castles.schemas", "table_game")
@@ -28,6 +33,7 @@ SECOND_EDITION = GameDefinition(
     two_sides=True,
     table_file_modes=True,
     wizard_choices=second_edition_choices,
+    wizard_setup=second_edition_setup,
     wizard_arguments=frozenset({"mode", "sides", "first", "game_length", "quick_start"}),
     corrections=CORRECTIONS,
     # Swiss events of the One versus One and the team mode (docs/tournaments.md); a match offer names the
@@ -52,6 +58,7 @@ FIRST_EDITION = GameDefinition(
     two_sides=True,
     table_file_modes=True,
     wizard_choices=first_edition_choices,
+    wizard_setup=first_edition_setup,
     wizard_arguments=frozenset({"mode", "sides", "board_side", "armour_tokens"}),
     corrections=CORRECTIONS,
 )

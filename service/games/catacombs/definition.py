@@ -13,7 +13,7 @@ from service.games.catacombs.loading import (
 )
 from service.games.catacombs.table import CatacombsTable
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
-from service.games.catacombs.wizard import first_edition_choices, third_edition_choices
+from service.games.catacombs.wizard import catacombs_setup, first_edition_choices, third_edition_choices
 from service.games.definition import CAMPAIGN, GameDefinition, TournamentFormat
 
 TABLE_GAME_SCHEMA = ("service.games.catacombs.schemas", "table_game")
@@ -32,6 +32,7 @@ THIRD_EDITION = GameDefinition(
     piece_sets=("catacombs-and-castles-2e",),
     monster_piece_class=third_edition_monster_sizes,
     wizard_choices=third_edition_choices,
+    wizard_setup=catacombs_setup,
     wizard_arguments=frozenset({"heroes", "lord", "rooms", "expansions"}),
     referee_view=referee_view,
     position_of=position_of,
@@ -51,6 +52,7 @@ FIRST_EDITION = GameDefinition(
     table_game_schema=TABLE_GAME_SCHEMA,
     piece_sets=("catacombs-1e",),
     wizard_choices=first_edition_choices,
+    wizard_setup=catacombs_setup,
     wizard_arguments=frozenset({"heroes", "lord", "rooms"}),
     # Its Monster cards print no disc size: a free disc of the family is used.
     room_services=True,
