@@ -156,6 +156,9 @@ class GameDefinition:
     position_of: Callable[[Any], dict[str, Any]] | None = None
     """A state as the ``position`` of a setup record that starts a new log from it (``smartmat replay
     --position``, docs/positions.md); None for a game without positions."""
+    game_result: Callable[[Any], dict[str, Any]] | None = None
+    """A finished game's state, told its own way for people (the snapshot's ``result``, docs/state.md: a
+    party's rooms and gold); None: told as a side's win (service/table/game_result.py)."""
     corrections: tuple[tuple[str, str], ...] = ()
     """What the referee may set by hand at the console, as (``correct``'s ``field``, its words): the form
     offers these, starting on the first; the table's ``correct`` command checks each

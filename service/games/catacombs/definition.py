@@ -11,7 +11,7 @@ from service.games.catacombs.loading import (
     third_edition_content,
     third_edition_monster_sizes,
 )
-from service.games.catacombs.table import CatacombsTable
+from service.games.catacombs.table import CatacombsTable, party_result
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.games.catacombs.wizard import catacombs_setup, first_edition_choices, third_edition_choices
 from service.games.definition import CAMPAIGN, GameDefinition, TournamentFormat
@@ -24,6 +24,7 @@ THIRD_EDITION = GameDefinition(
     content=third_edition_content,
     content_check=third_edition_check,
     table=CatacombsTable(),
+    game_result=party_result,
     demo_table="demo",
     title="Catacombs 3E",
     table_game_schema=TABLE_GAME_SCHEMA,
@@ -47,6 +48,7 @@ FIRST_EDITION = GameDefinition(
     content=first_edition_content,
     content_check=first_edition_check,
     table=CatacombsTable(),
+    game_result=party_result,
     demo_table="catacombs-1e-demo",
     title="Catacombs 1E",
     table_game_schema=TABLE_GAME_SCHEMA,
