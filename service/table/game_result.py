@@ -8,18 +8,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.games import definition_of, game_names
+from service.rules.ruleset import RulesState
 from service.table.wording import side_result_headline
 
 
-def rooms_left(state: Any) -> int | None:
+def rooms_left(state: RulesState | None) -> int | None:
     """Room cards still face down (the deck's height, not its cards); None for a game without rooms."""
     deck = getattr(state, "room_deck", None)
     if state is None or deck is None:
         return None
-    return max(0, len(deck) - int(state.room_index) - 1)
+    return max(0, len(deck) - int(getattr(state, "room_index", 0)) - 1)
 
 
-def game_result(state: Any, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+def game_result(state: RulesState | None, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
 
     A game that tells its end its own way says so in its definition (``game_result``: a party's rooms and
@@ -33,7 +34,7 @@ def game_result(state: Any, entrants: Mapping[str, str] | None = None) -> dict[s
     return _side_result(state, entrants or {})
 
 
-def _told_by_its_game(state: Any) -> Callable[[Any], dict[str, Any]] | None:
+def _told_by_its_game(state: RulesState) -> Callable[[Any], dict[str, Any]] | None:
     ruleset = getattr(state, "ruleset", None)
     return definition_of(ruleset).game_result if ruleset in game_names() else None
 

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 AT = "2026-11-28T12:00:00Z"
 # The Any in service/table/'s public signatures (functions, methods, dataclass fields), nearly all of them a
 # JSON object's values (a record's payload, a command's arguments, a snapshot). The count only shrinks.
-MOST_ANY_AT_THE_TABLE = 77
+MOST_ANY_AT_THE_TABLE = 75
 
 
 def public_anys(source: str) -> int:
