@@ -17,11 +17,11 @@ from firmware_bridge.messages import Hello, Impact
 from service.app.cli import _health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 def test_impacts_of_a_flick_in_motion_are_journaled_before_they_are_acknowledged() -> None:
-    table = FakeTable()
+    table = GameScript()
     records_before = table.eventlog.last_seq()
     table.connection.feed(Impact(3, 5_000_000, 512), Impact(4, 5_000_150, 430))
     table.daemon.step(0.5)  # the reader thread hands both on; one step takes them together
@@ -52,7 +52,7 @@ class FillableJournal:
 def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken_again_when_resent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    table = FakeTable()
+    table = GameScript()
     journal = FillableJournal(table.eventlog.journal_device)
     table.eventlog.journal_device = journal  # type: ignore[method-assign]
     table.connection.feed(Impact(3, 6_000_000, 512))
@@ -102,7 +102,7 @@ def test_the_sqlite_journal_survives_a_reopen_and_leaves_the_records_alone(tmp_p
 
 
 def test_a_board_that_reboots_while_its_messages_are_refused_is_read_again() -> None:
-    table = FakeTable()
+    table = GameScript()
     journal = FillableJournal(table.eventlog.journal_device)
     table.eventlog.journal_device = journal  # type: ignore[method-assign]
     table.connection.feed(Impact(3, 7_000_000, 512))

@@ -8,12 +8,12 @@ from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.special_rooms import tavern_level
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotEnoughGoldError
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 
-from .conftest import Table
 
-
-def visit(room: str, settings: Settings | None = None, **gold: int) -> Table:
-    table = Table([room, "the-barracks"], settings=settings)
+def visit(room: str, settings: Settings | None = None, **gold: int) -> RulesScript:
+    table = catacombs_3e([room, "the-barracks"], settings=settings)
     for hero, amount in gold.items():
         table.edit(f"hero-{hero}", gold=amount)
     table.do(A.EnterRoom())
@@ -144,7 +144,7 @@ def test_a_hero_with_a_discount_pays_less_at_izchaks() -> None:
     from .content import with_cards
 
     marorg = HeroCard("marorg", "Marorg the Skeleton Explorer", 8, (seq("melee"),), item_discount=1)
-    table = Table(
+    table = catacombs_3e(
         ["izchak-the-merchant"],
         heroes=("marorg", "varesh", "roosan", "elani"),
         content=with_cards(heroes=[marorg]),
