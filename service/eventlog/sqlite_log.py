@@ -176,6 +176,12 @@ class SqliteEventLog(EventLog):
             )
             return [StoredRow(*row) for row in cursor]
 
+    @property
+    def synchronous(self) -> int:
+        """SQLite's ``synchronous`` level on this log's connection (2: FULL, every commit on the disk)."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA synchronous").fetchone()[0])
+
     def last_seq(self) -> int:
         with self._lock:
             return self._last_seq_locked()

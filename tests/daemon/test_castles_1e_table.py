@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service.app.cli import _chosen_table
+from service.app.cli import chosen_table
 from service.games.castles.core import actions as A
 from service.table.bindings import resolve_bindings
 from service.table.config import TableConfig, load_table
@@ -128,7 +128,7 @@ def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_n
         args = argparse.Namespace(table=None, ruleset="catacombs-and-castles-1e", mode=None)
         for key, value in given.items():
             setattr(args, key, value)
-        table: TableConfig = _chosen_table(args)
+        table: TableConfig = chosen_table(args)
         return table
 
     team = chosen()

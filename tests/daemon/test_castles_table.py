@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.app.cli import _chosen_table, _say_which_game_resumes
+from service.app.cli import chosen_table, say_which_game_resumes
 from service.eventlog.memory import MemoryEventLog
 from service.sensing.tags import TableConfigError
 from service.table.config import TableConfig, load_table, with_game
@@ -165,7 +165,7 @@ def test_smartmat_run_picks_the_shipped_table_of_the_rule_set_and_the_mode() -> 
         args = argparse.Namespace(table=None, ruleset=None, mode=None)
         for key, value in given.items():
             setattr(args, key, value)
-        table: TableConfig = _chosen_table(args)
+        table: TableConfig = chosen_table(args)
         return table
 
     boss = chosen(ruleset="catacombs-and-castles-2e", mode="boss")
@@ -224,10 +224,10 @@ def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_
 def test_another_mode_on_the_command_line_does_not_throw_away_a_game_in_play(
     team_table: GameScript, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _say_which_game_resumes(team_table.daemon, "boss")
+    say_which_game_resumes(team_table.daemon, "boss")
     said = capsys.readouterr().out
     assert "resumes a team game in play; --mode boss applies to the next game (add --new-game" in said
-    _say_which_game_resumes(team_table.daemon, "team")
+    say_which_game_resumes(team_table.daemon, "team")
     assert capsys.readouterr().out == ""
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.messages import Hello, Impact
-from service.app.cli import _health_check
+from service.app.cli import health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
 from tests.helpers.game_script import GameScript
@@ -71,7 +71,7 @@ def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken
     assert not health.ok and not health.serial_link and not health.journal
     assert table.state["health"]["serial_link"] is False
     assert table.state["health"]["journal"] is False
-    healthy, status = _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()
+    healthy, status = health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()
     assert not healthy, "systemd's watchdog must not be fed while the mat's messages are refused"
     assert "CANNOT BE KEPT" in status
 
@@ -87,7 +87,7 @@ def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken
     assert [seq for seq, _ in kept].count(1) == 1  # taken once, not once per time it was sent
     assert table.connection.unacknowledged == 0
     assert table.daemon.health().ok
-    assert _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()[0]
+    assert health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()[0]
     assert table.state["health"]["serial_link"] is True
 
 

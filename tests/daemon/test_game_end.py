@@ -105,12 +105,12 @@ def test_an_undone_shot_and_a_correction_read_as_words_not_record_numbers() -> N
 
 
 def test_smartmat_run_loops_the_demo_but_leaves_a_real_table_to_its_referee() -> None:
-    from service.app.cli import DEMO_NEXT_GAME_AFTER_S, _next_game_after
+    from service.app.cli import DEMO_NEXT_GAME_AFTER_S, next_game_after
 
-    assert _next_game_after(None, demo=True) == DEMO_NEXT_GAME_AFTER_S
-    assert _next_game_after(None, demo=False) is None
-    assert _next_game_after(5.0, demo=False) == 5.0
-    assert _next_game_after(0.0, demo=True) is None
+    assert next_game_after(None, demo=True) == DEMO_NEXT_GAME_AFTER_S
+    assert next_game_after(None, demo=False) is None
+    assert next_game_after(5.0, demo=False) == 5.0
+    assert next_game_after(0.0, demo=True) is None
 
 
 def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:

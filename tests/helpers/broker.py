@@ -59,6 +59,11 @@ class MosquittoBroker:
         return f"mqtt://{credentials}{self.host}:{self.port}"
 
     @property
+    def pid(self) -> int | None:
+        """The running broker's process id (a fault stops and continues it), None when it is not running."""
+        return self._process.pid if self._process is not None else None
+
+    @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 

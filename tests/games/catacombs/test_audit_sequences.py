@@ -46,18 +46,18 @@ def _with_room(shipped: CardIndex, monster: str) -> CardIndex:
         [shipped.hero(h) for h in _hero_ids(shipped)],
         [m for m in _monsters(shipped)],
         [room],
-        list(shipped._lords.values()),
-        shipped._poison,
-        list(shipped._cards.values()),
+        list(shipped.lords()),
+        shipped.poison_deck(),
+        list(shipped.cards()),
     )
 
 
 def _hero_ids(shipped: CardIndex) -> list[str]:
-    return list(shipped._heroes)
+    return [h.id for h in shipped.heroes()]
 
 
 def _monsters(shipped: CardIndex) -> list[MonsterCard]:
-    return list(shipped._monsters.values())
+    return list(shipped.monsters())
 
 
 def _battle(rules: Catacombs3E, state: GameState) -> GameState:
@@ -266,9 +266,9 @@ def test_elastic_connector_any_order_and_any_of(shipped: CardIndex) -> None:
         [base.hero(h) for h in _hero_ids(base)],
         [*_monsters(base), goblin],
         [base.room("audit-room")],
-        list(base._lords.values()),
-        base._poison,
-        list(base._cards.values()),
+        list(base.lords()),
+        base.poison_deck(),
+        list(base.cards()),
     )
     rules = Catacombs3E(content)
     state = _heroes_pass(rules, _battle(rules, rules.new_game(HEROES, LORD, ["audit-room"], seed=3)))
