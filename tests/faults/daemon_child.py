@@ -78,7 +78,7 @@ class JournaledLog(SqliteEventLog):
         if kill_in_append:
             at, _, mode = kill_in_append.partition(":")
             self.kill_at, self.kill_mode = int(at), mode
-        self._db.set_trace_callback(self._traced)
+        self.trace_statements(self._traced)
 
     def _traced(self, statement: str) -> None:
         # Called by SQLite just before it runs each statement, inside append()'s transaction.

@@ -59,7 +59,7 @@ from service.simulator.table import Pace, SimulatedTable
 from service.table.bindings import resolve_bindings
 from service.table.session import TableSession
 from tests.faults.daemon_child import payload_digest
-from tests.helpers.broker import MosquittoBroker, _die_with_parent, start_mosquitto
+from tests.helpers.broker import MosquittoBroker, die_with_parent, start_mosquitto
 from tests.integration.live_table import quick_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -216,7 +216,7 @@ class FaultRun:
             stderr=subprocess.STDOUT,
             cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)},
-            preexec_fn=_die_with_parent,  # a harness killed by a time limit takes its daemon with it
+            preexec_fn=die_with_parent,  # a harness killed by a time limit takes its daemon with it
         )
         log.close()
 

@@ -194,7 +194,8 @@ def test_a_grabbed_enemys_rush_flicks_the_enemys_piece() -> None:
         t.do(A.ResolveShot("hero-formilus", "rush", flicked="hero-formilus"))
     assert refused.value.rule == "catacombs-and-castles-1e-manual.txt: Shot Reference"
     t.do(A.ResolveShot("hero-formilus", "rush", flicked="hero-kethyst"))
-    assert t.state.turn is None or not t.state.turn.queue or t.state.turn.queue[0].added != "grapple"
+    turn = t.state.turn  # the grappled rush is done: the card's own rush is next
+    assert turn is not None and [(p.shot, p.added) for p in turn.queue] == [("rush", "")]
 
 
 def test_a_team_action_teammates_flick_their_own_pieces() -> None:

@@ -459,8 +459,7 @@ def test_an_antient_leaves_the_room_when_the_battle_phase_ends() -> None:
     table.do(A.EnterRoom())
     table.do(A.StartBattle())
     assert ANTIENT not in [c.id for c in table.rules.actors(table.state)]
-    antient = table.state.find(ANTIENT)
-    assert antient is None or not antient.on_mat
+    assert table.state.find(ANTIENT) is None
 
 
 def test_althea_takes_no_offering_to_heal_a_hero_already_at_full_health() -> None:
