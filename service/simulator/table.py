@@ -191,14 +191,14 @@ class SimulatedTable(HandsOnTheMat):
     # -- hands on the mat, for a person (or a test) playing alongside ------------------------------------
     def put_pieces_down(self, state: dict[str, Any]) -> None:
         """Put down the disc of every character of ``state`` that is not on the mat yet, and step back."""
-        with self.source._lock:
+        with self.source.hands():
             placed = self._set_up_room(state)
         if placed:
             self._let_the_board_see()
 
     def flick_at(self, piece: str, target: str) -> ShotRecord:
         """Flick ``piece`` at ``target`` with a player's aim; returns what really happened."""
-        with self.source._lock:
+        with self.source.hands():
             plan = self.player.plan_character_shot(self.world, piece, [target])
         self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
         self._film(self.last_shot)
@@ -228,7 +228,7 @@ class SimulatedTable(HandsOnTheMat):
                 state = self._state or state  # act on the table as it is now, not as it was
             seen = state.get("seq", seen)
             try:
-                with self.source._lock:  # hands on the mat: the board must not scan half a move
+                with self.source.hands():  # hands on the mat: the board must not scan half a move
                     touched = self.tidy_the_mat(state)
                 if touched:
                     self._let_the_board_see()
@@ -258,7 +258,7 @@ class SimulatedTable(HandsOnTheMat):
             self.say("answer", decision=pending["id"], option=self.rng.choice(pending["options"])["id"])
             return
         if phase == "setup" and state.get("room"):
-            with self.source._lock:
+            with self.source.hands():
                 placed = self._set_up_room(state)
             if placed:
                 self._let_the_board_see()
@@ -390,7 +390,7 @@ class SimulatedTable(HandsOnTheMat):
                 self.say("skip_shot")
                 return
             ranged_class = self.classes[self.table.registry.entry(ranged).piece_class]
-            with self.source._lock:
+            with self.source.hands():
                 plan = self.player.plan_ranged_shot(
                     self.world, own_piece, ranged, ranged_class, enemies, side=shooter["side"]
                 )
