@@ -280,3 +280,8 @@ _HANDLERS: Mapping[str, Handler] = {
     **{name: _turn_action(name) for name in NEEDS_TURN},
     **{name: _pass_through(name) for name in PASS_THROUGH},
 }
+
+
+def handled_commands() -> frozenset[str]:
+    """The commands this module turns into records (the catalogue's ``handled_by="game"`` ones)."""
+    return frozenset(_HANDLERS)
