@@ -1,0 +1,87 @@
+"""`smartmat camera watch` started with the enrolled disc set: each disc is named by the marker that
+`smartmat enrol markers` recorded for it, on rendered frames of the simulated mat (docs/camera.md,
+docs/setup.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2")
+
+from service.cli import main  # noqa: E402
+from service.sensing.tags import RegisteredPiece  # noqa: E402
+from service.table.disc_sets import save_set  # noqa: E402
+
+# Where `smartmat camera render` lays its room out (service/simulator/camera_cli.py), and its classes.
+ROOM = {"hero-1": (200, 300), "orc-1": (420, 310), "orc-2": (560, 200), "troll-1": (650, 450)}
+CLASSES = {"hero-1": "hero", "orc-1": "monster-medium", "orc-2": "monster-medium", "troll-1": "monster-large"}
+
+
+def _watch(
+    clip: Path, discs: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, list[float]], str]:
+    """Exit code, the first frame's places and the health report of a set-up check on three frames."""
+    capsys.readouterr()
+    code = main(
+        ["camera", "watch", "--source", f"dir:{clip}", "--discs", str(discs), "--check"] + ["--frames", "3"]
+    )
+    captured = capsys.readouterr()
+    first: dict[str, list[float]] = json.loads(captured.out.splitlines()[0])["places"]
+    return code, first, captured.err
+
+
+@pytest.mark.slow
+def test_the_camera_started_with_the_enrolled_set_names_each_disc_by_its_enrolled_marker(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clip, rendered_discs = tmp_path / "clip", tmp_path / "discs.yaml"
+    assert (
+        main(
+            ["camera", "render", "--out", f"dir:{clip}", "--discs-out", str(rendered_discs)]
+            + ["--shots", "1"]
+        )
+        == 0
+    )
+    # The renderer printed markers 10-13 on the discs' tops in name order; the referee enrols them.
+    tags = [
+        RegisteredPiece(piece, bytes([4, 0, 0, 0, 0, 0, i]), CLASSES[piece]) for i, piece in enumerate(ROOM)
+    ]
+    set_file = save_set(tmp_path / "sets" / "box-1.yaml", "box-1", tags)
+    assert (
+        main(
+            ["enrol", "markers", "--set", str(set_file), "--markers"]
+            + ["hero-1=10,orc-1=11,orc-2=12,troll-1=13"]
+        )
+        == 0
+    )
+
+    code, places, health = _watch(clip, set_file, capsys)
+    assert code == 0 and "every disc seen" in health
+    assert set(places) == set(ROOM)
+    for piece, (x, y) in ROOM.items():
+        assert math.dist(places[piece], (x, y)) < 4.0, (piece, places[piece])
+    # The old discs file still works, and says the same.
+    assert _watch(clip, rendered_discs, capsys)[:2] == (0, places)
+
+    # The two orcs look alike (one colour, one size): only their markers tell them apart. Enrolled the other
+    # way round, each is named where the other stands.
+    assert main(["enrol", "markers", "--set", str(set_file), "--markers", "orc-1=12,orc-2=11"]) == 0
+    code, swapped, _ = _watch(clip, set_file, capsys)
+    assert code == 0
+    assert math.dist(swapped["orc-1"], ROOM["orc-2"]) < 4.0
+    assert math.dist(swapped["orc-2"], ROOM["orc-1"]) < 4.0
+
+    # A disc enrolled in the set that is not on the mat fails the set-up check, by name.
+    lord = RegisteredPiece("lord-1", bytes.fromhex("04000000000009"), "lord")
+    save_set(
+        set_file,
+        "box-1",
+        [*tags, lord],
+        {"hero-1": 10, "orc-1": 11, "orc-2": 12, "troll-1": 13, "lord-1": 40},
+    )
+    code, _, health = _watch(clip, set_file, capsys)
+    assert code == 1 and "discs never seen: lord-1" in health
