@@ -85,3 +85,14 @@ def test_the_camera_started_with_the_enrolled_set_names_each_disc_by_its_enrolle
     )
     code, _, health = _watch(clip, set_file, capsys)
     assert code == 1 and "discs never seen: lord-1" in health
+
+
+def test_the_camera_commands_refuse_a_set_they_cannot_use_naming_file_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = [RegisteredPiece("tree-1", bytes.fromhex("04000000000001"), "tree")]
+    set_file = save_set(tmp_path / "odd.yaml", "odd", odd)
+    refusal = f"smartmat camera: {set_file}: tags[0].class: 'tree' is no game's piece class"
+    for command in (["watch"], ["run", "--table-id", "table-1"]):
+        assert main(["camera", *command, "--source", f"dir:{tmp_path}", "--discs", str(set_file)]) == 2
+        assert capsys.readouterr().err.startswith(refusal)
