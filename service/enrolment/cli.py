@@ -48,6 +48,11 @@ def register_cli(subparsers: Any) -> None:
         help="markers: each disc's ArUco marker id, e.g. hero-1=12,orc-1=13 (orc-1=none takes one off); "
         "without it, the set's markers are listed",
     )
+    parser.add_argument(
+        "--source",
+        help="markers: let the camera read them (picamera2, v4l2:N, dir:PATH, …; the camera extra): show the "
+        "discs to it one at a time, in the order asked (--pieces: only these; default: those without one)",
+    )
     parser.set_defaults(func=run_enrol)
 
 
@@ -78,19 +83,58 @@ def _record_markers(args: argparse.Namespace) -> int:
         )
     disc_set = load_set(args.set_file)
     markers = dict(disc_set.markers)
+    done = True
+    if args.markers is not None and args.source is not None:
+        raise EnrolmentError("--markers and --source: give one of them")
     if args.markers is not None:
         markers = apply_markers(disc_set, parse_markers(args.markers))
         save_set(args.set_file, disc_set.name, disc_set.registry.pieces, markers)
+    elif args.source is not None:
+        markers, done = _markers_by_camera(args, disc_set)
     for line in describe_markers(disc_set, markers):
         print(line)
-    return 0
+    return 0 if done else 1
+
+
+def _markers_by_camera(args: argparse.Namespace, disc_set: Any) -> tuple[dict[str, int], bool]:
+    pieces = [e.piece for e in disc_set.registry.pieces]
+    wanted = args.pieces.split(",") if args.pieces else [p for p in pieces if p not in disc_set.markers]
+    unknown = [p for p in wanted if p not in pieces]
+    if unknown:
+        raise EnrolmentError(f"--pieces: {', '.join(unknown)} not in set {disc_set.name}")
+    if not wanted:
+        print(f"every disc of set {disc_set.name} has a marker (--pieces a,b to show some again)")
+        return dict(disc_set.markers), True
+    from .camera_markers import open_camera, show_discs
+
+    try:
+        source = open_camera(args.source)
+    except ImportError as error:
+        raise EnrolmentError(
+            f"--source needs the camera extra (pip install -e '.[camera]'): {error}"
+        ) from None
+    except Exception as error:  # the camera's CaptureError, which names the source and says why
+        raise EnrolmentError(f"--source: {error}") from None
+    try:
+        showing = show_discs(
+            source,
+            disc_set,
+            wanted,
+            args.set_file,
+            _say,
+            on_next=lambda piece: print(f"show the marker of {piece}'s disc to the camera", flush=True),
+            idle_timeout_s=args.idle_timeout_s,
+        )
+    finally:
+        source.close()
+    return showing.markers, showing.next_piece() is None
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.mode == "markers":
         return _record_markers(args)
-    if args.markers is not None:
-        raise EnrolmentError(f"--markers: only for `smartmat enrol markers`, not {args.mode}")
+    if args.markers is not None or args.source is not None:
+        raise EnrolmentError(f"--markers, --source: only for `smartmat enrol markers`, not {args.mode}")
     if not args.serial:
         raise EnrolmentError(f"{args.mode}: --serial is needed (the mat's serial port)")
     existing = load_set(args.set_file) if args.set_file.exists() else None

@@ -4,6 +4,7 @@ A disc wears an ArUco marker on its top (docs/camera.md); the referee sticks one
 the disc, after its NFC tag: ``--markers hero-1=12,orc-1=13`` (``orc-1=none`` takes a marker off: the camera
 then finds that disc by its colour and size). Refused, in words, before anything is written: a disc that is
 not in the set, a mat fiducial's id (0-7), an id outside the camera's dictionary, one marker on two discs.
+Or the camera reads them: each disc shown to it in turn (:class:`MarkerShowing`, camera_markers.py).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from service.camera.layout import LAST_MARKER_ID, MAT_MARKER_IDS
 from service.table.disc_sets import DiscSet, marker_problems
 
-from .core import EnrolmentError
+from .core import ASSIGNED, EnrolmentError, Notice
 
 _ITEM = re.compile(r"^([a-z0-9][a-z0-9-]*)=(\d{1,3}|none)$")
 
@@ -70,3 +72,69 @@ def describe_markers(disc_set: DiscSet, markers: Mapping[str, int]) -> list[str]
         + (f"; found by colour and size only: {', '.join(without)}" if without else "")
     )
     return lines
+
+
+AGREEING_FRAMES = 3  # a new marker counts once this many frames in a row show it alone
+
+
+class MarkerShowing:
+    """Markers enrolled by showing each disc to the camera, one at a time, as its tag is tapped on the mat.
+
+    The markers in view in the first frame are background (discs already lying there), never a disc's. Then
+    for each disc asked for in turn, the first new disc marker seen alone in ``AGREEING_FRAMES`` frames in a
+    row is its own. A fiducial, a marker another disc of the set wears, two new markers at once: said in words
+    (each once), never given."""
+
+    def __init__(self, disc_set: DiscSet, wanted: list[str]) -> None:
+        self.set_name = disc_set.name
+        self.wanted = list(wanted)
+        self.markers = dict(
+            disc_set.markers
+        )  # a disc shown again keeps its old marker until it has a new one
+        self.background: set[int] | None = None
+        self._candidate: int | None = None
+        self._run = 0
+        self._said: set[str] = set()
+
+    def next_piece(self) -> str | None:
+        return self.wanted[0] if self.wanted else None
+
+    def frame(self, seen: set[int]) -> list[Notice]:
+        """One frame's marker ids: what the referee is told (an ``assigned`` notice when a disc got one)."""
+        ids = {m for m in seen if m not in MAT_MARKER_IDS and m <= LAST_MARKER_ID}
+        told: list[Notice] = []
+        if self.background is None:
+            self.background = ids
+            for m in sorted(ids):
+                text = (
+                    f"marker {m} was in view before enrolment began; it is left out: take it away to show it"
+                )
+                self._tell(told, "already_in_view", text)
+            return told
+        worn = {m: p for p, m in self.markers.items() if p not in self.wanted}
+        for m in sorted((ids - self.background) & set(worn)):
+            self._tell(told, "duplicate_marker", f"marker {m} is {worn[m]}'s already")
+        new = sorted(ids - self.background - set(worn))
+        if len(new) > 1:
+            listed = ", ".join(map(str, new))
+            self._tell(
+                told, "several_markers", f"{len(new)} new markers at once ({listed}): show one at a time"
+            )
+        candidate = new[0] if len(new) == 1 else None
+        self._run = self._run + 1 if candidate is not None and candidate == self._candidate else 1
+        self._candidate = candidate
+        piece = self.next_piece()
+        if candidate is not None and piece is not None and self._run >= AGREEING_FRAMES:
+            self.markers = {p: m for p, m in self.markers.items() if m != candidate}  # a disc still to show
+            self.markers[piece] = candidate
+            self.background.add(candidate)  # the disc may stay where it is
+            self.wanted.pop(0)
+            self._candidate, self._run = None, 0
+            told.append(Notice(ASSIGNED, f"marker {candidate} is now {piece}", piece=piece))
+        return told
+
+    def _tell(self, told: list[Notice], kind: str, text: str) -> None:
+        """A problem is said once, not at every frame that shows it."""
+        if text not in self._said:
+            self._said.add(text)
+            told.append(Notice(kind, text))

@@ -96,3 +96,51 @@ def test_the_camera_commands_refuse_a_set_they_cannot_use_naming_file_and_key(
     for command in (["watch"], ["run", "--table-id", "table-1"]):
         assert main(["camera", *command, "--source", f"dir:{tmp_path}", "--discs", str(set_file)]) == 2
         assert capsys.readouterr().err.startswith(refusal)
+
+
+@pytest.mark.slow
+def test_the_camera_reads_each_discs_marker_as_the_referee_shows_the_discs_one_at_a_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from service.camera.capture import Frame, write_directory
+    from service.camera.layout import KIND_COLOURS, DiscLook, MatLayout
+    from service.mat.geometry import load_mat
+    from service.simulator.camera_render import CameraRenderer, RenderSettings
+    from service.table.disc_sets import load_set
+
+    mat = load_mat()
+    looks = {
+        "hero-1": DiscLook("hero-1", 19.0, KIND_COLOURS["hero"], 21),
+        "orc-1": DiscLook("orc-1", 16.0, KIND_COLOURS["monster"], 22),
+        "stray-1": DiscLook("stray-1", 19.0, KIND_COLOURS["lord"], 30),  # another set's, there from the start
+    }
+    places = {"hero-1": (300.0, 300.0), "orc-1": (450.0, 250.0), "stray-1": (600.0, 400.0)}
+    renderer = CameraRenderer(
+        MatLayout(mat.width_mm, mat.height_mm), looks, RenderSettings(width=960, height=720, seed=3)
+    )
+    # What lies in view, frame by frame: the stray disc, then hero-1's disc put down, then orc-1's beside it.
+    script = [{"stray-1"}] * 2 + [{"stray-1", "hero-1"}] * 4 + [{"stray-1", "hero-1", "orc-1"}] * 4
+    frames = []
+    for i, shown in enumerate(script):
+        in_view = {p: places[p] for p in shown}
+        image, _ = renderer.draw(lambda _t: in_view, [], i / 60)  # noqa: B023  (drawn at once)
+        frames.append(Frame(i, i * 16_667, image))
+    write_directory(tmp_path / "clip", frames)
+    tags = [
+        RegisteredPiece("hero-1", bytes.fromhex("04000000000001"), "hero"),
+        RegisteredPiece("orc-1", bytes.fromhex("04000000000002"), "monster-medium"),
+    ]
+    set_file = save_set(tmp_path / "box-1.yaml", "box-1", tags)
+    source = f"dir:{tmp_path / 'clip'}"
+    assert main(["enrol", "markers", "--set", str(set_file), "--source", source]) == 0
+    assert load_set(set_file).markers == {"hero-1": 21, "orc-1": 22}
+    assert capsys.readouterr().out.splitlines() == [
+        "show the marker of hero-1's disc to the camera",
+        "! marker 30 was in view before enrolment began; it is left out: take it away to show it",
+        "  marker 21 is now hero-1",
+        "show the marker of orc-1's disc to the camera",
+        "  marker 22 is now orc-1",
+        "  hero-1                   marker 21",
+        "  orc-1                    marker 22",
+        "set box-1: 2 of 2 discs have a marker",
+    ]

@@ -13,6 +13,7 @@ from firmware_bridge.messages import Capabilities, ReaderGrid, ScanDone, TagSeen
 from service.camera.layout import KIND_COLOURS, DiscLook
 from service.cli import main
 from service.enrolment.desk import EnrolmentDesk
+from service.enrolment.markers import MarkerShowing
 from service.mat.geometry import load_piece_classes
 from service.sensing.tags import RegisteredPiece, TableConfigError, TagRegistry
 from service.table.disc_looks import looks_of_set, read_camera_discs
@@ -156,3 +157,47 @@ def test_the_camera_knows_an_enrolled_disc_by_its_marker_its_class_size_and_its_
     odd = [RegisteredPiece("tree-1", bytes.fromhex("04a1b2c3d4e5fa"), "tree")]
     with pytest.raises(TableConfigError, match=r"odd\.yaml: tags\[0\]\.class: 'tree' is no game's piece"):
         read_camera_discs(save_set(tmp_path / "odd.yaml", "odd", odd))
+
+
+def test_markers_shown_to_the_camera_one_disc_at_a_time_are_given_in_turn_and_problems_said_once(
+    tmp_path: Path,
+) -> None:
+    disc_set = load_set(save_set(tmp_path / "box-1.yaml", "box-1", DISCS, {"orc-2": 14}))
+    showing = MarkerShowing(disc_set, ["hero-1", "orc-1"])
+
+    def texts(*frames: set[int]) -> list[str]:
+        return [n.text for seen in frames for n in showing.frame(seen)]
+
+    # A disc of another set lies in view from the start; the mat's fiducials (0-7) are never a disc's.
+    assert texts({0, 1, 2, 3, 20}) == [
+        "marker 20 was in view before enrolment began; it is left out: take it away to show it"
+    ]
+    assert texts({0, 20, 10}, {0, 20, 10}) == []  # two frames are not enough
+    assert texts({0, 20, 10}) == ["marker 10 is now hero-1"]
+    assert showing.next_piece() == "orc-1"
+    # orc-2's disc shown by mistake (said once), then two new discs at once: neither is given.
+    assert texts({10, 14}, {10, 14}, {10, 14}) == ["marker 14 is orc-2's already"]
+    assert texts({10, 11, 12}, {10, 11, 12}, {10, 11, 12}) == [
+        "2 new markers at once (11, 12): show one at a time"
+    ]
+    assert texts({11}, {11}, set(), {11}, {11}) == []  # a frame without it starts the count again
+    assert texts({11}) == ["marker 11 is now orc-1"]
+    assert showing.next_piece() is None
+    assert showing.markers == {"orc-2": 14, "hero-1": 10, "orc-1": 11}
+
+
+def test_a_disc_shown_again_keeps_its_marker_until_it_has_a_new_one_and_gives_up_one_another_takes(
+    tmp_path: Path,
+) -> None:
+    disc_set = load_set(save_set(tmp_path / "box-1.yaml", "box-1", DISCS, {"hero-1": 10, "orc-1": 11}))
+    showing = MarkerShowing(disc_set, ["hero-1", "orc-1"])
+    assert showing.markers == {"hero-1": 10, "orc-1": 11}
+    showing.frame(set())
+    # hero-1 now wears the marker orc-1 wore; orc-1, still to be shown, loses it.
+    assert [n.text for n in (showing.frame({11}) + showing.frame({11}) + showing.frame({11}))] == [
+        "marker 11 is now hero-1"
+    ]
+    assert showing.markers == {"hero-1": 11}
+    for _ in range(3):
+        showing.frame({11, 15})
+    assert showing.markers == {"hero-1": 11, "orc-1": 15}
