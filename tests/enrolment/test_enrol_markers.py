@@ -201,3 +201,35 @@ def test_a_disc_shown_again_keeps_its_marker_until_it_has_a_new_one_and_gives_up
     for _ in range(3):
         showing.frame({11, 15})
     assert showing.markers == {"hero-1": 11, "orc-1": 15}
+
+
+def test_laying_out_more_discs_on_the_command_line_keeps_the_markers_already_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware_bridge.emulator.board import EmulatedMat
+    from service.enrolment.core import slot_sheet
+    from service.mat.geometry import load_mat, load_sensor_config
+    from service.simulator.sensors import SensorModel, tag_uid
+    from service.simulator.source_physics import PhysicsSensorSource
+    from service.simulator.world import World
+
+    mat = load_mat()
+    xoric = RegisteredPiece("hero-xoric", tag_uid("disc-x"), "hero")
+    set_file = save_set(tmp_path / "box-1.yaml", "box-1", [xoric], {"hero-xoric": 12})
+    source = PhysicsSensorSource(
+        World(mat, seed=5, perturb=False), SensorModel(load_sensor_config("reference"), mat, seed=5)
+    )
+    (slot,) = slot_sheet(["hero-elani"], mat.width_mm, mat.height_mm).slots
+    with source.hands() as world:
+        world.place("disc-e", CLASSES["hero"], slot.x_mm + 3, slot.y_mm - 2)
+    monkeypatch.setattr("builtins.input", lambda _prompt: "")
+    command = ["enrol", "layout", "--set", str(set_file), "--pieces", "hero-elani"]
+    with EmulatedMat(source, port_dir=tmp_path / "by-id") as emulated:
+        # 1: the demo table's other discs are still to enrol
+        assert main([*command, "--template", "content/tables/demo.yaml", "--serial", str(emulated.path)]) == 1
+    stored = load_set(set_file)
+    assert {e.piece: e.uid for e in stored.registry.pieces} == {
+        "hero-xoric": tag_uid("disc-x"),
+        "hero-elani": tag_uid("disc-e"),
+    }
+    assert stored.markers == {"hero-xoric": 12}
