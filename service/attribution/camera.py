@@ -378,34 +378,7 @@ def _approaches(
             continue
         before = [(k, points[k]) for k in unbroken(frames[max(0, i - 2) : i + 1], from_end=True)]
         after = [(k, points[k]) for k in unbroken(frames[i + 1 : i + 4], from_end=False)]
-        gaps, straight, runs = [], 0.0, []
-        for run_points, start, end in ((before, a, b), (after, b, a)):
-            run = straight_run(run_points) if not resting(run_points, sigma) else None
-            runs.append(run)
-            if run is None:
-                gaps.append(math.dist(mean_point(run_points), spot) - reach)
-                if run_points is after and any(a <= s.t_frames <= b for s in bounces):
-                    # At rest after missing frames in which it surely struck a piece: it bounced, and how
-                    # it got there is unseen.
-                    straight = math.inf
-                continue
-            (mx, my), (vx, vy), mean_k = run
-            p0 = (mx + vx * (start - mean_k), my + vy * (start - mean_k))
-            p1 = (mx + vx * (end - mean_k), my + vy * (end - mean_k))
-            gaps.append(segment_distance(spot, p0, p1) - reach)
-            if run_points is after:
-                # How far off its run on, traced back, the frame before lies: 0 when it ran straight
-                # (across the line only: the mat's friction slows a run, it does not turn it).
-                passed = passes(run, points[a])
-                speed = math.hypot(vx, vy)
-                if passed is None or speed * (b - a) < MIN_TRACE_BACK_MM:
-                    straight = math.inf  # too slow a run to trace back across the missing frames
-                else:
-                    # In units of what the run's noisy direction allows over that distance.
-                    span = max(k for k, _ in run_points) - min(k for k, _ in run_points)
-                    aim = sigma * math.sqrt(2.0) / (speed * max(span, 1))
-                    lever = math.dist(p0, points[a])
-                    straight = passed[0] / math.hypot(sigma, aim * lever)
+        gaps, straight, runs = _runs_across(points, a, b, before, after, spot, reach, sigma, bounces)
         gap, unsure = max(gaps), 0.0
         hidden_bounce = b - a > 2 and straight > STRAIGHT_SIGMAS
         if a == 0 and len(before) == 1 and not hidden_bounce:
@@ -443,6 +416,53 @@ def _approaches(
             gap = min(gap, gaps[0])
         found.append((gap, unsure))
     return found
+
+
+def _runs_across(
+    points: dict[int, Point],
+    a: int,
+    b: int,
+    before: list[tuple[int, Point]],
+    after: list[tuple[int, Point]],
+    spot: Point,
+    reach: float,
+    sigma: float,
+    bounces: list[Strike],
+) -> tuple[list[float], float, list[tuple[Point, Point, float] | None]]:
+    """Between frames ``a`` and ``b``: the gap to the piece at ``spot`` by the run-up carried on and by the
+    run on traced back (or where the disc rested), how far (in σ) the run on misses where the disc was last
+    seen (0: it ran straight), and the two runs (None: at rest)."""
+    gaps: list[float] = []
+    straight = 0.0
+    runs: list[tuple[Point, Point, float] | None] = []
+    for run_points, start, end in ((before, a, b), (after, b, a)):
+        run = straight_run(run_points) if not resting(run_points, sigma) else None
+        runs.append(run)
+        if run is None:
+            gaps.append(math.dist(mean_point(run_points), spot) - reach)
+            if run_points is after and any(a <= s.t_frames <= b for s in bounces):
+                # At rest after missing frames in which it surely struck a piece: it bounced, and how
+                # it got there is unseen.
+                straight = math.inf
+            continue
+        (mx, my), (vx, vy), mean_k = run
+        p0 = (mx + vx * (start - mean_k), my + vy * (start - mean_k))
+        p1 = (mx + vx * (end - mean_k), my + vy * (end - mean_k))
+        gaps.append(segment_distance(spot, p0, p1) - reach)
+        if run_points is after:
+            # How far off its run on, traced back, the frame before lies: 0 when it ran straight
+            # (across the line only: the mat's friction slows a run, it does not turn it).
+            passed = passes(run, points[a])
+            speed = math.hypot(vx, vy)
+            if passed is None or speed * (b - a) < MIN_TRACE_BACK_MM:
+                straight = math.inf  # too slow a run to trace back across the missing frames
+            else:
+                # In units of what the run's noisy direction allows over that distance.
+                span = max(k for k, _ in run_points) - min(k for k, _ in run_points)
+                aim = sigma * math.sqrt(2.0) / (speed * max(span, 1))
+                lever = math.dist(p0, points[a])
+                straight = passed[0] / math.hypot(sigma, aim * lever)
+    return gaps, straight, runs
 
 
 def _soft_touch_odds(gap: float, s: float) -> float:
