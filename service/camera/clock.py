@@ -17,11 +17,15 @@ from dataclasses import dataclass
 from service.camera.frames import SLIDE_DECELERATION, FrameResult
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
-# What no number of shots averages away (1 σ): the piezos hear a contact up to 1 ms late (the wave's travel,
-# the rise), and a rolling shutter's readout is known only from its data sheet. Set from the error budget
-# below; ``smartmat bench camera`` checks it against rendered cameras (docs/camera.md, "Measured").
-HEARING_LAG_US = 1000.0
-SYSTEMATIC_US = HEARING_LAG_US / 2
+# How well the offset is known (docs/camera.md, "clock"): one shot dates a set-off only to within a
+# millisecond or two (four moving frames 8-17 ms apart, followed back to zero), and a median of a handful of
+# shots whose spread happens to be tight says little of it, so one shot's scatter is never taken as less than
+# ``SHOT_SCATTER_FLOOR_US``. Beyond it, what no number of shots averages away (1 σ, ``SYSTEMATIC_US``): the
+# piezos hear a contact up to 1 ms late (the wave's travel, the rise: σ 0.3 ms about a 0.5 ms lag nobody
+# subtracts), a rolling shutter's readout is known only from its data sheet (3-6 ms against 4 ms told, at the
+# disc's row: σ about 0.4 ms), and the set-off's own dating may lean one way (about 0.5 ms): together 1 ms.
+SHOT_SCATTER_FLOOR_US = 1500.0
+SYSTEMATIC_US = 1000.0
 KEEP_SHOTS = 40  # the latest shots the offset is solved from (a camera restarted on a new clock moves it)
 ONSET_MM = 3.0  # the disc counts as moving once this far from its place
 FIT_FRAMES = 4  # moving frames whose distance, extrapolated back to zero, dates the set-off
@@ -111,7 +115,8 @@ def offset_from_shots(per_shot_us: Sequence[float]) -> ClockOffset | None:
     if len(shots) < 3:
         return ClockOffset(offset, len(shots), None, None)
     spread = 1.4826 * statistics.median(abs(s - offset) for s in shots)
-    scatter = 1.2533 * spread / math.sqrt(len(shots))  # the median's own σ: √(π/2) times the mean's
+    # The median's own σ: √(π/2) times the mean's.
+    scatter = 1.2533 * max(spread, SHOT_SCATTER_FLOOR_US) / math.sqrt(len(shots))
     return ClockOffset(offset, len(shots), spread, math.hypot(scatter, SYSTEMATIC_US))
 
 
