@@ -316,19 +316,21 @@ def summarise(t: Tally) -> dict[str, Any]:
 def _clock_summary(t: Tally) -> dict[str, Any]:
     """The clock offset's error after each table's last shot against the uncertainty it stated: honest when
     about two in three errors lie within one stated σ and nineteen in twenty within two."""
-    stated = [(abs(e), k) for e, k in t.clock_tables if k]
+    stated = [(abs(float(e)), float(k)) for e, k in t.clock_tables if k]
     return {
         "final_error_ms": round(float(t.clock_errors_us[-1]) / 1000, 2) if t.clock_errors_us else None,
         "stated_uncertainty_ms": round(float(t.clock_known_us[-1]) / 1000, 2) if t.clock_known_us else None,
         "tables_ms": [
             [round(e / 1000, 2), None if k is None else round(k / 1000, 2)] for e, k in t.clock_tables
         ],
-        "within_1_sigma": sum(e <= k for e, k in stated),
-        "within_2_sigma": sum(e <= 2 * k for e, k in stated),
+        "within_1_sigma": sum(1 for e, k in stated if e <= k),
+        "within_2_sigma": sum(1 for e, k in stated if e <= 2 * k),
         "tables_stated": len(stated),
         "shot_offsets_ms": {
-            "mean": round(statistics.fmean(t.clock_shots_us) / 1000, 2) if t.clock_shots_us else None,
-            "sd": round(statistics.pstdev(t.clock_shots_us) / 1000, 2) if len(t.clock_shots_us) > 1 else None,
+            "mean": round(float(statistics.fmean(t.clock_shots_us)) / 1000, 2) if t.clock_shots_us else None,
+            "sd": round(float(statistics.pstdev(t.clock_shots_us)) / 1000, 2)
+            if len(t.clock_shots_us) > 1
+            else None,
         },
     }
 
