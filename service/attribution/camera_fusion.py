@@ -75,7 +75,8 @@ def fuse_camera(
         doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked][1]}"
         return candidates, not reasons, (*reasons, doubt) if reasons else ()
     readings = quality.readings(trace)
-    readings = _weighed_by_identity(trace, readings, mixed | _swap_doubts(trace, check, quality, readings))
+    # A certain mix-up outweighs a possible one.
+    readings = _weighed_by_identity(readings, _swap_doubts(trace, check, quality, readings) | mixed)
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -140,7 +141,7 @@ def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, tupl
 
 
 def _weighed_by_identity(
-    trace: ShotTrace, readings: dict[str, TouchReading], mixed: dict[str, tuple[float, str]]
+    readings: dict[str, TouchReading], mixed: dict[str, tuple[float, str]]
 ) -> dict[str, TouchReading]:
     """Each reading weighed by the chance that the camera gave its piece (or the flicked disc) another
     disc's name: a certain mix-up is a real doubt; a possible one is right with the camera's names, a coin
