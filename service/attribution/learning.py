@@ -46,7 +46,7 @@ from .calibration import (
     save_calibration,
     wide_priors,
 )
-from .camera_quality import learn_camera
+from .camera_quality import learn_camera, learn_from_referee
 from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
@@ -123,6 +123,7 @@ def learn_from_answer(
     the answer always counts in the gates' record (reliability.py). ``None``: the referee gave no answer."""
     if answer is None:
         return replace(cal, referee=cal.referee.with_no_answer())
+    cal = replace(cal, camera=learn_from_referee(cal.camera, trace, answer))
     evidence = result.evidence
     ep = evidence_params or EvidenceParams()
     labelled = (
