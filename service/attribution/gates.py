@@ -87,7 +87,9 @@ def _posterior_reasons(
             reasons.append(
                 f"a reading with {_described(runner_up.direct_hits)} fits the sensors nearly as well"
             )
-        elif obstacle_rival is not None and not obstacle_touches_heard(trace, first, obstacle_rival, best):
+        elif obstacle_rival is not None and not obstacle_touches_heard(
+            trace, first, obstacle_rival, best.matches
+        ):
             # (a rival that only leaves out an obstacle touch the reading counts and the piezos heard must
             # explain that sound otherwise: heard_touches.py)
             reasons.append(
@@ -107,7 +109,7 @@ def _several_hits_reasons(trace: ShotTrace, candidates: Sequence[Candidate], bes
     it, and no other reading fits the sensors within 12 nats: then the second hit is heard, not inferred
     (heard_touches.py)."""
     first = candidates[0]
-    if len(first.direct_hits) < 2 or hits_each_heard(trace, first, best, candidates):
+    if len(first.direct_hits) < 2 or hits_each_heard(trace, first, best.matches, candidates):
         return []
     return [f"it counts {len(first.direct_hits)} hits: a shot with more than one is confirmed by the referee"]
 
@@ -221,7 +223,7 @@ def _scan_reasons(
         for pid in first.pushed
         if pid not in unchecked
         and any(seen.sigma_mm > ROUGH_READ_MM for seen in (pre_seen.get(pid), post_seen.get(pid)) if seen)
-        and not push_heard(trace, first, best, pid, candidates)
+        and not push_heard(trace, first, best.matches, pid, candidates)
     )
     if rough:
         reasons.append(

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .evidence import ImpactMatch
 from .reading import Candidate
 
 if TYPE_CHECKING:
     from service.mat.trace import ShotTrace
-
-    from .gates import BestRollout
 
 # A touch this many piezos heard is placed by the sound itself (four arrivals, three unknowns).
 HIT_HEARD_SENSORS = 4
@@ -27,10 +26,11 @@ HIT_HEARD_SENSORS = 4
 HEARD_FIT_NATS = 12.0
 
 
-def touch_heard(best: BestRollout, a: str, b: str, taken: set[int] | None = None) -> bool:
+def touch_heard(matches: Sequence[ImpactMatch], a: str, b: str, taken: set[int] | None = None) -> bool:
     """The best rollout makes a touch between ``a`` and ``b`` that an event heard by ``HIT_HEARD_SENSORS``
-    piezos or more explains (one not in ``taken``, which then takes it)."""
-    for match in best.matches:
+    piezos or more explains (``matches``: its contacts matched to heard events; an event not in ``taken``,
+    which then takes it)."""
+    for match in matches:
         if {match.contact.a, match.contact.b} != {a, b} or match.event.sensors < HIT_HEARD_SENSORS:
             continue
         if taken is not None:
@@ -55,34 +55,40 @@ def clearly_best(first: Candidate, candidates: Sequence[Candidate], differs: fro
 
 
 def hits_each_heard(
-    trace: ShotTrace, first: Candidate, best: BestRollout, candidates: Sequence[Candidate]
+    trace: ShotTrace, first: Candidate, matches: Sequence[ImpactMatch], candidates: Sequence[Candidate]
 ) -> bool:
     """Every hit of ``first`` is a touch of the flicked disc that a heard event of its own explains, and
     ``first`` fits clearly better than any reading with other hits."""
     flicked = trace.declaration.flicked
     taken: set[int] = set()
-    return all(touch_heard(best, pid, flicked, taken) for pid in first.direct_hits) and clearly_best(
+    return all(touch_heard(matches, pid, flicked, taken) for pid in first.direct_hits) and clearly_best(
         first, candidates, None
     )
 
 
-def obstacle_touches_heard(trace: ShotTrace, first: Candidate, rival: Candidate, best: BestRollout) -> bool:
+def obstacle_touches_heard(
+    trace: ShotTrace, first: Candidate, rival: Candidate, matches: Sequence[ImpactMatch]
+) -> bool:
     """The rival differs from ``first`` only by obstacle touches ``first`` counts (it leaves none out), and
     each of those was heard: the rival is the reading that would have to explain that sound otherwise."""
     flicked = trace.declaration.flicked
     differ = rival.direct_hits ^ first.direct_hits
-    return differ <= first.direct_hits and all(touch_heard(best, pid, flicked) for pid in differ)
+    return differ <= first.direct_hits and all(touch_heard(matches, pid, flicked) for pid in differ)
 
 
 def push_heard(
-    trace: ShotTrace, first: Candidate, best: BestRollout, piece: str, candidates: Sequence[Candidate]
+    trace: ShotTrace,
+    first: Candidate,
+    matches: Sequence[ImpactMatch],
+    piece: str,
+    candidates: Sequence[Candidate],
 ) -> bool:
     """The piece ``first`` pushes was heard being struck by the piece that pushed it (not by the flicked
     disc), and every reading that counts a hit on it fits clearly worse."""
     flicked = trace.declaration.flicked
     struck_by = {
         m.contact.a if m.contact.b == piece else m.contact.b
-        for m in best.matches
+        for m in matches
         if piece in (m.contact.a, m.contact.b) and m.event.sensors >= HIT_HEARD_SENSORS
     }
     return bool(struck_by - {flicked, "wall"}) and clearly_best(first, candidates, frozenset({piece}))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from service.attribution.acoustics import HeardEvent
 from service.attribution.evidence import ImpactMatch
-from service.attribution.gates import BestRollout
 from service.attribution.heard_touches import (
     clearly_best,
     hits_each_heard,
@@ -19,7 +18,7 @@ from service.attribution.heard_touches import (
     push_heard,
     touch_heard,
 )
-from service.attribution.model import ModelContact, Rollout, RolloutParams
+from service.attribution.model import ModelContact
 from service.attribution.reading import Candidate
 from service.mat.trace import Declaration, MatGeometry, PieceSpec, Scan, SeenPiece, ShotTrace
 
@@ -49,8 +48,9 @@ def _heard(a: str, b: str, sensors: int, t_us: float = 0.0) -> ImpactMatch:
     return ImpactMatch(contact, HeardEvent(t_us, 300.0, 300.0, sensors))
 
 
-def _best(*matches: ImpactMatch) -> BestRollout:
-    return BestRollout(Rollout(RolloutParams(0.0, 1000.0)), tuple(matches))
+def _best(*matches: ImpactMatch) -> tuple[ImpactMatch, ...]:
+    """What the best rollout's contacts matched to heard events."""
+    return matches
 
 
 def _reading(hits: set[str], fit: float, pushed: frozenset[str] = frozenset()) -> Candidate:
