@@ -121,7 +121,7 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
 WARM_UP = 20  # the goals are read after each table's first shots
 
 
-def _held_strata(held: list[tuple[bool, frozenset[str]]], shots: int) -> None:
+def held_strata(held: list[tuple[bool, frozenset[str]]], shots: int) -> None:
     """What holds the shots back: per reason key (reliability.reason_key), the held shots, their share of
     all shots after the warm-up, how often the first reading was right, and the shots held for it alone."""
     print(f"after {WARM_UP}, held shots by reason (shots, share, first reading right, held for it alone):")
@@ -203,7 +203,7 @@ def score(results: Path, outputs: str = "out") -> int:
     for band in STATED_BANDS:
         if band in bands:
             print(f"  stated >= {band:4.0%}{'':21} {_figures(bands[band])}")
-    _held_strata(held, len(groups.get(f"after {WARM_UP}", [])) or 1)
+    held_strata(held, len(groups.get(f"after {WARM_UP}", [])) or 1)
     print(
         "applied share by ten shots of play: "
         + ", ".join(f"{10 * k + 1}-{10 * k + 10} {sum(v) / len(v):.1%}" for k, v in sorted(curve.items()))

@@ -76,7 +76,7 @@ def fuse_camera(
         return candidates, not reasons, (*reasons, doubt) if reasons else ()
     readings = quality.readings(trace)
     # A certain mix-up outweighs a possible one.
-    readings = _weighed_by_identity(readings, _swap_doubts(trace, check, quality, readings) | mixed)
+    readings = _weighed_by_identity(readings, swap_doubts(trace, check, quality, readings) | mixed)
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -157,7 +157,7 @@ def _weighed_by_identity(
     return weighed
 
 
-def _swap_doubts(
+def swap_doubts(
     trace: ShotTrace, check: ScanCheck, quality: CameraQuality, readings: dict[str, TouchReading]
 ) -> dict[str, tuple[float, str]]:
     """Readings a swap nobody could see may have misled, each as likely as the table's camera swaps names

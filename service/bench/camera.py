@@ -132,22 +132,8 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
     lab.world.frame_period_s = FINE_PERIOD_S
     _layout(lab, rng)
     looks: dict[str, DiscLook] = default_looks({p: (s.kind, s.radius_mm) for p, s in lab.specs.items()})
+    settings = _render_settings(rng, draw)
     u = rng.uniform
-    settings = RenderSettings(
-        noise=u(*draw.noise),
-        k1=u(*draw.k1),
-        tilt=u(*draw.tilt),
-        roll_deg=u(*draw.roll_deg),
-        light=u(*draw.light),
-        glare=u(*draw.glare),
-        exposure_s=u(*draw.exposure_s),
-        readout_s=u(*draw.readout_s),
-        dropped_frames=u(*draw.dropped),
-        arm_probability=draw.arm_probability,
-        clock_offset_us=rng.randrange(-5_000_000, 5_000_000),
-        seed=rng.randrange(1 << 30),
-        camera_height_mm=u(*draw.lens_height_mm),
-    )
     told_height = settings.camera_height_mm + rng.gauss(0.0, draw.tape_error_mm)
     layout = MatLayout(lab.mat.width_mm, lab.mat.height_mm)
     renderer = CameraRenderer(layout, looks, settings)
@@ -209,6 +195,26 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
         for p in list(lab.specs):
             if lab.world.off_table(p):  # a disc that left the mat goes back on its edge, as players do
                 lab.remove(p)
+
+
+def _render_settings(rng: random.Random, draw: CameraDraw) -> RenderSettings:
+    """One hidden camera: its noise, lens, light, timing and clock drawn from the set's ranges."""
+    u = rng.uniform
+    return RenderSettings(
+        noise=u(*draw.noise),
+        k1=u(*draw.k1),
+        tilt=u(*draw.tilt),
+        roll_deg=u(*draw.roll_deg),
+        light=u(*draw.light),
+        glare=u(*draw.glare),
+        exposure_s=u(*draw.exposure_s),
+        readout_s=u(*draw.readout_s),
+        dropped_frames=u(*draw.dropped),
+        arm_probability=draw.arm_probability,
+        clock_offset_us=rng.randrange(-5_000_000, 5_000_000),
+        seed=rng.randrange(1 << 30),
+        camera_height_mm=u(*draw.lens_height_mm),
+    )
 
 
 def _score_frame(
@@ -303,7 +309,7 @@ def summarise(t: Tally) -> dict[str, Any]:
         "at_rest_by_distance_from_centre": radius,
         "identity_swaps": t.swaps,
         "bumps": {"made": t.bumps_made, "noticed": t.bumps_noticed},
-        "clock": _clock_summary(t),
+        "clock": clock_summary(t),
         "camera_blocks": {"cut": t.records, "refused": t.record_failures},
         "cpu": {
             "per_frame_ms": round(cpu * 1000, 2),
@@ -313,7 +319,7 @@ def summarise(t: Tally) -> dict[str, Any]:
     }
 
 
-def _clock_summary(t: Tally) -> dict[str, Any]:
+def clock_summary(t: Tally) -> dict[str, Any]:
     """The clock offset's error after each table's last shot against the uncertainty it stated: honest when
     about two in three errors lie within one stated σ and nineteen in twenty within two."""
     stated = [(abs(float(e)), float(k)) for e, k in t.clock_tables if k]

@@ -92,9 +92,10 @@ DEFAULT_COLOUR = (200, 200, 200)
 
 
 def kind_of_class(piece_class: str) -> str:
-    """The kind of a piece class, whose colour a set of discs is painted in: ``monster-large`` → monster,
-    ``castles-ranged-small`` → ranged (a Castles box's classes start with ``castles-``)."""
-    return piece_class.removeprefix("castles-").split("-")[0]
+    """The kind of a piece class, whose colour a set of discs is painted in: the first word of its name that
+    is a painted kind (``monster-large`` → monster; a box's own prefix before it is passed over)."""
+    words = piece_class.split("-")
+    return next((word for word in words if word in KIND_COLOURS), words[0])
 
 
 def colour_of_class(piece_class: str) -> tuple[int, int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from service.attribution.camera import HIDDEN_PATH_TOUCH, SURE_NO, SURE_YES, TouchReading, camera_touches
-from service.attribution.camera_fusion import _swap_doubts, fuse_camera
+from service.attribution.camera_fusion import fuse_camera, swap_doubts
 from service.attribution.camera_quality import (
     KNOWN_AFTER_SHOTS,
     LEAN_TRUST_ANSWERS,
@@ -126,10 +126,10 @@ def swap_check(pass_frame: int) -> ScanCheck:
 def test_a_swap_after_the_flicked_disc_struck_and_left_does_not_doubt_what_it_struck() -> None:
     trace = after_the_strike((200.0, 300.0))
     # The orc reaches orc-2 at frame 49, long after the hero struck it and stopped 300 mm away.
-    doubts = _swap_doubts(trace, swap_check(PASS_FRAME), CameraQuality(), readings_of(orc_until=20.0))
+    doubts = swap_doubts(trace, swap_check(PASS_FRAME), CameraQuality(), readings_of(orc_until=20.0))
     assert doubts == {}
     # A pass that began before the frames that say who struck the orc: its name there may be orc-2's.
-    early = _swap_doubts(trace, swap_check(15), CameraQuality(), readings_of(orc_until=20.0))
+    early = swap_doubts(trace, swap_check(15), CameraQuality(), readings_of(orc_until=20.0))
     assert "orc" in early and early["orc"][0] == CameraQuality().swap_rate
 
 
@@ -137,7 +137,7 @@ def test_a_swap_doubts_a_piece_of_the_pair_the_flicked_disc_came_near_after_the_
     # The hero runs on behind the orc and ends by orc-2: after the pass, which of the two it came near
     # depends on their names.
     trace = after_the_strike((530.0, 390.0))
-    doubts = _swap_doubts(trace, swap_check(PASS_FRAME), CameraQuality(), readings_of(orc_until=20.0))
+    doubts = swap_doubts(trace, swap_check(PASS_FRAME), CameraQuality(), readings_of(orc_until=20.0))
     assert set(doubts) == {"orc-2"}
 
 

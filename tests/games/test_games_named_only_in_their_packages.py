@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from service.games import game_names, tournament_formats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,12 +26,9 @@ HUB = ("service/hub", "web_dashboard/hub")  # the tournament hub and its pages
 SHORTEST_PREFIX = 8  # the start of a game's name: "catacombs-and-", not "cat" or the team "catacomb"
 QUOTED = re.compile(r"""(["'])([^"'\n]{1,100})\1""")
 
-# Modules that still name a game, each with why; the list only shrinks (the test fails on a stale entry too).
-# None is left: the content loader, the mat, the table file's schema, the set-up pages, the console's
-# correction form and the hub ask the registry.
-STILL_NAMED: set[tuple[str, str]] = set()
 
-
+# No module outside service/games/ names a game: the content loader, the mat, the table file's schema, the
+# set-up pages, the console's correction form and the hub ask the registry.
 def game_packages() -> set[str]:
     return {p.name for p in GAMES_DIR.iterdir() if (p / "__init__.py").exists()}
 
@@ -239,10 +234,4 @@ def test_the_hub_names_no_game_nor_a_word_of_one() -> None:
 
 def test_no_module_outside_the_games_names_a_game_or_imports_a_games_package() -> None:
     found = naming_modules()
-    assert sorted(found - STILL_NAMED) == [], "ask the registry (service.games.definition_of) instead"
-
-
-@pytest.mark.parametrize("entry", sorted(STILL_NAMED), ids=lambda e: f"{e[0]}:{e[1]}")
-def test_each_module_still_naming_a_game_does(entry: tuple[str, str]) -> None:
-    """A module that stopped naming a game leaves the list."""
-    assert entry in naming_modules()
+    assert sorted(found) == [], "ask the registry (service.games.definition_of) instead"

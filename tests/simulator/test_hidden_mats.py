@@ -332,7 +332,7 @@ def test_the_score_names_what_holds_the_shots_back(capsys: pytest.CaptureFixture
         (True, frozenset({"unsure", "runner-up-fit"})),
         (True, frozenset({"near-miss"})),
     ]
-    benchmark._held_strata(held, 10)
+    benchmark.held_strata(held, 10)
     lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:]}
     assert lines["runner-up-fit"] == ["3", "30.0%", "66.7%", "1", "(1", "right)"]
     assert lines["unsure"] == ["2", "20.0%", "50.0%", "0", "(0", "right)"]
