@@ -21,7 +21,7 @@ from service.table.config import load_table
 from tests.helpers.broker import start_mosquitto
 from tests.integration.live_table import LiveTable
 
-pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def hundreds_up(gold: float) -> int:
