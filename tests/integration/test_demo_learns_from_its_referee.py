@@ -37,7 +37,7 @@ def test_the_demo_s_referee_answers_change_the_calibration_file_in_its_data_dir(
     try:
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline and process.poll() is None:
-            time.sleep(1)
+            time.sleep(0.2)
             if calibration.exists():
                 try:
                     labelled = json.loads(calibration.read_text())["referee"]["labelled"]
