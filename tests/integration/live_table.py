@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
-from service.app.cli import _size_of
+from service.app.cli import piece_sizes
 from service.attribution.infer import AttributionConfig
 from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
@@ -106,7 +106,7 @@ class LiveTable:
             self.connection,
             self.eventlog,
             publisher,
-            size_of=_size_of(self.table.ruleset),
+            size_of=piece_sizes(self.table.ruleset),
             options=options,
         )
         holder["daemon"] = self.daemon
