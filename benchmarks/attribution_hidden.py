@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from service.attribution.reliability import reason_key
 from service.mat.geometry import SENSOR_CONFIG_NAMES
 from service.mat.trace import trace_to_json
 from service.simulator.camera import CAMERA_QUALITY_NAMES
@@ -118,6 +119,22 @@ def _figures(rows: list[tuple[bool, bool, bool]]) -> str:
 
 
 WARM_UP = 20  # the goals are read after each table's first shots
+
+
+def held_strata(held: list[tuple[bool, frozenset[str]]], shots: int) -> None:
+    """What holds the shots back: per reason key (reliability.reason_key), the held shots, their share of
+    all shots after the warm-up, how often the first reading was right, and the shots held for it alone."""
+    print(f"after {WARM_UP}, held shots by reason (shots, share, first reading right, held for it alone):")
+    keys = sorted({k for _, ks in held for k in ks}, key=lambda k: -sum(k in ks for _, ks in held))
+    for key in keys:
+        rows = [right for right, ks in held if key in ks]
+        alone = [right for right, ks in held if ks == {key}]
+        print(
+            f"  {key:24} {len(rows):>5} {len(rows) / shots:>7.1%} {sum(rows) / len(rows):>7.1%}"
+            f" {len(alone):>5} ({sum(alone)} right)"
+        )
+
+
 STATED_BANDS = (0.95, 0.9, 0.8, 0.5, 0.0)
 
 
@@ -126,6 +143,7 @@ def score(results: Path, outputs: str = "out") -> int:
     bands: dict[float, list[tuple[bool, bool, bool]]] = {}  # the first reading's stated probability
     curve: dict[int, list[bool]] = {}  # applied, by ten shots of play
     elapsed: dict[str, list[float]] = {}
+    held: list[tuple[bool, frozenset[str]]] = []  # after the warm-up: (first reading right, reason keys)
     truth_files = sorted(results.glob("table-*.truth.jsonl"), key=lambda p: int(p.name.split(".")[0][6:]))
     scored = 0
     for truth_path in truth_files:
@@ -159,6 +177,8 @@ def score(results: Path, outputs: str = "out") -> int:
                 stated = float(answer["candidates"][0].get("probability", 0.0)) if ranked else 0.0
                 band = next(b for b in STATED_BANDS if stated >= b)
                 bands.setdefault(band, []).append(row)
+                if not row[2]:
+                    held.append((row[0], frozenset(reason_key(r) for r in answer.get("reasons", []))))
             if truth.get("camera_swaps"):
                 groups_of_shot.append("camera swapped labels")
             for group in groups_of_shot:
@@ -183,6 +203,7 @@ def score(results: Path, outputs: str = "out") -> int:
     for band in STATED_BANDS:
         if band in bands:
             print(f"  stated >= {band:4.0%}{'':21} {_figures(bands[band])}")
+    held_strata(held, len(groups.get(f"after {WARM_UP}", [])) or 1)
     print(
         "applied share by ten shots of play: "
         + ", ".join(f"{10 * k + 1}-{10 * k + 10} {sum(v) / len(v):.1%}" for k, v in sorted(curve.items()))

@@ -326,7 +326,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from paho.mqtt.enums import CallbackAPIVersion
 
     from firmware_bridge.transport import SerialConnection
-    from service.app.cli import _size_of
+    from service.app.cli import piece_sizes
     from service.attribution.infer import AttributionConfig, shutdown_pool
     from service.daemon.daemon import Daemon, DaemonOptions
     from service.eventlog.sqlite_log import SqliteEventLog
@@ -369,7 +369,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
         daemon = Daemon(
-            table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
+            table, connection, eventlog, publisher, size_of=piece_sizes(table.ruleset), options=options
         )
         holder["daemon"] = daemon
         probes.install(daemon)

@@ -7,6 +7,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 # Modules that add sub-commands. Each exposes ``register_cli(subparsers)`` and sets ``func`` on its parser
 # (``parser.set_defaults(func=callable_taking_args_returning_exit_code)``).
@@ -30,12 +31,21 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return _parser_and_commands()[0]
+
+
+def command_names() -> tuple[str, ...]:
+    """Every ``smartmat`` command, as ``smartmat --help`` lists them."""
+    return tuple(_parser_and_commands()[1].choices)
+
+
+def _parser_and_commands() -> tuple[argparse.ArgumentParser, Any]:
     parser = argparse.ArgumentParser(prog="smartmat", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register_cli(subparsers)
-    return parser
+    return parser, subparsers
 
 
 def main(argv: Sequence[str] | None = None) -> int:

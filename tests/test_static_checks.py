@@ -32,6 +32,57 @@ def test_import_contracts_hold() -> None:
     assert {"layers", "acyclic_siblings"} <= {c["type"] for c in contracts}
 
 
+def _layered() -> set[str]:
+    """Every module or package the layers contract names (``a | b`` side by side, ``a : b`` independent)."""
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")["layers"]
+    return {name.strip() for layer in layers for name in re.split(r"[|:]", layer) if name.strip()}
+
+
+def _children(root: str) -> set[str]:
+    """The packages and modules directly inside a top folder (``service.table``, ``firmware_bridge.link``)."""
+    folder = REPO / root.replace(".", "/")
+    found = {f"{root}.{p.name}" for p in folder.iterdir() if (p / "__init__.py").is_file()}
+    found |= {f"{root}.{p.stem}" for p in folder.glob("*.py") if p.stem != "__init__"}
+    return found
+
+
+def _covered(module: str, named: set[str]) -> bool:
+    parts = module.split(".")
+    return any(".".join(parts[:i]) in named for i in range(1, len(parts) + 1))
+
+
+def test_every_package_of_the_three_top_folders_stands_in_a_layer() -> None:
+    """A package the layers leave out is checked by no layer contract: lint-imports must see the whole house.
+    The top folders are compared too: the bridge imports nothing of the service, only the composition root
+    imports the dashboard (the forbidden contracts), and no package of one root imports back one that
+    imports it (the cycle test below)."""
+    named = _layered()
+    left_out = sorted(m for root in PACKAGES for m in _children(root) if not _covered(m, named))
+    assert left_out == [], "add each to a layer of pyproject.toml's [tool.importlinter]"
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    forbidden = {
+        (tuple(c["source_modules"]), tuple(c["forbidden_modules"]))
+        for c in contracts
+        if c["type"] == "forbidden"
+    }
+    assert (("firmware_bridge",), ("service", "web_dashboard")) in forbidden
+    assert (("service",), ("web_dashboard",)) in forbidden
+
+
+def test_the_layer_check_sees_a_package_left_out() -> None:
+    named = {"service.table", "service.daemon", "web_dashboard"}
+    assert _covered("service.table", named) and _covered("web_dashboard.hub", named)
+    assert not _covered("service.tablet", named) and not _covered("service", named)
+
+
+def test_no_loose_modules_in_service_besides_the_command_line_entry() -> None:
+    """Every module of ``service/`` lives in the package of its part; ``service/cli.py`` (``smartmat``) is the
+    one entry point at the top (docs/architecture.md, "The house")."""
+    loose = sorted(p.name for p in (REPO / "service").glob("*.py"))
+    assert loose == ["__init__.py", "cli.py"]
+
+
 def _package_of(module: str) -> str:
     # service.attribution, service.simulator, web_dashboard.server: one level below the roots
     return ".".join(module.split(".")[:2])

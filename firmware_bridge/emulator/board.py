@@ -178,6 +178,12 @@ class EmulatedMat:
             return self._link.boot_id
 
     @property
+    def next_seq(self) -> int:
+        """The seq the board gives the next message it senses."""
+        with self._lock:
+            return self._link.next_seq
+
+    @property
     def unacked_count(self) -> int:
         with self._lock:
             return self._link.unacked_count

@@ -167,17 +167,17 @@ def run_table(args: argparse.Namespace) -> int:
     from service.publish.paho_transport import PahoTransport, unguessable_client_id
     from service.publish.publisher import TablePublisher
 
-    table = _chosen_table(args)
+    table = chosen_table(args)
     args.data_dir.mkdir(parents=True, exist_ok=True)
     # systemd (Type=notify): STATUS= lines, READY=1 once the log is replayed and the table serves, WATCHDOG=1
     # while the mat and the broker are connected. Outside systemd the notifier does nothing.
     notifier = SystemdNotifier.from_environment()
     with ExitStack() as stack:
         notifier.status(f"table {table.table}: looking for the MQTT broker")
-        broker, embedded = ensure_broker(args.broker, **_stand_in_broker_policy(args.serial))
+        broker, embedded = ensure_broker(args.broker, **stand_in_broker_policy(args.serial))
         if embedded is not None:
             stack.callback(embedded.stop)
-        _refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
+        refuse_or_announce_an_open_broker(broker, embedded is not None, args.serial)
         port, camera_wait_s = _the_mat(args, stack, table, str(broker))
         log_path = args.data_dir / f"{table.table}.sqlite"
         if args.new_game and log_path.exists():
@@ -198,16 +198,16 @@ def run_table(args: argparse.Namespace) -> int:
         )
         options = DaemonOptions(attribution=AttributionConfig(workers=args.workers, seed=None))
         options.camera, options.camera_wait_s = camera, camera_wait_s
-        options.next_game_after_s = _next_game_after(args.next_game_after, demo=args.serial is None)
+        options.next_game_after_s = next_game_after(args.next_game_after, demo=args.serial is None)
         options.calibration = _calibration_keeper(args, table.table)
         options.sets_dir = args.data_dir / "sets"  # discs enrolled from the set-up page (docs/setup.md)
         if args.dump_traces:
             options.dump_traces = _trace_dumper(args.dump_traces)
         daemon = Daemon(
-            table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options
+            table, connection, eventlog, publisher, size_of=piece_sizes(table.ruleset), options=options
         )
         holder["daemon"] = daemon
-        _say_which_game_resumes(daemon, args.mode)
+        say_which_game_resumes(daemon, args.mode)
         daemon.start()
         stack.callback(daemon.stop)
         stack.callback(shutdown_pool)
@@ -218,9 +218,9 @@ def run_table(args: argparse.Namespace) -> int:
             stack.enter_context(MatButtons(daemon.on_button))
         url = None
         if not args.no_dashboard:
-            url = _start_dashboard(args, table.table, str(broker), stack)
+            url = start_dashboard(args, table.table, str(broker), stack)
         # Replayed (in Daemon()), published, reading the mat and serving: now systemd may call it started.
-        check = _health_check(daemon, table.table, port, broker)
+        check = health_check(daemon, table.table, port, broker)
         notifier.ready(check()[1])
         if notifier.enabled:
             stack.enter_context(ServiceWatch(notifier, check))
@@ -265,7 +265,7 @@ def _calibration_keeper(args: argparse.Namespace, table: str) -> Any:
     return keeper
 
 
-def _chosen_table(args: argparse.Namespace) -> Any:
+def chosen_table(args: argparse.Namespace) -> Any:
     """The table file, or the shipped demo table of --ruleset, with --mode picked; a wrong choice is an
     error naming what is wrong before anything starts."""
     from service.sensing.tags import TableConfigError
@@ -289,7 +289,7 @@ def _chosen_table(args: argparse.Namespace) -> Any:
         raise SystemExit(f"smartmat: {exc}") from None
 
 
-def _say_which_game_resumes(daemon: Any, mode: str | None) -> None:
+def say_which_game_resumes(daemon: Any, mode: str | None) -> None:
     """--mode chooses the next game; a game of another mode already in the log resumes (it is not thrown
     away unasked), and the console says so with the way to start afresh."""
     state = daemon.session.state
@@ -302,7 +302,7 @@ def _say_which_game_resumes(daemon: Any, mode: str | None) -> None:
         )
 
 
-def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
+def stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
     """Only the demo (no --serial, not under systemd) may start the embedded broker when none answers."""
     from service.common.systemd_notify import under_systemd
 
@@ -313,7 +313,7 @@ def _stand_in_broker_policy(serial: str | None) -> dict[str, Any]:
     return {"allow_embedded": True}
 
 
-def _refuse_or_announce_an_open_broker(broker: Any, embedded: bool, serial: str | None) -> None:
+def refuse_or_announce_an_open_broker(broker: Any, embedded: bool, serial: str | None) -> None:
     """A broker that lets clients in without a password lets anyone who reaches it command the table and forge
     what every page and tracker shows. A real table refuses it; the demo runs on one and says so loudly."""
     from service.publish.paho_transport import accepts_anonymous
@@ -338,7 +338,7 @@ def _refuse_or_announce_an_open_broker(broker: Any, embedded: bool, serial: str 
     log.warning("the MQTT broker at %s accepts anonymous clients: demo only", broker)
 
 
-def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
+def health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
     """(healthy, status line) for systemd: the mat's serial link, the broker and the game loop."""
 
     def check() -> tuple[bool, str]:
@@ -362,7 +362,7 @@ def _health_check(daemon: Any, table: str, port: str, broker: Any) -> Any:
     return check
 
 
-def _start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:
+def start_dashboard(args: argparse.Namespace, table: str, broker: str, stack: ExitStack) -> str:
     from service.app.public_address import PublicUrlError, check_public_url
     from web_dashboard.server import serve_dashboard
 
@@ -440,32 +440,18 @@ def _announce_the_pin(pin_file: Path) -> None:
     )
 
 
-def _size_of(ruleset: str) -> Any:
-    """Monster card id -> piece class, from the shipped content (disc sizes printed on the cards)."""
-    from service.content import load_content as load_cards
-
-    if ruleset in game_names() and not definition_of(ruleset).monster_sizes_on_cards:
+def piece_sizes(ruleset: str) -> Any:
+    """Monster card id -> piece class, from the game's shipped cards (disc sizes printed on them)."""
+    game = definition_of(ruleset) if ruleset in game_names() else None
+    if game is None or game.monster_piece_class is None:
         # No disc size to go by (no monsters, or none printed): warriors take their team's discs and a
         # monster a free disc of its family (service/table/bindings.py).
         return lambda card: None
-
     try:
-        monsters = load_cards(ruleset).monsters
+        return game.monster_piece_class()
     except Exception:  # the size is a hint for handing out discs; a referee can always rebind
         log.exception("could not read monster disc sizes")
-        monsters = {}
-    classes = {
-        "small": "monster-extra-small",
-        "medium": "monster-medium",
-        "large": "monster-large",
-        "cube": "gelatinous-cube",
-    }
-
-    def size_of(card: str) -> str | None:
-        monster = monsters.get(card)
-        return classes.get(monster.disc_size or "") if monster else None
-
-    return size_of
+        return lambda card: None
 
 
 def _trace_dumper(path: Path) -> Any:
@@ -483,7 +469,7 @@ def _trace_dumper(path: Path) -> Any:
 DEMO_NEXT_GAME_AFTER_S = 60.0
 
 
-def _next_game_after(given: float | None, *, demo: bool) -> float | None:
+def next_game_after(given: float | None, *, demo: bool) -> float | None:
     """How long a finished game's result stays up before the table starts the next game by itself."""
     if given is None:
         return DEMO_NEXT_GAME_AFTER_S if demo else None

@@ -23,18 +23,23 @@ from dataclasses import dataclass
 from service.mat.trace import ShotTrace
 
 from .camera_paths import (
+    DIRECTION_FRAMES,
     Paths,
     Point,
     SetOff,
+    Strike,
     closest_approach,
     heads_towards,
     mean_point,
     normal_density,
     passes,
+    path_through_strikes,
+    polyline_distance,
     resting,
     segment_distance,
     set_off_of,
     straight_run,
+    strike_of,
     unbroken,
     where_at,
 )
@@ -62,6 +67,11 @@ class TouchReading:
     piece: str
     probability: float  # that the flicked disc touched it directly
     evidence: str  # what the frames show, in words
+    # A piece that moved: when it set off (frames) and the disc the frames have reach it then; the reading
+    # then rests on the frames up to ``until`` (its later path only matters for a touch it did not get first).
+    set_off: float | None = None
+    striker: str | None = None
+    until: float | None = None
 
     @property
     def sure(self) -> bool:
@@ -97,8 +107,12 @@ def camera_touches(
         if set_off is not None:
             # Whatever set it off, even under the flicking hand where the flicked disc was not seen.
             readings[piece] = _moved_piece(paths, flicked, piece, set_off, radius, sigma, set_offs)
-    # When the flicked disc surely struck these, it bounced off them: no unseen bounce to account for.
-    bounces = [set_offs[p].t_frames for p, r in readings.items() if r.probability >= SURE_YES]  # type: ignore[union-attr]
+    # Where the flicked disc surely struck these, it bounced off them: a bounce the frames saw, by its spot.
+    bounces = [
+        strike_of(set_offs[p], radius[flicked] + radius[p], sigma, paths)  # type: ignore[arg-type]
+        for p, r in readings.items()
+        if r.probability >= SURE_YES and r.striker == flicked
+    ]
     for piece in sorted(paths.tracks.keys() | paths.still.keys()):
         if piece == flicked or piece not in radius or piece in readings:
             continue
@@ -170,16 +184,21 @@ def _moved_piece(
     set_offs: dict[str, SetOff | None],
 ) -> TouchReading:
     first_touch = _striker_odds(paths, flicked, piece, set_off, radius, sigma, set_offs)
+    striker = None
     if first_touch is None:
         p_first, words = 0.5, "set off with no moving disc against it that the camera saw"
     else:
-        p_first, words = first_touch
+        p_first, words, striker = first_touch
     # A later touch: the flicked disc catching the piece again once it was already moving.
     p_later, later_words = _later_touch(
         paths, flicked, piece, set_off, radius[flicked] + radius[piece], sigma
     )
     p = 1.0 - (1.0 - p_first) * (1.0 - p_later)
-    return TouchReading(piece, p, words if p_first >= p_later else later_words)
+    until = set_off.t_frames + DIRECTION_FRAMES + STRIKER_LOOKBACK_FRAMES + 1
+    striker = striker if p_first >= p_later else None  # the reading is of a later touch
+    return TouchReading(
+        piece, p, words if p_first >= p_later else later_words, set_off.t_frames, striker, until
+    )
 
 
 def _striker_odds(
@@ -190,8 +209,9 @@ def _striker_odds(
     radius: dict[str, float],
     sigma: float,
     set_offs: dict[str, SetOff | None],
-) -> tuple[float, str] | None:
-    """Which moving disc set the piece off: the flicked disc's share of the likelihood, and words.
+) -> tuple[float, str, str | None] | None:
+    """Which moving disc set the piece off: the flicked disc's share of the likelihood, words, and the disc
+    likeliest to have done it.
 
     The struck piece sets off along the line of centres, so its striker stood at ``home - reach · u`` at
     that moment. A disc's straight run-up before that moment and its run on after it must both pass
@@ -245,8 +265,8 @@ def _striker_odds(
     best = max(likelihoods, key=lambda o: likelihoods[o])
     share = (likelihoods.get(flicked, 0.0) + NO_STRIKER_DENSITY / 2) / total
     if likelihoods[best] < NO_STRIKER_DENSITY:
-        return share, f"set off with no disc the camera saw clearly against it (nearest: {best})"
-    return share, f"set off as {best} reached it, along their line of centres"
+        return share, f"set off with no disc the camera saw clearly against it (nearest: {best})", None
+    return share, f"set off as {best} reached it, along their line of centres", best
 
 
 def _runs_through(
@@ -319,7 +339,7 @@ def _still_piece(
     home: Point,
     reach: float,
     sigma: float,
-    bounces: list[float],
+    bounces: list[Strike],
 ) -> TouchReading:
     """A piece that stayed put was touched softly or by a disc that bounced off it (a heavy piece): the
     flicked disc's path runs up to the piece's edge and, if it goes on, leaves from there."""
@@ -342,7 +362,7 @@ def _still_piece(
 
 
 def _approaches(
-    paths: Paths, flicked: str, spot: Point, reach: float, sigma: float, bounces: list[float]
+    paths: Paths, flicked: str, spot: Point, reach: float, sigma: float, bounces: list[Strike]
 ) -> list[tuple[float, float]]:
     """How close the flicked disc's edge came to a still piece's between each two frames it was seen, and
     how much of that was guessed (mm).
@@ -358,33 +378,7 @@ def _approaches(
             continue
         before = [(k, points[k]) for k in unbroken(frames[max(0, i - 2) : i + 1], from_end=True)]
         after = [(k, points[k]) for k in unbroken(frames[i + 1 : i + 4], from_end=False)]
-        gaps, straight = [], 0.0
-        for run_points, start, end in ((before, a, b), (after, b, a)):
-            run = straight_run(run_points) if not resting(run_points, sigma) else None
-            if run is None:
-                gaps.append(math.dist(mean_point(run_points), spot) - reach)
-                if run_points is after and any(a <= t <= b for t in bounces):
-                    # At rest after missing frames in which it surely struck a piece: it bounced, and how
-                    # it got there is unseen.
-                    straight = math.inf
-                continue
-            (mx, my), (vx, vy), mean_k = run
-            p0 = (mx + vx * (start - mean_k), my + vy * (start - mean_k))
-            p1 = (mx + vx * (end - mean_k), my + vy * (end - mean_k))
-            gaps.append(segment_distance(spot, p0, p1) - reach)
-            if run_points is after:
-                # How far off its run on, traced back, the frame before lies: 0 when it ran straight
-                # (across the line only: the mat's friction slows a run, it does not turn it).
-                passed = passes(run, points[a])
-                speed = math.hypot(vx, vy)
-                if passed is None or speed * (b - a) < MIN_TRACE_BACK_MM:
-                    straight = math.inf  # too slow a run to trace back across the missing frames
-                else:
-                    # In units of what the run's noisy direction allows over that distance.
-                    span = max(k for k, _ in run_points) - min(k for k, _ in run_points)
-                    aim = sigma * math.sqrt(2.0) / (speed * max(span, 1))
-                    lever = math.dist(p0, points[a])
-                    straight = passed[0] / math.hypot(sigma, aim * lever)
+        gaps, straight, runs = _runs_across(points, a, b, before, after, spot, reach, sigma, bounces)
         gap, unsure = max(gaps), 0.0
         hidden_bounce = b - a > 2 and straight > STRAIGHT_SIGMAS
         if a == 0 and len(before) == 1 and not hidden_bounce:
@@ -392,7 +386,20 @@ def _approaches(
             # one that would run through a piece that stayed put cannot have been straight.
             gap = gaps[1]
             hidden_bounce = b - a > 2 and gap < -THROUGH_MM
-        if hidden_bounce:
+        run_up = None if a == 0 and len(before) == 1 else runs[0]
+        seen_way = path_through_strikes(
+            bounces, (a, points[a]), run_up, runs[1], (b, points[b]), sigma, STRAIGHT_SIGMAS
+        )
+        if hidden_bounce and seen_way is not None:
+            # The turn it took unseen is a strike the frames date and place (the struck piece set off along
+            # their line of centres): its path ran from where it was last seen, by that spot, to where it
+            # was seen again, as sure as the spot is.
+            nearest, unsure = polyline_distance(spot, seen_way)
+            gap, hidden_bounce = nearest - reach, False
+            if a == 0 and len(before) == 1:
+                # From the flick's start it ran straight at its first strike: that is the way it left.
+                after = [(a, points[a]), (a + 1, seen_way[1][0])]
+        elif hidden_bounce:
             # Frames missing (a hand, an arm) and a run on that does not lead straight back to where the
             # disc was last seen: it bounced off something unseen, by a path the frames do not show. A
             # piece whose edge lies within half the unseen stretch of the way between is in real doubt.
@@ -409,6 +416,53 @@ def _approaches(
             gap = min(gap, gaps[0])
         found.append((gap, unsure))
     return found
+
+
+def _runs_across(
+    points: dict[int, Point],
+    a: int,
+    b: int,
+    before: list[tuple[int, Point]],
+    after: list[tuple[int, Point]],
+    spot: Point,
+    reach: float,
+    sigma: float,
+    bounces: list[Strike],
+) -> tuple[list[float], float, list[tuple[Point, Point, float] | None]]:
+    """Between frames ``a`` and ``b``: the gap to the piece at ``spot`` by the run-up carried on and by the
+    run on traced back (or where the disc rested), how far (in σ) the run on misses where the disc was last
+    seen (0: it ran straight), and the two runs (None: at rest)."""
+    gaps: list[float] = []
+    straight = 0.0
+    runs: list[tuple[Point, Point, float] | None] = []
+    for run_points, start, end in ((before, a, b), (after, b, a)):
+        run = straight_run(run_points) if not resting(run_points, sigma) else None
+        runs.append(run)
+        if run is None:
+            gaps.append(math.dist(mean_point(run_points), spot) - reach)
+            if run_points is after and any(a <= s.t_frames <= b for s in bounces):
+                # At rest after missing frames in which it surely struck a piece: it bounced, and how
+                # it got there is unseen.
+                straight = math.inf
+            continue
+        (mx, my), (vx, vy), mean_k = run
+        p0 = (mx + vx * (start - mean_k), my + vy * (start - mean_k))
+        p1 = (mx + vx * (end - mean_k), my + vy * (end - mean_k))
+        gaps.append(segment_distance(spot, p0, p1) - reach)
+        if run_points is after:
+            # How far off its run on, traced back, the frame before lies: 0 when it ran straight
+            # (across the line only: the mat's friction slows a run, it does not turn it).
+            passed = passes(run, points[a])
+            speed = math.hypot(vx, vy)
+            if passed is None or speed * (b - a) < MIN_TRACE_BACK_MM:
+                straight = math.inf  # too slow a run to trace back across the missing frames
+            else:
+                # In units of what the run's noisy direction allows over that distance.
+                span = max(k for k, _ in run_points) - min(k for k, _ in run_points)
+                aim = sigma * math.sqrt(2.0) / (speed * max(span, 1))
+                lever = math.dist(p0, points[a])
+                straight = passed[0] / math.hypot(sigma, aim * lever)
+    return gaps, straight, runs
 
 
 def _soft_touch_odds(gap: float, s: float) -> float:

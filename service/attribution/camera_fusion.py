@@ -15,8 +15,22 @@ import itertools
 
 from service.mat.trace import ShotTrace
 
-from .camera import DOUBT_HIGH, DOUBT_LOW, TouchReading, camera_touches, flicked_disc_lost, frame_facts
-from .camera_quality import SWAP_DOUBT_RATE, CameraQuality, ScanCheck, check_against_scans
+from .camera import (
+    DOUBT_HIGH,
+    DOUBT_LOW,
+    FAR_MM,
+    SURE_YES,
+    TouchReading,
+    flicked_disc_lost,
+    frame_facts,
+)
+from .camera_quality import (
+    SWAP_DOUBT_RATE,
+    CameraQuality,
+    ScanCheck,
+    check_against_scans,
+    near_after,
+)
 from .model import COVER_KINDS
 from .reading import Candidate
 
@@ -26,9 +40,8 @@ NOT_NEAR = 1e-4  # the frames' likelihood of a touch on a piece the flicked disc
 ALTERNATIVES_FROM = 4  # the least certain readings whose flips make new hit sets
 # Reasons that hold whatever the camera saw: the shot's record itself is incomplete.
 KEPT_REASONS = ("the flicked disc was not seen before the shot",)
-LENS_SPAN_MM = 40.0  # two discs that touch stand about this far apart: the lens bias may differ over it
-NOISE_FLOOR_SHARE = 0.75  # a shot's noise is taken as at least this share of the table's camera's
 IDENTITY_DOUBT = 0.5  # a piece whose name the camera may have mixed up: its reading is in real doubt
+SWAP_NEAR_MM = FAR_MM  # after a pass, a disc of the pair this near a piece (edges) may have touched it
 # Until the table knows its camera (camera_quality.KNOWN_AFTER_SHOTS), the frames apply a shot only where the
 # physics also puts the same reading first with at least this share: a poor camera that has not shown what
 # it misses (a fast missile's touch lost in the blur between frames) applies fewer shots, never wrong ones.
@@ -61,17 +74,9 @@ def fuse_camera(
         # of the shot, so what it saw is not the flicked disc's, and the shot is read as without a camera.
         doubt = f"the camera may have mixed up {flicked} with another disc: {mixed[flicked][1]}"
         return candidates, not reasons, (*reasons, doubt) if reasons else ()
-    floor = NOISE_FLOOR_SHARE * quality.noise_mm if quality.known and quality.noise_mm else 0.0
-    readings = camera_touches(trace, quality.lens_gradient() * LENS_SPAN_MM, floor)
-    everyone = mixed.get(flicked)  # a swap of the flicked disc nobody could see puts every reading in doubt
-    for piece, reading in list(readings.items()):
-        chance, words = mixed.get(piece) or everyone or (0.0, "")
-        if chance >= 1.0:
-            readings[piece] = TouchReading(piece, IDENTITY_DOUBT, f"the camera may have mixed it up: {words}")
-        elif chance > 0.0:
-            # Right with the camera's names, a coin toss with swapped ones.
-            p = (1.0 - chance) * reading.probability + chance * IDENTITY_DOUBT
-            readings[piece] = TouchReading(piece, p, f"{reading.evidence} (unless {words}: {chance:.0%})")
+    readings = quality.readings(trace)
+    # A certain mix-up outweighs a possible one.
+    readings = _weighed_by_identity(readings, swap_doubts(trace, check, quality, readings) | mixed)
     covers = {p.piece for p in trace.pieces if p.kind in COVER_KINDS}
     physics = {c.direct_hits: c for c in candidates}
     sets = dict(physics)
@@ -91,15 +96,20 @@ def fuse_camera(
     )
     top = fused[0]
     kept = tuple(r for r in reasons if r in KEPT_REASONS)
+    # Where the frames lean one way without being sure, the physics alone decides whether the shot can go
+    # without the referee, as it would without a camera: its gates stand in for what nobody saw; unless the
+    # table knows its camera and the referee has not found its confident readings wrong (a lean then stands
+    # as sure). Where they are in real doubt, the referee decides.
+    leans = quality.leans_trusted
+    settled = {
+        p: r.sure or (leans and not DOUBT_LOW < r.probability < DOUBT_HIGH) for p, r in readings.items()
+    }
     doubts = tuple(
         f"the camera cannot tell whether {piece} was touched: {r.evidence}"
         for piece, r in sorted(readings.items())
-        if not r.sure
+        if not settled[piece]
     )
-    # Where the frames lean one way without being sure, the physics alone decides whether the shot can go
-    # without the referee, as it would without a camera: its gates stand in for what nobody saw. Where they
-    # are in real doubt, the referee decides.
-    unsure = any(not r.sure for r in readings.values())
+    unsure = not all(settled.values())
     doubtful = any(DOUBT_LOW < r.probability < DOUBT_HIGH for r in readings.values())
     threshold = max(CAMERA_AUTO_THRESHOLD, auto_apply_threshold)
     auto = top.probability >= threshold and not kept and not (unsure and reasons) and not doubtful
@@ -123,18 +133,61 @@ def _unbacked(top: Candidate, physics: dict[frozenset[str], Candidate]) -> str:
 
 
 def _identity_doubts(check: ScanCheck, quality: CameraQuality) -> dict[str, tuple[float, str]]:
-    """Pieces whose name the camera may have given another disc: the chance, and why in words. A camera end
-    the scan contradicts is a certain mix-up; a close pass after which a swap would fit the scans as well
-    is one as likely as the table's camera swaps names (until it has shown it keeps them, one in ten)."""
-    doubts = {
+    """Pieces whose camera end the scan contradicts: a certain mix-up, and why in words."""
+    return {
         piece: (1.0, f"the camera ended it {off:.0f} mm from where the mat's scan found it")
         for piece, off in check.disagreeing.items()
     }
-    if quality.swap_rate > SWAP_DOUBT_RATE:
-        for a, b in check.unseen_swaps:
-            words = f"{a} and {b} passed close and the scans cannot tell them apart"
-            doubts.setdefault(a, (quality.swap_rate, words))
-            doubts.setdefault(b, (quality.swap_rate, words))
+
+
+def _weighed_by_identity(
+    readings: dict[str, TouchReading], mixed: dict[str, tuple[float, str]]
+) -> dict[str, TouchReading]:
+    """Each reading weighed by the chance that the camera gave its piece (or the flicked disc) another
+    disc's name: a certain mix-up is a real doubt; a possible one is right with the camera's names, a coin
+    toss with swapped ones."""
+    weighed = dict(readings)
+    for piece, reading in readings.items():
+        chance, words = mixed.get(piece) or (0.0, "")
+        if chance >= 1.0:
+            weighed[piece] = TouchReading(piece, IDENTITY_DOUBT, f"the camera may have mixed it up: {words}")
+        elif chance > 0.0:
+            p = (1.0 - chance) * reading.probability + chance * IDENTITY_DOUBT
+            weighed[piece] = TouchReading(piece, p, f"{reading.evidence} (unless {words}: {chance:.0%})")
+    return weighed
+
+
+def swap_doubts(
+    trace: ShotTrace, check: ScanCheck, quality: CameraQuality, readings: dict[str, TouchReading]
+) -> dict[str, tuple[float, str]]:
+    """Readings a swap nobody could see may have misled, each as likely as the table's camera swaps names
+    (until it has shown it keeps them, one in ten), and why in words.
+
+    A tracker swaps two discs' names where they pass close, so only the frames from the pass on can be
+    mislabelled: a reading whose evidence ends before it, or that no disc of the pair came near after it,
+    stands as read; so does whether the two discs of the pair touched each other, whatever their names."""
+    if quality.swap_rate <= SWAP_DOUBT_RATE or trace.camera is None:
+        return {}
+    flicked = trace.declaration.flicked
+    radius = {p.piece: p.radius_mm for p in trace.pieces}
+    doubts: dict[str, tuple[float, str]] = {}
+    for a, b in check.unseen_swaps:
+        start = check.pass_frames.get((min(a, b), max(a, b)), 0)
+        words = f"{a} and {b} passed close and the scans cannot tell them apart"
+        for piece, reading in readings.items():
+            if piece in doubts or (flicked not in (a, b) and piece not in (a, b)):
+                continue
+            if (
+                reading.striker == flicked
+                and reading.probability >= SURE_YES
+                and (reading.until or start) < start
+            ):
+                continue  # struck before the pass, when the names were still right
+            if {a, b} == {flicked, piece} and reading.sure:
+                continue
+            movers, others = ((a, b), (piece,)) if flicked in (a, b) else ((flicked,), (a, b))
+            if near_after(trace.camera, radius, movers, others, start, SWAP_NEAR_MM):
+                doubts[piece] = (quality.swap_rate, words)
     return doubts
 
 

@@ -213,3 +213,65 @@ def segment_distance(p: Point, a: Point, b: Point) -> float:
 
 def normal_density(x: float, s: float) -> float:
     return math.exp(-0.5 * (x / s) ** 2) / (s * math.sqrt(2 * math.pi))
+
+
+THROW_RAD = math.radians(6.0)  # how far off the line of centres friction between discs throws a struck piece
+
+
+@dataclass(frozen=True)
+class Strike:
+    """A touch the frames surely show the flicked disc make: when, and where its centre stood then."""
+
+    t_frames: float
+    spot: Point
+    spread_mm: float  # how uncertain ``spot`` is (1 σ)
+
+
+def strike_of(set_off: SetOff, reach: float, sigma: float, paths: Paths) -> Strike:
+    """Where the striker of a piece that set off stood: behind it on their line of centres, at ``reach``."""
+    ux, uy = set_off.direction
+    hx, hy = set_off.home
+    aim = math.hypot(THROW_RAD, set_off.direction_rad)
+    spread = math.sqrt(sigma**2 + paths.tolerance2 + (reach * aim) ** 2)
+    return Strike(set_off.t_frames, (hx - reach * ux, hy - reach * uy), spread)
+
+
+def path_through_strikes(
+    strikes: list[Strike],
+    start: tuple[int, Point],
+    run_up: tuple[Point, Point, float] | None,
+    run_on: tuple[Point, Point, float] | None,
+    end: tuple[int, Point],
+    sigma: float,
+    straight_sigmas: float,
+) -> list[tuple[Point, float]] | None:
+    """The flicked disc's path across frames the camera lost, where it surely struck pieces in between: from
+    where it was last seen, through each strike's spot in turn, to where it was seen again, each point with
+    how uncertain it is beyond the frames' noise (mm). None unless its run-up carried on (or the flick's
+    start, ``run_up`` None) meets the first spot and its run on traced back meets the last: then every turn
+    it took unseen is one the frames date and place, and no other bounce fits."""
+    (a, first), (b, last) = start, end
+    inside = sorted((s for s in strikes if a - 0.5 <= s.t_frames <= b + 0.5), key=lambda s: s.t_frames)
+    if not inside or run_on is None:
+        return None
+    for run, strike in ((run_up, inside[0]), (run_on, inside[-1])):
+        if run is None:
+            continue  # from the flick's start: it ran straight to its first strike
+        passed = passes(run, strike.spot)
+        if passed is None or passed[0] > straight_sigmas * math.hypot(sigma, strike.spread_mm):
+            return None
+    return [(first, 0.0), *((s.spot, s.spread_mm) for s in inside), (last, 0.0)]
+
+
+def polyline_distance(p: Point, way: list[tuple[Point, float]]) -> tuple[float, float]:
+    """How near a path of uncertain points passes ``p``, and how uncertain that is where it is nearest (the
+    two ends' uncertainties interpolated)."""
+    best = (math.inf, 0.0)
+    for (a, sa), (b, sb) in zip(way, way[1:], strict=False):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length2 = dx * dx + dy * dy
+        f = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+        d = math.dist(p, (a[0] + f * dx, a[1] + f * dy))
+        if d < best[0]:
+            best = (d, (1.0 - f) * sa + f * sb)
+    return best

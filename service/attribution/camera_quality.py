@@ -28,11 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from service.camera.clock import KEEP_SHOTS, offset_from_shots
 from service.mat.camera_trace import CameraRecord
 from service.mat.trace import SeenPiece, ShotTrace
 
 from .acoustics import HeardEvent
-from .camera import frame_facts
+from .camera import DOUBT_HIGH, DOUBT_LOW, TouchReading, camera_touches, frame_facts
+from .camera_paths import segment_distance
 
 REGION_COLS, REGION_ROWS = 4, 3  # the mat divided for the lens bias
 # Before the table knows better: a lens may bend the mat this much per mm across it (3 mm over 100 mm)...
@@ -48,6 +50,11 @@ SCAN_GATE_SIGMAS = 4.0  # a camera end this far (in σ of the two places) from t
 SCAN_GATE_FLOOR_MM = 6.0
 CLOCK_WINDOW_US = 20_000.0  # a heard contact within this of a set-off may be that set-off
 KNOWN_AFTER_SHOTS = 10  # shots before the camera's measured quality replaces the priors
+LENS_SPAN_MM = 40.0  # two discs that touch stand about this far apart: the lens bias may differ over it
+NOISE_FLOOR_SHARE = 0.75  # a shot's noise is taken as at least this share of the table's camera's
+# A known camera's leaning readings stand as sure ones while the referee's answers contradict no more than one
+# in this many of its confident readings (a referee's own slips included: they only ever take trust away).
+LEAN_TRUST_ANSWERS = 20
 
 
 @dataclass(frozen=True)
@@ -76,9 +83,12 @@ class CameraQuality:
     passes: int = 0  # close passes of two discs
     swaps: int = 0  # tracks whose end the post-shot scan contradicted
     ends_checked: int = 0
-    clock_n: int = 0  # set-offs matched to a heard contact: camera time − board time
-    clock_sum_us: float = 0.0
-    clock_ss_us2: float = 0.0
+    # each shot's own camera − board clock offset (its set-offs matched to heard contacts), the latest kept
+    clock_shots_us: tuple[float, ...] = ()
+    # the camera's confident readings (sure or leaning) of shots the referee answered, and how many of them
+    # the answer contradicted
+    readings_answered: int = 0
+    readings_contradicted: int = 0
     regions: tuple[RegionStats, ...] = field(default_factory=_no_regions)
 
     @property
@@ -99,12 +109,26 @@ class CameraQuality:
         return (self.swaps + PRIOR_SWAPS) / (self.passes + PRIOR_PASSES)
 
     def clock_offset_us(self) -> tuple[float, float] | None:
-        """(camera − board clock offset, its uncertainty), both µs; None until measured."""
-        if self.clock_n < 3:
+        """(camera − board clock offset, its uncertainty), both µs; None until measured (one estimate, made
+        by service/camera/clock.py, here and on the table's camera feed)."""
+        estimate = offset_from_shots(self.clock_shots_us)
+        if estimate is None or estimate.uncertainty_us is None:
             return None
-        mean = self.clock_sum_us / self.clock_n
-        var = max(self.clock_ss_us2 / self.clock_n - mean**2, 0.0)
-        return mean, math.sqrt(var / self.clock_n)
+        return estimate.offset_us, estimate.uncertainty_us
+
+    def readings(self, trace: ShotTrace) -> dict[str, TouchReading]:
+        """The shot's camera readings (camera.py) as far as this camera is known: a gap between two discs
+        judged with the lens's change over a touch added to its uncertainty, and a shot's noise never taken
+        as less than ``NOISE_FLOOR_SHARE`` of the camera's."""
+        floor = NOISE_FLOOR_SHARE * self.noise_mm if self.known and self.noise_mm else 0.0
+        return camera_touches(trace, self.lens_gradient() * LENS_SPAN_MM, floor)
+
+    @property
+    def leans_trusted(self) -> bool:
+        """Whether the camera's leaning readings may stand as sure ones: once the table knows its camera
+        (noise, lens, lost frames measured, so a reading's odds are its own), as long as the referee's
+        answers have contradicted no more than one in ``LEAN_TRUST_ANSWERS`` of its confident readings."""
+        return self.known and self.readings_contradicted * LEAN_TRUST_ANSWERS <= self.readings_answered
 
     def lens_gradient(self) -> float:
         """How much the camera's bias may change per mm across the mat: the largest change between two
@@ -138,11 +162,9 @@ class CameraQuality:
             "passes": self.passes,
             "swaps": self.swaps,
             "ends_checked": self.ends_checked,
-            "clock": {
-                "n": self.clock_n,
-                "sum_us": round(self.clock_sum_us, 1),
-                "ss_us2": round(self.clock_ss_us2, 1),
-            },
+            "readings_answered": self.readings_answered,
+            "readings_contradicted": self.readings_contradicted,
+            "clock": {"shots_us": [round(v, 1) for v in self.clock_shots_us]},
             "regions": [[r.n, round(r.sum_x, 3), round(r.sum_y, 3)] for r in self.regions],
             "summary": {
                 "noise_mm": None if self.noise_mm is None else round(self.noise_mm, 3),
@@ -179,9 +201,10 @@ def camera_quality_from_json(data: Any, fail: Callable[[str, str], Exception]) -
         passes=data.get("passes", 0),
         swaps=data.get("swaps", 0),
         ends_checked=data.get("ends_checked", 0),
-        clock_n=clock.get("n", 0),
-        clock_sum_us=float(clock.get("sum_us", 0.0)),
-        clock_ss_us2=float(clock.get("ss_us2", 0.0)),
+        readings_answered=data.get("readings_answered", 0),
+        readings_contradicted=data.get("readings_contradicted", 0),
+        # A file written before ``shots_us`` kept sums, which the median cannot use: measured again.
+        clock_shots_us=tuple(float(v) for v in clock.get("shots_us", ())),
         regions=regions,
     )
 
@@ -196,6 +219,9 @@ class ScanCheck:
     passes: tuple[tuple[str, str], ...]  # close passes of two discs the camera saw
     unseen_swaps: tuple[tuple[str, str], ...]  # ... after which a swap would fit the scans as well
     residuals: tuple[tuple[float, float, float, float], ...]  # (x, y, camera − scan dx, dy) of pieces at rest
+    # the frame each close pass began (edges first within ``CLOSE_PASS_MM``): a swap there mislabels only
+    # the frames from then on
+    pass_frames: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def region_of(x: float, y: float, width: float, height: float) -> int:
@@ -235,7 +261,8 @@ def check_against_scans(trace: ShotTrace, quality: CameraQuality, sigma_mm: floa
             scan = scans.get(piece)
             if scan is not None:
                 residuals.append((scan.x_mm, scan.y_mm, x - scan.x_mm, y - scan.y_mm))
-    passes = close_passes(trace)
+    pass_frames = close_pass_frames(trace)
+    passes = sorted(pass_frames)
     unseen = []
     for a, b in passes:
         if a in disagreeing or b in disagreeing:
@@ -249,7 +276,7 @@ def check_against_scans(trace: ShotTrace, quality: CameraQuality, sigma_mm: floa
                 ruled_out |= math.dist(corrected(*other_end), (scan.x_mm, scan.y_mm)) > gate(scan)
         if not ruled_out:
             unseen.append((a, b))
-    return ScanCheck(disagreeing, checked, tuple(passes), tuple(unseen), tuple(residuals))
+    return ScanCheck(disagreeing, checked, tuple(passes), tuple(unseen), tuple(residuals), pass_frames)
 
 
 def camera_ends(camera: CameraRecord) -> dict[str, tuple[float, float]]:
@@ -265,26 +292,66 @@ def camera_ends(camera: CameraRecord) -> dict[str, tuple[float, float]]:
 
 def close_passes(trace: ShotTrace) -> list[tuple[str, str]]:
     """Pairs of discs whose edges the camera saw within ``CLOSE_PASS_MM`` of each other while one moved."""
+    return sorted(close_pass_frames(trace))
+
+
+def close_pass_frames(trace: ShotTrace) -> dict[tuple[str, str], int]:
+    """Each close pass of two discs (``close_passes``) and the first frame the camera saw them that close."""
     camera = trace.camera
     if camera is None:
-        return []
+        return {}
     radius = {p.piece: p.radius_mm for p in trace.pieces}
     tracks = {t.piece: {k: (x, y) for k, x, y in t.points} for t in camera.tracks}
     still = {p: (x, y) for p, x, y in camera.still}
-    found = set()
+    found: dict[tuple[str, str], int] = {}
     for a, points in tracks.items():
         frames = sorted(points)
         for k in frames[1:]:
             here = points[k]
             for b in radius.keys() & (tracks.keys() | still.keys()):
-                if b == a or (min(a, b), max(a, b)) in found:
+                pair = (min(a, b), max(a, b))
+                if b == a or found.get(pair, k + 1) <= k:
                     continue
                 there = still.get(b) or tracks.get(b, {}).get(k)
                 if there is None:
                     continue
                 if math.dist(here, there) - radius[a] - radius[b] <= CLOSE_PASS_MM:
-                    found.add((min(a, b), max(a, b)))
-    return sorted(found)
+                    found[pair] = k
+    return found
+
+
+def near_after(
+    camera: CameraRecord,
+    radius: dict[str, float],
+    movers: tuple[str, ...],
+    others: tuple[str, ...],
+    start: int,
+    gap_mm: float,
+) -> bool:
+    """Whether a disc of ``movers`` came within ``gap_mm`` (edges) of one of ``others`` from frame ``start``
+    on: each mover's way between two frames it was seen, against each other's places in and around them."""
+    tracks = {t.piece: {k: (x, y) for k, x, y in t.points} for t in camera.tracks}
+    still = {p: (x, y) for p, x, y in camera.still}
+    for m in movers:
+        points = tracks.get(m)
+        if points is None:
+            continue  # at rest throughout: it touched nothing it was not touched by
+        frames = sorted(points)
+        for j, k in zip(frames, frames[1:], strict=False):
+            if k < start:
+                continue
+            for o in others:
+                if o == m or o not in radius or m not in radius:
+                    continue
+                near = (
+                    [still[o]]
+                    if o in still
+                    else [p for f, p in tracks.get(o, {}).items() if j - 2 <= f <= k + 2]
+                )
+                reach = radius[m] + radius[o] + gap_mm
+                if any(segment_distance(q, points[j], points[k]) <= reach for q in near):
+                    return True
+    return False
 
 
 def lost_frames(camera: CameraRecord) -> tuple[int, int]:
@@ -340,11 +407,9 @@ def learn_camera(quality: CameraQuality, trace: ShotTrace, events: tuple[HeardEv
         r = regions[i]
         regions[i] = RegionStats(r.n + 1, r.sum_x + dx, r.sum_y + dy)
     clock = clock_samples(trace, set_offs, events)
+    clock_shots = quality.clock_shots_us
     if clock:
-        shot_offset = statistics.median(clock)
-        clock_n, clock_sum, clock_ss = 1, shot_offset, shot_offset**2
-    else:
-        clock_n, clock_sum, clock_ss = 0, 0.0, 0.0
+        clock_shots = (*clock_shots, statistics.median(clock))[-KEEP_SHOTS:]
     swapped = (len(check.disagreeing) + 1) // 2  # a swap puts two ends wrong; a lost track one
     return replace(
         quality,
@@ -356,8 +421,22 @@ def learn_camera(quality: CameraQuality, trace: ShotTrace, events: tuple[HeardEv
         passes=quality.passes + max(len(check.passes), swapped),
         swaps=quality.swaps + swapped,
         ends_checked=quality.ends_checked + check.checked,
-        clock_n=quality.clock_n + clock_n,
-        clock_sum_us=quality.clock_sum_us + clock_sum,
-        clock_ss_us2=quality.clock_ss_us2 + clock_ss,
+        clock_shots_us=clock_shots,
         regions=tuple(regions),
+    )
+
+
+def learn_from_referee(quality: CameraQuality, trace: ShotTrace, answer: frozenset[str]) -> CameraQuality:
+    """The table's camera after the referee answered one of its shots: each confident reading (sure or
+    leaning, camera.py) the answer agrees or disagrees with. The answer is a label, not the truth: a referee's
+    slip counts against the camera, which only ever makes it more careful."""
+    if trace.camera is None:
+        return quality
+    readings = quality.readings(trace)
+    confident = [r for r in readings.values() if not DOUBT_LOW < r.probability < DOUBT_HIGH]
+    wrong = sum((r.probability >= 0.5) != (r.piece in answer) for r in confident)
+    return replace(
+        quality,
+        readings_answered=quality.readings_answered + len(confident),
+        readings_contradicted=quality.readings_contradicted + wrong,
     )

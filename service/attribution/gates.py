@@ -15,6 +15,7 @@ from service.mat.trace import ShotTrace
 
 from .acoustics import AcousticPicture, HeardEvent
 from .evidence import ImpactMatch
+from .heard_touches import hits_each_heard, obstacle_touches_heard, push_heard
 from .model import COVER_KINDS, Rollout
 from .reading import Candidate
 
@@ -40,16 +41,21 @@ def referee_reasons(
     empty when nothing holds it back. ``likeliest`` is the reading with most posterior mass."""
     first = candidates[0]
     return [
-        *_posterior_reasons(trace, candidates, likeliest, auto_apply_threshold),
+        *_posterior_reasons(trace, candidates, likeliest, best, auto_apply_threshold),
+        *_several_hits_reasons(trace, candidates, best),
         *_reading_reasons(trace, first),
         *_touch_reasons(trace, first, best),
-        *_scan_reasons(trace, first),
+        *_scan_reasons(trace, first, best, candidates),
         *_sound_reasons(trace, first, best, picture),
     ]
 
 
 def _posterior_reasons(
-    trace: ShotTrace, candidates: Sequence[Candidate], likeliest: Candidate, auto_apply_threshold: float
+    trace: ShotTrace,
+    candidates: Sequence[Candidate],
+    likeliest: Candidate,
+    best: BestRollout,
+    auto_apply_threshold: float,
 ) -> list[str]:
     """The posterior's doubts: too unsure, a close or as-well-fitting rival reading."""
     reasons: list[str] = []
@@ -81,7 +87,11 @@ def _posterior_reasons(
             reasons.append(
                 f"a reading with {_described(runner_up.direct_hits)} fits the sensors nearly as well"
             )
-        elif obstacle_rival is not None:
+        elif obstacle_rival is not None and not obstacle_touches_heard(
+            trace, first, obstacle_rival, best.matches
+        ):
+            # (a rival that only leaves out an obstacle touch the reading counts and the piezos heard must
+            # explain that sound otherwise: heard_touches.py)
             reasons.append(
                 f"a reading with {_described(obstacle_rival.direct_hits)} fits the sensors almost as well, "
                 "and a bounce off a movable obstacle is what the model reproduces least well"
@@ -89,9 +99,24 @@ def _posterior_reasons(
     return reasons
 
 
+def _several_hits_reasons(trace: ShotTrace, candidates: Sequence[Candidate], best: BestRollout) -> list[str]:
+    """A reading with two or more hits, unless every hit has its own sound and the sensors prefer it clearly.
+
+    A reading's later hits rest on weaker evidence than its first: they come after a deflection the model
+    reproduces less well, and are softer. Applied readings with two or more hits were wrong 2 times in 33 on
+    hidden mats, against 9 in 1,622 for the rest (docs/attribution.md), so the referee confirms them, unless
+    each hit is a touch of the flicked disc that four or more piezos heard, matched to where the reading puts
+    it, and no other reading fits the sensors within 12 nats: then the second hit is heard, not inferred
+    (heard_touches.py)."""
+    first = candidates[0]
+    if len(first.direct_hits) < 2 or hits_each_heard(trace, first, best.matches, candidates):
+        return []
+    return [f"it counts {len(first.direct_hits)} hits: a shot with more than one is confirmed by the referee"]
+
+
 def _reading_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
-    """What the reading itself claims that these sensors check poorly: a light disc touching nothing, two or
-    more hits, pieces moved that it leaves unexplained."""
+    """What the reading itself claims that these sensors check poorly: a light disc touching nothing, pieces
+    moved that it leaves unexplained."""
     reasons: list[str] = []
     # A missile or a small monster weighs a third of a hero: a touch by it sounds a third as loud and moves
     # what it strikes a third as far, often below what these sensors notice. A reading that it touched
@@ -103,13 +128,6 @@ def _reading_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
         reasons.append(
             f"the flicked disc weighs {flicked_mass:g} g and the reading has it touch nothing: so light a "
             "disc's touch is rarely heard and barely moves what it strikes"
-        )
-    # A reading's later hits rest on weaker evidence than its first: they come after a deflection the model
-    # reproduces less well, and are softer. Applied readings with two or more hits were wrong 2 times in 33
-    # on hidden mats, against 9 in 1,622 for the rest (docs/attribution.md), so the referee confirms them.
-    if len(first.direct_hits) >= 2:
-        reasons.append(
-            f"it counts {len(first.direct_hits)} hits: a shot with more than one is confirmed by the referee"
         )
     if first.unexplained:
         reasons.append(
@@ -168,7 +186,9 @@ def _touch_reasons(trace: ShotTrace, first: Candidate, best: BestRollout) -> lis
     return reasons
 
 
-def _scan_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
+def _scan_reasons(
+    trace: ShotTrace, first: Candidate, best: BestRollout, candidates: Sequence[Candidate]
+) -> list[str]:
     """What the scans before and after the shot could not check: pieces unseen or read roughly, the flicked
     disc's end unseen, or at rest against a piece the reading leaves alone."""
     reasons: list[str] = []
@@ -196,12 +216,14 @@ def _scan_reasons(trace: ShotTrace, first: Candidate) -> list[str]:
             )
         )
     # The same when it was read only roughly, by the last antennas at the grid's edge: a push and a hit
-    # differ by centimetres where it ends, which such a read blurs (on hidden mats, 1 wrong in 23 applied).
+    # differ by centimetres where it ends, which such a read blurs (on hidden mats, 1 wrong in 23 applied),
+    # unless the push itself was heard where the reading makes it and no hit on it fits nearly as well.
     rough = sorted(
         pid
         for pid in first.pushed
         if pid not in unchecked
         and any(seen.sigma_mm > ROUGH_READ_MM for seen in (pre_seen.get(pid), post_seen.get(pid)) if seen)
+        and not push_heard(trace, first, best.matches, pid, candidates)
     )
     if rough:
         reasons.append(

@@ -46,7 +46,7 @@ from .calibration import (
     save_calibration,
     wide_priors,
 )
-from .camera_quality import learn_camera
+from .camera_quality import learn_camera, learn_from_referee
 from .config import AttributionConfig
 from .evidence import (
     CONTACT_LOUDNESS_SPREAD,
@@ -55,7 +55,7 @@ from .evidence import (
     board_threshold,
     unit_loudness_amplitude,
 )
-from .infer import Attribution, ShotEvidence
+from .infer import Attribution
 from .model import ModelContact, ModelParams
 from .reliability import probability_band, reason_key
 
@@ -123,6 +123,7 @@ def learn_from_answer(
     the answer always counts in the gates' record (reliability.py). ``None``: the referee gave no answer."""
     if answer is None:
         return replace(cal, referee=cal.referee.with_no_answer())
+    cal = replace(cal, camera=learn_from_referee(cal.camera, trace, answer))
     evidence = result.evidence
     ep = evidence_params or EvidenceParams()
     labelled = (
@@ -140,6 +141,7 @@ def learn_from_answer(
     )
     if not usable or labelled is None or evidence is None or evidence.trusted:
         return replace(cal, referee=referee)
+    cal = _anchored_by_answer(cal, trace, evidence.acoustics, labelled.matches)
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     wall, disc, heard_flick = _learn_loudness(
         cal.wall_loudness,
@@ -170,33 +172,60 @@ def learn_from_answer(
     )
 
 
+def _anchored_by_answer(
+    cal: TableCalibration, trace: ShotTrace, picture: AcousticPicture, placed: Sequence[ImpactMatch]
+) -> TableCalibration:
+    """The shot's heard events kept again, anchored where the answered reading's best rollout makes its
+    contacts (as a sure reading's are), and the sound speed, lags and jitter refitted: a held shot's answer
+    places its sounds too, so a table whose shots are mostly held still learns its sound from where they
+    happened (docs/calibration.md, "What the referee's answers teach")."""
+    mine = {e.raw for e in picture.events if e.raw}
+    before = tuple(k for k in cal.acoustic_events if k.arrivals not in mine)
+    kept, speed_loglik, offsets, ss, dof = _learn_acoustics(cal, trace, picture, placed, before)
+    if not any(k.anchor is not None and k.arrivals in mine for k in kept):
+        return cal  # nothing of the shot's sound was placed by the answer
+    return replace(
+        cal,
+        acoustic_events=kept,
+        speed_loglik=speed_loglik,
+        offsets_us=offsets,
+        jitter_ss_us2=ss,
+        jitter_dof=dof,
+    )
+
+
 def _learn_acoustics(
-    cal: TableCalibration, trace: ShotTrace, evidence: ShotEvidence
+    cal: TableCalibration,
+    trace: ShotTrace,
+    picture: AcousticPicture,
+    placed: Sequence[ImpactMatch],
+    kept_before: tuple[KeptEvent, ...] | None = None,
 ) -> tuple[tuple[KeptEvent, ...], tuple[float, ...], tuple[tuple[int, float], ...], float, float]:
     """The kept events with this shot's, and the sound speed's log-likelihood, the lags and the jitter
-    (sum of squares, degrees of freedom) refitted from them."""
-    picture = evidence.acoustics
+    (sum of squares, degrees of freedom) refitted from them. ``placed``: the contacts of a reading the table
+    may trust (a sure one, or the one a referee's answer named) matched to heard events; ``kept_before``:
+    the kept events to add this shot's to (default the calibration's)."""
     # Sound speed, lags and jitter: refitted from the table's kept events together with this shot's.
-    # A sure reading says where its heard contacts happened: those places anchor the events, which breaks
-    # the trade between a slower mat and lagging piezos that timing alone leaves open.
+    # A sure reading, or the answered one, says where its heard contacts happened: those places anchor the
+    # events, which breaks the trade between a slower mat and lagging piezos that timing alone leaves open.
     anchors = {}
-    if evidence.trusted:
-        for match in evidence.matches:
-            event, contact = match.event, match.contact
-            if event.x_mm is None or event.y_mm is None:
-                continue
-            # Only a close match anchors: a loose one may pair the click with a nearby collision.
-            if math.hypot(contact.x_mm - event.x_mm, contact.y_mm - event.y_mm) > 2.0 * event.sigma_mm:
-                continue
-            sigma = FLICK_ANCHOR_SIGMA_MM if contact.kind == "flick" else CONTACT_ANCHOR_SIGMA_MM
-            anchors[id(event)] = (contact.x_mm, contact.y_mm, sigma)
+    for match in placed:
+        event, contact = match.event, match.contact
+        if event.x_mm is None or event.y_mm is None:
+            continue
+        # Only a close match anchors: a loose one may pair the click with a nearby collision.
+        if math.hypot(contact.x_mm - event.x_mm, contact.y_mm - event.y_mm) > 2.0 * event.sigma_mm:
+            continue
+        sigma = FLICK_ANCHOR_SIGMA_MM if contact.kind == "flick" else CONTACT_ANCHOR_SIGMA_MM
+        anchors[event.raw] = (contact.x_mm, contact.y_mm, sigma)
     # An event heard by four piezos is kept only where a sure reading anchored it (acoustics.py).
     new_events = tuple(
-        KeptEvent(e.raw, anchors.get(id(e)))
+        KeptEvent(e.raw, anchors.get(e.raw))
         for e in picture.events
-        if len(e.raw) >= MIN_SENSORS_FOR_SPEED or (len(e.raw) >= MIN_SENSORS_ANCHORED and id(e) in anchors)
+        if len(e.raw) >= MIN_SENSORS_FOR_SPEED or (len(e.raw) >= MIN_SENSORS_ANCHORED and e.raw in anchors)
     )
-    kept = (cal.acoustic_events + new_events)[-MAX_JOINT_EVENTS:]
+    before = cal.acoustic_events if kept_before is None else kept_before
+    kept = (before + new_events)[-MAX_JOINT_EVENTS:]
     speed_loglik, offsets, ss, dof = cal.speed_loglik, cal.offsets_us, cal.jitter_ss_us2, cal.jitter_dof
     if new_events:
         joint = solve_joint(
@@ -261,7 +290,8 @@ def _learn_from_evidence(
     if evidence is None:  # nothing was read (the flicked disc was never seen)
         return cal
     picture = evidence.acoustics
-    kept, speed_loglik, offsets, ss, dof = _learn_acoustics(cal, trace, evidence)
+    placed = evidence.matches if evidence.trusted else ()
+    kept, speed_loglik, offsets, ss, dof = _learn_acoustics(cal, trace, picture, placed)
     positions = {sid: (x, y) for sid, x, y in trace.mat.sensors}
     gains = cal.sensor_gains()
     stats = _learn_gains(cal, picture, positions, ep)

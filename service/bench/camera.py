@@ -72,6 +72,11 @@ class Tally:
     bumps_noticed: int = 0
     clock_errors_us: list[float] = field(default_factory=list)
     clock_known_us: list[float] = field(default_factory=list)
+    # each table's offset after its last shot against the truth, and the uncertainty it stated then (µs)
+    clock_tables: list[tuple[float, float | None]] = field(default_factory=list)
+    clock_shots_us: list[float] = field(
+        default_factory=list
+    )  # each agreeing shot's own offset, against the truth
     records: int = 0
     record_failures: list[str] = field(default_factory=list)
     # discs at rest by distance from the image centre: (band, corrected error, uncorrected error)
@@ -127,22 +132,8 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
     lab.world.frame_period_s = FINE_PERIOD_S
     _layout(lab, rng)
     looks: dict[str, DiscLook] = default_looks({p: (s.kind, s.radius_mm) for p, s in lab.specs.items()})
+    settings = _render_settings(rng, draw)
     u = rng.uniform
-    settings = RenderSettings(
-        noise=u(*draw.noise),
-        k1=u(*draw.k1),
-        tilt=u(*draw.tilt),
-        roll_deg=u(*draw.roll_deg),
-        light=u(*draw.light),
-        glare=u(*draw.glare),
-        exposure_s=u(*draw.exposure_s),
-        readout_s=u(*draw.readout_s),
-        dropped_frames=u(*draw.dropped),
-        arm_probability=draw.arm_probability,
-        clock_offset_us=rng.randrange(-5_000_000, 5_000_000),
-        seed=rng.randrange(1 << 30),
-        camera_height_mm=u(*draw.lens_height_mm),
-    )
     told_height = settings.camera_height_mm + rng.gauss(0.0, draw.tape_error_mm)
     layout = MatLayout(lab.mat.width_mm, lab.mat.height_mm)
     renderer = CameraRenderer(layout, looks, settings)
@@ -198,9 +189,32 @@ def _run_table(table: int, shots: int, seed: int, draw: CameraDraw, tally: Tally
                 tally.records += 1
             except CutError as error:
                 tally.record_failures.append(str(error))
+    if clock.offset_us is not None:
+        tally.clock_tables.append((clock.offset_us - settings.clock_offset_us, clock.uncertainty_us()))
+        tally.clock_shots_us += [pair - settings.clock_offset_us for pair in clock.pairs_us]
         for p in list(lab.specs):
             if lab.world.off_table(p):  # a disc that left the mat goes back on its edge, as players do
                 lab.remove(p)
+
+
+def _render_settings(rng: random.Random, draw: CameraDraw) -> RenderSettings:
+    """One hidden camera: its noise, lens, light, timing and clock drawn from the set's ranges."""
+    u = rng.uniform
+    return RenderSettings(
+        noise=u(*draw.noise),
+        k1=u(*draw.k1),
+        tilt=u(*draw.tilt),
+        roll_deg=u(*draw.roll_deg),
+        light=u(*draw.light),
+        glare=u(*draw.glare),
+        exposure_s=u(*draw.exposure_s),
+        readout_s=u(*draw.readout_s),
+        dropped_frames=u(*draw.dropped),
+        arm_probability=draw.arm_probability,
+        clock_offset_us=rng.randrange(-5_000_000, 5_000_000),
+        seed=rng.randrange(1 << 30),
+        camera_height_mm=u(*draw.lens_height_mm),
+    )
 
 
 def _score_frame(
@@ -295,17 +309,34 @@ def summarise(t: Tally) -> dict[str, Any]:
         "at_rest_by_distance_from_centre": radius,
         "identity_swaps": t.swaps,
         "bumps": {"made": t.bumps_made, "noticed": t.bumps_noticed},
-        "clock": {
-            "final_error_ms": round(float(t.clock_errors_us[-1]) / 1000, 2) if t.clock_errors_us else None,
-            "stated_uncertainty_ms": round(float(t.clock_known_us[-1]) / 1000, 2)
-            if t.clock_known_us
-            else None,
-        },
+        "clock": clock_summary(t),
         "camera_blocks": {"cut": t.records, "refused": t.record_failures},
         "cpu": {
             "per_frame_ms": round(cpu * 1000, 2),
             "jpeg_decode_ms": round(base * 1000, 2),
             "ratio_to_decode": round(cpu / base, 2) if base else None,
+        },
+    }
+
+
+def clock_summary(t: Tally) -> dict[str, Any]:
+    """The clock offset's error after each table's last shot against the uncertainty it stated: honest when
+    about two in three errors lie within one stated σ and nineteen in twenty within two."""
+    stated = [(abs(float(e)), float(k)) for e, k in t.clock_tables if k]
+    return {
+        "final_error_ms": round(float(t.clock_errors_us[-1]) / 1000, 2) if t.clock_errors_us else None,
+        "stated_uncertainty_ms": round(float(t.clock_known_us[-1]) / 1000, 2) if t.clock_known_us else None,
+        "tables_ms": [
+            [round(e / 1000, 2), None if k is None else round(k / 1000, 2)] for e, k in t.clock_tables
+        ],
+        "within_1_sigma": sum(1 for e, k in stated if e <= k),
+        "within_2_sigma": sum(1 for e, k in stated if e <= 2 * k),
+        "tables_stated": len(stated),
+        "shot_offsets_ms": {
+            "mean": round(float(statistics.fmean(t.clock_shots_us)) / 1000, 2) if t.clock_shots_us else None,
+            "sd": round(float(statistics.pstdev(t.clock_shots_us)) / 1000, 2)
+            if len(t.clock_shots_us) > 1
+            else None,
         },
     }
 
@@ -338,7 +369,10 @@ def format_camera(result: dict[str, Any]) -> str:
         f"identity swaps: {result['identity_swaps']} disc-frames",
         f"camera bumps noticed: {b['noticed']} of {b['made']}",
         f"clock offset: off by {k['final_error_ms']} ms at the end "
-        f"(stated ± {k['stated_uncertainty_ms']} ms)",
+        f"(stated ± {k['stated_uncertainty_ms']} ms); by table (error, stated 1 σ, ms): {k['tables_ms']}; "
+        f"within 1 σ {k['within_1_sigma']} of {k['tables_stated']}, within 2 σ {k['within_2_sigma']}; "
+        f"each shot's own offset against the truth: mean {k['shot_offsets_ms']['mean']} ms, "
+        f"sd {k['shot_offsets_ms']['sd']} ms",
         f"camera blocks cut: {result['camera_blocks']['cut']}, "
         f"refused: {len(result['camera_blocks']['refused'])}",
         f"CPU per frame: {c['per_frame_ms']} ms = {c['ratio_to_decode']} x decoding that frame from JPEG "

@@ -1,7 +1,8 @@
 """``smartmat camera watch``: a camera's frames read into disc places, frame by frame (docs/camera.md).
 
-It is the camera process of a table: it maps the mat, finds and follows every disc in the discs file and
-prints each frame's places as one JSON line on standard output, with its health (frames read and lost, the
+It is the camera process of a table: it maps the mat, finds and follows every disc of ``--discs`` (the
+enrolled disc set, whose discs' markers ``smartmat enrol markers`` recorded, or the camera's own discs file)
+and prints each frame's places as one JSON line on standard output, with its health (frames read and lost, the
 mapping's error, bumps, the discs not seen) on standard error, so a referee sees on the day whether the camera
 sees the mat and every enrolled disc (``--check``). Needs the ``camera`` extra.
 """
@@ -36,7 +37,13 @@ def register_cli(subparsers: Any) -> None:
         required=True,
         help="picamera2[:WxH@FPS], v4l2:N, /dev/videoN, dir:PATH, video:PATH or pipe:PATH (pipe:- for stdin)",
     )
-    watch.add_argument("--discs", required=True, type=Path, help="the discs file (service/camera/discs.py)")
+    watch.add_argument(
+        "--discs",
+        required=True,
+        type=Path,
+        help="the enrolled disc set (sets/<name>.yaml, with its discs' markers) or the camera's discs file "
+        "(service/camera/discs.py)",
+    )
     watch.add_argument(
         "--mat", type=Path, help="the mat's hardware file (default: content/hardware/mat.yaml)"
     )
@@ -60,14 +67,16 @@ def register_cli(subparsers: Any) -> None:
         help="set-up check: exit 1 unless the mat is mapped and every disc seen",
     )
     watch.add_argument("--quiet", action="store_true", help="no JSON lines, only the health report")
-    watch.set_defaults(func=_watch)
+    # read_looks: the discs file's reader; the camera process's commands make it take a set file too (the set
+    # files belong to the table, a layer above this one).
+    watch.set_defaults(func=_watch, read_looks=None)
     camera.set_defaults(func=lambda args: camera.print_help() or 2)
 
 
 def _watch(args: argparse.Namespace) -> int:
     try:
         from service.camera.capture import CaptureError, open_source
-        from service.camera.discs import DiscsFileError, read_discs
+        from service.camera.discs import read_discs
         from service.camera.layout import MatLayout
         from service.camera.pipeline import CameraPipeline, CameraSettings
     except ImportError as error:
@@ -75,15 +84,21 @@ def _watch(args: argparse.Namespace) -> int:
             f"smartmat camera needs the camera extra (pip install -e '.[camera]'): {error}", file=sys.stderr
         )
         return 2
-    from service.mat.geometry import ContentFileError, load_mat
+    from service.mat.geometry import load_mat
 
     try:
-        looks = read_discs(args.discs)
+        looks = (args.read_looks or read_discs)(args.discs)
         mat = load_mat(args.mat) if args.mat else load_mat()
         source = open_source(args.source)
-    except (DiscsFileError, ContentFileError, CaptureError) as error:
+    except (ValueError, CaptureError) as error:  # a discs, set or mat file's mistake, named; a bad source
         print(f"smartmat camera: {error}", file=sys.stderr)
         return 2
+    if not any(look.marker_id is not None for look in looks.values()):
+        print(
+            f"smartmat camera: no disc of {args.discs} has a marker: each is found by its colour and size "
+            "only (record the markers: smartmat enrol markers)",
+            file=sys.stderr,
+        )
     pipeline = CameraPipeline(
         MatLayout(mat.width_mm, mat.height_mm),
         looks,

@@ -12,13 +12,20 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from service.camera.frames import SLIDE_DECELERATION, FrameResult
 
 AGREE_US = 4000.0  # two shots agree on the offset when their pairs are this close (frames are 8 ms apart)
-HEARING_LAG_US = (
-    1000.0  # the piezos hear a contact up to this late (the wave's travel, the rise): not measured
-)
+# How well the offset is known (docs/camera.md, "clock"): one shot dates a set-off only to within a
+# millisecond or two (four moving frames 8-17 ms apart, followed back to zero), and a median of a handful of
+# shots whose spread happens to be tight says little of it, so one shot's scatter is never taken as less than
+# ``SHOT_SCATTER_FLOOR_US``. Beyond it, what no number of shots averages away (1 σ, ``SYSTEMATIC_US``): the
+# piezos hear a contact up to 1 ms late (the wave's travel, the rise: σ 0.3 ms about a 0.5 ms lag nobody
+# subtracts), a rolling shutter's readout is known only from its data sheet (3-6 ms against 4 ms told, at the
+# disc's row: σ about 0.4 ms), and the set-off's own dating may lean one way (about 0.5 ms): together 1 ms.
+SHOT_SCATTER_FLOOR_US = 1500.0
+SYSTEMATIC_US = 1000.0
 KEEP_SHOTS = 40  # the latest shots the offset is solved from (a camera restarted on a new clock moves it)
 ONSET_MM = 3.0  # the disc counts as moving once this far from its place
 FIT_FRAMES = 4  # moving frames whose distance, extrapolated back to zero, dates the set-off
@@ -75,11 +82,50 @@ def onsets_us(results: Sequence[FrameResult]) -> dict[str, float]:
     return {p: t for p, t in found.items() if t is not None}
 
 
+@dataclass(frozen=True)
+class ClockOffset:
+    """The camera's clock against the board's (camera − board, µs), from one offset per shot."""
+
+    offset_us: float
+    shots: int  # shots it rests on
+    scatter_us: float | None  # one shot's scatter (1 σ, from the median absolute deviation); None under 3
+    uncertainty_us: float | None  # how well ``offset_us`` is known (1 σ); None under 3 shots
+
+    def describe(self) -> str:
+        if self.uncertainty_us is None or self.scatter_us is None:
+            return (
+                f"camera = board {self.offset_us / 1000:+.1f} ms, from {self.shots} shots: "
+                "not yet known how well"
+            )
+        return (
+            f"camera = board {self.offset_us / 1000:+.2f} ms ± {self.uncertainty_us / 1000:.2f} ms "
+            f"(from {self.shots} shots; one shot scatters {self.scatter_us / 1000:.2f} ms)"
+        )
+
+
+def offset_from_shots(per_shot_us: Sequence[float]) -> ClockOffset | None:
+    """The one estimate of a camera's clock offset, wherever it is measured (the table's camera feed here,
+    the table's calibration in service/attribution/camera_quality.py): the median of the latest
+    ``KEEP_SHOTS`` shots' own offsets, and how well it is known (1 σ): the median's own scatter combined
+    with what no number of shots averages away (``SYSTEMATIC_US``). None before two shots."""
+    shots = list(per_shot_us)[-KEEP_SHOTS:]
+    if len(shots) < 2:
+        return None
+    offset = statistics.median(shots)
+    if len(shots) < 3:
+        return ClockOffset(offset, len(shots), None, None)
+    spread = 1.4826 * statistics.median(abs(s - offset) for s in shots)
+    # The median's own σ: √(π/2) times the mean's.
+    scatter = 1.2533 * max(spread, SHOT_SCATTER_FLOOR_US) / math.sqrt(len(shots))
+    return ClockOffset(offset, len(shots), spread, math.hypot(scatter, SYSTEMATIC_US))
+
+
 class ClockSync:
     def __init__(self) -> None:
         self.shots: list[tuple[list[float], list[float]]] = []  # (camera moments, board impacts) per shot
         self.offset_us: float | None = None
         self.pairs_us: list[float] = []  # each agreeing shot's own offset
+        self.estimate: ClockOffset | None = None
 
     def add_shot(self, camera_us: Sequence[float], board_us: Sequence[float]) -> None:
         if camera_us and board_us:
@@ -101,23 +147,16 @@ class ClockSync:
             if abs(nearest - guess) <= AGREE_US:
                 pairs.append(nearest)
         self.pairs_us = pairs
-        self.offset_us = statistics.median(pairs) if len(pairs) >= 2 else None
+        self.estimate = offset_from_shots(pairs)
+        self.offset_us = None if self.estimate is None else self.estimate.offset_us
 
     def spread_us(self) -> float | None:
         """One shot's scatter (1 σ, from the median absolute deviation)."""
-        if len(self.pairs_us) < 3:
-            return None
-        med = statistics.median(self.pairs_us)
-        return 1.4826 * statistics.median(abs(s - med) for s in self.pairs_us)
+        return None if self.estimate is None else self.estimate.scatter_us
 
     def uncertainty_us(self) -> float | None:
-        """How well the offset is known (1 σ): the median's own scatter, and the piezos' hearing lag, which
-        no number of shots averages away (half its range, as a uniform's 1 σ is about that)."""
-        spread = self.spread_us()
-        if spread is None:
-            return None
-        scatter = 1.2533 * spread / math.sqrt(len(self.pairs_us))
-        return math.hypot(scatter, HEARING_LAG_US / 2)
+        """How well the offset is known (1 σ; offset_from_shots)."""
+        return None if self.estimate is None else self.estimate.uncertainty_us
 
     def to_board(self, camera_us: float) -> float:
         if self.offset_us is None:
@@ -125,19 +164,9 @@ class ClockSync:
         return camera_us - self.offset_us
 
     def describe(self) -> str:
-        if self.offset_us is None:
+        if self.estimate is None:
             return f"not synchronised: {len(self.shots)} shot(s) seen by both, fewer than two agree yet"
-        known, spread = self.uncertainty_us(), self.spread_us()
-        if known is None or spread is None:
-            return (
-                f"camera = board {self.offset_us / 1000:+.1f} ms, from {len(self.pairs_us)} shots: "
-                "not yet known how well"
-            )
-        return (
-            f"camera = board {self.offset_us / 1000:+.2f} ms ± {known / 1000:.2f} ms "
-            f"({len(self.pairs_us)} of {len(self.shots)} shots agree; "
-            f"one shot scatters {spread / 1000:.2f} ms)"
-        )
+        return f"{self.estimate.describe()}; {len(self.pairs_us)} of {len(self.shots)} shots agree"
 
 
 def _nearest(cams: list[float], boards: list[float], offset: float) -> float:

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from service.camera.layout import DISC_HEIGHT_MM, MAT_MARKER_IDS, DiscLook
+from service.camera.layout import DISC_HEIGHT_MM, DiscLook, disc_marker_problem
 from service.common import schema_check
 
 
@@ -45,10 +45,9 @@ def read_discs(path: Path) -> dict[str, DiscLook]:
         radius, colour = entry["radius_mm"], entry["colour_bgr"]
         marker = entry.get("marker")
         if marker is not None:
-            if marker in MAT_MARKER_IDS:
-                raise DiscsFileError(path, f"{where}.marker", f"{marker} is one of the mat's fiducials (0-7)")
-            if marker in markers:
-                raise DiscsFileError(path, f"{where}.marker", f"{marker} is {markers[marker]}'s already")
+            refused = disc_marker_problem(marker, markers)
+            if refused is not None:
+                raise DiscsFileError(path, f"{where}.marker", refused)
             markers[marker] = str(piece)
         height = float(entry.get("height_mm", DISC_HEIGHT_MM))
         looks[str(piece)] = DiscLook(

@@ -10,6 +10,7 @@ Nothing here needs OpenCV.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 DICTIONARY = "DICT_4X4_100"  # large cells: readable at about 4 px per cell
@@ -22,6 +23,19 @@ DISC_MARKER_SHARE = (
 )
 DISC_MARKER_MARGIN = 1 / 8  # the white margin round a disc's marker, as a share of its side
 DISC_HEIGHT_MM = 10.0  # a game disc's thickness: its marker is this far above the mat unless the file says
+LAST_MARKER_ID = 99  # the dictionary's last id
+
+
+def disc_marker_problem(marker: int, taken: Mapping[int, str]) -> str | None:
+    """Why ``marker`` cannot be a disc's, in words (``taken``: the markers other discs already wear), or
+    None. The discs file and an enrolled disc set both refuse with these words."""
+    if marker in MAT_MARKER_IDS:
+        return f"{marker} is one of the mat's fiducials (0-7)"
+    if not 0 <= marker <= LAST_MARKER_ID:
+        return f"{marker} is outside the camera's dictionary (a disc's marker is 8-{LAST_MARKER_ID})"
+    if marker in taken:
+        return f"{marker} is {taken[marker]}'s already"
+    return None
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,18 @@ KIND_COLOURS: dict[str, tuple[int, int, int]] = {
     "ranged": (220, 140, 40),  # blue
 }
 DEFAULT_COLOUR = (200, 200, 200)
+
+
+def kind_of_class(piece_class: str) -> str:
+    """The kind of a piece class, whose colour a set of discs is painted in: the first word of its name that
+    is a painted kind (``monster-large`` → monster; a box's own prefix before it is passed over)."""
+    words = piece_class.split("-")
+    return next((word for word in words if word in KIND_COLOURS), words[0])
+
+
+def colour_of_class(piece_class: str) -> tuple[int, int, int]:
+    """The colour the camera looks for when a disc of this class shows no readable marker."""
+    return KIND_COLOURS.get(kind_of_class(piece_class), DEFAULT_COLOUR)
 
 
 def default_looks(pieces: dict[str, tuple[str, float]]) -> dict[str, DiscLook]:

@@ -131,7 +131,7 @@ class DiscTracker:
                 seen[unknown[colour]] = blobs[0]
         out = {}
         for piece, s in seen.items():
-            out[piece] = (*self._observe(piece, s, t_us), self._row_delay_us(s), s.piece is not None)
+            out[piece] = (*self.observe(piece, s, t_us), self._row_delay_us(s), s.piece is not None)
         for piece, track in self.tracks.items():
             if piece not in seen:
                 track.unseen += 1
@@ -186,7 +186,8 @@ class DiscTracker:
             return 0.0
         return SIZE_COST_MM * abs(math.log2(blob.area_mm2 / (math.pi * radius * radius)))
 
-    def _observe(self, piece: str, s: Sighting, t_us: int) -> tuple[float, float]:
+    def observe(self, piece: str, s: Sighting, t_us: int) -> tuple[float, float]:
+        """A sighting of the piece at ``t_us`` folded into its track (a new one if it has none); its place."""
         track = self.tracks.get(piece)
         delay = self._row_delay_us(s)
         if track is None:

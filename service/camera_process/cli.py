@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from service.camera.layout import DiscLook
+
 log = logging.getLogger(__name__)
 
 
@@ -31,7 +33,13 @@ def register_cli(subparsers: Any) -> None:
         required=True,
         help="picamera2[:WxH@FPS], v4l2:N, /dev/videoN, dir:PATH, video:PATH or pipe:PATH (pipe:- for stdin)",
     )
-    run.add_argument("--discs", required=True, type=Path, help="the discs file (service/camera/discs.py)")
+    run.add_argument(
+        "--discs",
+        required=True,
+        type=Path,
+        help="the enrolled disc set (sets/<name>.yaml, with its discs' markers) or the camera's discs file "
+        "(service/camera/discs.py)",
+    )
     run.add_argument("--mat", type=Path, help="the mat's hardware file (default: content/hardware/mat.yaml)")
     run.add_argument("--fps", type=float, default=120.0, help="the camera's frame rate")
     run.add_argument("--readout-us", type=int, default=0, help="rolling-shutter readout, µs (0: global)")
@@ -56,12 +64,20 @@ def register_cli(subparsers: Any) -> None:
         help="MQTT URL with the camera account (default $SMARTMAT_CAMERA_MQTT_URL)",
     )
     run.set_defaults(func=_run)
+    camera.camera_subparsers.choices["watch"].set_defaults(read_looks=read_looks)
+
+
+def read_looks(path: Path) -> dict[str, DiscLook]:
+    """The discs' looks from an enrolled set file or the camera's discs file (service.table.disc_looks)."""
+    from service.table.disc_looks import read_camera_discs
+
+    return read_camera_discs(path)
 
 
 def _run(args: argparse.Namespace) -> int:
     try:
         from service.camera.capture import CaptureError, FrameDater, open_source
-        from service.camera.discs import DiscsFileError, read_discs
+        from service.camera.discs import DiscsFileError
         from service.camera.layout import MatLayout
         from service.camera.pipeline import CameraPipeline, CameraSettings
     except ImportError as error:
@@ -72,12 +88,13 @@ def _run(args: argparse.Namespace) -> int:
     from service.camera_process.process import CameraProcess, view_message
     from service.mat.geometry import ContentFileError, load_mat
     from service.publish.paho_transport import PahoTransport, unguessable_client_id
+    from service.sensing.tags import TableConfigError
 
     try:
-        looks = read_discs(args.discs)
+        looks = read_looks(args.discs)
         mat = load_mat(args.mat) if args.mat else load_mat()
         source = open_source(args.source)
-    except (DiscsFileError, ContentFileError, CaptureError) as error:
+    except (DiscsFileError, TableConfigError, ContentFileError, CaptureError) as error:
         print(f"smartmat camera: {error}", file=sys.stderr)
         return 2
     settings = CameraSettings(fps=args.fps, readout_us=args.readout_us, camera_height_mm=args.lens_height_mm)

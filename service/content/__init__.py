@@ -1,69 +1,15 @@
-"""Game content (cards, playmats, room layouts) as validated, typed data.
+"""What every game's content shares: strict YAML reading, overlays, JSON Schema validation and the records'
+common parts.
 
-``load_content(ruleset, overlay)`` reads ``content/<ruleset>/*.yaml`` shipped with the package, lays an
-organiser's overlay directory over it, validates everything against the JSON Schemas in ``schemas/`` and
-returns a frozen ``Content``; each game's own content module does the same for its rule sets
-(``service.games.castles.content``, ``service.games.catacombs.content``).
-Problems raise ``ContentError`` naming the file and key path.
+A game's content module (``service.games.<game>``'s) names its files (``sources.FileKind``), reads them with
+``reading.read_ruleset`` (``content/<ruleset>/*.yaml`` shipped with the package, an organiser's overlay laid
+over them, every record validated against its JSON Schema) and builds its own cards; ``records`` holds what
+every record has (``Record``: id, printed name, provenance marks) and the shot icons printed on cards
+(``ShotSpec``). Problems raise ``ContentError`` naming the file and key path. ``hardware`` checks the units of
+``content/hardware/``.
 """
 
 from service.content.errors import ContentError, Problem
-from service.content.loader import load_content
-from service.content.model import (
-    AbilityCard,
-    AntientCard,
-    CardCount,
-    Content,
-    HealthBand,
-    HeroCard,
-    ItemCard,
-    LayoutSlot,
-    LordCard,
-    MonsterCard,
-    MonsterCount,
-    Playmat,
-    PoisonCard,
-    PoisonDeck,
-    QuadrantEntry,
-    Record,
-    RoomCard,
-    RoomLayout,
-    Service,
-    ShotAlternatives,
-    ShotSequence,
-    ShotSpec,
-    SpecialRoomCard,
-    SpellCard,
-    TavernReward,
-)
+from service.content.records import Record, ShotAlternatives, ShotSequence, ShotSpec
 
-__all__ = [
-    "AbilityCard",
-    "AntientCard",
-    "CardCount",
-    "Content",
-    "ContentError",
-    "HealthBand",
-    "HeroCard",
-    "ItemCard",
-    "LayoutSlot",
-    "LordCard",
-    "MonsterCard",
-    "MonsterCount",
-    "Playmat",
-    "PoisonCard",
-    "PoisonDeck",
-    "Problem",
-    "QuadrantEntry",
-    "Record",
-    "RoomCard",
-    "RoomLayout",
-    "Service",
-    "ShotAlternatives",
-    "ShotSequence",
-    "ShotSpec",
-    "SpecialRoomCard",
-    "SpellCard",
-    "TavernReward",
-    "load_content",
-]
+__all__ = ["ContentError", "Problem", "Record", "ShotAlternatives", "ShotSequence", "ShotSpec"]

@@ -1,7 +1,7 @@
 """Reading one rule set's content files, laying an overlay over them and validating every record.
 
-Rule-set specific modules (``loader`` for Catacombs 3E, ``castles`` for Catacombs & Castles) turn the
-validated records into their dataclasses and cross-check ids with ``Checker``.
+Each game's content module (in its package under ``service/games/``) names its files and the schemas of their
+records, turns the validated records into its dataclasses and cross-checks ids with ``Checker``.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ SchemaError = tuple[tuple[str | int, ...], str, str]
 
 def _validate(kind: FileKind, records: Mapping[str, RecordSource], problems: list[Problem]) -> None:
     for record_id, source in records.items():
-        for path, keyword, message in _errors_of(kind.schema, source.data):
+        for path, keyword, message in _errors_of(kind.schemas, kind.schema, source.data):
             if not path and keyword == "unevaluatedProperties":
                 _unknown_fields(kind, record_id, source, problems)
                 continue
@@ -160,29 +160,29 @@ def _validate(kind: FileKind, records: Mapping[str, RecordSource], problems: lis
             problems.append(Problem(source.file_of(field_name), key_path([record_id, *path]), message))
 
 
-def _errors_of(schema: str, data: Any) -> tuple[SchemaError, ...]:
+def _errors_of(package: str, schema: str, data: Any) -> tuple[SchemaError, ...]:
     try:
         # A record's canonical text is the cache key: the shipped records are the same at every load.
         frozen = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):  # keys of mixed types, values JSON cannot hold: validate uncached
-        return _schema_errors(schema, data)
-    return _cached_schema_errors(schema, frozen)
+        return _schema_errors(package, schema, data)
+    return _cached_schema_errors(package, schema, frozen)
 
 
 @lru_cache(maxsize=4096)
-def _cached_schema_errors(schema: str, frozen: str) -> tuple[SchemaError, ...]:
-    return _schema_errors(schema, json.loads(frozen))
+def _cached_schema_errors(package: str, schema: str, frozen: str) -> tuple[SchemaError, ...]:
+    return _schema_errors(package, schema, json.loads(frozen))
 
 
-def _schema_errors(schema: str, data: Any) -> tuple[SchemaError, ...]:
-    errors = validator(schema).iter_errors(data)
+def _schema_errors(package: str, schema: str, data: Any) -> tuple[SchemaError, ...]:
+    errors = validator(package, schema).iter_errors(data)
     found = [(tuple(error.absolute_path), str(error.validator), _message(error)) for error in errors]
     # Several missing required fields are one error each in the library, one message here: keep it once.
     return tuple(sorted(dict.fromkeys(found), key=lambda item: [str(part) for part in item[0]]))
 
 
 def _unknown_fields(kind: FileKind, record_id: str, source: RecordSource, problems: list[Problem]) -> None:
-    allowed = record_fields(kind.schema)
+    allowed = record_fields(kind.schemas, kind.schema)
     for name in source.data:
         if name not in allowed:
             problems.append(

@@ -24,11 +24,13 @@ ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 @dataclass(frozen=True)
 class FileKind:
-    """One content file of a rule set: its name, its top-level key and the schema of its records."""
+    """One content file of a rule set: its name, its top-level key and the schema of its records (``schema``,
+    a ``<schema>.json`` of the package ``schemas``, its game's)."""
 
     filename: str
     key: str
     schema: str
+    schemas: str
     required: bool = True
 
 

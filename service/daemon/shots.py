@@ -50,7 +50,7 @@ class Pieces:
         return cls.radius_mm if cls else 15.0
 
     def side_of(self, character_id: str) -> str:
-        state = self.session.state
+        state = self.session.character_state()
         found = state.find(character_id) if state else None
         return found.side if found else "neutral"
 
@@ -181,7 +181,7 @@ class Shots:
         """Hand a recorded shot to the shot reader, with the game as it stands now."""
         keeper = self.calibration
         config = keeper.config(self.attribution) if keeper else self.attribution
-        state = self.session.state
+        state = self.session.character_state()
         frozen = frozenset(c.id for c in state.characters if c.has("frozen")) if state else frozenset()
         self.reader.submit(ShotJob(shot_seq, trace, config, ReadingContext(dict(self.session.discs), frozen)))
 
@@ -228,7 +228,7 @@ class Shots:
         return None
 
     def _context(self, expected: Mapping[str, Any], mat: MatGeometry) -> ShotContext:
-        state = self.session.state
+        state = self.session.character_state()
         discs = self.session.discs
         shadows = set()
         for character in discs:

@@ -106,6 +106,7 @@ class Enrolment:
     assigned: dict[str, bytes] = field(default_factory=dict)  # piece -> uid
     seen: set[bytes] = field(default_factory=set)  # every UID seen while tapping (the mat's background)
     started: bool = False
+    markers: dict[str, int] = field(default_factory=dict)  # the discs' markers, kept when the tags are saved
 
     def __post_init__(self) -> None:
         ids = [p.piece for p in self.pieces]

@@ -18,7 +18,7 @@ from typing import Any
 from firmware_bridge.messages import Capabilities, ScanDone, TagSeen
 from service.sensing.tags import TagRegistry
 from service.table.commands.catalogue import arguments_of
-from service.table.disc_sets import save_set
+from service.table.disc_sets import markers_in_file, markers_of, save_set
 
 from .core import ASSIGNED, Enrolment, EnrolmentError, Notice, SetPiece, set_pieces
 
@@ -121,15 +121,17 @@ class EnrolmentDesk:
             if missing:
                 raise EnrolmentRefused(f"pieces: {', '.join(missing)} not among this table's discs")
             chosen = [by_id[p] for p in pieces]
-        self.enrolment = Enrolment(name, chosen)
         self.path = self.sets_dir / f"{name}.yaml"
+        # The tags are enrolled afresh; the markers on the discs' tops stay what the set file says.
+        self.enrolment = Enrolment(name, chosen, markers=markers_in_file(self.path))
         self.notices, self.finished, self._partial = [], None, {}
         log.info("enrolment of set %s started: %d discs to tap, into %s", name, len(chosen), self.path)
 
     def _save(self) -> None:
         assert self.enrolment is not None and self.path is not None
         try:
-            save_set(self.path, self.enrolment.set_name, self.enrolment.entries())
+            entries = self.enrolment.entries()
+            save_set(self.path, self.enrolment.set_name, entries, markers_of(self.enrolment.markers, entries))
         except (OSError, ValueError) as exc:
             log.error("could not write the disc set %s: %s", self.path, exc)
             self.notices = (self.notices + [Notice("not_saved", f"could not write {self.path}: {exc}")])[

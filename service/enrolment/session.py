@@ -13,7 +13,7 @@ from pathlib import Path
 
 from firmware_bridge.messages import TagSeen
 from service.sensing.tags import TagRegistry
-from service.table.disc_sets import save_set
+from service.table.disc_sets import markers_of, save_set
 
 from .core import (
     ASSIGNED,
@@ -70,7 +70,8 @@ def tap_set(
         if any(n.kind == ASSIGNED for n in notices):
             last_change = clock()
             if set_path is not None:
-                save_set(set_path, enrolment.set_name, enrolment.entries())
+                entries = enrolment.entries()
+                save_set(set_path, enrolment.set_name, entries, markers_of(enrolment.markers, entries))
     return True
 
 
@@ -99,7 +100,8 @@ def lay_out_group(
     for notice in notices:
         _report(notice, say)
     if set_path is not None and any(n.kind == ASSIGNED for n in notices):
-        save_set(set_path, enrolment.set_name, enrolment.entries())
+        entries = enrolment.entries()
+        save_set(set_path, enrolment.set_name, entries, markers_of(enrolment.markers, entries))
     return notices
 
 

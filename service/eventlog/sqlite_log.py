@@ -176,6 +176,17 @@ class SqliteEventLog(EventLog):
             )
             return [StoredRow(*row) for row in cursor]
 
+    def trace_statements(self, callback: Callable[[str], None] | None) -> None:
+        """``callback`` gets each SQL statement just before SQLite runs it (None: no more); the fault suite
+        kills the process inside a commit with it."""
+        self._db.set_trace_callback(callback)
+
+    @property
+    def synchronous(self) -> int:
+        """SQLite's ``synchronous`` level on this log's connection (2: FULL, every commit on the disk)."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA synchronous").fetchone()[0])
+
     def last_seq(self) -> int:
         with self._lock:
             return self._last_seq_locked()

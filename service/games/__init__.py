@@ -15,7 +15,7 @@ from typing import Any
 from service.games.castles import definition as castles
 from service.games.catacombs import definition as catacombs
 from service.games.content_report import ContentCheck
-from service.games.definition import GameDefinition
+from service.games.definition import CAMPAIGN, SWISS, GameDefinition, PartyProgress, TournamentFormat
 from service.games.loading import ContentLoader, SetupContentError, SetupError
 from service.rules.ruleset import RuleSet
 
@@ -72,6 +72,35 @@ def game_names() -> tuple[str, ...]:
     return tuple(game.name for game in DEFINITIONS)
 
 
+def tournament_formats() -> dict[str, TournamentFormat]:
+    """Every registered game's tournament formats by name, in the registry's order (``smartmat hub new``)."""
+    found: dict[str, TournamentFormat] = {}
+    for game in DEFINITIONS:
+        for format_ in game.tournament_formats:
+            if format_.name in found:
+                raise ValueError(f"two games offer a tournament format named {format_.name!r}")
+            found[format_.name] = format_
+    return found
+
+
+def tournament_format(name: str) -> TournamentFormat:
+    """The tournament format named ``name``; ValueError names the known ones."""
+    formats = tournament_formats()
+    if name not in formats:
+        raise ValueError(f"unknown tournament format {name!r}; known: {', '.join(formats)}")
+    return formats[name]
+
+
+def party_progress(state: dict[str, Any]) -> PartyProgress:
+    """A table's published state as a campaign scores it, read by the game its ``ruleset`` names; nothing
+    (no rooms, no gold) for a game that keeps no party, or a state that names no game this build knows."""
+    ruleset = state.get("ruleset")
+    game = next((g for g in DEFINITIONS if g.name == ruleset), None)
+    if game is None or game.party_progress is None:
+        return PartyProgress()
+    return game.party_progress(state)
+
+
 @contextmanager
 def registered(game: GameDefinition) -> Iterator[GameDefinition]:
     """``game`` registered for the duration (a game outside the shipped package, as a test's toy game)."""
@@ -85,10 +114,13 @@ def registered(game: GameDefinition) -> Iterator[GameDefinition]:
 
 
 __all__ = [
+    "CAMPAIGN",
     "DEFAULT_RULESET",
     "DEFINITIONS",
     "GAMES",
     "GameDefinition",
+    "PartyProgress",
+    "SWISS",
     "SetupContentError",
     "SetupError",
     "content_check",
@@ -98,5 +130,9 @@ __all__ = [
     "find_game",
     "game_names",
     "registered",
+    "party_progress",
     "rulesets",
+    "tournament_format",
+    "tournament_formats",
+    "TournamentFormat",
 ]

@@ -46,7 +46,7 @@ def check_shipped(
     summary with ``counts``."""
     from service.content.errors import ContentError, Problem
     from service.content.hardware import check_hardware
-    from service.content.loader import CONTENT_ROOT
+    from service.content.reading import CONTENT_ROOT
 
     problems: list[Problem] = []
     content: SummarisedContent | None = None

@@ -1,7 +1,7 @@
 """``smartmat hub …``: the tournament hub and the organiser's commands (docs/tournaments.md).
 
     smartmat hub bridge-config --tables t1,t2 --central-host hub.local --out DIR
-    smartmat hub new --db hub.sqlite --name "Castles Open" --format castles-1v1
+    smartmat hub new --db hub.sqlite --name "Spring Open" --format FORMAT    (see --help)
     smartmat hub add-entrant --db hub.sqlite ada "Ada Lovelace"       (or: import-entrants FILE.csv)
     smartmat hub add-referee --db hub.sqlite rita --role table --tables t1,t2
     smartmat hub serve --db hub.sqlite --broker mqtt://hub:PASSWORD@127.0.0.1:1883
@@ -27,10 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from service.games import tournament_formats
 from service.hub import exports
 from service.hub.bridge_config import BridgeConfigError, BridgePlan, write_bundle
 from service.hub.hub import Hub
-from service.hub.model import FORMATS, TournamentError
+from service.hub.model import TournamentError
 from service.hub.store import HubStore, HubStoreError
 from service.publish.broker_url import BrokerUrlError
 from service.publish.topics import TopicError, check_id
@@ -73,7 +74,13 @@ def _register_the_tournament(commands: Any) -> None:
     """Before the day: the tournament, its entrants and its referees."""
     new = _with_db(commands.add_parser("new", help="create the tournament"))
     new.add_argument("--name", required=True)
-    new.add_argument("--format", required=True, choices=FORMATS)
+    formats = tournament_formats()
+    new.add_argument(
+        "--format",
+        required=True,
+        choices=list(formats),
+        help="the tournament the games offer: " + "; ".join(f"{f.name}: {f.title}" for f in formats.values()),
+    )
     new.set_defaults(func=_new)
 
     entrant = _with_db(commands.add_parser("add-entrant", help="register a player, team or party"))

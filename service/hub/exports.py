@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from service.hub import swiss
-from service.hub.model import CAMPAIGN_3E, DRAW, Tournament
+from service.hub.model import DRAW, Tournament
 
 
 def results_rows(tournament: Tournament) -> list[dict[str, Any]]:
@@ -75,15 +75,17 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 
 def to_trf(tournament: Tournament) -> str:
     """The Swiss as TRF16: a header, one ``001`` line per entrant with every round's game, then ``XXR``."""
-    if tournament.format == CAMPAIGN_3E:
+    if tournament.is_campaign:
         raise ValueError("a campaign leaderboard has no pairings to write as TRF; export CSV or JSON")
     table = {s.entrant: s for s in swiss.standings(tournament)}
     number = {e.id: e.seed for e in tournament.entrants.values()}
     colours = _colours_by_round(tournament)
+    format_ = tournament.format_of()
+    teams = format_ is not None and format_.teams
     lines = [
         f"012 {tournament.name}",
         f"062 {len(tournament.entrants)}",
-        "092 Individual: Swiss-System" if tournament.format == "castles-1v1" else "092 Team: Swiss-System",
+        "092 Team: Swiss-System" if teams else "092 Individual: Swiss-System",
     ]
     for entrant in sorted(tournament.entrants.values(), key=lambda e: e.seed):
         standing = table[entrant.id]

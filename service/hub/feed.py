@@ -78,7 +78,7 @@ class HubFeed:
                 continue
             last_retry = time.monotonic()
             if self._transport.connected:
-                self._ask(self.hub.pending_requests())
+                self.ask(self.hub.pending_requests())
                 self.publish_offers()  # a round paired by another process (smartmat hub pair)
 
     def _on_hub_change(self, kind: str, data: dict[str, Any]) -> None:
@@ -101,7 +101,9 @@ class HubFeed:
                 else:
                     log.info("table %s: offered round %d, %s", table, offer["round"], offer["sides"])
 
-    def _ask(self, requests: list[tuple[str, str | None, int]]) -> None:
+    def ask(self, requests: list[tuple[str, str | None, int]]) -> None:
+        """Ask each table for a game's records after a seq (table, game, after): the catch-up the hub does
+        on its own, or an organiser's recount."""
         for table, game, after in requests:
             payload = json.dumps({"game": game, "after": after}).encode()
             log.info("asking table %s for game %s after record %d", table, game, after)
@@ -120,7 +122,7 @@ class HubFeed:
         if word == table_topics.STATUS:
             self.hub.on_status(table, text)
         elif word == BRIDGE:
-            self._ask(self.hub.on_bridge(table, text))
+            self.ask(self.hub.on_bridge(table, text))
         elif word in (table_topics.STATE, LOG, LOG_HEAD):
             if not text:
                 return  # a retained topic being cleared
@@ -132,13 +134,13 @@ class HubFeed:
             elif word == LOG_HEAD:
                 game, seq = data.get("game"), data.get("seq")
                 if isinstance(game, str) and isinstance(seq, int):
-                    self._ask(self.hub.on_head(table, game, seq))
+                    self.ask(self.hub.on_head(table, game, seq))
                 else:
                     log.error("table %s: log head without game and seq: %.80s", table, text)
             else:
                 game, record = data.get("game"), data.get("record")
                 if isinstance(game, str) and isinstance(record, dict):
-                    self._ask(self.hub.on_log(table, game, record))
+                    self.ask(self.hub.on_log(table, game, record))
                 else:
                     log.error("table %s: log message without game and record: %.80s", table, text)
 

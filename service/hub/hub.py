@@ -16,9 +16,10 @@ from typing import Any
 
 from service.eventlog import InvalidRecordError, Record
 from service.gamelog.replay import replay
+from service.games import party_progress
 from service.hub import campaign, offers, swiss
 from service.hub.live import GameProgress, TableLive
-from service.hub.model import CAMPAIGN_3E, DRAW, Match, Tournament, TournamentError, fold
+from service.hub.model import DRAW, Match, Tournament, TournamentError, fold
 from service.hub.records import TournamentRecord
 from service.hub.segments import Segment, belongs_to, segments, sides_in_order
 from service.hub.store import HubStore
@@ -293,13 +294,14 @@ class Hub:
                     " its end"
                 ) from exc
             view = state
+        party = party_progress(view)
         return {
             "final_seq": end,
             "outcome": view.get("outcome"),
             "phase": view.get("phase"),
             "ruleset": view.get("ruleset"),
-            "rooms_cleared": campaign.rooms_cleared(view),
-            "gold": campaign.party_gold(view),
+            "rooms_cleared": party.rooms_cleared,
+            "gold": party.gold,
             "health": {
                 str(side.get("id")): side.get("health")
                 for side in view.get("sides") or []
@@ -330,7 +332,7 @@ class Hub:
         with self._lock:
             tournament = self.refresh()
             swiss_match = None
-            if tournament.format != CAMPAIGN_3E:
+            if not tournament.is_campaign:
                 swiss_match = tournament.match_at(tournament.current_round(), table)
                 if swiss_match is None or swiss_match.b is None:
                     raise TournamentError(f"round {tournament.current_round()} has no match at table {table}")
@@ -379,7 +381,7 @@ class Hub:
     def standings(self) -> list[dict[str, Any]]:
         with self._lock:
             tournament = self.refresh()
-            if tournament.format == CAMPAIGN_3E:
+            if tournament.is_campaign:
                 live = {t: v.state for t, v in self.tables.items() if v.state is not None}
                 return [row.to_json() for row in campaign.leaderboard(tournament, live)]
             return [row.to_json() for row in swiss.standings(tournament)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.hub import campaign
+from service.games import party_progress
 
 
 @dataclass
@@ -33,6 +33,7 @@ class TableLive:
         state = self.state or {}
         turn = state.get("turn") or {}
         pending_shot = (state.get("table") or {}).get("pending_shot")
+        party = party_progress(state)
         return {
             "table": self.table,
             "status": self.status,
@@ -54,9 +55,9 @@ class TableLive:
             ],
             "log_held": progress.contiguous if progress else 0,
             "log_head": progress.head if progress else 0,
-            "rooms_cleared": campaign.rooms_cleared(state),
-            "party_gold": campaign.party_gold(state),
-            # Catacombs & Castles: each side's Health Pool, the live score of a match.
+            "rooms_cleared": party.rooms_cleared,
+            "party_gold": party.gold,
+            # A game of two sides: each side's Health Pool, the live score of a match.
             "sides": [
                 {"id": side.get("id"), "health": side.get("health")}
                 for side in state.get("sides") or []

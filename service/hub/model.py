@@ -2,7 +2,8 @@
 
 Records (``kind`` and ``payload``):
 
-- ``event``     ``{"name", "format"}`` first and once; formats in ``FORMATS``
+- ``event``     ``{"name", "format"}`` first and once; the format one a registered game offers
+                (``service.games.tournament_formats``: its kind, Swiss or campaign, and its mode)
 - ``entrant``   ``{"id", "name", "members"?, "table"?}`` a player, a team (``members``) or, in a
                 campaign, a party and the table it plays at
 - ``withdraw``  ``{"entrant", "reason"}`` no longer paired
@@ -20,13 +21,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from service.games import CAMPAIGN, SWISS, TournamentFormat, tournament_formats
 from service.hub.records import TournamentRecord
 
-CASTLES_1V1 = "castles-1v1"
-CASTLES_TEAMS = "castles-teams"
-CAMPAIGN_3E = "catacombs-3e-campaign"
-FORMATS = (CASTLES_1V1, CASTLES_TEAMS, CAMPAIGN_3E)
-SWISS_FORMATS = (CASTLES_1V1, CASTLES_TEAMS)
 DRAW = "draw"
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
@@ -104,6 +101,23 @@ class Tournament:
     last_seq: int = 0
 
     # ---- reading -----------------------------------------------------------------------------------
+    def format_of(self) -> TournamentFormat | None:
+        """The format as the game offering it declares it; None before the event, or for a format that no
+        game of this build offers (its records still fold; it pairs and scores nothing)."""
+        return tournament_formats().get(self.format) if self.format else None
+
+    @property
+    def is_swiss(self) -> bool:
+        """Paired rounds, a winner or a draw a match."""
+        format_ = self.format_of()
+        return format_ is not None and format_.kind == SWISS
+
+    @property
+    def is_campaign(self) -> bool:
+        """One party per table, scored by the rooms it cleared and its gold."""
+        format_ = self.format_of()
+        return format_ is not None and format_.kind == CAMPAIGN
+
     def match_at(self, round_number: int, table: str) -> Match | None:
         if not 1 <= round_number <= len(self.rounds):
             return None
@@ -160,8 +174,9 @@ def _check_event(t: Tournament, p: dict[str, Any], by: str) -> None:
     if t.format:
         raise TournamentError(f"the tournament {t.name!r} already exists")
     _text(p, "name", "event")
-    if p.get("format") not in FORMATS:
-        raise TournamentError(f"event: 'format' must be one of {', '.join(FORMATS)}, got {p.get('format')!r}")
+    formats = tournament_formats()
+    if p.get("format") not in formats:
+        raise TournamentError(f"event: 'format' must be one of {', '.join(formats)}, got {p.get('format')!r}")
 
 
 def _check_entrant(t: Tournament, p: dict[str, Any], by: str) -> None:
@@ -172,9 +187,10 @@ def _check_entrant(t: Tournament, p: dict[str, Any], by: str) -> None:
     members = p.get("members", [])
     if not isinstance(members, list) or not all(isinstance(m, str) and m.strip() for m in members):
         raise TournamentError(f"entrant {entrant}: 'members' must be a list of names")
-    if t.format == CASTLES_TEAMS and not members:
+    format_ = t.format_of()
+    if format_ is not None and format_.teams and not members:
         raise TournamentError(f"entrant {entrant}: a team needs its 'members'")
-    if t.format == CAMPAIGN_3E:
+    if t.is_campaign:
         table = _ident(p, "table", f"party {entrant}")
         if any(e.table == table for e in t.entrants.values()):
             raise TournamentError(f"party {entrant}: table {table!r} already has a party")
@@ -202,7 +218,7 @@ def _check_referee(t: Tournament, p: dict[str, Any], by: str) -> None:
 
 
 def _check_round(t: Tournament, p: dict[str, Any], by: str) -> None:
-    if t.format not in SWISS_FORMATS:
+    if not t.is_swiss:
         raise TournamentError(f"a {t.format} tournament has no paired rounds")
     if p.get("number") != len(t.rounds) + 1:
         raise TournamentError(f"round: 'number' must be {len(t.rounds) + 1}, got {p.get('number')!r}")
@@ -248,7 +264,7 @@ def _check_signoff(t: Tournament, p: dict[str, Any], by: str) -> None:
     _text(p, "game", "sign-off")
     if not isinstance(p.get("final_seq"), int) or not isinstance(p.get("game_start", 1), int):
         raise TournamentError("sign-off: 'final_seq' and 'game_start' must be seqs of the game's log")
-    if t.format == CAMPAIGN_3E:
+    if t.is_campaign:
         party = next((e for e in t.entrants.values() if e.table == table), None)
         if party is None:
             raise TournamentError(f"sign-off: no party plays at table {table}")
@@ -284,7 +300,7 @@ def _check_correction(t: Tournament, p: dict[str, Any], by: str) -> None:
     result = t.results.get(key)  # type: ignore[arg-type]
     if result is None:
         raise TournamentError(f"correction: no signed-off result for round {key[0]} at table {key[1]}")
-    if t.format == CAMPAIGN_3E:
+    if t.is_campaign:
         _check_campaign_numbers(
             {"rooms_cleared": result.rooms_cleared, "gold": result.gold, **p}, "correction"
         )

@@ -7,7 +7,8 @@ carries it in, docs/tournaments.md) as::
      "sides": [{"id", "name", "members"?}, {"id", "name", "members"?}]}
 
 ``sides`` is in the order of the game's sides: the first entrant plays the table's first side (Match.a,
-"white" in the TRF). ``mode`` is the Catacombs & Castles mode the format plays. An offer is only an offer:
+"white" in the TRF). ``mode`` is the table file's mode the format plays, as the game offering the format
+declares it (``TournamentFormat.mode``). An offer is only an offer:
 nothing reaches the table's game until its referee starts the match (the set-up wizard's ``setup_game``
 with ``match``), and the game's setup then carries ``match`` and names each side by its entrant.
 
@@ -19,15 +20,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from service.hub.model import CASTLES_1V1, CASTLES_TEAMS, Tournament
-
-MODES = {CASTLES_1V1: "one-versus-one", CASTLES_TEAMS: "team"}
+from service.hub.model import Tournament
 
 
 def match_offers(tournament: Tournament) -> dict[str, dict[str, Any] | None]:
     """Per table: the offer of the current round's match there, or None for a table that played in an
     earlier round and has no match now (its old offer is withdrawn)."""
-    if tournament.format not in MODES or not tournament.rounds:
+    format_ = tournament.format_of()
+    if not tournament.is_swiss or format_ is None or format_.mode is None or not tournament.rounds:
         return {}
     offers: dict[str, dict[str, Any] | None] = {
         m.table: None for matches in tournament.rounds for m in matches if m.b is not None
@@ -38,7 +38,7 @@ def match_offers(tournament: Tournament) -> dict[str, dict[str, Any] | None]:
         offers[match.table] = {
             "event": tournament.name,
             "format": tournament.format,
-            "mode": MODES[tournament.format],
+            "mode": format_.mode,
             "round": match.round,
             "table": match.table,
             "sides": [_side(tournament, match.a), _side(tournament, match.b)],

@@ -1,4 +1,4 @@
-"""Swiss pairings and standings for Catacombs & Castles (One versus One, and teams), from signed-off results.
+"""Swiss pairings and standings (players or teams, as the format says), from signed-off results.
 
 Scoring: a win is 1 point, a draw ½, a loss 0, a bye 1 (the usual Swiss scale, which TRF and every Swiss
 tool read). Ties are broken, in order, by

@@ -26,7 +26,7 @@ class HandsOnTheMat:
     world: World
     rng: random.Random
     last_shot: ShotRecord | None
-    _shield_owners: dict[str, str]
+    shield_owners: dict[str, str]
 
     def _set_up_room(self, state: dict[str, Any]) -> bool:
         """Put every character's disc down: heroes along the near edge, monsters in the start zone."""
@@ -36,11 +36,12 @@ class HandsOnTheMat:
             if not piece or not character.get("on_mat") or piece in self.world.pieces:
                 continue
             zone = HERO_ZONE_Y if character["side"] == _near_side(state) else MONSTER_ZONE_Y
-            self._put_down(piece, character["side"], zone)
+            self.put_down(piece, character["side"], zone)
             placed = True
         return placed
 
-    def _put_down(self, piece: str, side: str, zone_y: float) -> None:
+    def put_down(self, piece: str, side: str, zone_y: float) -> None:
+        """A piece put down in its side's zone (``zone_y``: how far down the mat, a share of its height)."""
         entry = self.table.registry.entry(piece)
         cls = self.classes[entry.piece_class]
         m = self.mat
@@ -82,7 +83,7 @@ class HandsOnTheMat:
                 return entry.piece
         return None
 
-    def _tidy_the_mat(self, state: dict[str, Any]) -> bool:
+    def tidy_the_mat(self, state: dict[str, Any]) -> bool:
         """Hands on the mat between shots: the rules' housekeeping that players do themselves."""
         in_play = {c.get("piece") for c in state.get("characters", []) if c.get("on_mat") and c.get("piece")}
         touched = False
@@ -115,8 +116,8 @@ class HandsOnTheMat:
         """Shield Shots: after the sequence with a shield shot, the shield piece is placed within 2.5 cm (1")
         of its owner (catacombs-and-castles-2e-manual.md: Shield Shots)."""
         moved = False
-        for shield, owner in list(self._shield_owners.items()):
-            del self._shield_owners[shield]
+        for shield, owner in list(self.shield_owners.items()):
+            del self.shield_owners[shield]
             if shield not in self.world.pieces or owner not in self.world.pieces:
                 continue
             entry = self.table.registry.entry(shield)

@@ -138,7 +138,7 @@ class SensorModel:
                 raw.append(
                     Impact(
                         sensor_id,
-                        start_us + round(arrival + self._timing_noise(pz.timing_jitter_us)),
+                        start_us + round(arrival + self.timing_noise(pz.timing_jitter_us)),
                         min(65535, round(amplitude)),
                     )
                 )
@@ -176,7 +176,8 @@ class SensorModel:
             return math.sqrt(1 + distance_mm / length)
         raise ValueError(f"unknown amplitude fall-off law {law!r}")
 
-    def _timing_noise(self, sigma_us: float) -> float:
+    def timing_noise(self, sigma_us: float) -> float:
+        """One arrival-time error of a piezo (Gaussian, or heavy-tailed with ``truth.timing_tail_dof``)."""
         dof = self.truth.timing_tail_dof
         if dof <= 0.0:
             return self.rng.gauss(0, sigma_us)

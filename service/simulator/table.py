@@ -86,7 +86,7 @@ class SimulatedTable(HandsOnTheMat):
         self.camera: Any = None  # a SimulatedCamera (sim_camera.py) filming each flick, when there is one
         self.flicks = 0
         # A shield piece flicked this turn -> the disc of the character whose sequence used it.
-        self._shield_owners: dict[str, str] = {}
+        self.shield_owners: dict[str, str] = {}
         self._target_token: str | None = None  # the character the Target Token was put on for the last flick
         self._visited: set[Any] = set()  # special rooms (by index) whose services the party has used
         self._check_tags()
@@ -104,12 +104,16 @@ class SimulatedTable(HandsOnTheMat):
             self._thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop_playing(self, timeout_s: float = 10.0) -> None:
+        """The people stop playing (their thread returns); the board keeps scanning until ``stop``."""
         self._stop.set()
         with self._state_changed:
             self._state_changed.notify_all()
         if self._thread:
-            self._thread.join(timeout=10)
+            self._thread.join(timeout=timeout_s)
+
+    def stop(self) -> None:
+        self.stop_playing()
         if self._client:
             self._client.loop_stop()
             self._client.disconnect()
@@ -187,14 +191,14 @@ class SimulatedTable(HandsOnTheMat):
     # -- hands on the mat, for a person (or a test) playing alongside ------------------------------------
     def put_pieces_down(self, state: dict[str, Any]) -> None:
         """Put down the disc of every character of ``state`` that is not on the mat yet, and step back."""
-        with self.source._lock:
+        with self.source.hands():
             placed = self._set_up_room(state)
         if placed:
             self._let_the_board_see()
 
     def flick_at(self, piece: str, target: str) -> ShotRecord:
         """Flick ``piece`` at ``target`` with a player's aim; returns what really happened."""
-        with self.source._lock:
+        with self.source.hands():
             plan = self.player.plan_character_shot(self.world, piece, [target])
         self.last_shot = self.source.flick(plan.piece, plan.angle_rad, plan.speed_mm_s)
         self._film(self.last_shot)
@@ -224,15 +228,22 @@ class SimulatedTable(HandsOnTheMat):
                 state = self._state or state  # act on the table as it is now, not as it was
             seen = state.get("seq", seen)
             try:
-                with self.source._lock:  # hands on the mat: the board must not scan half a move
-                    touched = self._tidy_the_mat(state)
+                with self.source.hands():  # hands on the mat: the board must not scan half a move
+                    touched = self.tidy_the_mat(state)
                 if touched:
                     self._let_the_board_see()
-                self._act(state)
+                self.act(state)
             except Exception:  # people make mistakes; the table goes on
                 log.exception("a simulated player got confused")
 
-    def _act(self, state: dict[str, Any]) -> None:
+    def sees(self, state: dict[str, Any]) -> None:
+        """A state the table published, as the people read it (what arrives on its state topic)."""
+        with self._state_changed:
+            self._state = state
+            self._state_changed.notify_all()
+
+    def act(self, state: dict[str, Any]) -> None:
+        """The people's next move on this state: what their loop does each time the table changes."""
         phase = state.get("phase")
         table = state.get("table") or {}
         if state.get("outcome") or phase == "game_over":
@@ -240,14 +251,14 @@ class SimulatedTable(HandsOnTheMat):
         if table.get("paused") or table.get("attributing"):
             return  # (the mat is still reading the last flick: its reading comes in a new state)
         if table.get("pending_shot"):
-            self._referee_confirms(table["pending_shot"])
+            self.referee_confirms(table["pending_shot"])
             return
         if state.get("pending"):
             pending = state["pending"]
             self.say("answer", decision=pending["id"], option=self.rng.choice(pending["options"])["id"])
             return
         if phase == "setup" and state.get("room"):
-            with self.source._lock:
+            with self.source.hands():
                 placed = self._set_up_room(state)
             if placed:
                 self._let_the_board_see()
@@ -262,7 +273,7 @@ class SimulatedTable(HandsOnTheMat):
             return
         expected = state.get("expected_shot")
         if expected:
-            self._flick(state, expected)
+            self.flick(state, expected)
             return
         turn = state.get("turn") or {}
         if turn.get("character") is None and state.get("sides"):
@@ -338,7 +349,8 @@ class SimulatedTable(HandsOnTheMat):
         """People step back after putting discs down; the board scans before anyone flicks."""
         time.sleep(self.pace.scan_period_s * 2.5)
 
-    def _flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
+    def flick(self, state: dict[str, Any], expected: dict[str, Any]) -> None:
+        """The expected shot flicked by whoever performs it, at the pieces it may hit."""
         by_id = {c["id"]: c for c in state.get("characters", [])}
         # The actor, not the turn's character: a monster's retaliation (Catacombs 1E, Rappresaglia) comes in
         # a hero's turn, and it aims at the heroes.
@@ -368,7 +380,7 @@ class SimulatedTable(HandsOnTheMat):
         if expected.get("shield"):
             placed_shield = shield or self._free_ranged_piece(expected)
             if placed_shield is not None:
-                self._shield_owners[placed_shield] = own_piece
+                self.shield_owners[placed_shield] = own_piece
         if shield is not None:
             # Shield Shots: a shield piece already on the playmat is flicked from where it lies.
             plan = self.player.plan_character_shot(self.world, shield, enemies)
@@ -378,7 +390,7 @@ class SimulatedTable(HandsOnTheMat):
                 self.say("skip_shot")
                 return
             ranged_class = self.classes[self.table.registry.entry(ranged).piece_class]
-            with self.source._lock:
+            with self.source.hands():
                 plan = self.player.plan_ranged_shot(
                     self.world, own_piece, ranged, ranged_class, enemies, side=shooter["side"]
                 )
@@ -407,7 +419,7 @@ class SimulatedTable(HandsOnTheMat):
             log.warning("the daemon did not resolve flick %d in time; skipping the shot", self.flicks)
             self.say("skip_shot")
 
-    def _referee_confirms(self, pending: dict[str, Any]) -> None:
+    def referee_confirms(self, pending: dict[str, Any]) -> None:
         """The referee watched the flick: pick the candidate that matches what really happened."""
         truth = self.last_shot
         if truth is None:

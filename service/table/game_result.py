@@ -1,57 +1,42 @@
 """How a finished game ended, in the words the table's pages and the hub show (docs/state.md: result), and
-how many Room cards are left: read from the rules state, duck-typed so every game's state will do."""
+how many Room cards are left: read from the rules state, duck-typed so every game's state will do; a game
+that tells its end its own way gives ``game_result`` in its definition."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from service.games import definition_of, game_names
+from service.rules.ruleset import RulesState
 from service.table.wording import side_result_headline
 
 
-def rooms_left(state: Any) -> int | None:
+def rooms_left(state: RulesState | None) -> int | None:
     """Room cards still face down (the deck's height, not its cards); None for a game without rooms."""
     deck = getattr(state, "room_deck", None)
     if state is None or deck is None:
         return None
-    return max(0, len(deck) - int(state.room_index) - 1)
+    return max(0, len(deck) - int(getattr(state, "room_index", 0)) - 1)
 
 
-def game_result(state: Any, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+def game_result(state: RulesState | None, entrants: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """How a finished game ended, for people: who won, the gold, the rooms cleared, one sentence.
 
-    Duck-typed on the rule set's state: a Catacombs game has rooms and a party's gold; a game without rooms
-    (Catacombs & Castles) is won by a side, named by its team, or in a tournament match by its entrant
+    A game that tells its end its own way says so in its definition (``game_result``: a party's rooms and
+    gold); any other is won by a side, named by its team, or in a tournament match by its entrant
     (``entrants``: side id → name)."""
     if state is None or getattr(state, "outcome", None) is None:
         return None
-    if getattr(state, "room_deck", None) is None:
-        return _side_result(state, entrants or {})
-    entered = state.room_index + 1
-    # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
-    # room they entered is behind them. A defeat happens inside a room the party did not clear.
-    cleared = entered if state.outcome == "heroes" else max(0, entered - 1)
-    heroes = [c for c in state.characters if c.kind == "hero"]
-    alive = [c.name for c in heroes if c.alive]
-    gold = state.party_gold
-    rooms = f"{cleared} room{'s' if cleared != 1 else ''}"
-    if state.outcome == "heroes":
-        headline = "The heroes win"
-        standing = f"{len(alive)} of {len(heroes)} heroes stand"
-        summary = f"The party cleared {rooms} and carried out {gold} gold; {standing}."
-    else:
-        headline = "The Overseer wins"
-        where = state.room_name or "the catacomb"
-        summary = f"The party fell in {where} after clearing {rooms}, with {gold} gold."
-    return {
-        "winner": state.outcome,
-        "headline": headline,
-        "summary": summary,
-        "gold": gold,
-        "rooms_cleared": cleared,
-        "rooms_total": len(state.room_deck),
-        "heroes_standing": alive,
-    }
+    told = _told_by_its_game(state)
+    if told is not None:
+        return told(state)
+    return _side_result(state, entrants or {})
+
+
+def _told_by_its_game(state: RulesState) -> Callable[[Any], dict[str, Any]] | None:
+    ruleset = getattr(state, "ruleset", None)
+    return definition_of(ruleset).game_result if ruleset in game_names() else None
 
 
 def _side_result(state: Any, entrants: Mapping[str, str]) -> dict[str, Any]:

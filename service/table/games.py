@@ -12,9 +12,60 @@ another is the game's own (``service/games/<game>/table.py``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
 from service.games import DEFAULT_RULESET, definition_of, game_names
 from service.games.definition import TableBehaviour
 from service.mat.geometry import PieceClass, piece_classes_for
+from service.rules.ruleset import RulesState
+
+
+class TableState(RulesState, Protocol):
+    """What the table reads of any game's state: the rules core's (``RulesState``: its rule set, outcome,
+    pending decision, public view) and the shot the mat waits for now."""
+
+    def expected_shot(self) -> dict[str, Any] | None: ...
+
+
+class TableCharacter(Protocol):
+    """A character of a game played with characters, as the table reads it (binding discs, corrections)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    def has(self, status: str) -> bool: ...
+
+
+class TableTurn(Protocol):
+    @property
+    def character(self) -> str: ...
+
+
+@runtime_checkable
+class CharacterState(TableState, Protocol):
+    """The state of a game played with characters, each a disc on the mat (every shipped game's): whom a disc
+    is bound to, who takes the turn, whom a correction names. A game without characters has none of this,
+    and the commands that name a character refuse (``TableSession.character_state``)."""
+
+    @property
+    def characters(self) -> Sequence[TableCharacter]: ...
+
+    @property
+    def turn(self) -> TableTurn | None: ...
+
+    def find(self, character_id: str) -> TableCharacter | None: ...
+
+    def character(self, character_id: str) -> TableCharacter: ...
 
 
 def table_game(ruleset: str) -> TableBehaviour:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules import RuleSet
-from service.table.games import table_game
+from service.table.games import TableState, table_game
 
 
-def offered_actions(rules: RuleSet[Any, Any], state: Any) -> list[dict[str, Any]]:
+def offered_actions(rules: RuleSet[TableState, object], state: TableState) -> list[dict[str, Any]]:
     return table_game(rules.name).actions(rules, state) or []

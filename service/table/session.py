@@ -35,7 +35,7 @@ from service.rules import IllegalActionError, RuleSet, action_from_json
 from service.rules.actions import Action, MalformedActionError
 from service.table.entrants import entrants_of, name_sides
 from service.table.game_result import game_result, rooms_left
-from service.table.games import table_game
+from service.table.games import CharacterState, TableState, table_game
 from service.table.offered import offered_actions
 from service.table.shot_view import (
     RESOLVED,
@@ -88,8 +88,8 @@ class SessionError(ValueError):
 
 @dataclass
 class TableSession:
-    rules: RuleSet[Any, Any] | None = None
-    state: Any = None
+    rules: RuleSet[TableState, object] | None = None
+    state: TableState | None = None
     seq: int = 0
     rules_records: list[LogRecord] = field(default_factory=list)
     pending_shot: dict[str, Any] | None = None
@@ -123,6 +123,11 @@ class TableSession:
             if session.last_shot is not None and session.last_shot["shot_seq"] == session.pending_shot["seq"]:
                 session.last_shot = {**session.last_shot, "auto_apply": False, "status": WAITING}
         return session
+
+    def character_state(self) -> CharacterState | None:
+        """The state, when the game on the table is played with characters (None before a game, or for a
+        game without characters: nothing to bind, declare for or correct by character)."""
+        return self.state if isinstance(self.state, CharacterState) else None
 
     # -- checking without changing --------------------------------------------------------------------
     def check(self, kind: str, payload: Mapping[str, Any]) -> None:

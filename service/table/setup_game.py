@@ -1,4 +1,5 @@
 """The set-up wizard's game: the referee picks the game; the table file gives the rule set, content and seed.
+The game's ``wizard_setup`` (its package's ``wizard.py``) turns the choice into its setup record:
 
 - Catacombs 3E: ``setup_game {heroes, lord, rooms?, expansions?}`` (``expansions: ["castles"]`` puts Castles
   heroes in the party; without it, the table file's ``game.expansions``).
@@ -21,41 +22,22 @@ choice changes nothing (docs/setup.md).
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from service.games import definition_of
+from service.games.choice import SetupRefused
+from service.games.choice import one_id as _id
 from service.table.config import TableConfig
 
-CASTLES_SIDE_KEYS = frozenset({"team", "heroes", "boss", "warriors", "health_tokens", "reinforcement_tokens"})
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
-
-class SetupRefused(ValueError):
-    """A choice the wizard sent that cannot be a game's setup; says which argument and why."""
-
-
-def _ids(args: Mapping[str, Any], key: str, low: int, high: int, where: str = "") -> list[str]:
-    value = args.get(key)
-    if not isinstance(value, list) or not low <= len(value) <= high:
-        raise SetupRefused(f"{where}{key}: expected a list of {low} to {high} ids, got {value!r}")
-    if not all(isinstance(v, str) and _ID.match(v) for v in value) or len(set(value)) != len(value):
-        raise SetupRefused(f"{where}{key}: expected distinct ids like 'xoric', got {value!r}")
-    return list(value)
-
-
-def _id(args: Mapping[str, Any], key: str, example: str, where: str = "") -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not _ID.match(value):
-        raise SetupRefused(f"{where}{key}: expected an id like {example!r}, got {value!r}")
-    return value
+__all__ = ["SetupRefused", "match_offer", "match_table_file_payload", "setup_payload", "with_match"]
 
 
 def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int) -> dict[str, Any]:
-    """The ``setup`` record for the wizard's choice at this table (not yet checked by the rules)."""
+    """The ``setup`` record for the wizard's choice at this table (not yet checked by the rules): the game's
+    own ``wizard_setup`` builds it, once the choice names only the arguments the game takes."""
     game = definition_of(table.ruleset)
-    if game.wizard_choices is None:
+    if game.wizard_choices is None or game.wizard_setup is None:
         raise SetupRefused(
             f"the set-up wizard does not set up {game.title} games: this table's game is its table file's "
             "game section"
@@ -66,79 +48,7 @@ def setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int
             f"a {game.title} game does not take {', '.join(map(repr, unknown))} "
             f"(it takes {', '.join(sorted(game.wizard_arguments))})"
         )
-    if table.game.modes:
-        return castles_setup_payload(args, table, games_so_far)
-    heroes = _ids(args, "heroes", 1, 4)
-    lord = args.get("lord")
-    if not isinstance(lord, str) or not _ID.match(lord):
-        raise SetupRefused(f"lord: expected a Catacomb Lord's id like 'vasesak-the-sorcerer', got {lord!r}")
-    rooms = _ids(args, "rooms", 1, 12) if args.get("rooms") else []
-    # The table's expansions unless the choice names its own (castles: the Castles heroes in the party).
-    expansions = _ids(args, "expansions", 0, 4) if "expansions" in args else list(table.game.expansions)
-    return {
-        "ruleset": table.ruleset,
-        "heroes": heroes,
-        "lord": lord,
-        "rooms": rooms,
-        "seed": table.game.seed + games_so_far,
-        "content": table.game.content,
-        **({"settings": dict(table.game.settings)} if table.game.settings else {}),
-        **({"expansions": expansions} if expansions else {}),
-    }
-
-
-def castles_setup_payload(args: Mapping[str, Any], table: TableConfig, games_so_far: int) -> dict[str, Any]:
-    """A game of the chosen mode for two sides: its sides, who goes first (where the game lets the players
-    choose), the game's length, the board's side and the Armour Tokens (where the game has them)."""
-    takes = definition_of(table.ruleset).wizard_arguments
-    mode = _id(args, "mode", "team")
-    sides = args.get("sides")
-    if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(s, dict) for s in sides):
-        raise SetupRefused(f"sides: expected the two sides, each an object, got {sides!r}")
-    payload: dict[str, Any] = {
-        "ruleset": table.ruleset,
-        "mode": mode,
-        **({"first": args.get("first", "random")} if "first" in takes else {}),
-        "sides": [_castles_side(side, index) for index, side in enumerate(sides)],
-    }
-    if not isinstance(payload.get("first", ""), str):
-        raise SetupRefused(f"first: expected 'random' or a side's id, got {payload['first']!r}")
-    if "game_length" in args:
-        payload["game_length"] = _id(args, "game_length", "average")
-    if "board_side" in args:
-        payload["board_side"] = _id(args, "board_side", "castle")
-    for flag in ("quick_start", "armour_tokens"):
-        if flag in args:
-            if not isinstance(args[flag], bool):
-                raise SetupRefused(f"{flag}: expected true or false, got {args[flag]!r}")
-            payload[flag] = args[flag]
-    payload["seed"] = table.game.seed + games_so_far
-    return payload
-
-
-def _castles_side(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
-    where = f"sides[{index}]."
-    unknown = sorted(set(raw) - CASTLES_SIDE_KEYS)
-    if unknown:
-        raise SetupRefused(
-            f"{where[:-1]} does not take {', '.join(map(repr, unknown))} "
-            f"(a side takes {', '.join(sorted(CASTLES_SIDE_KEYS))})"
-        )
-    side: dict[str, Any] = {"team": _id(raw, "team", "castle", where)}
-    if "boss" in raw:
-        side["boss"] = _id(raw, "boss", "xaugorth", where)
-        side["warriors"] = _ids(raw, "warriors", 1, 3, where)
-    else:
-        side["heroes"] = _ids(raw, "heroes", 1, 4, where)
-        if "warriors" in raw:
-            raise SetupRefused(f"{where}warriors: only a boss' side has warriors")
-    for key in ("health_tokens", "reinforcement_tokens"):
-        if key in raw:
-            value = raw[key]
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
-                raise SetupRefused(f"{where}{key}: expected a whole number from 0 to 99, got {value!r}")
-            side[key] = value
-    return side
+    return game.wizard_setup(args, table, games_so_far)
 
 
 MATCH_KEYS = frozenset({"event", "format", "mode", "round", "table", "sides"})
@@ -184,7 +94,8 @@ def match_table_file_payload(
     """The table file's game for the offer's mode (``game.modes``), before the entrants are put in."""
     if not table.game.modes:
         raise SetupRefused(
-            f"a tournament match is a Catacombs & Castles game; this table plays {table.ruleset}"
+            "a tournament match is played from the table file's game.modes; this table plays"
+            f" {table.ruleset}, whose table file has none"
         )
     chosen = table.game.modes.get(offer["mode"])
     if chosen is None:

@@ -60,7 +60,9 @@ def test_the_route_probe_connects_a_udp_socket_and_never_sends(monkeypatch: pyte
 
 def test_on_this_machine_the_lan_address_is_never_the_loopback() -> None:
     found = lan_address()  # a UDP connect: no packet leaves
-    assert found is None or not ipaddress.ip_address(found).is_loopback
+    if found is None:  # a machine without a network: the fakes above cover None (no route, loopback names)
+        pytest.skip("this machine has no address but the loopback")
+    assert not ipaddress.ip_address(found).is_loopback
 
 
 def test_listening_everywhere_the_printed_base_is_the_lan_address() -> None:

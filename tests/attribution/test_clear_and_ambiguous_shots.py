@@ -199,9 +199,8 @@ def test_probabilities_are_ranked_over_distinct_hit_sets() -> None:
     # Offered best fitting first, with a tenth of the prior's say (gates.best_fitting_first).
     keys = [c.best_fit + 0.1 * math.log(max(c.raw_probability, 1e-6)) for c in result.candidates]
     assert keys == sorted(keys, reverse=True)
-    assert result.auto_apply is False or result.top.probability == max(
-        c.probability for c in result.candidates
-    )
+    # The top candidate, the one a shot sure enough applies, is the likeliest.
+    assert result.top.probability == max(c.probability for c in result.candidates)
 
 
 def test_a_stricter_threshold_sends_more_to_the_referee() -> None:
@@ -307,9 +306,12 @@ def test_a_pushed_piece_no_scan_saw_afterwards_keeps_the_shot_for_the_referee() 
     assert attribute(shot.trace, QUICK).auto_apply  # read well, the same shot is applied
 
 
-def test_a_pushed_piece_read_only_at_the_grids_edge_keeps_the_shot_for_the_referee() -> None:
+def test_a_pushed_piece_read_only_at_the_grids_edge_keeps_the_shot_unless_the_push_was_heard() -> None:
     # The same shot with the orc read by one antenna at the edge of the grid (±25 mm) after it: a push and a
-    # hit end centimetres apart, which such a read blurs (docs/attribution.md, "Where a run ends").
+    # hit end centimetres apart, which such a read blurs (docs/attribution.md, "Where a run ends"). A direct
+    # hit damages, a piece pushed into another does not (catacombs-3e-reference.txt, Taking Damage), so the
+    # push must be told from a hit some other way: here every piezo heard Elani strike the orc, where and
+    # when the reading makes it, and no reading with a hit on the orc fits within 12 nats (heard_touches.py).
     shot = _teammate_in_the_way()
     post = dataclasses.replace(
         shot.trace.post,
@@ -317,7 +319,16 @@ def test_a_pushed_piece_read_only_at_the_grids_edge_keeps_the_shot_for_the_refer
             dataclasses.replace(p, sigma_mm=25.0) if p.piece == "orc-1" else p for p in shot.trace.post.pieces
         ),
     )
-    result = attribute(dataclasses.replace(shot.trace, post=post), QUICK)
+    rough = dataclasses.replace(shot.trace, post=post)
+    result = attribute(rough, QUICK)
+    assert result.top.direct_hits == {"hero-elani"} and "orc-1" in result.top.pushed
+    assert result.auto_apply, result.reasons
+    # Without the push's sound (only Xoric's touch on Elani heard), the rough read keeps it for the referee.
+    first_touch = min(i.t_us for i in rough.impacts)
+    quiet = dataclasses.replace(
+        rough, impacts=tuple(i for i in rough.impacts if i.t_us < first_touch + 8_000)
+    )
+    result = attribute(quiet, QUICK)
     assert result.top.direct_hits == {"hero-elani"} and "orc-1" in result.top.pushed
     assert not result.auto_apply
     assert (
@@ -433,17 +444,34 @@ def _glance_off_one_orc_into_the_other() -> SimulatedShot:
     return table.shoot("hero-xoric", 0.0, 2200)
 
 
-def test_a_clean_two_hit_shot_is_read_right_and_still_confirmed_by_the_referee() -> None:
-    # The hero glances off orc-1 into orc-2: both are direct hits, the reading finds both and is sure of them,
-    # but a reading's second hit rests on weaker evidence, and on hidden mats such readings were wrong 1 time
-    # in 16; the referee confirms them (docs/attribution.md, "Two or more hits").
+def test_a_clean_two_hit_shot_whose_touches_were_both_heard_is_applied() -> None:
+    # The hero glances off orc-1 into orc-2: both are direct hits (catacombs-3e-reference.txt, Taking Damage:
+    # "Multiple targets can be damaged by a single (unmodified) shot provided the shot hits them directly").
+    # A reading's second hit rests on weaker evidence than its first, so two hits go to the referee unless
+    # each touch was heard by four or more piezos where the reading makes it, and no other reading fits the
+    # sensors within 12 nats (heard_touches.py): here every piezo heard both.
     shot = _glance_off_one_orc_into_the_other()
     assert shot.truth.direct_hits == {"orc-1", "orc-2"}
     result = attribute(shot.trace, dataclasses.replace(QUICK, seed=0))
     assert result.top.direct_hits == {"orc-1", "orc-2"}
     assert result.top.probability >= 0.95
-    assert not result.auto_apply
-    assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
+    assert result.auto_apply, result.reasons
+
+
+def test_the_same_two_hit_shot_with_its_second_touch_unheard_is_confirmed_by_the_referee() -> None:
+    # The same shot, the second touch's sound taken out of the trace (a touch too soft for the piezos): the
+    # reading still counts both hits, but the second one rests on the model alone.
+    shot = _glance_off_one_orc_into_the_other()
+    first_touch = min(i.t_us for i in shot.trace.impacts)
+    quiet = dataclasses.replace(
+        shot.trace, impacts=tuple(i for i in shot.trace.impacts if i.t_us < first_touch + 20_000)
+    )
+    assert len(quiet.impacts) == 8  # orc-1's touch, heard by all eight piezos
+    for seed in range(2):
+        result = attribute(quiet, dataclasses.replace(QUICK, seed=seed))
+        assert result.top.direct_hits == {"orc-1", "orc-2"}
+        assert not result.auto_apply
+        assert result.reasons == ("it counts 2 hits: a shot with more than one is confirmed by the referee",)
 
 
 def test_the_search_aims_at_the_carom_that_glances_off_one_orc_into_the_other() -> None:
@@ -591,4 +619,3 @@ def test_a_two_hit_shot_whose_second_piece_did_not_visibly_move_is_read_with_bot
     for seed in range(4):
         result = attribute(trace, dataclasses.replace(QUICK, seed=seed))
         assert result.top.direct_hits == {"orc-1", "orc-2"}, (seed, result.top.direct_hits)
-        assert not result.auto_apply  # two hits: the referee confirms (gates.py)

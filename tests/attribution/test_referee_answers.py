@@ -5,6 +5,7 @@ not contradict them, and kept in the calibration file (version 2; version 1 file
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -183,3 +184,31 @@ def test_the_calibration_file_keeps_the_record_and_reads_a_version_1_file(tmp_pa
             calibration_from_json(data | {"referee": broken})
     with pytest.raises(CalibrationFileError, match="unsupported calibration version 3"):
         calibration_from_json(data | {"v": 3})
+
+
+def test_an_answer_places_the_held_shot_s_sounds_where_the_answered_reading_makes_its_contacts() -> None:
+    # A held reading is not sure, so its sounds are kept unplaced and teach the sound speed by timing alone;
+    # the referee's answer says which touches happened, and the answered reading's best rollout says where:
+    # the shot's events are kept again, anchored there, as a sure reading's are (learning.py).
+    lab = ShotLab(seed=5)
+    lab.place("hero-xoric", "hero", 150, 300, side="heroes")
+    lab.place("orc-1", "monster-medium", 400, 300, side="overseer", kind="monster")
+    shot = lab.shoot("hero-xoric", 0.0, 2200)  # a hit every piezo hears
+    held = attribute(shot.trace, AttributionConfig(auto_apply_threshold=0.999, workers=1))
+    assert not held.auto_apply and held.top.direct_hits == {"orc-1"}
+    table = built_in_calibration()
+    unanswered = learn_from_shot(table, shot.trace, held, answered_nothing=True)
+    assert len(unanswered.acoustic_events) == 1 and unanswered.acoustic_events[0].anchor is None
+    answered = learn_from_shot(table, shot.trace, held, answer=held.top.direct_hits)
+    assert [k.arrivals for k in answered.acoustic_events] == [k.arrivals for k in unanswered.acoustic_events]
+    anchor = answered.acoustic_events[0].anchor
+    assert anchor is not None
+    (touch,) = shot.truth.contacts
+    assert math.hypot(anchor[0] - touch.x_mm, anchor[1] - touch.y_mm) < 20.0  # where the hero met the orc
+    # The sure reading of the same shot anchors it by itself; an answer then adds nothing to the sound.
+    sure = attribute(shot.trace, AttributionConfig(workers=1))
+    assert sure.evidence is not None and sure.evidence.trusted
+    learnt = learn_from_shot(table, shot.trace, sure)
+    assert learn_from_shot(table, shot.trace, sure, answer=sure.top.direct_hits).acoustic_events == (
+        learnt.acoustic_events
+    )

@@ -116,6 +116,11 @@ class LinkTable:
                     self.device.receive(arriving, self.now_us)
         raise AssertionError("the two ends never stopped talking")
 
+    def host_sends(self, wire: bytes) -> None:
+        """Bytes on the wire from the host, as the device's end decodes and takes them."""
+        for frame in self._device_decoder.feed(wire):
+            self.device.receive(frame, self.now_us)
+
     # ---------------------------------------------------------------- looking
     def delivered_events(self) -> list[DeviceMessage]:
         return [d.message for d in self.taken if d.seq is not None]

@@ -174,8 +174,7 @@ def test_host_frames_for_another_boot_are_ignored_by_the_device() -> None:
     table.impacts(2)
     table.consume(acknowledge=False)
     stale = encode_frame(Ack(seq=1), seq=0, boot_id=0x0BAD)
-    for frame in table._device_decoder.feed(stale):
-        table.device.receive(frame, table.now_us)
+    table.host_sends(stale)
     assert table.device.unacked_count == 2
 
 

@@ -128,7 +128,7 @@ def test_two_look_alike_discs_without_markers_keep_their_names_when_one_passes_t
     pipeline.process(rendered[0].frame)  # sets the tracker up
     assert pipeline.tracker is not None
     for piece, spec in (("orc-1", (200.0, 300.0)), ("orc-2", (420.0, 338.0))):
-        pipeline.tracker._observe(piece, _named(piece, *spec), rendered[0].frame.t_us)
+        pipeline.tracker.observe(piece, _named(piece, *spec), rendered[0].frame.t_us)
     swaps = followed = 0
     for rf in rendered[1:]:
         result = pipeline.process(rf.frame)

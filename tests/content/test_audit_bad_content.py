@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.content import load_content
 from service.content.errors import Problem
 from service.content.sources import read_yaml
+from service.games.catacombs.content import load_content
 from service.games.content_cli import run_check
 
 SHIPPED = load_content("catacombs-3e")

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 import yaml
 
-from service.content import Content, Record, ShotSpec, load_content
+from service.content import Record, ShotSpec
+from service.games.catacombs.content import Content, load_content
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference-data" / "catacombs-3e"
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from service.content import ContentError, load_content
+from service.content import ContentError
 from service.games.castles.content import load_castles_content
+from service.games.catacombs.content import load_content
 
 
 def test_second_edition_teams_have_six_heroes_and_one_of_each_role_but_defender() -> None:

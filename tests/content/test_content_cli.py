@@ -60,6 +60,6 @@ def test_hardware_files_with_a_non_numeric_measurement_are_reported(tmp_path: Pa
 
 def test_the_shipped_hardware_files_pass() -> None:
     from service.content.hardware import check_hardware
-    from service.content.loader import CONTENT_ROOT
+    from service.content.reading import CONTENT_ROOT
 
     assert check_hardware(CONTENT_ROOT / "hardware") == []

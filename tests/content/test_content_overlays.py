@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.content import ContentError, load_content
+from service.content import ContentError
+from service.games.catacombs.content import load_content
 
 
 def overlay(tmp_path: Path, **files: str) -> Path:

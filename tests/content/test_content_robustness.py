@@ -11,7 +11,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.content import ContentError, load_content
+from service.content import ContentError
+from service.games.catacombs.content import load_content
 
 SHIPPED = load_content("catacombs-3e")
 

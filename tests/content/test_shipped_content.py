@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from service.content import Content, ShotSpec, load_content
+from service.content import ShotSpec
+from service.games.catacombs.content import Content, load_content
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 

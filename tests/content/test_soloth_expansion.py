@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from service.content import ContentError, load_content
+from service.content import ContentError
+from service.games.catacombs.content import load_content
 
 
 def test_soloth_adds_its_cards_to_the_base_game() -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from service.content import ContentError, load_content
-from service.content.model import StartingHealthRestriction
+from service.content import ContentError
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
+from service.games.catacombs.content.model import StartingHealthRestriction
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules.errors import CardNotPlayableError
 

@@ -15,20 +15,20 @@ from service.eventlog.base import read_jsonl
 from service.eventlog.memory import MemoryEventLog
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.publish import topics
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 REQUEST = b'{"txn": "t-1", "actor": "referee:anna", "command": "pause", "args": {}}'
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    table = FakeTable()
+def table() -> Iterator[GameScript]:
+    table = GameScript()
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
     yield table
     table.close()
 
 
-def send_raw(table: FakeTable, payload: bytes, *, retain: bool = False) -> list[dict[str, Any]]:
+def send_raw(table: GameScript, payload: bytes, *, retain: bool = False) -> list[dict[str, Any]]:
     """Publish exactly these bytes on cmd/request; every answer the referee got for them."""
     table.referee.received.clear()
     table.referee.publish(topics.topic(table.table.table, topics.CMD_REQUEST), payload, qos=1, retain=retain)
@@ -41,11 +41,11 @@ def command(txn: str = "t-1", **fields: Any) -> bytes:
     return json.dumps(body).encode()
 
 
-def unchanged(table: FakeTable, before: tuple[int, dict[str, Any]]) -> bool:
+def unchanged(table: GameScript, before: tuple[int, dict[str, Any]]) -> bool:
     return (table.eventlog.last_seq(), table.state) == before
 
 
-def snapshot_of(table: FakeTable) -> tuple[int, dict[str, Any]]:
+def snapshot_of(table: GameScript) -> tuple[int, dict[str, Any]]:
     return table.eventlog.last_seq(), table.state
 
 
@@ -86,7 +86,7 @@ def snapshot_of(table: FakeTable) -> tuple[int, dict[str, Any]]:
     ],
 )
 def test_a_request_without_a_usable_txn_is_logged_and_changes_nothing(
-    table: FakeTable, caplog: pytest.LogCaptureFixture, payload: bytes
+    table: GameScript, caplog: pytest.LogCaptureFixture, payload: bytes
 ) -> None:
     before = snapshot_of(table)
     with caplog.at_level(logging.ERROR):
@@ -118,7 +118,7 @@ def test_a_request_without_a_usable_txn_is_logged_and_changes_nothing(
     ],
 )
 def test_a_bad_envelope_with_a_txn_is_answered_with_the_reason_and_changes_nothing(
-    table: FakeTable, caplog: pytest.LogCaptureFixture, payload: bytes, error: str
+    table: GameScript, caplog: pytest.LogCaptureFixture, payload: bytes, error: str
 ) -> None:
     before = snapshot_of(table)
     with caplog.at_level(logging.ERROR):
@@ -129,7 +129,7 @@ def test_a_bad_envelope_with_a_txn_is_answered_with_the_reason_and_changes_nothi
     assert unchanged(table, before)
 
 
-def test_an_unknown_command_is_refused_by_the_catalogue_naming_those_it_knows(table: FakeTable) -> None:
+def test_an_unknown_command_is_refused_by_the_catalogue_naming_those_it_knows(table: GameScript) -> None:
     before = snapshot_of(table)
     (answer,) = send_raw(table, command(command="teleport"))
     assert answer["ok"] is False
@@ -138,7 +138,7 @@ def test_an_unknown_command_is_refused_by_the_catalogue_naming_those_it_knows(ta
 
 
 def test_a_retained_command_is_ignored_unanswered_and_logged(
-    table: FakeTable, caplog: pytest.LogCaptureFixture
+    table: GameScript, caplog: pytest.LogCaptureFixture
 ) -> None:
     before = snapshot_of(table)
     table.daemon_mqtt.lose_connection()
@@ -154,7 +154,7 @@ def test_a_retained_command_is_ignored_unanswered_and_logged(
     assert table.state["table"]["paused"] is False
 
 
-def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothing(table: FakeTable) -> None:
+def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothing(table: GameScript) -> None:
     payload = command(command="undo", args={"count": "2"})
     before = snapshot_of(table)
     first = send_raw(table, payload)
@@ -238,7 +238,7 @@ def test_a_refused_request_sent_again_is_answered_again_and_still_changes_nothin
     ],
 )
 def test_wrong_arguments_are_answered_with_a_specific_error_and_change_nothing(
-    table: FakeTable, name: str, args: dict[str, Any], error: str
+    table: GameScript, name: str, args: dict[str, Any], error: str
 ) -> None:
     health = table.character("hero-xoric")["health"]
     before = snapshot_of(table)
@@ -249,8 +249,8 @@ def test_wrong_arguments_are_answered_with_a_specific_error_and_change_nothing(
     assert table.character("hero-xoric")["health"] == health
 
 
-def test_a_shot_argument_of_the_wrong_shape_is_refused_by_name(table: FakeTable) -> None:
-    table.send("declare", character="hero-xoric")
+def test_a_shot_argument_of_the_wrong_shape_is_refused_by_name(table: GameScript) -> None:
+    table.declare("hero-xoric")
     before = snapshot_of(table)
     for args, error in [
         ({"direct_hits": "monster-orc-1"}, "'direct_hits' must be a list of the pieces hit directly"),
@@ -267,13 +267,13 @@ def test_a_shot_argument_of_the_wrong_shape_is_refused_by_name(table: FakeTable)
 
 
 @pytest.fixture
-def doubtful(tmp_path: Path) -> Iterator[FakeTable]:
+def doubtful(tmp_path: Path) -> Iterator[GameScript]:
     """A table whose mat saw Xoric's melee but could not tell who was hit: the shot waits for the referee."""
     eventlog = MemoryEventLog()
-    first = FakeTable(eventlog=eventlog)
+    first = GameScript(eventlog=eventlog)
     first.send("enter_room")
     first.send("start_battle")
-    first.send("declare", character="hero-xoric")
+    first.declare("hero-xoric")
     first.close()
     candidate = {
         "direct_hits": ["dungeon-1"],
@@ -287,7 +287,7 @@ def doubtful(tmp_path: Path) -> Iterator[FakeTable]:
         {"character": "hero-xoric", "shot": "melee", "auto": False, "candidates": [candidate]},
         "sensor",
     )
-    table = FakeTable(eventlog=eventlog)
+    table = GameScript(eventlog=eventlog)
     assert table.state["table"]["pending_shot"] is not None
     yield table
     table.close()
@@ -310,7 +310,7 @@ def doubtful(tmp_path: Path) -> Iterator[FakeTable]:
     ],
 )
 def test_confirming_a_doubtful_shot_with_wrong_arguments_is_answered_and_the_shot_still_waits(
-    doubtful: FakeTable, args: dict[str, Any], error: str
+    doubtful: GameScript, args: dict[str, Any], error: str
 ) -> None:
     before = snapshot_of(doubtful)
     answer = doubtful.send("confirm_hits", **args)
@@ -320,7 +320,7 @@ def test_confirming_a_doubtful_shot_with_wrong_arguments_is_answered_and_the_sho
     assert doubtful.send("confirm_hits", candidate=0)["ok"], "the right answer is still taken"
 
 
-def test_a_confirmation_for_another_shot_than_the_one_waiting_is_refused(doubtful: FakeTable) -> None:
+def test_a_confirmation_for_another_shot_than_the_one_waiting_is_refused(doubtful: GameScript) -> None:
     """A page still showing a shot that was set aside (or settled by another referee) names it by its
     ``shot_seq``; its candidate must not be applied to the shot waiting now."""
     waiting = doubtful.state["table"]["pending_shot"]["seq"]
@@ -335,8 +335,8 @@ def test_a_confirmation_for_another_shot_than_the_one_waiting_is_refused(doubtfu
     assert doubtful.state["table"]["pending_shot"] is None
 
 
-def test_undoing_more_actions_than_are_in_effect_undoes_none(table: FakeTable) -> None:
-    table.send("declare", character="hero-elani")
+def test_undoing_more_actions_than_are_in_effect_undoes_none(table: GameScript) -> None:
+    table.declare("hero-elani")
     in_effect = 3  # enter_room, start_battle, declare
     before = snapshot_of(table)
     answer = table.send("undo", count=in_effect + 1, reason="too many")
@@ -350,7 +350,7 @@ def test_undoing_more_actions_than_are_in_effect_undoes_none(table: FakeTable) -
 
 
 def test_a_fault_inside_the_daemon_is_still_answered_and_logs_nothing(
-    table: FakeTable, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    table: GameScript, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(*args: Any) -> Any:
         raise KeyError("candidates")
@@ -367,7 +367,7 @@ def test_a_fault_inside_the_daemon_is_still_answered_and_logs_nothing(
 
 def test_odd_but_valid_text_is_kept_exactly_through_the_log_and_its_export(tmp_path: Path) -> None:
     eventlog = SqliteEventLog(tmp_path / "table.db")
-    table = FakeTable(eventlog=eventlog)  # type: ignore[arg-type]
+    table = GameScript(eventlog=eventlog)  # type: ignore[arg-type]
     try:
         reason = "spilt \u0000 drink \u202e\U0001f409 ŉ\u00a0\ufeff"
         answer = table.send("pause", reason=reason)

@@ -93,9 +93,9 @@ def test_a_failing_handler_does_not_stop_later_presses(factory: MockFactory) -> 
 def test_the_mats_buttons_reach_the_game(factory: MockFactory) -> None:
     """Held undo button → an undo record by ``button:undo``; re-scan → a scan request to the mat."""
     from firmware_bridge.messages import ScanRequest
-    from tests.daemon.table_harness import FakeTable
+    from tests.helpers.game_script import GameScript
 
-    table = FakeTable()
+    table = GameScript()
     try:
         table.send("enter_room")
         pins = ButtonPins(bounce_s=0.01, hold_for_undo_s=0.05)

@@ -18,7 +18,7 @@ from service.camera.frames import FrameResult
 from service.camera.wire import CapturedFrame, encode_frames
 from service.daemon.camera_link import CameraLink
 from service.daemon.daemon import DaemonOptions
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 OFFSET_US = 2_000_000  # the camera's clock minus the board's
 FRAME_US = 8333  # 120 frames a second
@@ -34,7 +34,7 @@ class Filmed:
     """The camera process's part: Xoric's disc filmed through each flick, sent before the board's messages
     (so the frames are in hand when the shot is read). The host's clock runs with the board's."""
 
-    def __init__(self, table: FakeTable) -> None:
+    def __init__(self, table: GameScript) -> None:
         self.table = table
         self.index = 0
         self.next_board_us: int | None = None
@@ -67,19 +67,19 @@ class Filmed:
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    table = FakeTable(options=DaemonOptions(camera=CameraLink(), camera_wait_s=2.0))
+def table() -> Iterator[GameScript]:
+    table = GameScript(options=DaemonOptions(camera=CameraLink(), camera_wait_s=2.0))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-    assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+    assert table.declare("hero-xoric", 0)["ok"]
     yield table
     table.close()
 
 
-def shot_records(table: FakeTable) -> list[dict[str, Any]]:
+def shot_records(table: GameScript) -> list[dict[str, Any]]:
     return [r.payload for r in table.eventlog.records() if r.kind == "shot"]
 
 
-def test_the_second_filmed_shot_carries_the_cameras_path_of_the_flicked_disc(table: FakeTable) -> None:
+def test_the_second_filmed_shot_carries_the_cameras_path_of_the_flicked_disc(table: GameScript) -> None:
     filmed = Filmed(table)
     filmed.flick()  # Xoric's melee
     table.until(lambda: len(shot_records(table)) == 1, "the melee recorded")

@@ -15,30 +15,30 @@ from service.camera.wire import CapturedFrame, encode_frames
 from service.daemon.camera_link import CameraLink
 from service.daemon.daemon import DaemonOptions
 from service.publish import topics
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 WAIT_S = 2.0
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    table = FakeTable(options=DaemonOptions(camera=CameraLink(), camera_wait_s=WAIT_S))
+def table() -> Iterator[GameScript]:
+    table = GameScript(options=DaemonOptions(camera=CameraLink(), camera_wait_s=WAIT_S))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-    assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+    assert table.declare("hero-xoric", 0)["ok"]
     yield table
     table.close()
 
 
-def flick(table: FakeTable) -> None:
+def flick(table: GameScript) -> None:
     xoric, orc = table.disc_of("hero-xoric"), table.disc_of("monster-orc-1")
     table.flick(before={xoric: (3, 3), orc: (8, 3)}, after={xoric: (7, 3), orc: (10, 3)})
 
 
-def shot_records(table: FakeTable) -> list[dict[str, Any]]:
+def shot_records(table: GameScript) -> list[dict[str, Any]]:
     return [r.payload for r in table.eventlog.records() if r.kind == "shot"]
 
 
-def frames_until(table: FakeTable, host_s: float, count: int = 3) -> bytes:
+def frames_until(table: GameScript, host_s: float, count: int = 3) -> bytes:
     """A few frames of the mat, the last captured at ``host_s`` on the daemon's clock."""
     frames = [
         CapturedFrame(
@@ -50,7 +50,7 @@ def frames_until(table: FakeTable, host_s: float, count: int = 3) -> bytes:
     return encode_frames(frames, fps=60.0, sigma_mm=0.5)
 
 
-def test_a_silent_camera_leaves_the_shot_to_the_mat_and_says_so(table: FakeTable) -> None:
+def test_a_silent_camera_leaves_the_shot_to_the_mat_and_says_so(table: GameScript) -> None:
     flick(table)
     table.until(lambda: bool(shot_records(table)), "the shot recorded")
     (shot,) = shot_records(table)
@@ -60,7 +60,7 @@ def test_a_silent_camera_leaves_the_shot_to_the_mat_and_says_so(table: FakeTable
     assert table.state["table"]["attributing"] is None
 
 
-def test_a_shot_waits_for_frames_on_their_way_then_is_recorded_with_what_came(table: FakeTable) -> None:
+def test_a_shot_waits_for_frames_on_their_way_then_is_recorded_with_what_came(table: GameScript) -> None:
     now = table.clock.monotonic()
     table.camera_sends(frames_until(table, now - 0.5))  # the camera is up, its frames half a second behind
     flick(table)
@@ -74,7 +74,7 @@ def test_a_shot_waits_for_frames_on_their_way_then_is_recorded_with_what_came(ta
     assert "camera" not in shot["trace"] and shot["camera"]
 
 
-def test_a_camera_that_lags_past_the_wait_never_holds_up_play(table: FakeTable) -> None:
+def test_a_camera_that_lags_past_the_wait_never_holds_up_play(table: GameScript) -> None:
     table.camera_sends(frames_until(table, table.clock.monotonic() - 0.5))
     flick(table)
     assert shot_records(table) == []
@@ -85,7 +85,7 @@ def test_a_camera_that_lags_past_the_wait_never_holds_up_play(table: FakeTable) 
 
 
 def test_a_malformed_camera_message_is_dropped_and_changes_nothing(
-    table: FakeTable, caplog: pytest.LogCaptureFixture
+    table: GameScript, caplog: pytest.LogCaptureFixture
 ) -> None:
     link = table.daemon.options.camera
     assert link is not None
@@ -99,7 +99,7 @@ def test_a_malformed_camera_message_is_dropped_and_changes_nothing(
     assert shot_records(table)[0]["camera"] == "the camera sent no frames"
 
 
-def test_the_camera_process_saying_offline_shows_in_the_tables_health(table: FakeTable) -> None:
+def test_the_camera_process_saying_offline_shows_in_the_tables_health(table: GameScript) -> None:
     table.camera_sends(frames_until(table, table.clock.monotonic()))
     assert table.daemon.health().camera == "camera: frames arriving"
     assert table.daemon.health().ok
@@ -108,7 +108,7 @@ def test_the_camera_process_saying_offline_shows_in_the_tables_health(table: Fak
     assert table.daemon.health().ok, "a camera that stops never stops the table"
 
 
-def test_the_snapshot_names_the_discs_the_camera_does_not_see(table: FakeTable) -> None:
+def test_the_snapshot_names_the_discs_the_camera_does_not_see(table: GameScript) -> None:
     """Set-up on the day (issue 34): the snapshot's ``camera`` section."""
     seen = table.disc_of("hero-xoric")
     frames = [CapturedFrame(1_000_000, FrameResult(0, 5_000_000, {seen: (100.0, 100.0)}, True))]

@@ -12,27 +12,27 @@ from typing import Any
 
 import pytest
 
-from service.app.cli import _chosen_table
+from service.app.cli import chosen_table
 from service.games.castles.core import actions as A
 from service.table.bindings import resolve_bindings
-from service.table.config import TableConfig, load_table, with_game
+from service.table.config import TableConfig, load_table
 from service.table.games import table_game
-from tests.daemon.table_harness import FakeTable
-from tests.games.castles.table1e import JEN, SAM, Table1E
+from tests.helpers.game_script import GameScript
+from tests.helpers.game_setups import JEN, SAM, castles_1e
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
 
 
-def first_edition(mode: str) -> FakeTable:
-    return FakeTable(table=with_game(load_table("castles-1e-demo"), mode=mode))
+def first_edition(mode: str) -> GameScript:
+    return GameScript.playing("catacombs-and-castles-1e", mode)
 
 
-def play_out_the_turn(table: FakeTable) -> None:
+def play_out_the_turn(table: GameScript) -> None:
     """The shots of the declared sequence all miss; any decision takes its first option."""
     for _ in range(20):
         state = table.state
         if state["pending"]:
-            table.send("answer", decision=state["pending"]["id"], option=state["pending"]["options"][0]["id"])
+            table.answer(state["pending"]["options"][0]["id"])
         elif state["expected_shot"]:
             assert table.send("manual_shot", direct_hits=[])["ok"]
         else:
@@ -128,7 +128,7 @@ def test_smartmat_run_picks_the_first_edition_table_and_refuses_a_mode_it_does_n
         args = argparse.Namespace(table=None, ruleset="catacombs-and-castles-1e", mode=None)
         for key, value in given.items():
             setattr(args, key, value)
-        table: TableConfig = _chosen_table(args)
+        table: TableConfig = chosen_table(args)
         return table
 
     team = chosen()
@@ -145,7 +145,7 @@ def test_the_first_editions_shield_step_is_a_placement_not_a_flick() -> None:
     """catacombs-and-castles-1e-manual.txt: Shields ("place the shield disc back onto the game board anywhere
     within 1" / 2.5cm of the hero's new location": no flick for the mat to read)"""
     castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
-    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    t = castles_1e({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
     t.declare("hero-randsarr", 0)
     t.shot("hero-randsarr", "rush")
     t.shot("hero-randsarr", "melee")
@@ -159,14 +159,14 @@ def test_the_first_editions_shield_step_is_a_placement_not_a_flick() -> None:
 def test_the_turn_controller_offers_to_lift_the_web_at_the_start_of_the_attackers_turn() -> None:
     """catacombs-and-castles-1e-manual.txt: Shot Reference (Net / Web: "Attacker may choose to remove Net or
     Web from trapped target at the start of their turn")"""
-    t = Table1E({"mode": "team", "armour_tokens": False, "sides": [SAM, JEN]})
+    t = castles_1e({"mode": "team", "armour_tokens": False, "sides": [SAM, JEN]})
     t.declare("hero-cahreliss", 1)
     t.shot("hero-cahreliss", "web", "hero-larra")
     t.answer("power:catacomb-embrace-the-flames")
     game = table_game(t.state.ruleset)
     assert not any(e["card"] == "lift-net" for e in game.actions(t.rules, t.state) if "card" in e)
     t.declare("hero-delilah", 0)
-    t.end("hero-delilah")
+    t.end_turn("hero-delilah")
     lift = [e for e in game.actions(t.rules, t.state) if e.get("card") == "lift-net"]
     assert [e["id"] for e in lift] == ["hero-larra:lift-net:0"]
     t.do(A.PerformCard("hero-larra", "lift-net", alternative=lift[0]["card_alternative"]))
@@ -176,10 +176,10 @@ def test_the_turn_controller_offers_to_lift_the_web_at_the_start_of_the_attacker
 def test_a_shield_disc_on_the_board_stands_for_itself_so_its_hits_reach_the_rules() -> None:
     """catacombs-and-castles-1e-manual.txt: Shields; Shot Reference (Vortex: "This includes shield discs")"""
     castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
-    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
+    t = castles_1e({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]})
     registry = load_table("castles-1e-demo").registry
     assert "castle-shield" not in resolve_bindings(t.state, registry, {}, {}, lambda _: None)
     t.declare("hero-randsarr", 0)
-    t.end("hero-randsarr")  # the disc goes down beside him
+    t.end_turn("hero-randsarr")  # the disc goes down beside him
     discs = resolve_bindings(t.state, registry, {}, {}, lambda _: None)
     assert discs["castle-shield"] == "castle-shield" and discs["hero-randsarr"] == "hero-randsarr"

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_castles_table import castles_table, side
+from tests.helpers.game_script import GameScript
 
 MANUAL = "catacombs-and-castles-2e-manual.md"
 CASTLE_WARRIORS = ["castle-warrior-a", "castle-warrior-b", "castle-warrior-c"]
@@ -20,15 +20,15 @@ CATACOMB_WARRIORS = ["catacomb-warrior-a", "catacomb-warrior-b", "catacomb-warri
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    running = FakeTable(table=castles_table("team"))
+def table() -> Iterator[GameScript]:
+    running = GameScript(table=castles_table("team"))
     try:
         yield running
     finally:
         running.close()
 
 
-def kinds_of(table: FakeTable) -> list[str]:
+def kinds_of(table: GameScript) -> list[str]:
     return [r.kind for r in table.eventlog.records()]
 
 
@@ -36,7 +36,7 @@ def heroes_of(state: dict[str, Any], side_id: str) -> list[str]:
     return [c["id"] for c in state["characters"] if c["side"] == side_id and c["kind"] == "hero"]
 
 
-def test_a_two_versus_two_team_game_replaces_the_quick_start_game(table: FakeTable) -> None:
+def test_a_two_versus_two_team_game_replaces_the_quick_start_game(table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Team Mode Setup — 2 vs 2, one of each role a team, Castle against
     Catacomb; both teams start with the same Health Tokens."""
     assert table.state["mode"] == "team" and len(heroes_of(table.state, "castle")) == 3
@@ -63,7 +63,7 @@ def test_a_two_versus_two_team_game_replaces_the_quick_start_game(table: FakeTab
     assert {a["character"] for a in state["actions"]} == {"hero-hakoru", "hero-formilus"}
 
 
-def test_one_versus_one_each_player_takes_one_hero_with_an_armour_token(table: FakeTable) -> None:
+def test_one_versus_one_each_player_takes_one_hero_with_an_armour_token(table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: One versus One Mode — one hero each, one Armour Token each."""
     sides = [{"team": "castle", "heroes": ["delilah"]}, {"team": "catacomb", "heroes": ["cahreliss"]}]
     assert table.send("setup_game", mode="one-versus-one", first="castle", sides=sides)["ok"]
@@ -73,7 +73,7 @@ def test_one_versus_one_each_player_takes_one_hero_with_an_armour_token(table: F
     assert all(len(c["armour"]) == 1 for c in state["characters"])
 
 
-def test_boss_mode_puts_three_heroes_against_a_boss_and_three_warriors(table: FakeTable) -> None:
+def test_boss_mode_puts_three_heroes_against_a_boss_and_three_warriors(table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Boss Mode Rules — a hero team against one boss player with three
     different warriors of the boss' team, one piece of each on the playmat at the start."""
     answer = table.send(
@@ -102,7 +102,7 @@ def test_boss_mode_puts_three_heroes_against_a_boss_and_three_warriors(table: Fa
     assert on_mat == CATACOMB_WARRIORS
 
 
-def test_boss_versus_boss_takes_its_pools_from_the_game_length(table: FakeTable) -> None:
+def test_boss_versus_boss_takes_its_pools_from_the_game_length(table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Boss vs Boss Mode Overview — each player a boss and three warriors;
     the game's length sets the Health and Reinforcement Tokens."""
     answer = table.send(
@@ -125,7 +125,7 @@ def test_boss_versus_boss_takes_its_pools_from_the_game_length(table: FakeTable)
     assert side(state, "castle")["health"] == side(state, "catacomb")["health"]
 
 
-def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable) -> None:
+def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Team Mode Setup (equal teams, Castle against Catacomb); Boss Mode
     Rules (the boss player states its tokens)."""
     before = table.eventlog.last_seq()

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from service.app.cli import _chosen_table, _say_which_game_resumes
+from service.app.cli import chosen_table, say_which_game_resumes
 from service.eventlog.memory import MemoryEventLog
 from service.sensing.tags import TableConfigError
 from service.table.config import TableConfig, load_table, with_game
 from service.table.games import table_game
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 MANUAL = "catacombs-and-castles-2e-manual.md"
 
@@ -33,7 +33,7 @@ def castles_table(mode: str, first: str = "castle", **side_changes: Any) -> Tabl
 
 @pytest.fixture
 def team_table():
-    table = FakeTable(table=castles_table("team"))
+    table = GameScript(table=castles_table("team"))
     yield table
     table.close()
 
@@ -42,7 +42,7 @@ def side(state: dict[str, Any], side_id: str) -> dict[str, Any]:
     return next(s for s in state["sides"] if s["id"] == side_id)
 
 
-def test_the_quick_start_teams_take_the_field_on_their_own_discs(team_table: FakeTable) -> None:
+def test_the_quick_start_teams_take_the_field_on_their_own_discs(team_table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Quick Start — three heroes a side, 12 Health Tokens each."""
     state = team_table.state
     assert (state["ruleset"], state["mode"], state["phase"]) == ("catacombs-and-castles-2e", "team", "battle")
@@ -66,17 +66,17 @@ def test_the_quick_start_teams_take_the_field_on_their_own_discs(team_table: Fak
 
 
 def test_a_fireball_flicks_a_small_ranged_piece_and_takes_a_token_from_the_pool(
-    team_table: FakeTable,
+    team_table: GameScript,
 ) -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots; Inflicting Damage; Team Mode Turn Order (First
     Strike Rule)."""
-    assert team_table.send("declare", character="hero-sothemir", alternative=0)["ok"]
+    assert team_table.declare("hero-sothemir", 0)["ok"]
     assert team_table.state["expected_shot"]["ranged"] is False  # a rush flicks the hero's own disc
     team_table.send("manual_shot", direct_hits=[])
     team_table.send("manual_shot", direct_hits=["hero-hakoru"])
     assert side(team_table.state, "catacomb")["health"] == 12, "the first hero inflicts no damage"
 
-    assert team_table.send("declare", character="hero-hakoru", alternative=0)["ok"]
+    assert team_table.declare("hero-hakoru", 0)["ok"]
     team_table.send("manual_shot", direct_hits=[])
     expected = team_table.state["expected_shot"]
     assert (expected["shot"], expected["ranged"], expected["ranged_class"]) == (
@@ -106,7 +106,7 @@ def test_a_charged_ability_is_offered_and_performed_from_the_turn_controller() -
     log.append(
         "correction", {"action": {**charge, "reason": "tokens from the last game"}, "reason": "x"}, "ref"
     )
-    table = FakeTable(table=table_file, eventlog=log)
+    table = GameScript(table=table_file, eventlog=log)
     try:
         offered = [a for a in table.state["actions"] if a["character"] == "hero-hakoru"]
         ability = next(a for a in offered if a.get("card") == "ability")
@@ -123,7 +123,7 @@ def test_a_charged_ability_is_offered_and_performed_from_the_turn_controller() -
         table.close()
 
 
-def test_a_card_the_hero_does_not_hold_is_refused_by_name(team_table: FakeTable) -> None:
+def test_a_card_the_hero_does_not_hold_is_refused_by_name(team_table: GameScript) -> None:
     answer = team_table.send("declare", character="hero-larra", action="hero-larra:horn:0")
     assert not answer["ok"] and "horn" in answer["error"]
     answer = team_table.send("declare", character="hero-larra", action="hero-sothemir:ability:0")
@@ -133,7 +133,7 @@ def test_a_card_the_hero_does_not_hold_is_refused_by_name(team_table: FakeTable)
 def test_boss_mode_puts_one_of_each_warrior_on_the_team_s_warrior_discs() -> None:
     """catacombs-and-castles-2e-manual.md: Boss Mode Rules — one of each warrior piece in the Start Zone, the
     rest in reserve; the boss on the team's boss piece."""
-    table = FakeTable(table=castles_table("boss"))
+    table = GameScript(table=castles_table("boss"))
     try:
         state = table.state
         assert [(s["id"], s["controls"], s["health"]) for s in state["sides"]] == [
@@ -165,7 +165,7 @@ def test_smartmat_run_picks_the_shipped_table_of_the_rule_set_and_the_mode() -> 
         args = argparse.Namespace(table=None, ruleset=None, mode=None)
         for key, value in given.items():
             setattr(args, key, value)
-        table: TableConfig = _chosen_table(args)
+        table: TableConfig = chosen_table(args)
         return table
 
     boss = chosen(ruleset="catacombs-and-castles-2e", mode="boss")
@@ -178,7 +178,7 @@ def test_smartmat_run_picks_the_shipped_table_of_the_rule_set_and_the_mode() -> 
         chosen(mode="team")
 
 
-def test_the_castles_scenery_is_what_attribution_models_and_phones_draw(team_table: FakeTable) -> None:
+def test_the_castles_scenery_is_what_attribution_models_and_phones_draw(team_table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Playmat Setup — two cylinders, two cubes and two slabs on the
     Obstacle Location icons."""
     modelled = team_table.daemon.mat_geometry().obstacles
@@ -199,7 +199,7 @@ def test_when_a_pool_is_empty_the_other_team_wins_and_the_next_game_starts_from_
     log.append("setup", table_game(table_file.ruleset).setup_payload(table_file, 0), "daemon")
     emptied = {"action": "set_pool", "side": "catacomb", "health": 0, "reason": "counted by hand"}
     log.append("correction", {"action": emptied, "reason": "counted by hand"}, "referee:anna")
-    table = FakeTable(table=table_file, eventlog=log)
+    table = GameScript(table=table_file, eventlog=log)
     try:
         over = table.state
         assert (over["outcome"], over["result"]["headline"]) == ("castle", "Team Castle wins")
@@ -214,7 +214,7 @@ def test_when_a_pool_is_empty_the_other_team_wins_and_the_next_game_starts_from_
         table.close()
 
 
-def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_table: FakeTable) -> None:
+def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_table: GameScript) -> None:
     answer = team_table.send("setup_game", heroes=["xoric"], lord="vasesak-the-sorcerer")
     assert not answer["ok"]
     assert "a Catacombs & Castles 2E game does not take 'heroes', 'lord'" in answer["error"]
@@ -222,16 +222,16 @@ def test_the_set_up_wizard_s_3e_game_is_refused_at_a_castles_table_by_name(team_
 
 
 def test_another_mode_on_the_command_line_does_not_throw_away_a_game_in_play(
-    team_table: FakeTable, capsys: pytest.CaptureFixture[str]
+    team_table: GameScript, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _say_which_game_resumes(team_table.daemon, "boss")
+    say_which_game_resumes(team_table.daemon, "boss")
     said = capsys.readouterr().out
     assert "resumes a team game in play; --mode boss applies to the next game (add --new-game" in said
-    _say_which_game_resumes(team_table.daemon, "team")
+    say_which_game_resumes(team_table.daemon, "team")
     assert capsys.readouterr().out == ""
 
 
-def test_the_referee_corrects_a_pool_a_card_s_tokens_and_armour(team_table: FakeTable) -> None:
+def test_the_referee_corrects_a_pool_a_card_s_tokens_and_armour(team_table: GameScript) -> None:
     """catacombs-and-castles-2e-manual.md: Health and Transfer Types (the Health Pool, tokens on cards);
     Armour Tokens. The console's health correction of a hero sets its team's pool."""
     answer = team_table.send("correct", target="hero-larra", field="health", value=9, reason="miscounted")

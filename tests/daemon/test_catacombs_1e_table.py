@@ -3,14 +3,13 @@ referee's page or the turn controller sends it, and as phones read it from the r
 
 from __future__ import annotations
 
-from service.table.config import load_table
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 def test_the_rage_track_is_published_raised_and_corrected_through_commands() -> None:
     """catacombs-1e-rules-italian.txt: Preparazione degli eroi (level 2 of the rage track, "non livello 3");
     Punti importanti (4: the Keeper is the final arbiter)"""
-    table = FakeTable(table=load_table("catacombs-1e-demo"))
+    table = GameScript.playing("catacombs-1e")
     try:
         assert table.character("hero-barbaro")["rage"] == 2
         assert "rage" not in table.character("hero-elfo")

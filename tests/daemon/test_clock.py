@@ -17,7 +17,7 @@ from firmware_bridge.messages import Impact, ScanRequest
 from service.daemon.clock import Clock, FakeClock, SystemClock
 from service.daemon.health import GAME_LOOP_STALL_S
 from service.sensing.segmenter import SegmenterSettings
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 DAEMON_PACKAGE = Path(__file__).resolve().parents[2] / "service" / "daemon"
 
@@ -100,7 +100,7 @@ def test_the_system_clock_reads_the_monotonic_and_the_wall_time() -> None:
 
 def test_the_segmenter_asks_for_a_scan_once_the_mat_has_been_quiet_on_the_daemons_clock() -> None:
     """docs/architecture.md step 3: a shot ends when no impact has come for ``quiet_s``."""
-    table = FakeTable()
+    table = GameScript()
     try:
         quiet_s = SegmenterSettings().quiet_s
         table.connection.feed(Impact(0, 5_000_000, 500))
@@ -118,7 +118,7 @@ def test_the_segmenter_asks_for_a_scan_once_the_mat_has_been_quiet_on_the_daemon
 
 
 def test_the_game_loop_counts_as_stuck_only_after_it_has_not_gone_round_for_the_stall_time() -> None:
-    table = FakeTable()
+    table = GameScript()
     try:
         assert table.daemon.health().game_loop
         table.clock.advance(GAME_LOOP_STALL_S - 1.0)

@@ -14,14 +14,14 @@ import pytest
 
 from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.messages import Hello, Impact
-from service.app.cli import _health_check
+from service.app.cli import health_check
 from service.eventlog.record import EventLogError
 from service.eventlog.sqlite_log import SqliteEventLog
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 def test_impacts_of_a_flick_in_motion_are_journaled_before_they_are_acknowledged() -> None:
-    table = FakeTable()
+    table = GameScript()
     records_before = table.eventlog.last_seq()
     table.connection.feed(Impact(3, 5_000_000, 512), Impact(4, 5_000_150, 430))
     table.daemon.step(0.5)  # the reader thread hands both on; one step takes them together
@@ -52,7 +52,7 @@ class FillableJournal:
 def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken_again_when_resent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    table = FakeTable()
+    table = GameScript()
     journal = FillableJournal(table.eventlog.journal_device)
     table.eventlog.journal_device = journal  # type: ignore[method-assign]
     table.connection.feed(Impact(3, 6_000_000, 512))
@@ -71,7 +71,7 @@ def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken
     assert not health.ok and not health.serial_link and not health.journal
     assert table.state["health"]["serial_link"] is False
     assert table.state["health"]["journal"] is False
-    healthy, status = _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()
+    healthy, status = health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()
     assert not healthy, "systemd's watchdog must not be fed while the mat's messages are refused"
     assert "CANNOT BE KEPT" in status
 
@@ -87,7 +87,7 @@ def test_a_message_the_journal_could_not_keep_is_never_acknowledged_and_is_taken
     assert [seq for seq, _ in kept].count(1) == 1  # taken once, not once per time it was sent
     assert table.connection.unacknowledged == 0
     assert table.daemon.health().ok
-    assert _health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()[0]
+    assert health_check(table.daemon, table.table.table, "/dev/smartmat", "mqtt://broker")()[0]
     assert table.state["health"]["serial_link"] is True
 
 
@@ -102,7 +102,7 @@ def test_the_sqlite_journal_survives_a_reopen_and_leaves_the_records_alone(tmp_p
 
 
 def test_a_board_that_reboots_while_its_messages_are_refused_is_read_again() -> None:
-    table = FakeTable()
+    table = GameScript()
     journal = FillableJournal(table.eventlog.journal_device)
     table.eventlog.journal_device = journal  # type: ignore[method-assign]
     table.connection.feed(Impact(3, 7_000_000, 512))

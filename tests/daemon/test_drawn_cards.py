@@ -7,17 +7,17 @@ from dataclasses import replace
 import pytest
 
 from service.table.config import load_table
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 @pytest.fixture
 def table():
-    table = FakeTable(rooms=("rat-nest", "the-barracks"))
+    table = GameScript(rooms=("rat-nest", "the-barracks"))
     yield table
     table.close()
 
 
-def test_the_referee_names_the_room_card_the_table_flipped(table: FakeTable) -> None:
+def test_the_referee_names_the_room_card_the_table_flipped(table: GameScript) -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb (the Room card flipped)."""
     answer = table.send("draw", deck="rooms", cards=["the-barracks"])
     assert answer["ok"], answer
@@ -30,7 +30,7 @@ def test_the_referee_names_the_room_card_the_table_flipped(table: FakeTable) -> 
     assert table.state["room"]["id"] == "the-barracks"
 
 
-def test_a_card_that_cannot_be_in_the_deck_is_refused_and_nothing_is_logged(table: FakeTable) -> None:
+def test_a_card_that_cannot_be_in_the_deck_is_refused_and_nothing_is_logged(table: GameScript) -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb."""
     before = table.eventlog.last_seq()
     answer = table.send("draw", deck="rooms", cards=["oakheart-hall"])
@@ -43,10 +43,10 @@ def test_a_card_that_cannot_be_in_the_deck_is_refused_and_nothing_is_logged(tabl
 def test_a_shot_entered_by_hand_carries_who_is_teleported_and_what_a_portal_switches() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Teleport Shots; Advanced Shots: Open Portal (the fields
     reach the rules, which refuse them on a melee)."""
-    table = FakeTable()
+    table = GameScript()
     try:
         assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-        assert table.send("declare", character="hero-xoric")["ok"]
+        assert table.declare("hero-xoric")["ok"]
         before = table.eventlog.last_seq()
         answer = table.send("manual_shot", character="hero-xoric", shot="melee", teleported="monster-orc-1")
         assert not answer["ok"] and "only a teleport shot teleports a character" in answer["error"]
@@ -62,7 +62,7 @@ def test_a_table_file_can_choose_physical_decks_and_the_referee_names_each_draw(
     Phases: Exploring The Catacomb."""
     demo = load_table()
     game = replace(demo.game, rooms=("rat-nest", "the-barracks"), content="sample", seed=11)
-    table = FakeTable(table=replace(demo, game=replace(game, settings={"physical_decks": True})))
+    table = GameScript(table=replace(demo, game=replace(game, settings={"physical_decks": True})))
     try:
         assert table.eventlog.records()[0].payload["settings"] == {"physical_decks": True}
         assert table.state["decks"] == "physical"

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from service.table.config import load_table
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 HEROES_1E = ["barbaro", "elfo", "ladra", "mago"]
 
 
-def first_edition_table(name: str) -> Iterator[FakeTable]:
-    running = FakeTable(table=load_table(Path(f"content/tables/{name}.yaml")))
+def first_edition_table(name: str) -> Iterator[GameScript]:
+    running = GameScript(table=load_table(Path(f"content/tables/{name}.yaml")))
     try:
         yield running
     finally:
@@ -23,16 +23,16 @@ def first_edition_table(name: str) -> Iterator[FakeTable]:
 
 
 @pytest.fixture
-def catacombs() -> Iterator[FakeTable]:
+def catacombs() -> Iterator[GameScript]:
     yield from first_edition_table("catacombs-1e-demo")
 
 
 @pytest.fixture
-def castles() -> Iterator[FakeTable]:
+def castles() -> Iterator[GameScript]:
     yield from first_edition_table("castles-1e-demo")
 
 
-def test_the_keeper_s_lord_is_the_wizard_s_choice(catacombs: FakeTable) -> None:
+def test_the_keeper_s_lord_is_the_wizard_s_choice(catacombs: GameScript) -> None:
     """catacombs-1e-rules-italian.txt: Scegliere un Signore della Catacomba — the Keeper chooses the Lord."""
     answer = catacombs.send("setup_game", heroes=HEROES_1E, lord="lich")
     assert answer["ok"], answer
@@ -41,7 +41,7 @@ def test_the_keeper_s_lord_is_the_wizard_s_choice(catacombs: FakeTable) -> None:
     assert [c["id"] for c in catacombs.state["characters"] if c["kind"] == "lord"] == ["lord-lich"]
 
 
-def test_a_first_edition_game_is_played_with_all_four_heroes(catacombs: FakeTable) -> None:
+def test_a_first_edition_game_is_played_with_all_four_heroes(catacombs: GameScript) -> None:
     """catacombs-1e-rules-italian.txt: Preparazione del gioco — the players share out the four heroes."""
     before = catacombs.eventlog.last_seq()
     refused = catacombs.send("setup_game", heroes=["barbaro", "elfo", "ladra"], lord="lich")
@@ -49,14 +49,14 @@ def test_a_first_edition_game_is_played_with_all_four_heroes(catacombs: FakeTabl
     assert catacombs.eventlog.last_seq() == before
 
 
-def test_the_first_edition_takes_no_expansion(catacombs: FakeTable) -> None:
+def test_the_first_edition_takes_no_expansion(catacombs: GameScript) -> None:
     refused = catacombs.send("setup_game", heroes=HEROES_1E, lord="lich", expansions=["castles"])
     assert refused["error"] == (
         "a Catacombs 1E game does not take 'expansions' (it takes heroes, lord, rooms)"
     )
 
 
-def test_the_team_opposite_the_board_s_side_goes_first(castles: FakeTable) -> None:
+def test_the_team_opposite_the_board_s_side_goes_first(castles: GameScript) -> None:
     """catacombs-and-castles-1e-manual.txt: Placing The Heroes — "The opposite team to the side of the board
     being played goes first"; Armour Tokens — the wizard may leave them out."""
     sides = [
@@ -73,7 +73,7 @@ def test_the_team_opposite_the_board_s_side_goes_first(castles: FakeTable) -> No
     assert all(c["armour"] == [] for c in state["characters"])
 
 
-def test_who_goes_first_is_not_a_first_edition_choice(castles: FakeTable) -> None:
+def test_who_goes_first_is_not_a_first_edition_choice(castles: GameScript) -> None:
     sides = [{"team": "castle", "heroes": ["larra"]}, {"team": "catacomb", "heroes": ["hakoru"]}]
     before = castles.eventlog.last_seq()
     refused = castles.send("setup_game", mode="team", sides=sides, first="castle")

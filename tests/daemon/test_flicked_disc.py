@@ -15,8 +15,8 @@ from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import Scan, SeenPiece
 from service.sensing.shot_trace import flicked_piece
-from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_shot_reading import HeldAttribution, flick
+from tests.helpers.game_script import GameScript
 
 
 @pytest.fixture
@@ -25,10 +25,10 @@ def held() -> HeldAttribution:
 
 
 @pytest.fixture
-def table(held: HeldAttribution) -> Iterator[FakeTable]:
-    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
+def table(held: HeldAttribution) -> Iterator[GameScript]:
+    table = GameScript(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-    assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+    assert table.declare("hero-xoric", 0)["ok"]
     held.hit = table.disc_of("monster-orc-1")
     yield table
     held.release.set()
@@ -36,7 +36,7 @@ def table(held: HeldAttribution) -> Iterator[FakeTable]:
 
 
 def test_a_sure_reading_names_the_flicked_disc_in_its_action_and_the_shot_line(
-    table: FakeTable, held: HeldAttribution
+    table: GameScript, held: HeldAttribution
 ) -> None:
     """docs/game-log.md: shot (``flicked_character``) and the resolve_shot action (``flicked``)."""
     flick(table)
@@ -52,7 +52,7 @@ def test_a_sure_reading_names_the_flicked_disc_in_its_action_and_the_shot_line(
 
 
 def test_a_manual_shot_carries_the_flicked_disc_and_a_wrong_one_is_refused_citing_the_rule(
-    table: FakeTable,
+    table: GameScript,
 ) -> None:
     """catacombs-3e-reference.txt: Character Shots: the referee's flicked disc goes into the action; a disc
     the melee does not flick is refused, with the rule, and nothing is logged."""

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from service.gamelog.replay import replay
 from service.table.session import TableSession
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 SHORT_DEMO = ("althea-the-healer",)  # one special room: the shortest whole game there is
 
 
-def play_through_the_last_room(table: FakeTable) -> None:
+def play_through_the_last_room(table: GameScript) -> None:
     assert table.send("enter_room")["ok"]
     assert table.state["phase"] == "special_room"
     assert table.state["table"]["rooms_left"] == 0
@@ -20,7 +20,7 @@ def play_through_the_last_room(table: FakeTable) -> None:
 
 def test_moving_on_from_the_last_room_ends_the_game_with_a_result_for_people() -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb (a shortened deck, docs/rulings.md)."""
-    table = FakeTable(rooms=SHORT_DEMO)
+    table = GameScript(rooms=SHORT_DEMO)
     try:
         assert table.state["result"] is None
         play_through_the_last_room(table)
@@ -40,7 +40,7 @@ def test_moving_on_from_the_last_room_ends_the_game_with_a_result_for_people() -
 
 
 def test_the_referee_starts_the_next_game_in_the_same_log() -> None:
-    table = FakeTable(rooms=SHORT_DEMO)
+    table = GameScript(rooms=SHORT_DEMO)
     try:
         play_through_the_last_room(table)
         assert table.send("new_game")["ok"]
@@ -64,7 +64,7 @@ def test_the_referee_starts_the_next_game_in_the_same_log() -> None:
 
 
 def test_a_game_in_play_is_ended_early_only_with_a_reason() -> None:
-    table = FakeTable(rooms=SHORT_DEMO)
+    table = GameScript(rooms=SHORT_DEMO)
     try:
         refused = table.send("new_game")
         assert not refused["ok"] and "say why" in refused["error"]
@@ -76,7 +76,7 @@ def test_a_game_in_play_is_ended_early_only_with_a_reason() -> None:
 
 
 def test_a_demo_table_starts_its_next_game_by_itself_after_showing_the_result() -> None:
-    table = FakeTable(rooms=SHORT_DEMO)
+    table = GameScript(rooms=SHORT_DEMO)
     try:
         table.daemon.options.next_game_after_s = 30.0
         play_through_the_last_room(table)
@@ -94,7 +94,7 @@ def test_a_demo_table_starts_its_next_game_by_itself_after_showing_the_result() 
 
 
 def test_an_undone_shot_and_a_correction_read_as_words_not_record_numbers() -> None:
-    table = FakeTable(rooms=SHORT_DEMO)
+    table = GameScript(rooms=SHORT_DEMO)
     try:
         assert table.send("enter_room")["ok"]
         assert table.send("undo", reason="flipped too early")["ok"]
@@ -105,12 +105,12 @@ def test_an_undone_shot_and_a_correction_read_as_words_not_record_numbers() -> N
 
 
 def test_smartmat_run_loops_the_demo_but_leaves_a_real_table_to_its_referee() -> None:
-    from service.app.cli import DEMO_NEXT_GAME_AFTER_S, _next_game_after
+    from service.app.cli import DEMO_NEXT_GAME_AFTER_S, next_game_after
 
-    assert _next_game_after(None, demo=True) == DEMO_NEXT_GAME_AFTER_S
-    assert _next_game_after(None, demo=False) is None
-    assert _next_game_after(5.0, demo=False) == 5.0
-    assert _next_game_after(0.0, demo=True) is None
+    assert next_game_after(None, demo=True) == DEMO_NEXT_GAME_AFTER_S
+    assert next_game_after(None, demo=False) is None
+    assert next_game_after(5.0, demo=False) == 5.0
+    assert next_game_after(0.0, demo=True) is None
 
 
 def test_a_game_without_rooms_is_won_by_a_side_and_shows_no_rooms() -> None:
@@ -137,7 +137,7 @@ def test_a_defeat_counts_only_the_rooms_the_party_got_through() -> None:
     from service.rules.evolve import evolve
     from service.table.game_result import game_result
 
-    table = FakeTable(rooms=("the-barracks", "althea-the-healer"))
+    table = GameScript(rooms=("the-barracks", "althea-the-healer"))
     try:
         assert table.send("enter_room")["ok"]
         state = table.daemon.session.state

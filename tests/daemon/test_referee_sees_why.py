@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 def test_a_shot_the_mat_could_not_read_says_why_in_the_snapshot() -> None:
-    table = FakeTable()
+    table = GameScript()
     try:
         assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        assert table.declare("hero-xoric", 0)["ok"]
         expected = table.state["expected_shot"]
         why = "the mat did not see the flicked disc before the shot"
         # What the daemon records when the pre-shot scan missed the flicked disc (service/daemon/shots.py,

@@ -16,19 +16,19 @@ from service.attribution.reliability import RefereeRecord
 from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.table.shot_actions import answered_discs
-from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_shot_reading import flick
+from tests.helpers.game_script import GameScript
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def rush(table: FakeTable) -> None:
+def rush(table: GameScript) -> None:
     """Xoric's disc flicked across the open mat: rest scans, an impact, rest scans."""
     xoric = table.disc_of("hero-xoric")
     table.flick(before={xoric: (7, 3)}, after={xoric: (12, 6)})
 
 
-def _reading(table: FakeTable, after: int) -> dict[str, Any]:
+def _reading(table: GameScript, after: int) -> dict[str, Any]:
     table.until(lambda: not table.daemon.reading_shots(), "the reading to land")
     readings = [r for r in table.eventlog.records() if r.kind == "attribution" and r.seq > after]
     assert readings, "no reading of the shot"
@@ -38,10 +38,10 @@ def _reading(table: FakeTable, after: int) -> dict[str, Any]:
 def test_a_held_shot_confirmed_through_the_console_teaches_the_table(tmp_path: Path) -> None:
     path = tmp_path / "t1.calibration.json"
     keeper = CalibrationKeeper(path, "t1")
-    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
+    table = GameScript(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
     try:
         assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        assert table.declare("hero-xoric", 0)["ok"]
         flick(table)
         first = _reading(table, 0)
         assert first["auto"] is False  # a new table's calibration has not settled: the referee is asked
@@ -93,10 +93,10 @@ def test_an_applied_shot_undone_and_entered_again_by_hand_is_an_answer_against_i
     record = RefereeRecord(counts=tuple(sorted([("unsure", 150, 0), *((b, 150, 0) for b in bands)])))
     save_calibration(replace(built_in_calibration(), referee=record), path)
     keeper = CalibrationKeeper(path, "t1")
-    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
+    table = GameScript(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
     try:
         assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        assert table.declare("hero-xoric", 0)["ok"]
         flick(table)
         reading = _reading(table, 0)
         assert reading["auto"] is True, reading["attribution"]["reasons"]  # let through by the record
@@ -115,10 +115,10 @@ def test_a_table_told_to_ignore_its_referee_s_answers_learns_only_from_the_shots
     evidence is learnt, the referee's answer is not."""
     path = tmp_path / "t1.calibration.json"
     keeper = CalibrationKeeper(path, "t1", learn_answers=False)
-    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
+    table = GameScript(eventlog=MemoryEventLog(), options=DaemonOptions(calibration=keeper))
     try:
         assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-        assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+        assert table.declare("hero-xoric", 0)["ok"]
         flick(table)
         first = _reading(table, 0)
         assert first["auto"] is False

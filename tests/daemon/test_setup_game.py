@@ -9,19 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    running = FakeTable()
+def table() -> Iterator[GameScript]:
+    running = GameScript()
     try:
         yield running
     finally:
         running.close()
 
 
-def test_the_wizard_closes_the_game_on_the_table_and_starts_the_chosen_one(table: FakeTable) -> None:
+def test_the_wizard_closes_the_game_on_the_table_and_starts_the_chosen_one(table: GameScript) -> None:
     assert table.state["characters"][-1]["id"] != "lord-hmotha-the-lich-lord"
     chosen = ["xoric", "elani", "roosan", "varesh"]
     answer = table.send("setup_game", heroes=chosen, lord="hmotha-the-lich-lord", rooms=["the-barracks"])
@@ -41,7 +41,7 @@ def test_the_wizard_closes_the_game_on_the_table_and_starts_the_chosen_one(table
     assert table.state["table"]["game"] == 2
 
 
-def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable) -> None:
+def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: GameScript) -> None:
     before = table.eventlog.last_seq()
     refused = table.send("setup_game", heroes=["xoric"], lord="hmotha-the-lich-lord", rooms=["the-barracks"])
     assert refused["error"].startswith(
@@ -57,7 +57,7 @@ def test_a_choice_the_rules_refuse_changes_nothing_and_says_why(table: FakeTable
     assert table.eventlog.last_seq() == before
 
 
-def test_a_tracker_the_table_file_does_not_list_cannot_be_assigned(table: FakeTable) -> None:
+def test_a_tracker_the_table_file_does_not_list_cannot_be_assigned(table: GameScript) -> None:
     before = table.eventlog.last_seq()
     assert table.send("assign_tracker", tracker="board-9", character="hero-xoric")["error"] == (
         "no tracker 'board-9' at this table (trackers: none in the table file)"

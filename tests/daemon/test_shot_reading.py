@@ -21,7 +21,7 @@ from service.daemon.daemon import DaemonOptions
 from service.eventlog.memory import MemoryEventLog
 from service.mat.trace import ShotTrace
 from service.table.session import TableSession
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 class HeldAttribution:
@@ -48,40 +48,40 @@ def held() -> HeldAttribution:
 
 
 @pytest.fixture
-def table(held: HeldAttribution) -> Iterator[FakeTable]:
-    table = FakeTable(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
+def table(held: HeldAttribution) -> Iterator[GameScript]:
+    table = GameScript(eventlog=MemoryEventLog(), options=DaemonOptions(attribute=held))
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-    assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+    assert table.declare("hero-xoric", 0)["ok"]
     held.hit = table.disc_of("monster-orc-1")
     yield table
     held.release.set()
     table.close()
 
 
-def flick(table: FakeTable) -> None:
+def flick(table: GameScript) -> None:
     """Xoric's disc flicked into the orc's: two rest scans, an impact, two rest scans."""
     xoric, orc = table.disc_of("hero-xoric"), table.disc_of("monster-orc-1")
     table.flick(before={xoric: (3, 3), orc: (8, 3)}, after={xoric: (7, 3), orc: (10, 3)})
 
 
-def until(table: FakeTable, condition: Callable[[], bool], what: str) -> None:
+def until(table: GameScript, condition: Callable[[], bool], what: str) -> None:
     table.until(condition, what)
 
 
-def shots(table: FakeTable) -> list[dict[str, Any]]:
+def shots(table: GameScript) -> list[dict[str, Any]]:
     return table.shots()
 
 
-def kinds(table: FakeTable) -> list[str]:
+def kinds(table: GameScript) -> list[str]:
     return [r.kind for r in table.eventlog.records()]
 
 
-def replayed(table: FakeTable) -> dict[str, Any]:
+def replayed(table: GameScript) -> dict[str, Any]:
     return TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs).snapshot()
 
 
 def test_a_slow_attribution_runs_off_the_game_thread_and_commands_are_answered_meanwhile(
-    table: FakeTable, held: HeldAttribution
+    table: GameScript, held: HeldAttribution
 ) -> None:
     """catacombs-3e-rules.md: Melee Shots (a direct hit wounds the monster); docs/architecture.md."""
     full = table.character("monster-orc-1")["health"]
@@ -119,7 +119,7 @@ def test_a_slow_attribution_runs_off_the_game_thread_and_commands_are_answered_m
 
 
 def test_an_undo_while_the_mat_reads_sets_the_shot_aside_and_its_late_reading_is_kept_not_applied(
-    table: FakeTable, held: HeldAttribution
+    table: GameScript, held: HeldAttribution
 ) -> None:
     """docs/game-log.md: undo; attribution (a reading for a shot no longer waiting is kept, not applied)."""
     full = table.character("monster-orc-1")["health"]
@@ -144,7 +144,7 @@ def test_an_undo_while_the_mat_reads_sets_the_shot_aside_and_its_late_reading_is
 
 
 def test_a_shot_the_referee_enters_by_hand_while_the_mat_reads_it_keeps_the_referee_s_hits(
-    table: FakeTable, held: HeldAttribution
+    table: GameScript, held: HeldAttribution
 ) -> None:
     """docs/mqtt.md: manual_shot; the referee's entry stands over a reading that comes later."""
     flick(table)
@@ -159,7 +159,7 @@ def test_a_shot_the_referee_enters_by_hand_while_the_mat_reads_it_keeps_the_refe
     assert replayed(table) == table.daemon.session.snapshot()
 
 
-def test_a_restart_mid_reading_reads_the_logged_shot_again(table: FakeTable, held: HeldAttribution) -> None:
+def test_a_restart_mid_reading_reads_the_logged_shot_again(table: GameScript, held: HeldAttribution) -> None:
     """The shot's trace is durable before its attribution starts: a daemon that stops meanwhile loses
     nothing, and the next one reads the shot again from the log."""
     flick(table)
@@ -167,7 +167,7 @@ def test_a_restart_mid_reading_reads_the_logged_shot_again(table: FakeTable, hel
     shot_seq = table.eventlog.last_seq()
     again_held = HeldAttribution(hit=held.hit)
     again_held.release.set()  # the new daemon's attribution answers at once
-    again = FakeTable(eventlog=table.eventlog, options=DaemonOptions(attribute=again_held))
+    again = GameScript(eventlog=table.eventlog, options=DaemonOptions(attribute=again_held))
     try:
         assert again_held.started.wait(5)
         until(again, lambda: not again.daemon.reading_shots(), "the shot to be read again")

@@ -13,26 +13,26 @@ import pytest
 
 from service.eventlog.memory import MemoryEventLog
 from service.table.session import TableSession
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 DOUBT = {"direct_hits": ["dungeon-1"], "hit_characters": ["monster-orc-1"], "probability": 0.55}
 OTHER = {"direct_hits": [], "hit_characters": [], "probability": 0.3}
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    table = FakeTable(eventlog=MemoryEventLog())
+def table() -> Iterator[GameScript]:
+    table = GameScript(eventlog=MemoryEventLog())
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
-    assert table.send("declare", character="hero-xoric", alternative=0)["ok"]
+    assert table.declare("hero-xoric", 0)["ok"]
     yield table
     table.close()
 
 
-def replayed_shot(table: FakeTable) -> dict[str, Any] | None:
+def replayed_shot(table: GameScript) -> dict[str, Any] | None:
     return TableSession.replay(table.eventlog.records(), binder=table.daemon.bind_discs).last_shot
 
 
-def old_style_shot(table: FakeTable) -> int:
+def old_style_shot(table: GameScript) -> int:
     """A doubtful shot as logs of before readings hold it: candidates in the shot record."""
     expected = table.state["expected_shot"]
     payload = {
@@ -45,7 +45,7 @@ def old_style_shot(table: FakeTable) -> int:
     return table.daemon.record("shot", payload, "sensor")
 
 
-def test_a_confirmed_then_undone_shot_of_an_older_log_folds_to_the_same_statuses(table: FakeTable) -> None:
+def test_a_confirmed_then_undone_shot_of_an_older_log_folds_to_the_same_statuses(table: GameScript) -> None:
     """catacombs-3e-rules.md: Melee Shots; docs/game-log.md: undo."""
     shot = old_style_shot(table)
     waiting = table.daemon.session.last_shot
@@ -67,7 +67,7 @@ def test_a_confirmed_then_undone_shot_of_an_older_log_folds_to_the_same_statuses
     assert replayed_shot(table) == undone
 
 
-def test_a_dismissed_shot_is_set_aside_and_a_new_game_forgets_it(table: FakeTable) -> None:
+def test_a_dismissed_shot_is_set_aside_and_a_new_game_forgets_it(table: GameScript) -> None:
     old_style_shot(table)
     assert table.send("dismiss_shot", reason="the table was bumped")["ok"]
     aside = table.daemon.session.last_shot

@@ -10,7 +10,7 @@ import pytest
 from service.mat.trace import WallSegment
 from service.sensing.tags import TableConfigError
 from service.table.config import SHIPPED_TABLES, load_table
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 WITH_A_GAP = """
 mat:
@@ -46,7 +46,7 @@ def test_a_broken_mat_description_names_the_file_and_key(tmp_path: Path) -> None
 
 def test_the_daemon_models_the_table_files_mat(tmp_path: Path) -> None:
     described = load_table(table_file(tmp_path, WITH_A_GAP))
-    table = FakeTable()
+    table = GameScript()
     table.daemon.table = replace(table.daemon.table, walls=described.walls, obstacles=described.obstacles)
     mat = table.daemon.mat_geometry()
     assert mat.walls == described.walls

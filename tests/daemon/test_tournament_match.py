@@ -15,8 +15,8 @@ import pytest
 from service.hub.hub import Hub
 from service.hub.shipper import game_id
 from service.hub.store import HubStore
-from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_castles_table import castles_table
+from tests.helpers.game_script import GameScript
 from tests.hub.builders import PIN_HASH
 
 TABLE = "castles-demo"  # the shipped Castles demo table's id
@@ -35,15 +35,15 @@ def offer(round_number: int = 1, a: str = "ada", b: str = "cy", table: str = TAB
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    running = FakeTable(table=castles_table("one-versus-one", first="castle"))
+def table() -> Iterator[GameScript]:
+    running = GameScript(table=castles_table("one-versus-one", first="castle"))
     try:
         yield running
     finally:
         running.close()
 
 
-def test_one_tap_starts_the_offered_match_with_the_entrants_on_their_sides(table: FakeTable) -> None:
+def test_one_tap_starts_the_offered_match_with_the_entrants_on_their_sides(table: GameScript) -> None:
     answer = table.send("setup_game", match=offer())
     assert answer["ok"], answer
     records = table.eventlog.records()
@@ -62,7 +62,7 @@ def test_one_tap_starts_the_offered_match_with_the_entrants_on_their_sides(table
     assert {c["side"] for c in state["characters"]} == {"ada", "cy"}
 
 
-def test_the_wizards_own_choice_can_be_the_match(table: FakeTable) -> None:
+def test_the_wizards_own_choice_can_be_the_match(table: GameScript) -> None:
     sides = [{"team": "castle", "heroes": ["larra"]}, {"team": "catacomb", "heroes": ["hakoru"]}]
     answer = table.send("setup_game", mode="one-versus-one", first="catacomb", sides=sides, match=offer())
     assert answer["ok"], answer
@@ -83,7 +83,7 @@ def test_the_wizards_own_choice_can_be_the_match(table: FakeTable) -> None:
         ({"extra": 1}, "does not take 'extra'"),
     ],
 )
-def test_a_wrong_offer_is_refused_and_changes_nothing(table: FakeTable, change: dict, words: str) -> None:
+def test_a_wrong_offer_is_refused_and_changes_nothing(table: GameScript, change: dict, words: str) -> None:
     before = table.eventlog.last_seq()
     answer = table.send("setup_game", match={**offer(), **change})
     assert not answer["ok"]
@@ -92,15 +92,19 @@ def test_a_wrong_offer_is_refused_and_changes_nothing(table: FakeTable, change: 
 
 
 def test_a_3e_table_refuses_a_castles_match() -> None:
-    running = FakeTable()
+    running = GameScript()
     try:
         answer = running.send("setup_game", match=offer(table=running.table.table))
-        assert not answer["ok"] and "a tournament match is a Catacombs & Castles game" in answer["error"]
+        assert not answer["ok"], answer
+        assert (
+            "a tournament match is played from the table file's game.modes; this table plays catacombs-3e"
+            in (answer["error"])
+        )
     finally:
         running.close()
 
 
-def feed(hub: Hub, table: FakeTable, hub_table: str) -> str:
+def feed(hub: Hub, table: GameScript, hub_table: str) -> str:
     """Everything in the table's log, as its shipper sends it to the hub; returns the log's id."""
     records = table.eventlog.records()
     game = game_id(records[0], hub_table)
@@ -111,7 +115,7 @@ def feed(hub: Hub, table: FakeTable, hub_table: str) -> str:
 
 
 def test_the_hub_signs_off_the_match_after_the_table_started_its_next_game(
-    table: FakeTable, tmp_path: Path
+    table: GameScript, tmp_path: Path
 ) -> None:
     """The issue's case: a table that starts its next game lost the finished one's sign-off. Here Ada beats
     Cy (Cy's Health Pool emptied), the referee starts another game at once, and the hub still signs off
@@ -148,7 +152,7 @@ def test_the_hub_signs_off_the_match_after_the_table_started_its_next_game(
     hub.store.close()
 
 
-def test_a_game_stopped_at_time_is_signed_off_as_a_draw(table: FakeTable, tmp_path: Path) -> None:
+def test_a_game_stopped_at_time_is_signed_off_as_a_draw(table: GameScript, tmp_path: Path) -> None:
     """A tournament's time limit: the game has not ended by its rules (catacombs-and-castles-2e-manual.md:
     One versus One Mode — it ends when a hero loses all Health Tokens), so the referee signs it off as
     stopped at time with a draw; the Health Pools at the stop are recorded."""

@@ -6,8 +6,8 @@ from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import MonsterCard
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.table.games import table_game
-from tests.games.catacombs.conftest import Table
 from tests.games.catacombs.content import room_of, with_cards
+from tests.helpers.game_setups import catacombs_3e
 
 NECROMANCER = MonsterCard(
     "necromancer", "Necromancer", 2, "undead", 1, 1, (Sequence((Shot("summon", summons="zombie"),)),)
@@ -17,14 +17,14 @@ NECROMANCER = MonsterCard(
 def test_a_summon_without_a_piece_is_marked_unavailable_with_its_rule() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Summon Shot ("the monster piece being summoned must be
     available from the Monster Pool")."""
-    table = Table(
+    table = catacombs_3e(
         ["crypt", "the-barracks"],
         content=with_cards(
             monsters=[NECROMANCER], rooms=[room_of("crypt", ("necromancer", 1), ("zombie", 4))]
         ),
     )
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     expected = table_game("catacombs-3e").expected_shot(table.rules, table.state)
     assert expected is not None and expected["shot"] == "summon"
@@ -32,8 +32,8 @@ def test_a_summon_without_a_piece_is_marked_unavailable_with_its_rule() -> None:
     assert "Summon Shot" in expected["unavailable"]
     table.do(A.SkipShot("monster-necromancer-1"))
     table.do(A.SetHealth("monster-zombie-1", 0, "crumbled"))  # no slayer: its piece goes back at once
-    table.monsters_pass()
-    table.heroes_pass()
+    table.side_passes()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     expected = table_game("catacombs-3e").expected_shot(table.rules, table.state)
     assert expected is not None and "unavailable" not in expected

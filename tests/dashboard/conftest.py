@@ -100,4 +100,4 @@ def referee(client: FlaskClient) -> Referee:
     return ref
 
 
-from tests.helpers.browser import chromium, shots_dir  # noqa: E402, F401  (fixtures for the browser tests)
+from tests.helpers.browser import chromium, module_chromium, shots_dir  # noqa: E402, F401  (fixtures for the browser tests)

@@ -11,7 +11,7 @@ import pytest
 from service.daemon.daemon import Daemon
 from tests.dashboard.conftest import PIN
 from tests.dashboard.test_castles_pools_browser import castles_daemon  # noqa: F401  (the fixture)
-from tests.helpers.browser import chromium, log_in, needs_chromium, open_tools, phone  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, open_tools, phone  # noqa: F401
 from tests.helpers.page_words import in_view_together, page_problems, small_controls
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, needs_chromium]

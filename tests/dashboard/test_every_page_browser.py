@@ -18,7 +18,7 @@ from service.gamelog.records import read_log
 from service.table.session import TableSession
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board
-from tests.helpers.browser import chromium, log_in, needs_chromium  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium  # noqa: F401
 from tests.helpers.page_words import page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
@@ -51,8 +51,10 @@ PAGES = [
 ]
 
 
-@pytest.fixture
-def played(request: pytest.FixtureRequest) -> Iterator[DashboardServer]:
+@pytest.fixture(scope="module")
+def played(request: pytest.FixtureRequest) -> Iterator[tuple[DashboardServer, int]]:
+    """A dashboard after the game's example log (shared by the screen sizes of one game: the tests only look)
+    and how many events a freshly opened page receives in its catch-up."""
     feed = FakeFeed("t1")
     feed.online()
     session = TableSession()
@@ -71,13 +73,34 @@ def played(request: pytest.FixtureRequest) -> Iterator[DashboardServer]:
         }
     )
     try:
-        yield server
+        yield server, len(feed.feed.recent_events(limit=CATCH_UP_EVENTS))
     finally:
         server.stop()
 
 
 SIZES = [(390, 844), (1366, 768), (1920, 1080)]
 PHONE_CONSOLE_HEIGHT = 2_000  # px at 390 px wide, in every game and mode (it was 3,200-4,800)
+CATCH_UP_EVENTS = 30  # the events a fresh page's stream opens with (TableFeed.stream's history)
+# Counts each poll of the set-up pages' view once the page has drawn it: the page's own fetch, wrapped, and a
+# task queued after the code that awaited the answer has run.
+COUNT_POLLS = """
+window.__viewsDrawn = 0;
+const fetchAsPages = window.fetch;
+window.fetch = async (...args) => {
+  const response = await fetchAsPages(...args);
+  const json = response.json.bind(response);
+  response.json = async () => {
+    const value = await json();
+    setTimeout(() => { window.__viewsDrawn += 1; }, 0);
+    return value;
+  };
+  return response;
+};
+"""
+# Drawn: the stream's whole catch-up (each message is drawn as it arrives) and, on a set-up page, its first
+# poll of the table's view.
+DRAWN = """([events, polls]) => window.Smartmat && window.Smartmat.table.eventMessages >= events
+  && window.__viewsDrawn >= polls"""
 RULE_PAGES = ["/rules/rulings", "/rules/book/catacombs-and-castles-1e-manual.txt?section=Team Actions"]
 
 
@@ -89,22 +112,25 @@ WALKS = [(game, *size) for game in sorted(GAMES) for size in SIZES] + [
 @pytest.mark.parametrize("played,width,height", WALKS, indirect=["played"])
 def test_every_page_speaks_to_people_and_fits(
     chromium: Any,  # noqa: F811
-    played: DashboardServer,
+    played: tuple[DashboardServer, int],
     width: int,
     height: int,
 ) -> None:
+    server, events = played
     context = chromium.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(15_000)
+    context.add_init_script(COUNT_POLLS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(played.url + "login?next=/referee/turn")
+    page.goto(server.url + "login?next=/referee/turn")
     log_in(page, PIN)
     found = {}
     for path in PAGES:
-        page.goto(played.url.rstrip("/") + path)
+        page.goto(server.url.rstrip("/") + path)
         sync_api.expect(page.locator("#link-status")).to_have_text("live")
-        page.wait_for_timeout(400)  # the stream's story and the set-up pages' first poll drawn
+        polls = 1 if path.startswith("/referee/setup/") else 0
+        page.wait_for_function(DRAWN, arg=[events, polls])  # the stream's story, a set-up page's first poll
         problems = page_problems(page) + (small_controls(page) if width < 600 else [])
         if path == "/referee/console" and width < 600:  # about two screens: long lists and tools folded
             long = page.evaluate("document.documentElement.scrollHeight")

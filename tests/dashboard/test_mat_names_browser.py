@@ -16,7 +16,7 @@ import pytest
 
 from service.gamelog.records import read_log
 from service.table.session import TableSession
-from tests.helpers.browser import chromium, needs_chromium, phone  # noqa: F401
+from tests.helpers.browser import chromium, module_chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import page_problems
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed

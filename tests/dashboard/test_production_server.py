@@ -294,7 +294,7 @@ def test_make_cert_keeps_an_existing_certificate_and_a_broken_pair_is_refused(
 def test_smartmat_run_starts_the_dashboard_with_tls(
     certificate: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from service.app.cli import _start_dashboard
+    from service.app.cli import start_dashboard
 
     cert, key = certificate
     args = argparse.Namespace(
@@ -302,7 +302,7 @@ def test_smartmat_run_starts_the_dashboard_with_tls(
         spectator_broker=None, referee_broker=None, tls_cert=cert, tls_key=key, public_url=None,
     )  # fmt: skip
     with ExitStack() as stack:
-        url = _start_dashboard(args, "t1", f"mqtt://127.0.0.1:{_closed_port()}", stack)
+        url = start_dashboard(args, "t1", f"mqtt://127.0.0.1:{_closed_port()}", stack)
         out = capsys.readouterr().out
         assert url.startswith("http://localhost:") or url.startswith("http://127.0.0.1:")
         referee = re.search(r"referee pages at (https://\S+)", out)

@@ -11,7 +11,7 @@ import pytest
 
 from tests.dashboard.conftest import PIN, PIN_HASH
 from tests.dashboard.table_game import opening_board, opening_state
-from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import in_view_together, page_problems, small_controls
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed

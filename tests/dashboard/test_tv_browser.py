@@ -13,7 +13,7 @@ import pytest
 from service.gamelog.records import read_log
 from service.table.session import TableSession
 from tests.dashboard.table_game import opening_board
-from tests.helpers.browser import chromium, needs_chromium  # noqa: F401
+from tests.helpers.browser import chromium, module_chromium, needs_chromium  # noqa: F401
 from tests.helpers.page_words import page_problems, page_scrolls, text_smaller_than
 from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed

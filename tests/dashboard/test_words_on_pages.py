@@ -16,7 +16,7 @@ from service.publish.paho_transport import PahoTransport
 from service.publish.publisher import TablePublisher
 from service.table.session import TableSession
 from tests.helpers.broker import start_mosquitto
-from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import page_problems, text_problems
 from web_dashboard.security import hash_pin
 from web_dashboard.server import serve_dashboard

@@ -9,21 +9,21 @@ import pytest
 
 from firmware_bridge.messages import ScanDone, TagSeen
 from service.publish import topics
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 SPARE = "04c0ffee15beef"  # the spare disc's factory tag, in no table file
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    running = FakeTable()
+def table() -> Iterator[GameScript]:
+    running = GameScript()
     try:
         yield running
     finally:
         running.close()
 
 
-def _scan(table: FakeTable, scan_id: int, *tags: tuple[str, int, int]) -> None:
+def _scan(table: GameScript, scan_id: int, *tags: tuple[str, int, int]) -> None:
     """Two full scans of the mat seeing ``tags`` (uid hex, col, row), as the board would send them."""
     for n in (scan_id, scan_id + 1):
         for uid, col, row in tags:
@@ -34,13 +34,13 @@ def _scan(table: FakeTable, scan_id: int, *tags: tuple[str, int, int]) -> None:
     table.settle()
 
 
-def _board_pieces(table: FakeTable) -> dict[str, tuple[float, float]]:
+def _board_pieces(table: GameScript) -> dict[str, tuple[float, float]]:
     message = table.spectator.last(topics.topic(table.table.table, topics.BOARD))
     assert message is not None
     return {p["piece"]: (p["x_mm"], p["y_mm"]) for p in json.loads(message.payload)["pieces"]}
 
 
-def test_the_referee_swaps_in_a_spare_disc_and_the_mat_follows_it(table: FakeTable) -> None:
+def test_the_referee_swaps_in_a_spare_disc_and_the_mat_follows_it(table: GameScript) -> None:
     xoric_tag = table.table.registry.entry("hero-xoric").uid.hex()
     _scan(table, 1, (SPARE, 4, 5))
     assert table.state["unknown_tags"] == [SPARE]  # the referee sees which tag is new
@@ -63,14 +63,14 @@ def test_the_referee_swaps_in_a_spare_disc_and_the_mat_follows_it(table: FakeTab
     assert _board_pieces(table)["hero-xoric"] == pytest.approx((225.0, 275.0))  # cell (4, 5): the spare
     assert table.state["unknown_tags"] == []
 
-    restarted = FakeTable(eventlog=table.eventlog)  # a power cut: the log is replayed
+    restarted = GameScript(eventlog=table.eventlog)  # a power cut: the log is replayed
     try:
         assert restarted.table.registry.entry("hero-xoric").uid.hex() == SPARE
     finally:
         restarted.close()
 
 
-def test_a_tag_that_another_disc_carries_or_that_is_no_uid_is_refused_by_name(table: FakeTable) -> None:
+def test_a_tag_that_another_disc_carries_or_that_is_no_uid_is_refused_by_name(table: GameScript) -> None:
     elani_tag = table.table.registry.entry("hero-elani").uid.hex()
     before = table.eventlog.last_seq()
     assert table.send("swap_tag", piece="hero-xoric", uid=elani_tag)["error"] == (

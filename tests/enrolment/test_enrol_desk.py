@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    running = FakeTable()  # started without a folder for disc sets
+def table() -> Iterator[GameScript]:
+    running = GameScript()  # started without a folder for disc sets
     try:
         yield running
     finally:
@@ -19,7 +19,7 @@ def table() -> Iterator[FakeTable]:
 
 
 def test_a_table_without_a_sets_folder_refuses_and_one_command_needs_a_started_enrolment(
-    table: FakeTable,
+    table: GameScript,
 ) -> None:
     assert table.send("enrol_start", set="box-1")["error"] == (
         "this table has no folder for disc sets (smartmat run --data-dir)"

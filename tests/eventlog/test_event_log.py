@@ -178,7 +178,7 @@ def test_the_store_is_wal_with_full_sync(tmp_path: Path) -> None:
     path = tmp_path / "table-1.db"
     with SqliteEventLog(path) as event_log:
         event_log.append("setup", SETUP, by="daemon")
-        assert event_log._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert event_log.synchronous == 2  # FULL
         probe = sqlite3.connect(path)
         assert probe.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         probe.close()

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
-from service.app.cli import _size_of
+from service.app.cli import piece_sizes
 from service.attribution.infer import AttributionConfig
 from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
@@ -78,7 +78,7 @@ class JournaledLog(SqliteEventLog):
         if kill_in_append:
             at, _, mode = kill_in_append.partition(":")
             self.kill_at, self.kill_mode = int(at), mode
-        self._db.set_trace_callback(self._traced)
+        self.trace_statements(self._traced)
 
     def _traced(self, statement: str) -> None:
         # Called by SQLite just before it runs each statement, inside append()'s transaction.
@@ -157,7 +157,9 @@ def main() -> int:
     publisher.respond = respond  # type: ignore[method-assign]
 
     options = DaemonOptions(attribution=AttributionConfig(workers=1, seed=0), attribute=attribute)
-    daemon = Daemon(table, connection, eventlog, publisher, size_of=_size_of(table.ruleset), options=options)
+    daemon = Daemon(
+        table, connection, eventlog, publisher, size_of=piece_sizes(table.ruleset), options=options
+    )
     holder["daemon"] = daemon
     real_on_shot = daemon.shots.on_shot
 

@@ -53,13 +53,13 @@ import yaml
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.messages import Impact
-from service.app.cli import _size_of
+from service.app.cli import piece_sizes
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.simulator.table import Pace, SimulatedTable
 from service.table.bindings import resolve_bindings
 from service.table.session import TableSession
 from tests.faults.daemon_child import payload_digest
-from tests.helpers.broker import MosquittoBroker, _die_with_parent, start_mosquitto
+from tests.helpers.broker import MosquittoBroker, die_with_parent, start_mosquitto
 from tests.integration.live_table import quick_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,7 +185,7 @@ class FaultRun:
         self.sim: SimulatedTable | None = None
         self.recorder: Recorder | None = None
         self.daemon: subprocess.Popen[bytes] | None = None
-        self.size_of = _size_of(self.table.ruleset)
+        self.size_of = piece_sizes(self.table.ruleset)
         self.kills = 0
 
     # -- the table ------------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ class FaultRun:
             stderr=subprocess.STDOUT,
             cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)},
-            preexec_fn=_die_with_parent,  # a harness killed by a time limit takes its daemon with it
+            preexec_fn=die_with_parent,  # a harness killed by a time limit takes its daemon with it
         )
         log.close()
 
@@ -303,9 +303,9 @@ class FaultRun:
         self.broker.start()
 
     def fault_partition(self) -> None:
-        assert self.broker is not None and self.broker._process is not None
+        assert self.broker is not None and self.broker.pid is not None
         time.sleep(self.rng.uniform(0.0, 2.0))
-        pid = self.broker._process.pid
+        pid = self.broker.pid
         os.kill(pid, signal.SIGSTOP)
         try:
             time.sleep(self.rng.uniform(1.5, 5.0))
@@ -362,9 +362,7 @@ class FaultRun:
         time.sleep(self.rng.uniform(0.5, 3.0))
         full_states = [s for s in self.recorder.states()] if self.recorder else []
         assert self.sim is not None
-        board = self.sim.board
-        with board._lock:  # the next seq the board gives a message sensed after the disk has room again
-            next_seq = board._link.next_seq
+        next_seq = self.sim.board.next_seq  # of the first message sensed once the disk has room again
         freed = time.monotonic()
         filler.unlink()
         if answer.get("ok"):
@@ -439,11 +437,7 @@ class FaultRun:
         if self.daemon is not None and self.daemon.poll() is not None:
             self.start_daemon()
         # The people stop playing (the board keeps scanning and the daemon keeps running).
-        self.sim._stop.set()
-        with self.sim._state_changed:
-            self.sim._state_changed.notify_all()
-        if self.sim._thread is not None:
-            self.sim._thread.join(timeout=30)
+        self.sim.stop_playing(timeout_s=30)
         # A flick still rolling or being attributed closes within the segmenter's motion timeout (8 s).
         self.wait(lambda: not self.open_shot_at_end(), 12, "the last shot to close")
         converged = self.wait(self.converged, 30, "phones and trackers to match the log")
@@ -708,8 +702,8 @@ class FaultRun:
                 self.recorder.close()
         if self.broker is not None:
             with contextlib.suppress(Exception):
-                if self.broker._process is not None:
-                    os.kill(self.broker._process.pid, signal.SIGCONT)
+                if self.broker.pid is not None:
+                    os.kill(self.broker.pid, signal.SIGCONT)
                 self.broker.stop()
         if self.mounted:
             subprocess.run(["umount", "-l", str(self.data_dir)], capture_output=True)

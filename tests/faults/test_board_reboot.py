@@ -16,21 +16,21 @@ import pytest
 from firmware_bridge.emulator.source import default_capabilities
 from firmware_bridge.messages import Hello, Impact, ScanDone, TagSeen
 from service.publish import topics
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 
 def scan(scan_id: int, t_us: int, uid: bytes, col: int, row: int) -> list[object]:
     return [TagSeen(scan_id, col, row, uid, -30), ScanDone(scan_id, t_us, 18 * 12)]
 
 
-def board_positions(table: FakeTable) -> dict[str, tuple[float, float]]:
+def board_positions(table: GameScript) -> dict[str, tuple[float, float]]:
     message = table.spectator.last(topics.topic(table.table.table, topics.BOARD))
     if message is None or not message.payload:
         return {}
     return {p["piece"]: (p["x_mm"], p["y_mm"]) for p in json.loads(message.payload)["pieces"]}
 
 
-def run_until(table: FakeTable, condition, timeout_s: float = 5.0) -> bool:
+def run_until(table: GameScript, condition, timeout_s: float = 5.0) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         table.daemon.step(0.05)
@@ -41,7 +41,7 @@ def run_until(table: FakeTable, condition, timeout_s: float = 5.0) -> bool:
 
 @pytest.mark.timeout(60)
 def test_after_a_reboot_mid_flick_the_new_boots_scans_are_seen() -> None:
-    table = FakeTable()
+    table = GameScript()
     try:
         disc = table.table.registry.pieces[0]
         grid = default_capabilities().grid

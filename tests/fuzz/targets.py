@@ -306,17 +306,17 @@ def _opening_table(opening: str) -> Any:
     """A table whose log starts as ``opening`` says: a fresh game, a battle under way, or a doubtful shot
     waiting for the referee. Each opening's records are made once and copied into every new log."""
     from service.eventlog.memory import MemoryEventLog
-    from tests.daemon.table_harness import FakeTable
+    from tests.helpers.game_script import GameScript
 
     if opening == "fresh":
-        return FakeTable()
+        return GameScript()
     if opening not in _OPENINGS:
         eventlog = MemoryEventLog()
-        first = FakeTable(eventlog=eventlog)
+        first = GameScript(eventlog=eventlog)
         first.send("enter_room")
         first.send("start_battle")
         if opening == "doubtful":
-            first.send("declare", character="hero-xoric")
+            first.declare("hero-xoric")
         first.close()
         if opening == "doubtful":
             candidate = {
@@ -335,7 +335,7 @@ def _opening_table(opening: str) -> Any:
     eventlog = MemoryEventLog()
     for record in _OPENINGS[opening]:
         eventlog.append(record.kind, record.payload, record.by, at=record.at)
-    return FakeTable(eventlog=eventlog)
+    return GameScript(eventlog=eventlog)
 
 
 # What the daemon adds to the published state beside the game (docs/state.md): the set-up pages' views.
@@ -475,8 +475,8 @@ overlays = st.lists(_overlay_file(), min_size=1, max_size=3)
 
 
 def check_content(files: list[tuple[str, str]]) -> None:
-    from service.content import load_content
     from service.content.errors import ContentError
+    from service.games.catacombs.content import load_content
 
     with tempfile.TemporaryDirectory(prefix="smartmat-fuzz-") as directory:
         root = Path(directory)

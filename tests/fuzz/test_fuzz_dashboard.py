@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from tests.fuzz.targets import DASHBOARD
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

@@ -7,7 +7,7 @@ from pathlib import Path
 from service.gamelog.context import game_context
 from service.gamelog.replay import replay
 from service.gamelog.writer import LogWriter
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 
 SETUP = {
     "ruleset": "catacombs-3e",
@@ -21,7 +21,7 @@ SETUP = {
 
 def test_the_daemon_records_the_software_rule_set_and_content_digest_in_the_setup() -> None:
     """docs/game-log.md (setup record: context)."""
-    table = FakeTable()
+    table = GameScript()
     try:
         context = table.eventlog.records()[0].payload["context"]
     finally:

@@ -164,8 +164,8 @@ def test_smartmat_replay_reports_an_unreadable_log(
 def test_the_table_daemons_own_records_are_passed_over() -> None:
     """A daemon's log also holds attributed shots and disc bindings; the rules replay only their records."""
     log = barracks_log()
-    log._add("shot", {"character": "hero-xoric", "shot": "melee", "candidates": []}, "sensor")
-    log._add("bind", {"hero-xoric": "disc-7"}, "referee:anna")
+    log.add("shot", {"character": "hero-xoric", "shot": "melee", "candidates": []}, "sensor")
+    log.add("bind", {"hero-xoric": "disc-7"}, "referee:anna")
     log.action(A.ResolveShot("hero-xoric", "melee", direct_hits=("monster-orc-1",)))
     result = replay(log.records)
     assert result.rejected == [] and not result.state.character("monster-orc-1").alive

@@ -75,7 +75,7 @@ SetupMaker = Callable[[random.Random], dict[str, Any]]
 
 
 def catacombs3e_setup(expansions: tuple[str, ...] = ()) -> SetupMaker:
-    from service.content import load_content
+    from service.games.catacombs.content import load_content
 
     content = load_content(CATACOMBS_3E, None, expansions)
     heroes = sorted(content.heroes)

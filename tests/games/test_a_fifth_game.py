@@ -8,6 +8,7 @@ table session plays it through to its end, with no module outside the games' pac
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 from pathlib import Path
 
@@ -16,8 +17,12 @@ import yaml
 
 from service.eventlog.record import Record
 from service.gamelog.replay import SetupError, replay
-from service.games import definition_of, find_game, game_names, registered, rulesets
+from service.games import SWISS, TournamentFormat, definition_of, find_game, game_names, registered, rulesets
 from service.games.content_cli import run_check
+from service.hub import exports
+from service.hub.hub import Hub
+from service.hub.model import TournamentError
+from service.hub.store import HubStore
 from service.mat.geometry import load_piece_classes
 from service.sensing.tags import TableConfigError
 from service.table.config import load_table
@@ -158,3 +163,22 @@ def test_a_broken_table_file_for_the_new_game_is_refused_naming_the_file_and_key
 def test_a_table_file_for_a_game_nobody_registered_is_refused_naming_its_ruleset(coins: Path) -> None:
     with pytest.raises(TableConfigError, match=r"coin-table.yaml: ruleset: unknown rule set 'coin-flick'"):
         load_table(write_table(coins, {"player": "ann"}))
+
+
+def test_the_hub_runs_a_tournament_format_the_new_game_offers(coins: Path) -> None:
+    """The game's definition offers the format; the hub pairs it and offers each table the format's mode."""
+    open_ = TournamentFormat("coin-flick-open", "Coin Flick, singles", SWISS, mode="singles")
+    game = dataclasses.replace(coin_flick(coins), tournament_formats=(open_,))
+    hub = Hub(HubStore(coins / "hub.sqlite"))
+    with pytest.raises(TournamentError, match="'format' must be one of .*got 'coin-flick-open'"):
+        hub.submit("event", {"name": "Coin Open", "format": "coin-flick-open"}, "organiser")
+    with registered(game):
+        hub.submit("event", {"name": "Coin Open", "format": "coin-flick-open"}, "organiser")
+        for player in ("ann", "bob"):
+            hub.submit("entrant", {"id": player, "name": player.title()}, "organiser")
+        hub.pair_next_round("organiser", ["t1"])
+        assert hub.tournament.is_swiss and not hub.tournament.is_campaign
+        offer = hub.match_offers()["t1"]
+        assert offer is not None
+        assert (offer["format"], offer["mode"], offer["round"]) == ("coin-flick-open", "singles", 1)
+        assert "092 Individual: Swiss-System" in exports.to_trf(hub.tournament)

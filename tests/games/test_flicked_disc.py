@@ -19,10 +19,18 @@ from service.games.castles.core.cards import ChargedCard, Step
 from service.games.catacombs.flow import actions as A
 from service.rules.errors import UnexpectedShotError
 from service.rules.events import Event, ShotResolved
-
-from .castles.table import TUTORIAL_TEAMS, Table, shipped_cards
-from .castles.table1e import JEN, SAM, Table1E, tutorial
-from .catacombs.conftest import Table as Table3E
+from tests.helpers.game_setups import (
+    CASTLES_2E,
+    JEN,
+    SAM,
+    TUTORIAL_TEAMS,
+    castles_1e,
+    castles_2e,
+    catacombs_3e,
+    shipped_cards,
+    tutorial,
+)
+from tests.helpers.rules_script import RulesScript
 
 
 # == the action and the game log ==
@@ -55,7 +63,7 @@ def test_the_flicked_disc_is_kept_in_the_log_and_replays() -> None:
     }
     log = LogWriter()
     log.setup(setup)
-    table = Table3E(["the-barracks"], seed=7)
+    table = catacombs_3e(["the-barracks"], seed=7)
     for action in (
         A.EnterRoom(),
         A.StartBattle(),
@@ -70,8 +78,8 @@ def test_the_flicked_disc_is_kept_in_the_log_and_replays() -> None:
 
 
 # == Catacombs 3E ==
-def barracks() -> Table3E:
-    table = Table3E(["the-barracks"])
+def barracks() -> RulesScript:
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     return table
 
@@ -104,7 +112,7 @@ def test_a_ranged_shot_flicks_a_ranged_piece_beside_its_shooter() -> None:
 def test_a_summoned_monsters_shots_flick_its_own_piece() -> None:
     """catacombs-3e-reference.txt: Summon Shot ("the player performs a melee shot with the summoned
     character"): the summoner's disc is not the one flicked."""
-    table = Table3E(["the-barracks"], items={"elani": ["vaiels-urn"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["vaiels-urn"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
@@ -115,27 +123,29 @@ def test_a_summoned_monsters_shots_flick_its_own_piece() -> None:
 
 
 # == Catacombs & Castles 2E ==
-def horn_game() -> Table:
+def horn_game() -> RulesScript:
     """Larra's Ability with a Horn of Heroes icon before its melee (rush, then the teammate's melee)."""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     horn = ChargedCard("larra-ability", "Sabotage", "ability", 1, ((Step("rush"), Step("melee", "then")),), 1)
     heroes["larra"] = replace(heroes["larra"], ability=horn)
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     hakoru_rushes(g)
     g.do(CA.SetCharge("hero-larra", "ability", 1))
     g.do(CA.PerformCard("hero-larra", "ability", helper="hero-kethyst"))
     return g
 
 
-def hakoru_rushes(g: Table) -> None:
+def hakoru_rushes(g: RulesScript) -> None:
     """The first hero's turn inflicts no damage (RULINGS.md 9): Team Catacomb's Hakoru only rushes."""
     g.declare("hero-hakoru")
     g.shot("hero-hakoru", "rush")
     g.do(A.EndTurn("hero-hakoru"))
 
 
-def take_the_damage(g: Table) -> None:
+def take_the_damage(g: RulesScript) -> None:
     while g.state.pending is not None and g.state.pending.kind == "armour":
         g.answer("take")
 
@@ -156,7 +166,7 @@ def test_the_horns_teammate_flicks_its_own_piece_and_is_booked_the_hit() -> None
 
 def test_a_ranged_castles_shot_names_its_shooter_or_nothing() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots (a ranged piece is flicked, not a hero piece)."""
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS})
+    g = castles_2e({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS})
     hakoru_rushes(g)
     g.declare("hero-kethyst")
     g.do(A.ResolveShot("hero-kethyst", "rush", flicked="hero-kethyst"))
@@ -184,16 +194,19 @@ def test_a_grabbed_enemys_rush_flicks_the_enemys_piece() -> None:
         t.do(A.ResolveShot("hero-formilus", "rush", flicked="hero-formilus"))
     assert refused.value.rule == "catacombs-and-castles-1e-manual.txt: Shot Reference"
     t.do(A.ResolveShot("hero-formilus", "rush", flicked="hero-kethyst"))
-    assert t.state.turn is None or not t.state.turn.queue or t.state.turn.queue[0].added != "grapple"
+    turn = t.state.turn  # the grappled rush is done: the card's own rush is next
+    assert turn is not None and [(p.shot, p.added) for p in turn.queue] == [("rush", "")]
 
 
 def test_a_team_action_teammates_flick_their_own_pieces() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Actions (the hero and every teammate perform the shots after
     the Team icon); Shot Reference: a teammate's disc for the performer's shot is refused."""
     abilities = {"larra": ["castle-send-reinforcements", "castle-loose-arrows"]}
-    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [{**SAM, "abilities": abilities}, JEN]})
+    t = castles_1e(
+        {"mode": "team", "board_side": "catacomb", "sides": [{**SAM, "abilities": abilities}, JEN]}
+    )
     t.do(CA.SetCharge("hero-larra", "castle-send-reinforcements", 2))
-    t.card("hero-larra", "castle-send-reinforcements")
+    t.do("perform_card", "hero-larra", "castle-send-reinforcements")
     t.do(A.ResolveShot("hero-larra", "egg", flicked="hero-larra"))
     if t.state.pending is not None:
         t.answer(t.state.pending.options[0].id)

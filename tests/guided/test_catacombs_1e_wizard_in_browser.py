@@ -17,7 +17,7 @@ from tests.guided.test_calibrate_at_the_table import CalibratingTable
 from tests.helpers.broker import (
     mosquitto_broker,  # noqa: F401  (the fixture)
 )
-from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import page_problems
 from tests.helpers.referee_pages import PIN, dashboard, table  # noqa: F401  (the fixtures)
 from web_dashboard.server import DashboardServer

@@ -53,6 +53,7 @@ def seen_at(table: CalibratingTable, piece: str, x_mm: float, y_mm: float) -> bo
     return seen is not None and math.dist((seen.x_mm, seen.y_mm), (x_mm, y_mm)) < 20
 
 
+@pytest.mark.slow
 def test_the_referee_makes_four_of_the_prescribed_flicks_and_the_table_learns_its_surface(
     table: CalibratingTable,
 ) -> None:

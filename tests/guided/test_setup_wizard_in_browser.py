@@ -25,7 +25,7 @@ from tests.helpers.broker import (
     MosquittoBroker,
     mosquitto_broker,  # noqa: F401  (the fixture)
 )
-from tests.helpers.browser import chromium, log_in, needs_chromium, phone, shots_dir  # noqa: F401
+from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, phone, shots_dir  # noqa: F401
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.helpers.referee_pages import PIN, dashboard  # noqa: F401  (the fixture)
 from web_dashboard.server import DashboardServer

@@ -48,6 +48,7 @@ def table(tmp_path: Path) -> Iterator[CalibratingTable]:
         running.close()
 
 
+@pytest.mark.slow
 def test_the_referee_makes_the_touches_and_the_table_learns_how_loud_a_touch_is(
     table: CalibratingTable,
 ) -> None:

@@ -31,7 +31,7 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     # If the test process is killed (e.g. a hard timeout), the kernel stops its brokers too.
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -59,6 +59,11 @@ class MosquittoBroker:
         return f"mqtt://{credentials}{self.host}:{self.port}"
 
     @property
+    def pid(self) -> int | None:
+        """The running broker's process id (a fault stops and continues it), None when it is not running."""
+        return self._process.pid if self._process is not None else None
+
+    @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
@@ -67,7 +72,7 @@ class MosquittoBroker:
             return
         log = self.log_path.open("ab")
         self._process = subprocess.Popen(
-            [MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=log, preexec_fn=_die_with_parent
+            [MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=log, preexec_fn=die_with_parent
         )
         log.close()
         deadline = time.monotonic() + timeout_s

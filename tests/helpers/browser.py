@@ -26,8 +26,9 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def chromium() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def module_chromium() -> Iterator[Any]:
+    """One Chromium for a test module: starting it takes a second or more."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -35,6 +36,15 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def chromium(module_chromium: Any) -> Iterator[Any]:
+    """The module's browser; every context a test opened is closed after it, so no page of one test (still
+    reconnecting to its stopped server, say) outlives it."""
+    yield module_chromium
+    for context in list(module_chromium.contexts):
+        context.close()
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
-"""A game at a table on fakes, told as it is played: place discs, flick, answer, advance the clock, look at
-what was published. The daemon runs with a fake mat connection, an in-memory log and an in-memory broker.
+"""A game at a table on fakes, told as it is played: place discs, flick, declare, answer, advance the clock,
+look at what was published. The daemon runs with a fake mat connection, an in-memory log and an in-memory
+broker. ``tests/helpers/rules_script.py`` (``RulesScript``) tells the same story through the rules alone, with
+the same verbs where the two meet (``declare``, ``answer``, ``end_turn``, ``state``, ``event_texts``).
 
 Everything runs on the test's thread: ``table.settle()`` hands every queued input to the daemon. The daemon's
 time is a ``FakeClock``: it stands still until ``table.advance(seconds)``, which runs the daemon's periodic
@@ -22,10 +24,11 @@ from firmware_bridge.messages import Hello, Impact, ScanDone, TagSeen
 from service.daemon.clock import FakeClock
 from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.memory import MemoryEventLog
+from service.games import definition_of
 from service.publish import topics
 from service.publish.fake import FakeBroker, FakeMqttClient
 from service.publish.publisher import TablePublisher
-from service.table.config import TableConfig, load_table
+from service.table.config import TableConfig, load_table, with_game
 
 SAMPLE_SIZES = {"orc": "monster-medium", "troll": "monster-large", "pit-viper": "monster-extra-small"}
 
@@ -77,6 +80,14 @@ class GameScript:
             self.daemon.step(0.05)
         assert self.daemon.capabilities is not None, "the mat's HELLO never reached the daemon"
         self.settle()
+
+    @classmethod
+    def playing(
+        cls, ruleset: str, mode: str | None = None, options: DaemonOptions | None = None
+    ) -> GameScript:
+        """A table playing the game of that name: its shipped demo table (the registry's ``demo_table``), in
+        ``mode`` (one of the table file's ``game.modes``) if given."""
+        return cls(table=with_game(load_table(definition_of(ruleset).demo_table), mode=mode), options=options)
 
     def settle(self) -> None:
         while self.daemon.has_input():
@@ -145,6 +156,23 @@ class GameScript:
         mine = [a for a in answers if a.get("txn") == txn]
         return mine[-1] if mine else {}
 
+    def declare(self, character: str, alternative: int | None = None, **args: Any) -> dict[str, Any]:
+        """The referee declares the character's action (``action=``: a card instead of the Rules card)."""
+        if alternative is not None:
+            args["alternative"] = alternative
+        return self.send("declare", character=character, **args)
+
+    def answer(self, option: str | int, decision: str | None = None) -> dict[str, Any]:
+        """The referee answers the pending decision (as published, unless ``decision`` names another)."""
+        if decision is None:
+            pending = self.state.get("pending")
+            assert pending is not None, "no decision is pending"
+            decision = pending["id"]
+        return self.send("answer", decision=decision, option=option)
+
+    def end_turn(self, character: str | None = None) -> dict[str, Any]:
+        return self.send("end_turn") if character is None else self.send("end_turn", character=character)
+
     # -- the overhead camera ----------------------------------------------------------------------------
     def camera_sends(self, payload: bytes, kind: str = topics.CAMERA_FRAMES) -> None:
         """A message of the table's camera process (service/camera/wire.py) on its topic."""
@@ -169,6 +197,7 @@ class GameScript:
         return [json.loads(m.payload) for m in self.spectator.on(topics.topic(self.table.table, topics.SHOT))]
 
     def event_texts(self) -> list[str]:
+        """Every event published, as the table's event feed says it."""
         return [
             json.loads(m.payload)["text"]
             for m in self.spectator.on(topics.topic(self.table.table, topics.EVENT))

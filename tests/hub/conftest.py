@@ -1,5 +1,5 @@
 """Fixtures for the hub's tests: headless Chromium and the screenshot folder (tests/helpers/browser.py)."""
 
-from tests.helpers.browser import chromium, shots_dir
+from tests.helpers.browser import chromium, module_chromium, shots_dir
 
-__all__ = ["chromium", "shots_dir"]
+__all__ = ["chromium", "module_chromium", "shots_dir"]

@@ -3,7 +3,7 @@ table's published state, as a daemon would publish it (docs/mqtt.md).
 
 ``CastlesTable`` stands for a Catacombs & Castles table: its log's setup names that rule set, and its
 published state says when the game is over. ``ThreeETable`` plays a real Catacombs 3E game through the
-daemon on fakes (tests/daemon/table_harness.py) into a log file, and mirrors what the daemon publishes.
+daemon on fakes (tests/helpers/game_script.py) into a log file, and mirrors what the daemon publishes.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from service.hub import address
 from service.hub.address import AddressError, lan_address, public_url, table_links
 from tests.helpers.broker import free_port
 from tests.hub.builders import new_hub
@@ -27,9 +28,43 @@ def test_the_printed_address_is_the_public_one_then_the_lans() -> None:
         public_url("0.0.0.0", 8090, "192.168.1.20:8090")
 
 
-def test_the_lan_address_is_a_real_interfaces_or_none() -> None:
-    found = lan_address()
-    assert found is None or not ipaddress.ip_address(found).is_loopback
+class RoutedTo:
+    """A UDP socket whose route goes out through ``address`` (None: there is no route)."""
+
+    def __init__(self, address: str | None) -> None:
+        self.address = address
+
+    def __call__(self, family: int, kind: int) -> RoutedTo:
+        return self
+
+    def connect(self, destination: tuple[str, int]) -> None:
+        if self.address is None:
+            raise OSError("Network is unreachable")
+
+    def getsockname(self) -> tuple[str, int]:
+        assert self.address is not None
+        return (self.address, 40000)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("routed", "found"),
+    [("192.168.1.20", "192.168.1.20"), ("127.0.1.1", None), ("0.0.0.0", None), (None, None)],
+)
+def test_the_lan_address_is_the_routed_interfaces_and_never_the_loopback(
+    monkeypatch: pytest.MonkeyPatch, routed: str | None, found: str | None
+) -> None:
+    monkeypatch.setattr(address.socket, "socket", RoutedTo(routed))
+    assert lan_address() == found
+
+
+def test_on_this_machine_the_lan_address_is_a_real_interfaces() -> None:
+    found = lan_address()  # a UDP connect: no packet leaves
+    if found is None:  # a machine without a network: the fakes above cover None
+        pytest.skip("this machine has no address but the loopback")
+    assert not ipaddress.ip_address(found).is_loopback
 
 
 def test_tables_on_one_host_link_with_their_own_ports(tmp_path: Path) -> None:

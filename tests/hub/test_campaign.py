@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from service.hub import campaign
 from service.hub.model import TournamentError
 from service.hub.shipper import game_id
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 from tests.hub.builders import new_hub
 
 
-def hand_over(hub, table_id: str, table: FakeTable) -> str:
+def hand_over(hub, table_id: str, table: GameScript) -> str:
     """What the bridge and the log shipper deliver: every record of the table's log, and its state."""
     records = table.eventlog.records()
     game = game_id(records[0], table_id)
@@ -34,13 +33,13 @@ def test_parties_rank_by_rooms_cleared_then_gold(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match="already has a party"):
         hub.submit("entrant", {"id": "green", "name": "Green", "table": "t1"}, "organiser")
 
-    finished = FakeTable(rooms=("althea-the-healer",))  # one special room: the shortest whole game
-    playing = FakeTable(rooms=("the-barracks",))
+    finished = GameScript(rooms=("althea-the-healer",))  # one special room: the shortest whole game
+    playing = GameScript(rooms=("the-barracks",))
     try:
         assert finished.send("enter_room")["ok"] and finished.send("enter_room")["ok"]
         assert finished.state["outcome"] == "heroes"
         assert playing.send("enter_room")["ok"] and playing.send("start_battle")["ok"]
-        assert playing.send("declare", character="hero-xoric")["ok"]
+        assert playing.declare("hero-xoric")["ok"]
         hand_over(hub, "t1", finished)
         hand_over(hub, "t2", playing)
 
@@ -69,16 +68,3 @@ def test_parties_rank_by_rooms_cleared_then_gold(tmp_path: Path) -> None:
     finally:
         finished.close()
         playing.close()
-
-
-def test_a_partys_gold_counts_a_catacomb_heros_own_gold() -> None:
-    """catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes: the published
-    gold.party leaves out the gold a Catacomb hero may not pool; what the party carried still counts it."""
-    heroes = [
-        {"id": "hero-xoric", "kind": "hero", "gold": 4},
-        {"id": "hero-hakoru", "kind": "hero", "gold": 3},  # a Team Catacomb hero: its gold is its own
-    ]
-    monster = {"id": "monster-orc-1", "kind": "monster", "gold": 2}  # only the heroes' gold counts
-    assert campaign.party_gold({"gold": {"party": 4}, "characters": [*heroes, monster]}) == 7
-    assert campaign.party_gold({"gold": {"party": 5}}) == 5
-    assert campaign.party_gold({"gold": None, "characters": []}) == 0

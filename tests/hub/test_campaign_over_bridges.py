@@ -17,7 +17,7 @@ from service.hub.hub import Hub
 from service.hub.shipper import sqlite_log_shipper
 from service.hub.store import HubStore
 from service.publish.paho_transport import PahoTransport
-from tests.daemon.table_harness import FakeTable
+from tests.helpers.game_script import GameScript
 from tests.helpers.mqtt_probe import MqttProbe
 from tests.hub.builders import PIN_HASH
 from tests.hub.network import TABLE_ROLES, start_network
@@ -38,7 +38,7 @@ class ThreeETable:
     def __init__(self, network, table: str, tmp_path: Path, rooms: tuple[str, ...]) -> None:
         self.table = table
         self.path = tmp_path / f"{table}.sqlite"
-        self.game = FakeTable(rooms=rooms, eventlog=SqliteEventLog(self.path))
+        self.game = GameScript(rooms=rooms, eventlog=SqliteEventLog(self.path))
         broker = network.tables[table]
         self.daemon = MqttProbe(broker.host, broker.port, "daemon", TABLE_ROLES["daemon"])
         self.daemon.publish(f"smartmat/{table}/status", "online", retain=True)

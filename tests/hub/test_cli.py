@@ -46,9 +46,9 @@ def test_a_replaced_log_is_imported_and_replays_from_the_hub(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """docs/game-log.md: the game log a table exports replays anywhere, the hub included."""
-    from tests.daemon.table_harness import FakeTable
+    from tests.helpers.game_script import GameScript
 
-    table = FakeTable(rooms=("althea-the-healer",))
+    table = GameScript(rooms=("althea-the-healer",))
     try:
         assert table.send("enter_room")["ok"]
         exported = tmp_path / "t1.jsonl"

@@ -59,14 +59,17 @@ MESSAGES = st.lists(
 @given(MESSAGES)
 def test_any_table_message_is_taken_or_ignored_never_a_failure(tmp_path: Path, messages: Any) -> None:
     hub = Hub(HubStore(tmp_path / f"hub-{id(messages)}.sqlite"))
-    feed = HubFeed(hub, FakeMqttClient(FakeBroker(), "hub"))
+    client = FakeMqttClient(FakeBroker(), "hub")
+    feed = HubFeed(hub, client)
+    feed.start()
     try:
-        for table, word, payload, retain in messages:
-            feed._on_message(InboundMessage(f"smartmat/{table}/{word}".rstrip("/"), payload, 1, retain))
+        for table, word, payload, retain in messages:  # as the broker hands them to the hub's client
+            client.deliver(InboundMessage(f"smartmat/{table}/{word}".rstrip("/"), payload, 1, retain))
         for game, table, _, _ in hub.store.games():
             assert table in ("t1", "t2") and game in ("g1", "g2")
             for raw in hub.store.game_records(game):
                 Record.from_json(raw)  # only records the game-log format accepts were stored
         assert hub.tournament.last_seq == 0  # tables never change the tournament
     finally:
+        feed.stop()
         hub.store.close()

@@ -25,12 +25,12 @@ class Event:
     def __init__(self, players: int, seed: int) -> None:
         self.tournament = Tournament()
         self.random = random.Random(seed)
-        self._add("event", {"name": f"Random {seed}", "format": "castles-1v1"})
+        self.add("event", {"name": f"Random {seed}", "format": "castles-1v1"})
         for i in range(players):
-            self._add("entrant", {"id": f"p{i + 1:02d}", "name": f"Player {i + 1}"})
-        self._add("referee", {"name": "hana", "role": "head", "tables": [], "pin_hash": "x"})
+            self.add("entrant", {"id": f"p{i + 1:02d}", "name": f"Player {i + 1}"})
+        self.add("referee", {"name": "hana", "role": "head", "tables": [], "pin_hash": "x"})
 
-    def _add(self, kind: str, payload: dict, by: str = "organiser") -> None:
+    def add(self, kind: str, payload: dict, by: str = "organiser") -> None:
         self.tournament.check(kind, payload, by)
         seq = self.tournament.last_seq + 1
         self.tournament.apply(TournamentRecord(seq, "2026-11-28T10:00:00Z", by, kind, payload))
@@ -38,7 +38,7 @@ class Event:
     def pair(self) -> list:
         matches = swiss.pair_next_round(self.tournament, TABLES)
         number = self.tournament.current_round() + 1
-        self._add(
+        self.add(
             "round", {"number": number, "matches": [{"table": m.table, "a": m.a, "b": m.b} for m in matches]}
         )
         return self.tournament.rounds[-1]
@@ -60,7 +60,7 @@ class Event:
                 "sides": sides,
                 "outcome": None,
             }
-            self._add("signoff", payload, "referee:hana")
+            self.add("signoff", payload, "referee:hana")
 
 
 # ---- the independent check ----------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_the_trf_export_is_trf16_that_py4swiss_reads_strictly(tmp_path: Path) ->
     for _ in range(4):
         event.pair()
         event.play(swap_sides_at=0.2)
-    event._add("withdraw", {"entrant": "p09", "reason": "left early"})
+    event.add("withdraw", {"entrant": "p09", "reason": "left early"})
     event.pair()
     event.play(swap_sides_at=0.2)
     event.pair()  # round six paired, not played: a round in progress

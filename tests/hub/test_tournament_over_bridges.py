@@ -129,7 +129,7 @@ def test_a_swiss_round_on_bridged_tables_with_a_cut_link_and_a_hub_restart(tmp_p
         # Every record of every game, once: ask every table for everything again and count.
         before = {game: len(hub.store.game_records(game)) for game, *_ in hub.store.games()}
         for name, table in tables.items():  # over MQTT and the bridges, as the hub asks
-            running.feed._ask([(name, table.shipper.game, 0)])
+            running.feed.ask([(name, table.shipper.game, 0)])
         time.sleep(1.0)
         after = {game: len(hub.store.game_records(game)) for game, *_ in hub.store.games()}
         assert before == after == {t.shipper.game: t.log.last_seq() for t in tables.values()}

@@ -11,12 +11,12 @@ import random
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from firmware_bridge.transport import SerialConnection
-from service.app.cli import _size_of
+from service.app.cli import piece_sizes
 from service.attribution.infer import AttributionConfig
 from service.daemon.daemon import Daemon, DaemonOptions
 from service.eventlog.sqlite_log import SqliteEventLog
@@ -30,6 +30,9 @@ from tests.helpers.broker import MosquittoBroker, start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
 
 FAST = Pace(think_s=0.05, shot_timeout_s=30.0, scan_period_s=0.5)
+# Brisk players and a board that scans five times a second: the same path, fewer idle seconds (a board
+# much faster than this leaves a loaded machine too little time to see a disc put down before its flick).
+BRISK = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.2)
 
 
 def quick_table(rooms: tuple[str, ...] = ("the-mitholaq-hive",), seed: int = 7) -> TableConfig:
@@ -52,6 +55,7 @@ class LiveTable:
     attribution: AttributionConfig = AttributionConfig(workers=1, seed=0)
     dashboard_config: dict[str, Any] | None = None
     attribute: Attribute | None = None  # how the daemon attributes shots (None: service.attribution's own)
+    pace: Pace = field(default_factory=lambda: FAST)  # the players' and board's, when start() makes them
 
     def url(self, role: str) -> str:
         """The broker URL for a role: daemon, referee (the players and dashboard commands), spectator."""
@@ -64,7 +68,9 @@ class LiveTable:
         self.probe = self.probe or MqttProbe(self.broker.host, self.broker.port, *credentials)
         self.probe.subscribe(f"smartmat/{self.table.table}/#")
         if self.sim is None:
-            self.sim = SimulatedTable(self.table, self.url("referee"), seed=sim_seed, pace=FAST, play=players)
+            self.sim = SimulatedTable(
+                self.table, self.url("referee"), seed=sim_seed, pace=self.pace, play=players
+            )
             self.sim.start()
         self.start_daemon()
         if dashboard:
@@ -100,7 +106,7 @@ class LiveTable:
             self.connection,
             self.eventlog,
             publisher,
-            size_of=_size_of(self.table.ruleset),
+            size_of=piece_sizes(self.table.ruleset),
             options=options,
         )
         holder["daemon"] = self.daemon
@@ -193,7 +199,7 @@ def character(state: dict[str, Any], character_id: str) -> dict[str, Any]:
     return next(c for c in state["characters"] if c["id"] == character_id)
 
 
-__all__ = ["FAST", "GameSetup", "LiveTable", "character", "party_gold", "quick_table"]
+__all__ = ["BRISK", "FAST", "GameSetup", "LiveTable", "character", "party_gold", "quick_table"]
 
 
 def play_until(
@@ -203,9 +209,7 @@ def play_until(
     every ``state`` a phone received, in order."""
     broker = start_mosquitto(tmp_path / "broker")
     live = LiveTable(broker, tmp_path, table)
-    # Brisk players and a board that scans three times a second: the same path, fewer idle seconds.
-    brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
-    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
+    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=BRISK)
     # Practised players (a degree of aim, steady strength): fewer misses, so a game ends in a dozen flicks.
     live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
     try:

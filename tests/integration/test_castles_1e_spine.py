@@ -15,7 +15,7 @@ import pytest
 from service.table.config import load_table
 from tests.integration.test_castles_spine import play_to_the_end, sensor_shots, small_game
 
-pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def test_a_first_edition_team_mode_game_is_played_to_an_empty_health_pool(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 from service.table.config import TableConfig, load_table, with_game
 from tests.integration.live_table import LiveTable, play_until
 
-pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def small_game(mode: str, table: TableConfig | None = None, **changes: Any) -> TableConfig:

@@ -16,12 +16,12 @@ import pytest
 
 from service.games.catacombs.content.first_edition import load_catacombs1e_content
 from service.simulator.players import SimulatedPlayer, Skill
-from service.simulator.table import Pace, SimulatedTable
+from service.simulator.table import SimulatedTable
 from service.table.config import load_table
 from tests.helpers.broker import start_mosquitto
-from tests.integration.live_table import LiveTable
+from tests.integration.live_table import BRISK, LiveTable
 
-pytestmark = [pytest.mark.broker, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(240)]
 
 
 def hundreds_up(gold: float) -> int:
@@ -38,8 +38,7 @@ def test_a_first_edition_room_is_cleared_and_the_merchant_sells_two_items_at_hal
     table = replace(table, game=replace(table.game, rooms=("cripta", "mercante", "corridoio"), seed=3))
     broker = start_mosquitto(tmp_path / "broker")
     live = LiveTable(broker, tmp_path, table)
-    brisk = Pace(think_s=0.05, shot_timeout_s=20.0, scan_period_s=0.3)
-    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=brisk)
+    live.sim = SimulatedTable(table, live.url("referee"), seed=3, pace=BRISK)
     # Practised players (a degree of aim, steady strength): the room is cleared in a dozen flicks.
     live.sim.player = SimulatedPlayer(random.Random(5), Skill(math.radians(1.0), 0.0, 0.05))
 

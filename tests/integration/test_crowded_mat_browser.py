@@ -48,7 +48,7 @@ def put_down_in_a_crowd(table: LiveTable, near: tuple[float, float]) -> None:
     sim = table.sim
     assert sim is not None
     state = table.state() or {}
-    with sim.source._lock:  # hands on the mat: the board must not scan half a move
+    with sim.source.hands():  # hands on the mat: the board must not scan half a move
         for character in state["characters"]:
             piece = character.get("piece")
             if not piece or not character.get("on_mat") or piece in sim.world.pieces:

@@ -34,17 +34,25 @@ def test_the_demo_s_referee_answers_change_the_calibration_file_in_its_data_dir(
         text=True,
     )
     labelled = 0
+    # Every version of the file seen with an answer in it, by digest: the calibration the next shot is read
+    # with must be one of them (each version lives from one shot or answer to the next: seconds).
+    taught: dict[str, int] = {}
+    first_taught = 0.0
     try:
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline and process.poll() is None:
-            time.sleep(1)
+            time.sleep(0.1)
             if calibration.exists():
                 try:
                     labelled = json.loads(calibration.read_text())["referee"]["labelled"]
+                    version = load_calibration(calibration)
                 except (ValueError, KeyError):
                     continue  # (never half-written: saved atomically; a file of another shape fails below)
                 if labelled >= 1:
-                    break
+                    taught.setdefault(version.digest, labelled)
+                    first_taught = first_taught or time.monotonic()
+                if first_taught and time.monotonic() - first_taught > 40:
+                    break  # time for the next shots to be read with what the answer taught
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGINT)
@@ -63,3 +71,8 @@ def test_the_demo_s_referee_answers_change_the_calibration_file_in_its_data_dir(
         r.seq for r in records if r.by.startswith("referee:") and r.payload.get("action") == "resolve_shot"
     ]
     assert held and any(seq > held[0] for seq in answers)
+    # The next shot read after the first answer was read with a calibration the answer had changed.
+    answered = min(seq for seq in answers if seq > held[0])
+    later = [r for r in records if r.kind == "attribution" and r.seq > answered]
+    assert later, "no shot was read after the referee's first answer"
+    assert later[0].payload["attribution"]["calibration"] in taught, (later[0].payload, taught)

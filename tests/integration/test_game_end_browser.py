@@ -16,7 +16,7 @@ import pytest
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
-from tests.integration.live_table import LiveTable, quick_table
+from tests.integration.live_table import BRISK, LiveTable, quick_table
 from web_dashboard.security import hash_pin
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker, pytest.mark.slow, needs_chromium]
@@ -81,6 +81,7 @@ def live(tmp_path: Path):
         # Sure of every reading: the flick is applied by the table itself, as most are at a real table.
         attribution=AttributionConfig(workers=1, seed=0, auto_apply_threshold=0.0),
         dashboard_config={"REFEREE_PIN_HASH": hash_pin(PIN), "SSE_KEEPALIVE_S": 1.0},
+        pace=BRISK,
     )
     try:
         yield table.start(players=False, dashboard=True)

@@ -15,7 +15,7 @@ import pytest
 from service.attribution.infer import AttributionConfig
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.browser import log_in, needs_chromium, open_tools, phone
-from tests.integration.live_table import LiveTable, quick_table
+from tests.integration.live_table import BRISK, LiveTable, quick_table
 from tests.integration.test_game_end_browser import TOUCH_AND_TEXT
 from web_dashboard.security import hash_pin
 
@@ -37,6 +37,7 @@ def live(tmp_path: Path):
         accounts=ACCOUNTS,
         attribution=AttributionConfig(workers=1, seed=0, auto_apply_threshold=1.01),
         dashboard_config={"REFEREE_PIN_HASH": hash_pin(PIN), "SSE_KEEPALIVE_S": 1.0},
+        pace=BRISK,
     )
     try:
         yield table.start(players=False, dashboard=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.app.cli import _size_of
+from service.app.cli import piece_sizes
 from service.eventlog.sqlite_log import SqliteEventLog
 from service.simulator.table import SimulatedTable
 from service.table.bindings import resolve_bindings
@@ -66,7 +66,7 @@ def wait(predicate, timeout_s: float, what: str) -> None:
 
 def test_sigkill_mid_room_then_restart_resumes_the_same_state(tmp_path: Path) -> None:
     table = quick_table()
-    size_of = _size_of(table.ruleset)
+    size_of = piece_sizes(table.ruleset)
 
     def binder(state, chosen, previous):  # the daemon's own rule for handing out discs
         return resolve_bindings(state, table.registry, chosen, previous, size_of)

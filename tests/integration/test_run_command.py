@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from service.cli import build_parser
+from service.cli import command_names
 from service.eventlog.sqlite_log import SqliteEventLog
 from tests.helpers.broker import start_mosquitto
 from tests.helpers.mqtt_probe import MqttProbe
@@ -19,8 +22,23 @@ pytestmark = [pytest.mark.broker, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[2]
 
 
+def wait_for_an_action(log: Path, timeout_s: float) -> None:
+    """Until the event log (read-only, beside the running table) holds a player's action."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if log.exists():
+            try:
+                with sqlite3.connect(f"file:{log}?mode=ro", uri=True, timeout=1) as db:
+                    if db.execute("SELECT 1 FROM events WHERE kind = 'action' LIMIT 1").fetchone():
+                        return
+            except sqlite3.OperationalError:
+                pass  # the table is still creating its log
+        time.sleep(0.2)
+    raise AssertionError(f"no action in {log} after {timeout_s:.0f} s")
+
+
 def test_every_part_of_the_product_has_its_command() -> None:
-    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    commands = command_names()
     assert {
         "run",
         "simulate",
@@ -55,7 +73,7 @@ def test_run_without_hardware_plays_on_a_simulated_mat_and_serves_the_dashboard(
             "--workers",
             "1",
             "--seconds",
-            "25",
+            "60",  # a bound only: Ctrl-C stops it once the players have acted
         ],
         cwd=REPO,
         stdout=subprocess.PIPE,
@@ -75,6 +93,8 @@ def test_run_without_hardware_plays_on_a_simulated_mat_and_serves_the_dashboard(
         assert url, "".join(lines[-30:])
         page = urllib.request.urlopen(url, timeout=10).read().decode()
         assert "smartmat" in page and "demo" in page
+        wait_for_an_action(tmp_path / "data" / "demo.sqlite", 45)
+        process.send_signal(signal.SIGINT)  # Ctrl-C, as the printed line says
         output, _ = process.communicate(timeout=60)
         lines.append(output)
     finally:
@@ -117,7 +137,7 @@ def test_run_prints_the_public_url_puts_it_in_the_qr_code_and_says_how_to_reset_
             "--data-dir",
             str(tmp_path / "data"),
         ]
-        + ["--dashboard-host", "127.0.0.1", "--dashboard-port", "0", "--workers", "1", "--seconds", "12"]
+        + ["--dashboard-host", "127.0.0.1", "--dashboard-port", "0", "--workers", "1", "--seconds", "4"]
         + ["--public-url", "http://mat.example.org:8131"],
         cwd=REPO,
         stdout=subprocess.PIPE,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.broker import start_mosquitto
-from tests.integration.live_table import LiveTable, party_gold, quick_table
+from tests.integration.live_table import BRISK, LiveTable, party_gold, quick_table
 
 # A whole room at human pace: the suite-wide 180 s limit is too tight on a loaded machine, 600 s is not.
 pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.broker, pytest.mark.slow, pytest.mark.timeout(600)]
 @pytest.fixture
 def live(tmp_path: Path):
     broker = start_mosquitto(tmp_path / "broker")
-    table = LiveTable(broker, tmp_path, quick_table(rooms=("the-mitholaq-hive", "the-barracks")))
+    table = LiveTable(broker, tmp_path, quick_table(rooms=("the-mitholaq-hive", "the-barracks")), pace=BRISK)
     try:
         yield table
     finally:

@@ -7,7 +7,7 @@ import json
 from service.publish import FakeBroker, FakeMqttClient, TablePublisher
 from service.table.trackers import TrackerLayout
 from service.trackers.display import CHARGE, HEALTH, LOST, tracker_colours
-from tests.games.castles.table import team_game
+from tests.helpers.game_setups import team_game
 
 T = "smartmat/table-1"
 

@@ -210,16 +210,16 @@ def run_table(*extra: str, env: dict[str, str], seconds: float) -> subprocess.Co
 
 
 def test_only_the_demo_may_start_the_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    from service.app.cli import _stand_in_broker_policy
+    from service.app.cli import stand_in_broker_policy
 
     for name in ("NOTIFY_SOCKET", "INVOCATION_ID"):
         monkeypatch.delenv(name, raising=False)
-    assert _stand_in_broker_policy(None) == {"allow_embedded": True}
-    assert _stand_in_broker_policy("/dev/smartmat")["allow_embedded"] is False
+    assert stand_in_broker_policy(None) == {"allow_embedded": True}
+    assert stand_in_broker_policy("/dev/smartmat")["allow_embedded"] is False
     for name, value in (("INVOCATION_ID", "0123456789abcdef0123456789abcdef"), ("NOTIFY_SOCKET", "/run/x")):
         with monkeypatch.context() as env:
             env.setenv(name, value)
-            policy = _stand_in_broker_policy(None)
+            policy = stand_in_broker_policy(None)
             assert policy["allow_embedded"] is False and "systemd" in policy["why_not"]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.app.cli import _refuse_or_announce_an_open_broker
+from service.app.cli import refuse_or_announce_an_open_broker
 from service.publish.broker_url import BrokerUrl
 from service.publish.paho_transport import accepts_anonymous
 from tests.helpers.broker import MosquittoBroker, free_port, start_mosquitto
@@ -29,7 +29,7 @@ def test_the_probe_tells_an_open_broker_from_one_with_accounts(
 
 def test_a_real_table_refuses_a_broker_that_lets_anyone_in(mosquitto_broker: MosquittoBroker) -> None:
     with pytest.raises(SystemExit) as refused:
-        _refuse_or_announce_an_open_broker(
+        refuse_or_announce_an_open_broker(
             BrokerUrl.parse(mosquitto_broker.url()), embedded=False, serial="/dev/smartmat"
         )
     assert "without a password" in str(refused.value) and "deploy/install.sh" in str(refused.value)
@@ -38,12 +38,12 @@ def test_a_real_table_refuses_a_broker_that_lets_anyone_in(mosquitto_broker: Mos
 def test_a_real_table_starts_on_a_broker_with_accounts(tmp_path: Path) -> None:
     with start_mosquitto(tmp_path, users={"daemon": "pw"}) as secured:
         url = BrokerUrl.parse(secured.url("daemon", "pw"))
-        _refuse_or_announce_an_open_broker(url, embedded=False, serial="/dev/smartmat")  # no exit
+        refuse_or_announce_an_open_broker(url, embedded=False, serial="/dev/smartmat")  # no exit
 
 
 def test_the_demo_runs_on_an_open_broker_and_says_so_loudly(
     mosquitto_broker: MosquittoBroker, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _refuse_or_announce_an_open_broker(BrokerUrl.parse(mosquitto_broker.url()), embedded=False, serial=None)
+    refuse_or_announce_an_open_broker(BrokerUrl.parse(mosquitto_broker.url()), embedded=False, serial=None)
     out = capsys.readouterr().out
     assert "DEMO ONLY" in out and "can command this table" in out

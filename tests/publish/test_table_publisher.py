@@ -336,12 +336,13 @@ def test_a_restarted_daemon_clears_characters_that_left_while_it_was_down(broker
 
 
 def test_a_stale_character_replayed_after_the_first_state_is_cleared_too(broker: FakeBroker) -> None:
-    table = TablePublisher("table-1", FakeMqttClient(broker, "daemon"))
+    client = FakeMqttClient(broker, "daemon")
+    table = TablePublisher("table-1", client)
     table.start()
     table.publish_state(barracks(goblin=False), seq=14)
     # A slow broker's replay may arrive after the daemon's first publish.
-    table._on_message(InboundMessage(f"{T}/tracker/goblin-1/health", b"2", 1, retain=True))
-    table._on_message(InboundMessage(f"{T}/character/troll", b'{"id": "troll"}', 1, retain=True))
+    client.deliver(InboundMessage(f"{T}/tracker/goblin-1/health", b"2", 1, retain=True))
+    client.deliver(InboundMessage(f"{T}/character/troll", b'{"id": "troll"}', 1, retain=True))
     cleared = [(p.topic, p.payload) for p in broker.log[-2:]]
     assert cleared == [(f"{T}/character/goblin-1", b""), (f"{T}/tracker/goblin-1/health", b"")]
     assert f"{T}/character/troll" in broker.retained, "a character still in the game is kept"

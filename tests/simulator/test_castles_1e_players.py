@@ -32,22 +32,22 @@ def test_the_referee_names_the_enemy_the_target_token_was_put_on() -> None:
             {"id": "hero-hakoru", "piece": "hero-hakoru", "side": "catacomb", "on_mat": True},
         ]
         state = {"seq": 3, "sides": [{"id": "castle"}, {"id": "catacomb"}], "characters": fighters}
-        sim._state = state
-        sim._put_down("hero-delilah", "castle", 0.12)
-        sim._put_down("hero-hakoru", "catacomb", 0.8)
+        sim.sees(state)
+        sim.put_down("hero-delilah", "castle", 0.12)
+        sim.put_down("hero-hakoru", "catacomb", 0.8)
         expected = {"character": "hero-delilah", "actor": "hero-delilah", "piece": "hero-delilah"}
-        sim._flick(state, {**expected, "shot": "target_ice", "ranged": True, "team": "castle"})
+        sim.flick(state, {**expected, "shot": "target_ice", "ranged": True, "team": "castle"})
         assert sim.last_shot is not None
         sim.said.clear()
-        sim._referee_confirms({"candidates": [{"direct_hits": sorted(sim.last_shot.direct_hits)}]})
+        sim.referee_confirms({"candidates": [{"direct_hits": sorted(sim.last_shot.direct_hits)}]})
         [(command, args)] = sim.said
         assert command == "confirm_hits" and args["target"] == "hero-hakoru"
         assert set(args["direct_hits"]) <= {"hero-hakoru"}
 
         sim.said.clear()  # a shot without a Target Token is settled by the reading the referee saw
-        sim._flick(state, {**expected, "shot": "melee"})
+        sim.flick(state, {**expected, "shot": "melee"})
         sim.said.clear()
-        sim._referee_confirms({"candidates": [{"direct_hits": sorted(sim.last_shot.direct_hits)}]})
+        sim.referee_confirms({"candidates": [{"direct_hits": sorted(sim.last_shot.direct_hits)}]})
         assert sim.said == [("confirm_hits", {"candidate": 0})]
     finally:
         sim.stop()

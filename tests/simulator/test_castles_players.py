@@ -21,15 +21,15 @@ def test_after_the_sequence_the_shield_is_put_back_beside_its_owner() -> None:
             "characters": [randsarr],
             "turn": {"side": "castle", "character": "hero-randsarr"},
         }
-        sim._put_down("hero-randsarr", "castle", 0.12)
+        sim.put_down("hero-randsarr", "castle", 0.12)
         shield_class = sim.classes["castles-shield"]
         sim.world.place("castle-shield", shield_class, 700.0, 500.0, kind="castles-shield")
-        sim._shield_owners["castle-shield"] = "hero-randsarr"
+        sim.shield_owners["castle-shield"] = "hero-randsarr"
 
-        sim._tidy_the_mat(state)  # the sequence is still going on: the shield stays where it stopped
+        sim.tidy_the_mat(state)  # the sequence is still going on: the shield stays where it stopped
         assert sim.world.position("castle-shield") == (700.0, 500.0)
 
-        sim._tidy_the_mat({**state, "turn": {"side": "catacomb", "character": None}})
+        sim.tidy_the_mat({**state, "turn": {"side": "catacomb", "character": None}})
         (ox, oy), (sx, sy) = sim.world.position("hero-randsarr"), sim.world.position("castle-shield")
         to_edge = math.hypot(sx - ox, sy - oy) - shield_class.radius_mm
         assert sim.world.radius("hero-randsarr") < to_edge <= 25.0 + 0.5

@@ -46,7 +46,7 @@ def test_an_incapacitated_hero_is_passed_over_for_one_the_table_offers(sim: List
         "turn": {"side": "heroes", "character": None, "acted": []},
         "actions": [{"id": "hero-elfo:0", "character": "hero-elfo", "alternative": 0}],
     }
-    sim._act(state)
+    sim.act(state)
     assert sim.said == [("declare", {"character": "hero-elfo", "alternative": 0})]
 
 
@@ -55,9 +55,9 @@ def test_a_retaliating_monster_strikes_at_the_heroes(sim: Listening) -> None:
     hero's turn."""
     minotaur = {"id": "monster-minotauro-1", "piece": "mythological-4", "side": "overseer", "kind": "monster"}
     characters = [hero("mago"), hero("elfo"), {**minotaur, "on_mat": True}]
-    sim._put_down("hero-mago", "heroes", 0.12)
-    sim._put_down("hero-elfo", "heroes", 0.12)
-    sim._put_down("mythological-4", "overseer", 0.8)
+    sim.put_down("hero-mago", "heroes", 0.12)
+    sim.put_down("hero-elfo", "heroes", 0.12)
+    sim.put_down("mythological-4", "overseer", 0.8)
     aimed: list[list[str]] = []
     plan = sim.player.plan_character_shot
 
@@ -67,7 +67,7 @@ def test_a_retaliating_monster_strikes_at_the_heroes(sim: Listening) -> None:
 
     sim.player.plan_character_shot = watched  # type: ignore[method-assign]
     expected = {"character": "hero-mago", "actor": minotaur["id"], "piece": minotaur["id"], "shot": "melee"}
-    sim._flick({"seq": 5, "characters": characters}, expected)
+    sim.flick({"seq": 5, "characters": characters}, expected)
     assert sim.last_shot is not None and sim.last_shot.flicked == "mythological-4"
     assert sorted(aimed[0]) == ["hero-elfo", "hero-mago"]
 
@@ -83,8 +83,8 @@ def test_at_the_merchant_each_hero_with_gold_buys_and_at_the_healer_the_hurt_are
         "market": ["amuleto-runico", "mantello-ombra"],
         "characters": [hero("barbaro", gold=200), hero("elfo")],
     }
-    sim._act(merchant)
-    sim._act(merchant)  # the party has shopped here already: it walks on
+    sim.act(merchant)
+    sim.act(merchant)  # the party has shopped here already: it walks on
     assert sim.said == [
         ("use_service", {"service": "buy", "target": "hero-barbaro", "item": "amuleto-runico"}),
         ("enter_room", {}),
@@ -96,7 +96,7 @@ def test_at_the_merchant_each_hero_with_gold_buys_and_at_the_healer_the_hurt_are
         "room": {"index": 5, "kind": "healer"},
         "characters": [hero("barbaro", health=7), hero("elfo", alive=False, health=0), hero("ladra")],
     }
-    sim._act(healer)
+    sim.act(healer)
     assert sim.said == [
         ("use_service", {"service": "restoring_touch", "target": "hero-barbaro"}),
         ("use_service", {"service": "resurrection", "target": "hero-elfo"}),
@@ -115,5 +115,5 @@ def test_the_familiar_takes_its_action_when_the_heroes_have_acted(sim: Listening
         "turn": {"side": "heroes", "character": None, "acted": ["hero-mago"]},
         "actions": [{"id": "familiar-famiglio:0", "character": "familiar-famiglio", "alternative": 0}],
     }
-    sim._act(state)
+    sim.act(state)
     assert sim.said == [("declare", {"character": "familiar-famiglio", "alternative": 0})]

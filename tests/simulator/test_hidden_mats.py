@@ -320,3 +320,20 @@ def test_a_camera_films_the_same_shots_without_changing_them() -> None:
         assert flicked is not None and flicked.points[0][0] == 0
     drawn = hidden_table(41, 0, "camera").camera
     assert drawn is not None and 0.3 <= drawn.sigma_mm <= 1.5
+
+
+def test_the_score_names_what_holds_the_shots_back(capsys: pytest.CaptureFixture[str]) -> None:
+    # Per reason a held shot gave (service.attribution.reliability.reason_key): how many, their share of the
+    # shots scored, how often the first reading was right, and how many were held for that reason alone.
+    benchmark = _load_benchmark()
+    held = [
+        (True, frozenset({"runner-up-fit"})),
+        (False, frozenset({"runner-up-fit", "unsure"})),
+        (True, frozenset({"unsure", "runner-up-fit"})),
+        (True, frozenset({"near-miss"})),
+    ]
+    benchmark.held_strata(held, 10)
+    lines = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert lines["runner-up-fit"] == ["3", "30.0%", "66.7%", "1", "(1", "right)"]
+    assert lines["unsure"] == ["2", "20.0%", "50.0%", "0", "(0", "right)"]
+    assert lines["near-miss"] == ["1", "10.0%", "100.0%", "1", "(1", "right)"]

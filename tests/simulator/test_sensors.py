@@ -142,7 +142,7 @@ def test_heavy_tailed_timing_noise_has_more_outliers_than_gaussian() -> None:
     def outliers(truth: PiezoTruth) -> int:
         sensors = SensorModel(REFERENCE, MAT, seed=21, truth=truth)
         sigma = REFERENCE.piezo.timing_jitter_us
-        return sum(abs(sensors._timing_noise(sigma)) > 4 * sigma for _ in range(20000))
+        return sum(abs(sensors.timing_noise(sigma)) > 4 * sigma for _ in range(20000))
 
     assert outliers(PiezoTruth(timing_tail_dof=3.0)) > 10 * max(1, outliers(PiezoTruth()))
 

@@ -23,7 +23,7 @@ from service.table.commands import (
     command_names,
     from_form,
 )
-from service.table.commands.game import _HANDLERS
+from service.table.commands.game import handled_commands
 from service.table.commands.reference import markdown, section_of
 from service.table.commands.wizard import WIZARD_COMMANDS
 from tests.helpers.game_script import GameScript
@@ -101,7 +101,7 @@ def test_a_wrong_value_is_refused_naming_its_key() -> None:
 
 
 def test_the_game_handles_exactly_the_commands_the_catalogue_hands_it() -> None:
-    assert set(_HANDLERS) == {name for name, spec in CATALOGUE.items() if spec.handled_by == "game"}
+    assert handled_commands() == {name for name, spec in CATALOGUE.items() if spec.handled_by == "game"}
 
 
 def test_the_set_up_wizard_answers_exactly_the_commands_the_catalogue_hands_it() -> None:
@@ -202,6 +202,10 @@ STATIC = Path(__file__).resolve().parents[2] / "web_dashboard" / "table" / "stat
 TEMPLATES = Path(__file__).resolve().parents[2] / "web_dashboard" / "table" / "templates"
 _SEND = re.compile(r"\bsend\(\s*\"([a-z_]+)\"\s*(?:,\s*\{([^{}]*)\})?")
 _NEXT_STEP = re.compile(r"\{\s*command:\s*\"([a-z_]+)\"")
+# One call that sends either of two commands (the console's pause / resume toggle).
+_SEND_EITHER = re.compile(
+    r"\bsend\([^,()]*(?:\([^()]*\))?[^,()]*\?\s*\"([a-z_]+)\"\s*:\s*\"([a-z_]+)\"\s*,\s*\{([^{}]*)\}"
+)
 
 
 def _top_level_keys(literal: str) -> set[str]:
@@ -225,6 +229,8 @@ def _sent_by_pages() -> list[tuple[str, str, set[str]]]:
         text = script.read_text(encoding="utf-8")
         sent += [(script.name, m[1], _top_level_keys(m[2] or "")) for m in _SEND.finditer(text)]
         sent += [(script.name, m[1], set()) for m in _NEXT_STEP.finditer(text)]
+        for m in _SEND_EITHER.finditer(text):
+            sent += [(script.name, name, _top_level_keys(m[3])) for name in (m[1], m[2])]
     return sent
 
 
@@ -251,3 +257,6 @@ def test_the_pages_check_finds_an_argument_the_catalogue_does_not_take() -> None
     }
     ((name, body),) = _SEND.findall('R.send("pause", { why: "spill" }, b)')
     assert name == "pause" and not _top_level_keys(body) <= set(CATALOGUE[name].takes)
+    toggle = 'R.send(t.getAttribute("aria-pressed") === "true" ? "resume" : "pause", { why: "spill" }, t)'
+    ((first, second, body),) = _SEND_EITHER.findall(toggle)
+    assert (first, second, _top_level_keys(body)) == ("resume", "pause", {"why"})

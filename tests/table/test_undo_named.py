@@ -12,20 +12,20 @@ from typing import Any
 import pytest
 
 from service.eventlog.memory import MemoryEventLog
-from tests.daemon.table_harness import FakeTable
 from tests.daemon.test_audit_session import DOUBT, orc_health, sensor_shot
+from tests.helpers.game_script import GameScript
 
 
 @pytest.fixture
-def table() -> Iterator[FakeTable]:
-    table = FakeTable(eventlog=MemoryEventLog())
+def table() -> Iterator[GameScript]:
+    table = GameScript(eventlog=MemoryEventLog())
     assert table.send("enter_room")["ok"] and table.send("start_battle")["ok"]
     yield table
     table.close()
 
 
-def test_the_snapshot_names_the_move_one_undo_takes_back(table: FakeTable) -> None:
-    table.send("declare", character="hero-xoric")
+def test_the_snapshot_names_the_move_one_undo_takes_back(table: GameScript) -> None:
+    table.declare("hero-xoric")
     assert table.state["table"]["undo_next"]["what"] == "Xoric the Barbarian's declared action"
     shot = sensor_shot(table, auto=False, candidate=DOUBT)
     assert table.send("confirm_hits", candidate=0, shot=str(shot))["ok"]
@@ -36,9 +36,9 @@ def test_the_snapshot_names_the_move_one_undo_takes_back(table: FakeTable) -> No
 
 
 def test_undo_of_the_named_move_takes_back_that_one_and_refuses_once_another_came_in(
-    table: FakeTable,
+    table: GameScript,
 ) -> None:
-    table.send("declare", character="hero-xoric")
+    table.declare("hero-xoric")
     full = orc_health(table)
     shot = sensor_shot(table, auto=False, candidate=DOUBT)
     assert table.send("confirm_hits", candidate=0, shot=str(shot))["ok"]
@@ -63,8 +63,8 @@ def test_undo_of_the_named_move_takes_back_that_one_and_refuses_once_another_cam
     assert table.state["table"]["undo_next"]["seq"] == shown["seq"]
 
 
-def test_an_undo_seq_goes_with_one_move_only(table: FakeTable) -> None:
-    table.send("declare", character="hero-xoric")
+def test_an_undo_seq_goes_with_one_move_only(table: GameScript) -> None:
+    table.declare("hero-xoric")
     table.send("correct", target="monster-orc-1", field="health", value=1, reason="tracker misread")
     seq = table.state["table"]["undo_next"]["seq"]
     answer = table.send("undo", seq=seq, count=2, reason="two")

@@ -31,7 +31,7 @@ from service.eventlog import Record
 from service.gamelog.replay import replay
 from service.hub import exports
 from service.hub.hub import Hub
-from service.hub.model import CAMPAIGN_3E, Match, TournamentError
+from service.hub.model import Match, TournamentError
 from service.hub.store import HubStoreError
 from web_dashboard.hub.stream import ChangeStream
 from web_dashboard.security import LoginLimiter, pin_matches
@@ -72,12 +72,13 @@ def _overview() -> dict[str, Any]:
         row["dashboard"] = _table_url(row["table"])
         if match is not None and match.b is not None:
             _match_view(row, match, names)
-        if tournament.format == CAMPAIGN_3E:
+        if tournament.is_campaign:
             party = next((e for e in tournament.entrants.values() if e.table == row["table"]), None)
             row["party"] = party.name if party else None
     return {
         "event": tournament.name,
         "format": tournament.format,
+        "campaign": tournament.is_campaign,
         "round": tournament.current_round(),
         "tables": rows,
         "names": names,
@@ -141,7 +142,7 @@ def standings_page() -> str:
     return render_template(
         "hub_standings.html",
         event=tournament.name,
-        format=tournament.format,
+        campaign=tournament.is_campaign,
         standings=hub.standings(),
         data=_overview(),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from service.games import definitions
 from web_dashboard.security import referee_required
 from web_dashboard.table.resources import current_dashboard
 
@@ -13,4 +14,6 @@ bp = Blueprint("console", __name__, url_prefix="/referee")
 @bp.get("/console")
 @referee_required
 def console() -> str:
-    return render_template("console.html", table=current_dashboard().table)
+    # What each game lets the referee set by hand, by rule set: the correction form offers the game's own.
+    corrections = {game.name: [list(c) for c in game.corrections] for game in definitions()}
+    return render_template("console.html", table=current_dashboard().table, corrections=corrections)

@@ -8,7 +8,7 @@ content does not give collects tokens but cannot be performed.
 
 from __future__ import annotations
 
-from service.content.model import ShotAlternatives
+from service.content.records import ShotAlternatives
 from service.games.castles.content import CastlesContent, ChargedCardRecord
 from service.games.castles.core.cards import (
     Alternatives,

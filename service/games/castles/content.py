@@ -13,21 +13,25 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from service.content.build import marks
 from service.content.errors import ContentError, Problem
-from service.content.model import Record, ShotAlternatives, ShotSpec
 from service.content.reading import Checker, RulesetRecords, fail, read_ruleset
+from service.content.records import Record, ShotAlternatives, ShotSpec, marks
 from service.content.sources import FileKind
+
+SCHEMAS = "service.games.castles.schemas.content"
+"""The package of the JSON Schemas its records are checked against."""
 
 Team = Literal["castle", "catacomb"]
 
 CASTLES_FILES = (
-    FileKind("shots.yaml", "shots", "castles_shot"),
-    FileKind("heroes.yaml", "heroes", "castles_hero"),
-    FileKind("modes.yaml", "modes", "castles_mode"),
-    FileKind("bosses.yaml", "bosses", "castles_boss"),
-    FileKind("warriors.yaml", "warriors", "castles_warrior", required=False),
-    FileKind("abilities.yaml", "abilities", "castles_ability", required=False),  # the first edition's
+    FileKind("shots.yaml", "shots", "castles_shot", SCHEMAS),
+    FileKind("heroes.yaml", "heroes", "castles_hero", SCHEMAS),
+    FileKind("modes.yaml", "modes", "castles_mode", SCHEMAS),
+    FileKind("bosses.yaml", "bosses", "castles_boss", SCHEMAS),
+    FileKind("warriors.yaml", "warriors", "castles_warrior", SCHEMAS, required=False),
+    FileKind(
+        "abilities.yaml", "abilities", "castles_ability", SCHEMAS, required=False
+    ),  # the first edition's
 )
 CASTLES_RULESETS = ("catacombs-and-castles-2e", "catacombs-and-castles-1e")
 

@@ -1,4 +1,4 @@
-"""The validated Catacombs 3E content (``service.content.model``) as the cards the rules read
+"""The validated Catacombs 3E content (``service.games.catacombs.content.model``) as the cards the rules read
 (``service.games.catacombs.flow.cards``). The model keeps what was printed and how sure we are of it; the
 rules keep only what play needs. ``service.content`` loads the files (I/O); the rules take the result and
 read none.
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.content import model as M
+from service.content.records import ShotAlternatives, ShotSpec
+from service.games.catacombs.content import model as M
 from service.games.catacombs.flow import cards as R
 from service.games.catacombs.flow.shots import Sequence, Shot
 
@@ -42,11 +43,11 @@ def rules_content(content: M.Content) -> R.CardIndex:
     )
 
 
-def _shots(specs: Iterable[M.ShotSpec]) -> tuple[Shot, ...]:
+def _shots(specs: Iterable[ShotSpec]) -> tuple[Shot, ...]:
     return tuple(Shot(s.shot, s.modifier, s.count, s.summons) for s in specs)
 
 
-def _alts(alternatives: M.ShotAlternatives) -> tuple[Sequence, ...]:
+def _alts(alternatives: ShotAlternatives) -> tuple[Sequence, ...]:
     return tuple(Sequence(_shots(a), any(s.connector == "elastic" for s in a)) for a in alternatives)
 
 

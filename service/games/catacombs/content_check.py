@@ -11,7 +11,7 @@ from service.games.content_report import check_shipped, print_problems
 
 
 def third_edition_check(ruleset: str, overlay: Path | None, expansions: Sequence[str], out: TextIO) -> int:
-    from service.content.loader import load_content
+    from service.games.catacombs.content.third_edition import load_content
 
     return check_shipped(
         lambda: load_content(ruleset, overlay=overlay, expansions=list(expansions)), _counts, out

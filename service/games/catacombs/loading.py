@@ -20,8 +20,8 @@ def third_edition_content(setup: Mapping[str, Any], fixtures: Mapping[str, Calla
         known = " or ".join(repr(name) for name in ("shipped", *sorted(fixtures)))
         raise SetupContentError(f"setup 'content' must be {known}, got {source!r}")
     from service.content import ContentError
-    from service.content import load_content as load_shipped
     from service.games.catacombs.adapter import rules_content
+    from service.games.catacombs.content import load_content as load_shipped
     from service.games.catacombs.integration_adapter import integrated_content
 
     overlay = overlay_of(setup)
@@ -50,3 +50,25 @@ def first_edition_content(setup: Mapping[str, Any], fixtures: Mapping[str, Calla
         return load_catacombs1e_content(overlay)
     except ContentError as exc:
         raise SetupContentError(f"the setup's content cannot be loaded: {exc}") from exc
+
+
+# A Monster card's printed disc size → the piece class of content/pieces.yaml its discs are.
+DISC_SIZE_CLASSES = {
+    "small": "monster-extra-small",
+    "medium": "monster-medium",
+    "large": "monster-large",
+    "cube": "gelatinous-cube",
+}
+
+
+def third_edition_monster_sizes() -> Callable[[str], str | None]:
+    """Monster card id → piece class, from the disc sizes printed on 3E's shipped Monster cards."""
+    from service.games.catacombs.content import load_content
+
+    monsters = load_content("catacombs-3e").monsters
+
+    def size_of(card: str) -> str | None:
+        monster = monsters.get(card)
+        return DISC_SIZE_CLASSES.get(monster.disc_size or "") if monster else None
+
+    return size_of

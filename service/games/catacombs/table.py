@@ -75,3 +75,33 @@ class CatacombsTable:
             except IllegalActionError as refused:
                 expected["unavailable"] = str(refused)
         return expected
+
+
+def party_result(state: Any) -> dict[str, Any]:
+    """How a finished Catacombs game ended, for people (docs/state.md: result): who won, the rooms the party
+    cleared and the gold it carried out, the heroes still standing, one sentence."""
+    entered = state.room_index + 1
+    # The heroes win by destroying the Lord in its Lair or by coming through the last room; either way every
+    # room they entered is behind them. A defeat happens inside a room the party did not clear.
+    cleared = entered if state.outcome == "heroes" else max(0, entered - 1)
+    heroes = [c for c in state.characters if c.kind == "hero"]
+    alive = [c.name for c in heroes if c.alive]
+    gold = state.party_gold
+    rooms = f"{cleared} room{'s' if cleared != 1 else ''}"
+    if state.outcome == "heroes":
+        headline = "The heroes win"
+        standing = f"{len(alive)} of {len(heroes)} heroes stand"
+        summary = f"The party cleared {rooms} and carried out {gold} gold; {standing}."
+    else:
+        headline = "The Overseer wins"
+        where = state.room_name or "the catacomb"
+        summary = f"The party fell in {where} after clearing {rooms}, with {gold} gold."
+    return {
+        "winner": state.outcome,
+        "headline": headline,
+        "summary": summary,
+        "gold": gold,
+        "rooms_cleared": cleared,
+        "rooms_total": len(state.room_deck),
+        "heroes_standing": alive,
+    }

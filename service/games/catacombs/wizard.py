@@ -12,12 +12,15 @@ cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from service.content import load_content
 from service.content.reading import read_ruleset
+from service.games.catacombs.content import load_content
 from service.games.catacombs.content.first_edition import FILES as FIRST_EDITION_FILES
 from service.games.catacombs.content.first_edition import RULESET as FIRST_EDITION
+from service.games.choice import ID, SetupRefused, ids
+from service.games.definition import TableFile
 
 THIRD_EDITION = "catacombs-3e"
 
@@ -50,3 +53,26 @@ def _in_english(raw: dict[str, Any]) -> str:
     printed = str(raw.get("name", ""))
     english = raw.get("english_name")
     return f"{english} ({printed})" if english and english != printed else printed
+
+
+def catacombs_setup(args: Mapping[str, Any], table: TableFile, games_so_far: int) -> dict[str, Any]:
+    """The setup record for the wizard's choice: the heroes, the Lord, a fixed room deck if chosen, and the
+    table file's seed, content, settings and expansions (a choice may name its own expansions: castles puts
+    Castles heroes in the party)."""
+    heroes = ids(args, "heroes", 1, 4)
+    lord = args.get("lord")
+    if not isinstance(lord, str) or not ID.match(lord):
+        raise SetupRefused(f"lord: expected a Catacomb Lord's id like 'vasesak-the-sorcerer', got {lord!r}")
+    rooms = ids(args, "rooms", 1, 12) if args.get("rooms") else []
+    # The table's expansions unless the choice names its own (castles: the Castles heroes in the party).
+    expansions = ids(args, "expansions", 0, 4) if "expansions" in args else list(table.game.expansions)
+    return {
+        "ruleset": table.ruleset,
+        "heroes": heroes,
+        "lord": lord,
+        "rooms": rooms,
+        "seed": table.game.seed + games_so_far,
+        "content": table.game.content,
+        **({"settings": dict(table.game.settings)} if table.game.settings else {}),
+        **({"expansions": expansions} if expansions else {}),
+    }

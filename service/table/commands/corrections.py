@@ -8,7 +8,7 @@ rules like any other.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from service.rules.actions import CARD_HOLDINGS
 from service.sensing.tags import TagRegistry
@@ -62,8 +62,9 @@ def _correct_castles(args: Mapping[str, Any], session: TableSession, reason: str
     ``ability`` / ``team_action``; ``set_charge``); ``armour`` its Armour Tokens (``value``: uses left per
     token, 2 full, 1 half; ``set_armour``)."""
     field, target, value = args.get("field"), args.get("target"), args.get("value")
-    state = session.state
-    assert state is not None
+    state = session.character_state()
+    if state is None:
+        raise CommandRefused("correct needs a game played with characters")
     sides = {s.id for s in getattr(state, "sides", ())}  # a Castles state: GameState does not declare them
     if field == "armour":
         if not isinstance(value, list) or not all(v in (1, 2) and not isinstance(v, bool) for v in value):
@@ -98,19 +99,30 @@ def _correct_castles(args: Mapping[str, Any], session: TableSession, reason: str
     return [("correction", {"action": {**action, "reason": reason}, "reason": reason})]
 
 
+@runtime_checkable
+class CardCatalogue(Protocol):
+    """A game's cards as its rules read them, looked up by kind and id (``LookupError``: no such card)."""
+
+    def card(self, kind: str, card_id: str) -> object: ...
+
+
 def _correct_card(args: dict[str, Any], session: TableSession, reason: str) -> list[Record]:
     """Give a card to a hero or take one away: the whole holding of that kind, as ``set_cards``."""
     target, card, change = args.get("target"), args.get("card"), args.get("change")
     if change not in ("give", "take"):
         raise CommandRefused(f"a card correction needs change 'give' or 'take', got {change!r}")
     characters = characters_named(session, {"target": [target]}, "target") if isinstance(target, str) else []
-    if not characters or session.rules is None or session.state is None:
+    state = session.character_state()
+    if not characters or session.rules is None or state is None:
         raise CommandRefused("correct needs a target character")
-    character = session.state.character(characters[0])
+    character = state.character(characters[0])
+    content = session.rules.content
+    if not isinstance(content, CardCatalogue):
+        raise CommandRefused("this game's cards are not held by its characters: no card to give or take")
     holding = None
     for kind, card_kind in CARD_HOLDINGS.items():
         try:
-            session.rules.content.card(card_kind, str(card))
+            content.card(card_kind, str(card))
         except LookupError:
             continue
         holding = kind

@@ -111,7 +111,8 @@ def _turn_action(name: str) -> Any:
     def handler(args: dict[str, Any], session: TableSession, registry: TagRegistry) -> list[Record]:
         character = args.get("character")
         if character is None:
-            turn = session.state.turn if session.state else None
+            state = session.character_state()
+            turn = state.turn if state else None
             if turn is None:
                 raise CommandRefused(f"{name}: no character is taking a turn")
             character = turn.character
@@ -228,7 +229,8 @@ def _bind(args: dict[str, Any], session: TableSession, registry: TagRegistry) ->
         registry.entry(piece)
     except KeyError:
         raise CommandRefused(f"disc {piece!r} is not registered at this table") from None
-    if session.state is None or session.state.find(character) is None:
+    state = session.character_state()
+    if state is None or state.find(character) is None:
         raise CommandRefused(f"no character {character!r} in this game")
     return [("bind", {"character": character, "piece": piece})]
 
@@ -278,3 +280,8 @@ _HANDLERS: Mapping[str, Handler] = {
     **{name: _turn_action(name) for name in NEEDS_TURN},
     **{name: _pass_through(name) for name in PASS_THROUGH},
 }
+
+
+def handled_commands() -> frozenset[str]:
+    """The commands this module turns into records (the catalogue's ``handled_by="game"`` ones)."""
+    return frozenset(_HANDLERS)

@@ -30,8 +30,9 @@ def id_list(args: Mapping[str, Any], key: str) -> list[str]:
 
 def _character_of(session: TableSession, name: str) -> dict[str, str]:
     """Ids a page may send (a character id, or the id of the disc standing for it) → character ids."""
+    state = session.character_state()
     return {piece: character for character, piece in session.discs.items()} | {
-        c.id: c.id for c in (session.state.characters if session.state else ())
+        c.id: c.id for c in (state.characters if state else ())
     }
 
 

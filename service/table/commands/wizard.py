@@ -75,7 +75,8 @@ def assign_tracker(
     if tracker not in {t.id for t in trackers}:
         known = ", ".join(t.id for t in trackers) or "none in the table file"
         raise CommandRefused(f"no tracker {tracker!r} at this table (trackers: {known})")
-    if character is not None and (session.state is None or session.state.find(str(character)) is None):
+    state = session.character_state()
+    if character is not None and (state is None or state.find(str(character)) is None):
         raise CommandRefused(f"no character {character!r} in this game")
     return [("assign_tracker", {"tracker": tracker, "character": character})]
 

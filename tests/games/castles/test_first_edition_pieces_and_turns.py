@@ -20,32 +20,41 @@ from service.rules.errors import (
     NotYourTurnError,
     UnexpectedShotError,
 )
-from tests.games.castles.table1e import JEN, SAM, Table1E, boss_game, shipped_cards, tutorial
+from tests.helpers.game_setups import (
+    CASTLES_1E,
+    JEN,
+    SAM,
+    boss_game,
+    castles_1e,
+    shipped_cards,
+    tutorial,
+)
+from tests.helpers.rules_script import RulesScript
 
 MANUAL = "catacombs-and-castles-1e-manual.txt"
 
 
 def with_cards(*cards: ChargedCard):  # type: ignore[no-untyped-def]
-    shipped = shipped_cards()
+    shipped = shipped_cards(CASTLES_1E)
     return replace(shipped, ability_cards={**shipped.ability_cards, **{c.id: c for c in cards}})
 
 
-def passes(t: Table1E, *heroes: str) -> None:
+def passes(t: RulesScript, *heroes: str) -> None:
     """Each hero in turn takes its action without a flick that touches anything."""
     for hero in heroes:
         t.declare(hero, 0)
-        t.end(hero)
+        t.end_turn(hero)
 
 
 # == Open Portal ==================================================================================
 PORTAL = ChargedCard("castle-portal", "Portal", "ability", 0, ((Step("open_portal"),),), team="castle")
 
 
-def portal_game() -> Table1E:
+def portal_game() -> RulesScript:
     castle = {**SAM, "abilities": {"larra": ["castle-portal", "castle-stand-in"]}}
-    t = Table1E({"mode": "team", "sides": [castle, JEN]}, with_cards(PORTAL))
+    t = castles_1e({"mode": "team", "sides": [castle, JEN]}, with_cards(PORTAL))
     passes(t, "hero-hakoru")
-    t.card("hero-larra", "castle-portal")
+    t.do("perform_card", "hero-larra", "castle-portal")
     return t
 
 
@@ -94,15 +103,15 @@ def test_a_horn_cannot_end_while_the_teammates_shots_are_due() -> None:
     perform the indicated shot sequence (this is not optional)")"""
     t = tutorial()
     t.do(A.SetCharge("hero-hakoru", "catacomb-hail-xaugorth", 2))
-    t.card("hero-hakoru", "catacomb-hail-xaugorth")
+    t.do("perform_card", "hero-hakoru", "catacomb-hail-xaugorth")
     with pytest.raises(IllegalActionError) as refused:
-        t.end("hero-hakoru")
+        t.end_turn("hero-hakoru")
     assert refused.value.rule == f"{MANUAL}: Team Actions"
     assert "hero-formilus" in str(refused.value) and "hero-cahreliss" in str(refused.value)
     t.shot("hero-formilus", "rush")
     t.shot("hero-formilus", "fireball")
     with pytest.raises(IllegalActionError, match="hero-cahreliss"):
-        t.end("hero-hakoru")
+        t.end_turn("hero-hakoru")
     # A shot made without effect is still the shot made (docs/rulings.md): the Queen flicks and misses.
     t.do(A.SkipShot("hero-cahreliss"))
     t.shot("hero-cahreliss", "fireball")
@@ -115,15 +124,15 @@ def test_a_team_action_cannot_end_before_every_hero_has_performed_it() -> None:
     t = tutorial(armour_tokens=False)
     passes(t, "hero-hakoru")
     t.do(A.SetCharge("hero-larra", "castle-send-reinforcements", 2))
-    t.card("hero-larra", "castle-send-reinforcements")
+    t.do("perform_card", "hero-larra", "castle-send-reinforcements")
     with pytest.raises(IllegalActionError, match="not optional"):
-        t.end("hero-larra")  # before the hero's own egg shot: the Team icon's part is still to come
+        t.end_turn("hero-larra")  # before the hero's own egg shot: the Team icon's part is still to come
     t.shot("hero-larra", "egg")
     for hero in ("hero-larra", "hero-kethyst"):
         t.shot(hero, "rush")
         t.shot(hero, "melee")
     with pytest.raises(IllegalActionError, match="hero-delilah"):
-        t.end("hero-larra")
+        t.end_turn("hero-larra")
     t.shot("hero-delilah", "rush")
     t.shot("hero-delilah", "melee")
     assert t.state.turn is None
@@ -135,26 +144,26 @@ def test_a_skipped_shot_of_a_team_alternative_is_the_heros_choice_of_alternative
     t = tutorial(armour_tokens=False)
     passes(t, "hero-hakoru")
     t.do(A.SetCharge("hero-delilah", "castle-target-acquired", 2))
-    t.card("hero-delilah", "castle-target-acquired")
+    t.do("perform_card", "hero-delilah", "castle-target-acquired")
     turn = t.state.turn
     assert turn is not None and len({p.alt for p in turn.queue if p.actor == "hero-delilah"}) == 2
     t.do(A.SkipShot("hero-delilah"))  # her shot, made without effect: the other alternative is gone
     turn = t.state.turn
     assert turn is not None and "hero-delilah" not in {p.actor for p in turn.queue}
     with pytest.raises(IllegalActionError, match="not optional"):
-        t.end("hero-delilah")
+        t.end_turn("hero-delilah")
 
 
 def test_a_heros_own_sequence_may_still_end_early() -> None:
     """catacombs-and-castles-1e-manual.txt: Shot Sequences (a hero's own action; docs/rulings.md)"""
     t = tutorial()
     t.declare("hero-hakoru", 0)
-    t.end("hero-hakoru")
+    t.end_turn("hero-hakoru")
     assert t.state.turn is None and t.state.side_to_move == "castle"
 
 
 # == portraits and trapped heroes =================================================================
-def web_larra(t: Table1E) -> None:
+def web_larra(t: RulesScript) -> None:
     t.declare("hero-cahreliss", 1)
     t.shot("hero-cahreliss", "web", "hero-larra")
     t.answer("power:catacomb-embrace-the-flames")
@@ -207,7 +216,7 @@ def test_the_attacking_team_lifts_its_web_only_at_the_start_of_its_turn() -> Non
     t.declare("hero-hakoru", 0)
     with pytest.raises(NotYourTurnError, match="start of the turn"):
         t.do(lift)
-    t.end("hero-hakoru")
+    t.end_turn("hero-hakoru")
     passes(t, "hero-kethyst")
     t.do(lift)
     assert not t.state.character("hero-larra").trapped
@@ -217,13 +226,13 @@ def test_the_attacking_team_lifts_its_web_only_at_the_start_of_its_turn() -> Non
 
 
 # == reinforcements ===============================================================================
-def overseer_turn(t: Table1E) -> None:
+def overseer_turn(t: RulesScript) -> None:
     for c in [c for c in t.state.characters if c.side == "castle" and c.on_mat]:
         if t.rules.is_legal(t.state, A.DeclareAction(c.id, 0)):
             passes(t, c.id)
 
 
-def reinforcement_due() -> Table1E:
+def reinforcement_due() -> RulesScript:
     t = boss_game()
     overseer_turn(t)
     passes(t, "hero-hakoru", "hero-formilus", "hero-cahreliss")
@@ -231,7 +240,7 @@ def reinforcement_due() -> Table1E:
     return t
 
 
-def reinforce(t: Table1E, *placements: tuple[str, int]) -> None:
+def reinforce(t: RulesScript, *placements: tuple[str, int]) -> None:
     t.do(A.PerformCard("boss-sothemir", "reinforcement", placements=placements))
 
 
@@ -321,13 +330,13 @@ RANDSARR = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
 VORTEX = ChargedCard("catacomb-vortex", "Vortex", "ability", 0, ((Step("vortex"),),), team="catacomb")
 
 
-def shield_game(**extra: Any) -> Table1E:
+def shield_game(**extra: Any) -> RulesScript:
     catacomb = {**JEN, "abilities": {"hakoru": ["catacomb-vortex", "catacomb-stand-in-1"]}}
     setup = {"mode": "team", "armour_tokens": False, "sides": [RANDSARR, catacomb], **extra}
-    return Table1E(setup, with_cards(VORTEX))
+    return castles_1e(setup, with_cards(VORTEX))
 
 
-def randsarr_shields(t: Table1E) -> None:
+def randsarr_shields(t: RulesScript) -> None:
     t.declare("hero-randsarr", 0)
     t.shot("hero-randsarr", "rush")
     t.shot("hero-randsarr", "melee")
@@ -364,7 +373,7 @@ def test_the_shield_disc_goes_back_when_the_sequence_ends_without_its_shield_ste
     t.declare("hero-randsarr", 0)
     assert not t.state.shields
     t.shot("hero-randsarr", "rush")
-    t.end("hero-randsarr")  # the melee and the shield step not made
+    t.end_turn("hero-randsarr")  # the melee and the shield step not made
     assert t.state.shields == ("castle-shield",)
 
 
@@ -373,7 +382,7 @@ def test_a_vortex_rushes_the_opposing_shield_disc_it_hits() -> None:
     vortex disc, the attacker executes a single Rush shot for that character. This includes shield discs")"""
     t = shield_game(board_side="catacomb")  # Team Castle goes first
     randsarr_shields(t)
-    t.card("hero-hakoru", "catacomb-vortex")
+    t.do("perform_card", "hero-hakoru", "catacomb-vortex")
     t.shot("hero-hakoru", "vortex", "castle-shield", "hero-larra")
     t.answer("power:catacomb-stand-in-1") if t.state.pending else None
     turn = t.state.turn
@@ -408,8 +417,8 @@ def test_an_ability_card_leaves_the_shield_disc_where_it_is() -> None:
         "castle-guard", "Guard", "ability", 0, ((Step("rush"), Step("shield", "then")),), team="castle"
     )
     castle = {**RANDSARR, "abilities": {"randsarr": ["castle-guard", "castle-loose-arrows"]}}
-    t = Table1E({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]}, with_cards(shield))
-    t.card("hero-randsarr", "castle-guard")
+    t = castles_1e({"mode": "team", "board_side": "catacomb", "sides": [castle, JEN]}, with_cards(shield))
+    t.do("perform_card", "hero-randsarr", "castle-guard")
     t.shot("hero-randsarr", "rush")
     t.shot("hero-randsarr", "shield")
     assert t.state.shields == ()
@@ -434,7 +443,7 @@ def test_the_teams_take_turns_placing_the_six_obstacles_one_a_quadrant_first() -
         ("slab", 3, "castle"),
     ]
     assert len(t.state.public_view()["obstacles"]) == 6
-    other_side = Table1E({"mode": "team", "board_side": "catacomb", "sides": [SAM, JEN], "obstacles": SIX})
+    other_side = castles_1e({"mode": "team", "board_side": "catacomb", "sides": [SAM, JEN], "obstacles": SIX})
     assert other_side.state.obstacles[0].team == "catacomb"  # "the opposite is true" on the Catacomb side
     assert tutorial().state.obstacles == ()  # a setup that does not record them
 
@@ -486,11 +495,11 @@ def test_a_card_played_in_boss_mode_is_refused_as_out_of_the_game() -> None:
     it is out of the game")"""
     t = boss_game()
     overseer_turn(t)
-    t.card("hero-hakoru", "catacomb-stand-in-1")
-    t.end("hero-hakoru")
+    t.do("perform_card", "hero-hakoru", "catacomb-stand-in-1")
+    t.end_turn("hero-hakoru")
     with pytest.raises(CardNotPlayableError) as refused:
-        t.card("hero-formilus", "catacomb-stand-in-1")
+        t.do("perform_card", "hero-formilus", "catacomb-stand-in-1")
     assert refused.value.rule == f"{MANUAL}: Ability Cards in Boss Mode"
     with pytest.raises(CardNotPlayableError) as not_held:
-        t.card("hero-formilus", "catacomb-hail-xaugorth")  # Hakoru's, still in the game
+        t.do("perform_card", "hero-formilus", "catacomb-hail-xaugorth")  # Hakoru's, still in the game
     assert not_held.value.rule == f"{MANUAL}: Ability Cards"

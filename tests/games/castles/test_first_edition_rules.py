@@ -19,15 +19,16 @@ from service.rules.errors import (
     IllegalActionError,
     NotYourTurnError,
 )
-from tests.games.castles.table1e import JEN, SAM, Table1E, boss_game, shipped_cards, tutorial
+from tests.helpers.game_setups import CASTLES_1E, JEN, SAM, boss_game, castles_1e, shipped_cards, tutorial
+from tests.helpers.rules_script import RulesScript
 
 
 def with_card(card: ChargedCard):  # type: ignore[no-untyped-def]
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_1E)
     return replace(cards, ability_cards={**cards.ability_cards, card.id: card})
 
 
-def hakoru_rushes(t: Table1E) -> None:
+def hakoru_rushes(t: RulesScript) -> None:
     t.declare("hero-hakoru", 0)
     t.shot("hero-hakoru", "rush")
     t.do(A.EndTurn("hero-hakoru"))
@@ -58,27 +59,27 @@ def test_each_hero_takes_two_ability_cards_recommended_or_chosen_from_its_team()
         "castle-channel-the-cyclone": 0,
     }
     chosen = {**SAM, "abilities": {"larra": ["castle-loose-arrows", "castle-blow-the-horn"]}}
-    t = Table1E({"mode": "team", "sides": [chosen, JEN]})
+    t = castles_1e({"mode": "team", "sides": [chosen, JEN]})
     assert {k for k, _ in t.state.character("hero-larra").charges} == {
         "castle-loose-arrows",
         "castle-blow-the-horn",
     }
     wrong_team = {**SAM, "abilities": {"larra": ["castle-loose-arrows", "catacomb-hail-xaugorth"]}}
     with pytest.raises(SetupRefused, match="not a Team Castle Ability card"):
-        Table1E({"mode": "team", "sides": [wrong_team, JEN]})
+        castles_1e({"mode": "team", "sides": [wrong_team, JEN]})
     one_card = {**SAM, "abilities": {"larra": ["castle-loose-arrows"]}}
     with pytest.raises(SetupRefused, match="two different Ability cards"):
-        Table1E({"mode": "team", "sides": [one_card, JEN]})
+        castles_1e({"mode": "team", "sides": [one_card, JEN]})
 
 
 def test_the_first_edition_has_only_team_and_boss_mode_and_equal_teams() -> None:
     """catacombs-and-castles-1e-manual.txt: Game Overview (Differences Between the Two Modes)"""
     with pytest.raises(SetupRefused, match="Team and Boss Mode"):
-        Table1E({"mode": "one-versus-one", "sides": [SAM, JEN]})
+        castles_1e({"mode": "one-versus-one", "sides": [SAM, JEN]})
     with pytest.raises(SetupRefused, match="2 vs 2, 3 vs 3 or 4 vs 4"):
-        Table1E({"mode": "team", "sides": [SAM, {**JEN, "heroes": ["hakoru"]}]})
+        castles_1e({"mode": "team", "sides": [SAM, {**JEN, "heroes": ["hakoru"]}]})
     with pytest.raises(SetupRefused, match="equal number of Health Tokens"):
-        Table1E({"mode": "team", "sides": [{**SAM, "health_tokens": 6}, JEN]})
+        castles_1e({"mode": "team", "sides": [{**SAM, "health_tokens": 6}, JEN]})
 
 
 # == turns ========================================================================================
@@ -123,7 +124,7 @@ def test_no_chain_rule_in_the_first_edition() -> None:
     card = ChargedCard(
         "catacomb-twin", "Twin", "ability", 0, ((Step("melee"), Step("melee", "then")),), team="catacomb"
     )
-    t = Table1E(
+    t = castles_1e(
         {
             "mode": "team",
             "armour_tokens": False,
@@ -131,7 +132,7 @@ def test_no_chain_rule_in_the_first_edition() -> None:
         },
         with_card(card),
     )
-    t.card("hero-hakoru", "catacomb-twin")
+    t.do("perform_card", "hero-hakoru", "catacomb-twin")
     t.shot("hero-hakoru", "melee", "hero-larra")
     t.shot("hero-hakoru", "melee", "hero-larra")  # the same target twice in a row: damaged both times
     assert t.pool("castle") == 6
@@ -142,9 +143,9 @@ def test_an_ability_card_is_activated_by_discarding_its_tokens() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Mode Setup (Ability Cards)"""
     t = tutorial()
     with pytest.raises(CardNotPlayableError, match="0 of the 1 Health Tokens"):
-        t.card("hero-hakoru", "catacomb-stand-in-1")
+        t.do("perform_card", "hero-hakoru", "catacomb-stand-in-1")
     t.do(A.SetCharge("hero-hakoru", "catacomb-stand-in-1", 1))
-    t.card("hero-hakoru", "catacomb-stand-in-1")
+    t.do("perform_card", "hero-hakoru", "catacomb-stand-in-1")
     assert t.tokens("hero-hakoru", "catacomb-stand-in-1") == 0
     assert [p.shot for p in t.state.turn.queue] == ["rush", "shuriken"]  # type: ignore[union-attr]
 
@@ -153,8 +154,8 @@ def test_a_card_without_a_health_token_icon_is_free() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Mode Setup (Ability Cards: free to use)"""
     free = ChargedCard("catacomb-free", "Free", "ability", 0, ((Step("missile"),),), team="catacomb")
     side = {**JEN, "abilities": {"hakoru": ["catacomb-free", "catacomb-stand-in-1"]}}
-    t = Table1E({"mode": "team", "sides": [SAM, side]}, with_card(free))
-    t.card("hero-hakoru", "catacomb-free")
+    t = castles_1e({"mode": "team", "sides": [SAM, side]}, with_card(free))
+    t.do("perform_card", "hero-hakoru", "catacomb-free")
     assert [p.shot for p in t.state.turn.queue] == ["missile"]  # type: ignore[union-attr]
 
 
@@ -162,7 +163,7 @@ def test_horn_the_teammates_perform_the_sequence_in_place_of_the_hero() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Actions (Horn of Heroes / Wraith Horn)"""
     t = tutorial()
     t.do(A.SetCharge("hero-hakoru", "catacomb-hail-xaugorth", 2))
-    t.card("hero-hakoru", "catacomb-hail-xaugorth")
+    t.do("perform_card", "hero-hakoru", "catacomb-hail-xaugorth")
     turn = t.state.turn
     assert turn is not None
     assert [(p.actor, p.shot) for p in turn.queue] == [
@@ -178,7 +179,7 @@ def test_the_initiator_of_a_team_action_takes_no_tokens_from_it() -> None:
     t = tutorial(armour_tokens=False)
     hakoru_rushes(t)
     t.do(A.SetCharge("hero-larra", "castle-send-reinforcements", 2))
-    t.card("hero-larra", "castle-send-reinforcements")
+    t.do("perform_card", "hero-larra", "castle-send-reinforcements")
     t.shot("hero-larra", "egg")  # misses: no warrior
     t.shot("hero-larra", "rush")
     t.shot("hero-larra", "melee", "hero-formilus")
@@ -281,7 +282,7 @@ def test_vortex_rushes_each_opponent_hit() -> None:
     t = tutorial(armour_tokens=False)
     hakoru_rushes(t)
     t.do(A.SetCharge("hero-delilah", "castle-channel-the-cyclone", 2))
-    t.card("hero-delilah", "castle-channel-the-cyclone")
+    t.do("perform_card", "hero-delilah", "castle-channel-the-cyclone")
     t.shot("hero-delilah", "vortex", "hero-formilus", "hero-cahreliss")
     assert [(p.shot, p.piece) for p in t.state.turn.queue] == [  # type: ignore[union-attr]
         ("rush", "hero-cahreliss"),
@@ -295,7 +296,7 @@ def test_temporal_shift_returns_the_opponent_to_its_start_zone() -> None:
     t = tutorial(armour_tokens=False)
     hakoru_rushes(t)
     t.do(A.SetCharge("hero-kethyst", "castle-use-your-magic", 2))
-    t.card("hero-kethyst", "castle-use-your-magic", alternative=0)
+    t.do("perform_card", "hero-kethyst", "castle-use-your-magic", alternative=0)
     t.shot("hero-kethyst", "rush")
     t.shot("hero-kethyst", "temporal_shift", "hero-formilus")
     assert any(isinstance(e, CE.ReturnedToStart) and e.character == "hero-formilus" for e in t.events)
@@ -306,7 +307,7 @@ def test_target_ice_damages_only_the_declared_target_and_may_be_shot_again() -> 
     t = tutorial(armour_tokens=False)
     hakoru_rushes(t)
     t.do(A.SetCharge("hero-delilah", "castle-target-acquired", 2))
-    t.card("hero-delilah", "castle-target-acquired")
+    t.do("perform_card", "hero-delilah", "castle-target-acquired")
     t.shot("hero-delilah", "target_ice", "hero-formilus", target="hero-hakoru")
     assert t.pool("catacomb") == 8
     t.shot("hero-delilah", "target_ice", "hero-hakoru", target="hero-hakoru")
@@ -319,7 +320,7 @@ def test_egg_places_a_warrior_that_cannot_act_on_that_turn() -> None:
     t = tutorial(armour_tokens=False)
     hakoru_rushes(t)
     t.do(A.SetCharge("hero-kethyst", "castle-use-your-magic", 2))
-    t.card("hero-kethyst", "castle-use-your-magic", alternative=1)
+    t.do("perform_card", "hero-kethyst", "castle-use-your-magic", alternative=1)
     t.shot("hero-kethyst", "rush")
     t.shot("hero-kethyst", "egg", "hero-formilus")
     t.answer("warrior-royal-archer-1") if t.state.pending else None
@@ -348,7 +349,7 @@ def test_boss_mode_setup_24_tokens_lord_armour_two_reinforcements_overseer_first
     )
     assert on_mat == ["querling", "royal-archer", "watch-guard"]
     assert (
-        Table1E(
+        castles_1e(
             {
                 "mode": "boss",
                 "sides": [
@@ -367,17 +368,17 @@ def test_the_overseer_cannot_reinforce_on_the_first_turn() -> None:
     """catacombs-and-castles-1e-manual.txt: Reinforcements"""
     t = boss_game()
     with pytest.raises(CardNotPlayableError, match="first turn"):
-        t.card("boss-sothemir", "reinforcement")
+        t.do("perform_card", "boss-sothemir", "reinforcement")
 
 
-def overseer_turn(t: Table1E) -> None:
+def overseer_turn(t: RulesScript) -> None:
     for c in [c for c in t.state.characters if c.side == "castle" and c.on_mat]:
         if t.state.side_to_move == "castle" and t.rules.is_legal(t.state, A.DeclareAction(c.id, 0)):
             t.declare(c.id, 0)
             t.do(A.EndTurn(c.id))
 
 
-def heroes_turn(t: Table1E) -> None:
+def heroes_turn(t: RulesScript) -> None:
     for hero in ("hero-hakoru", "hero-formilus", "hero-cahreliss"):
         t.declare(hero, 0)
         t.do(A.EndTurn(hero))
@@ -390,7 +391,7 @@ def test_reinforcements_place_three_different_warriors_who_act_first() -> None:
     assert t.state.side_to_move == "catacomb"
     heroes_turn(t)
     assert t.state.side_to_move == "castle" and t.state.round == 2
-    t.card("boss-sothemir", "reinforcement")
+    t.do("perform_card", "boss-sothemir", "reinforcement")
     assert t.state.side("castle").reinforcements == 1
     new = t.state.reinforcing
     assert sorted(t.state.character(w).card for w in new) == ["querling", "royal-archer", "watch-guard"]
@@ -407,13 +408,13 @@ def test_ability_cards_in_boss_mode_need_no_charge_and_are_played_once() -> None
     """catacombs-and-castles-1e-manual.txt: Ability Cards in Boss Mode"""
     t = boss_game()
     overseer_turn(t)
-    t.card("hero-hakoru", "catacomb-stand-in-1")
+    t.do("perform_card", "hero-hakoru", "catacomb-stand-in-1")
     assert "catacomb-stand-in-1" not in dict(t.state.character("hero-hakoru").charges)
     t.shot("hero-hakoru", "rush")
     t.shot("hero-hakoru", "shuriken", "warrior-royal-archer-1")
     assert not t.state.character("warrior-royal-archer-1").on_mat
     with pytest.raises(IllegalActionError):
-        t.card("hero-formilus", "catacomb-stand-in-1")
+        t.do("perform_card", "hero-formilus", "catacomb-stand-in-1")
 
 
 def test_the_castle_lord_changes_form_when_he_discards_his_armour_token() -> None:
@@ -432,7 +433,7 @@ def test_the_castle_lord_changes_form_when_he_discards_his_armour_token() -> Non
 
 def test_the_catacomb_lord_changes_form_at_will() -> None:
     """catacombs-and-castles-1e-manual.txt: Boss Mode (The Castle Lord)"""
-    t = Table1E(
+    t = castles_1e(
         {
             "mode": "boss",
             "sides": [
@@ -466,7 +467,7 @@ def test_an_organisers_overlay_supplies_a_cards_printed_charge(tmp_path: Path) -
     )
     cards = castles_cards(load_castles_content("catacombs-and-castles-1e", overlay=tmp_path))
     assert cards.ability_card("castle-loose-arrows").charge == 3
-    t = Table1E(
+    t = castles_1e(
         {
             "mode": "team",
             "sides": [{**SAM, "heroes": ["randsarr", "larra"]}, {**JEN, "heroes": ["hakoru", "formilus"]}],
@@ -476,7 +477,7 @@ def test_an_organisers_overlay_supplies_a_cards_printed_charge(tmp_path: Path) -
     t.do(A.SetCharge("hero-randsarr", "castle-loose-arrows", 2))
     hakoru_rushes(t)
     with pytest.raises(CardNotPlayableError, match="2 of the 3"):
-        t.card("hero-randsarr", "castle-loose-arrows")
+        t.do("perform_card", "hero-randsarr", "castle-loose-arrows")
 
 
 def test_a_refusal_cites_the_first_edition_manual() -> None:
@@ -493,13 +494,13 @@ def test_a_refusal_cites_the_first_edition_manual() -> None:
 
 def test_two_against_two_and_four_against_four() -> None:
     """catacombs-and-castles-1e-manual.txt: Setting Up The Game (suggested teams by player count)"""
-    small = Table1E(
+    small = castles_1e(
         {
             "mode": "team",
             "sides": [{**SAM, "heroes": ["larra", "delilah"]}, {**JEN, "heroes": ["hakoru", "formilus"]}],
         }
     )
-    big = Table1E(
+    big = castles_1e(
         {
             "mode": "team",
             "sides": [
@@ -516,13 +517,13 @@ def test_after_a_horn_only_the_initiators_portrait_is_rotated() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Actions (a participant's Portrait card is not rotated)"""
     t = tutorial()
     t.do(A.SetCharge("hero-hakoru", "catacomb-hail-xaugorth", 2))
-    t.card("hero-hakoru", "catacomb-hail-xaugorth")
+    t.do("perform_card", "hero-hakoru", "catacomb-hail-xaugorth")
     for hero in ("hero-formilus", "hero-cahreliss"):
         t.shot(hero, "rush")
         t.shot(hero, "fireball")
     assert t.state.turn is None and t.state.acted == ("hero-hakoru",)
     t.declare("hero-larra", 0)
-    t.end("hero-larra")
+    t.end_turn("hero-larra")
     t.declare("hero-formilus", 0)  # the Marauder took part, and still has his own action
     assert t.state.turn is not None
 
@@ -534,7 +535,7 @@ def test_a_hero_under_a_web_takes_no_part_in_a_team_action() -> None:
     t.shot("hero-cahreliss", "web", "hero-kethyst")
     t.answer("power:catacomb-embrace-the-flames")
     t.do(A.SetCharge("hero-delilah", "castle-target-acquired", 2))
-    t.card("hero-delilah", "castle-target-acquired")
+    t.do("perform_card", "hero-delilah", "castle-target-acquired")
     assert {p.actor for p in t.state.turn.queue} == {"hero-delilah", "hero-larra"}  # type: ignore[union-attr]
 
 
@@ -544,14 +545,14 @@ def test_a_reinforcement_token_is_spent_only_at_the_start_of_the_overseers_turn(
     overseer_turn(t)
     heroes_turn(t)
     t.declare("boss-sothemir", 0)
-    t.end("boss-sothemir")
+    t.end_turn("boss-sothemir")
     with pytest.raises(NotYourTurnError, match="start of the turn"):
-        t.card("boss-sothemir", "reinforcement")
+        t.do("perform_card", "boss-sothemir", "reinforcement")
 
 
 def test_every_team_can_take_its_recommended_cards_together() -> None:
     """catacombs-and-castles-1e-manual.txt: Team Mode Setup (the two Ability cards of the Rules card)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_1E)
     for team in ("castle", "catacomb"):
         held = [a for h in cards.heroes.values() if h.team == team for a in h.abilities]
         assert len(held) == len(set(held)) == 8

@@ -9,16 +9,17 @@ import pytest
 
 from service.rules import actions as A
 from service.rules.errors import IllegalActionError
-from tests.games.castles.table1e import JEN, Table1E, boss_game, shipped_cards, tutorial
+from tests.helpers.game_setups import CASTLES_1E, JEN, boss_game, castles_1e, shipped_cards, tutorial
+from tests.helpers.rules_script import RulesScript
 
 
-def settle(t: Table1E) -> None:
+def settle(t: RulesScript) -> None:
     """Answers each decision with its first option (where a captured Health Token goes)."""
     while t.state.pending is not None:
         t.answer(t.state.pending.options[0].id)
 
 
-def hakoru_rushes(t: Table1E) -> None:
+def hakoru_rushes(t: RulesScript) -> None:
     t.declare("hero-hakoru", 0)
     t.shot("hero-hakoru", "rush")
     t.do(A.EndTurn("hero-hakoru"))
@@ -27,7 +28,7 @@ def hakoru_rushes(t: Table1E) -> None:
 def test_the_box_four_heroes_a_team_two_lords_and_three_warriors_a_team_of_four_pieces() -> None:
     """catacombs-and-castles-1e-manual.txt: Components (Hero Cards x8 a team, Lord Cards, Warrior Cards x3,
     Warrior Pieces x12)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_1E)
     assert Counter(h.team for h in cards.heroes.values()) == {"castle": 4, "catacomb": 4}
     assert sorted(cards.bosses) == ["sothemir", "xaugorth"]
     assert Counter(w.team for w in cards.warriors.values()) == {"castle": 3, "catacomb": 3}
@@ -52,7 +53,7 @@ def test_a_heroes_rules_card_gives_the_sequence_it_performs_and_its_recommended_
         t.shot("hero-hakoru", "shuriken", "hero-larra")  # the rush comes first
     t.shot("hero-hakoru", "rush")
     t.shot("hero-hakoru", "shuriken")
-    assert t.state.turn is None or not t.state.turn.queue
+    assert t.state.turn is None
 
 
 def test_characters_on_one_team_cannot_damage_each_other() -> None:
@@ -114,7 +115,7 @@ def test_a_warrior_has_a_single_health_point_and_leaves_the_board_when_hit() -> 
 def test_a_shield_shot_inflicts_no_damage() -> None:
     """catacombs-and-castles-1e-manual.txt: Shot Reference (Shields)"""
     castle = {"team": "castle", "heroes": ["randsarr", "larra", "kethyst"]}
-    t = Table1E({"mode": "team", "board_side": "castle", "sides": [castle, JEN], "armour_tokens": False})
+    t = castles_1e({"mode": "team", "board_side": "castle", "sides": [castle, JEN], "armour_tokens": False})
     hakoru_rushes(t)
     t.declare("hero-randsarr", 0)
     t.shot("hero-randsarr", "rush")

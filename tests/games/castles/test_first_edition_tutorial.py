@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.games.castles.core import events as CE
 from service.rules import actions as A
-from tests.games.castles.table1e import tutorial
+from tests.helpers.game_setups import tutorial
 
 ICE_CARD = "castle-target-acquired"
 
@@ -91,7 +91,7 @@ def test_the_quick_start_tutorial_as_jen_and_sam_play_it() -> None:
     assert t.armour("hero-kethyst") == (1,) and t.armour("hero-larra") == (1,) and t.pool("castle") == 8
 
     # 10. Target Acquired!: two tokens discarded; every hero, the Ranger first, performs a Target Ice or Claw.
-    t.card("hero-delilah", ICE_CARD, order=("hero-kethyst", "hero-delilah", "hero-larra"))
+    t.do("perform_card", "hero-delilah", ICE_CARD, order=("hero-kethyst", "hero-delilah", "hero-larra"))
     assert t.tokens("hero-delilah", ICE_CARD) == 0
     t.shot("hero-kethyst", "target_ice", "hero-formilus", target="hero-formilus")
     t.answer("take")

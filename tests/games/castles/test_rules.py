@@ -9,7 +9,15 @@ import pytest
 from service.games.castles.core import actions as A
 from service.games.castles.second_edition.setup import SetupRefused
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotYourTurnError
-from tests.games.castles.table import TUTORIAL_TEAMS, Table, shipped_cards, team_game, with_attributes
+from tests.helpers.game_setups import (
+    CASTLES_2E,
+    TUTORIAL_TEAMS,
+    castles_2e,
+    shipped_cards,
+    team_game,
+    with_attributes,
+)
+from tests.helpers.rules_script import RulesScript
 
 BOSS_SIDES = [
     {"team": "castle", "heroes": ["larra", "kethyst", "delilah"], "health_tokens": 12},
@@ -23,7 +31,7 @@ BOSS_SIDES = [
 ]
 
 
-def past_first_strike(g: Table) -> None:
+def past_first_strike(g: RulesScript) -> None:
     """The first hero's turn (no damage under the First Strike Rule): the Assassin rushes."""
     g.turn("hero-hakoru", ("rush",), ("fireball",))
 
@@ -81,13 +89,15 @@ def test_the_chain_rule_ignores_a_consecutive_hit_on_the_same_target() -> None:
     g.answer("power:kethyst-ability")
     assert g.pool("catacomb") == 11
     # An ability of two missiles: the second on the same Marauder is ignored.
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     ability = replace(
         heroes["larra"].ability, charge=1, sequences=((_step("missile"), _step("missile", "then")),)
     )
     heroes["larra"] = replace(heroes["larra"], ability=ability)
-    g2 = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g2 = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g2)
     g2.do(A.SetCharge("hero-larra", "ability", 1))
     g2.do(A.PerformCard("hero-larra", "ability"))
@@ -150,11 +160,13 @@ def test_power_assist_health_void_and_capture_transfers() -> None:
     past_first_strike(g)
     # Critical melee: power or void. Void takes tokens off the damaged hero's card.
     g.do(A.SetCharge("hero-formilus", "ability", 2))
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     for hero, shot in (("larra", "critical_melee"), ("kethyst", "leech"), ("delilah", "net")):
         heroes[hero] = replace(heroes[hero], sequences=((_step(shot),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.do(A.SetCharge("hero-formilus", "ability", 2))
     g.declare("hero-larra")
@@ -179,10 +191,12 @@ def test_power_assist_health_void_and_capture_transfers() -> None:
 
 def test_assist_transfer_charges_a_teammate() -> None:
     """catacombs-and-castles-2e-manual.md: Health and Transfer Types (Assist Transfer)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("longbow"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "longbow", "hero-formilus")
@@ -208,7 +222,7 @@ def test_armour_blocks_a_hit_full_flips_then_half_is_discarded() -> None:
 
 def test_one_versus_one_armour_twelve_tokens_and_no_assists() -> None:
     """catacombs-and-castles-2e-manual.md: One versus One Mode"""
-    g = Table(
+    g = castles_2e(
         {
             "mode": "one-versus-one",
             "first": "castle",
@@ -229,7 +243,7 @@ def test_one_versus_one_armour_twelve_tokens_and_no_assists() -> None:
 
 def test_the_game_ends_when_a_health_pool_is_depleted() -> None:
     """catacombs-and-castles-2e-manual.md: Team Mode Objective"""
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS, "health_tokens": 2})
+    g = castles_2e({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS, "health_tokens": 2})
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "rush")
@@ -247,8 +261,8 @@ def test_roles_one_of_each_per_team_unless_quick_start() -> None:
         {"team": "catacomb", "heroes": ["hakoru", "angelique", "xaugorth"]},
     ]
     with pytest.raises(SetupRefused, match="one of each role"):
-        Table({"mode": "team", "sides": quick})
-    g = Table({"mode": "team", "sides": quick, "quick_start": True, "seed": 3})
+        castles_2e({"mode": "team", "sides": quick})
+    g = castles_2e({"mode": "team", "sides": quick, "quick_start": True, "seed": 3})
     assert g.state.first_side in ("castle", "catacomb")
 
 
@@ -256,23 +270,25 @@ def test_setup_refuses_unequal_teams_and_pools() -> None:
     """catacombs-and-castles-2e-manual.md: Team Mode Setup; Team Mode"""
     uneven = [TUTORIAL_TEAMS[0], {"team": "catacomb", "heroes": ["hakoru", "formilus"]}]
     with pytest.raises(SetupRefused, match="same number of heroes"):
-        Table({"mode": "team", "sides": uneven})
+        castles_2e({"mode": "team", "sides": uneven})
     pools = [{**TUTORIAL_TEAMS[0], "health_tokens": 10}, TUTORIAL_TEAMS[1]]
     with pytest.raises(SetupRefused, match="same number of Health Tokens"):
-        Table({"mode": "team", "sides": pools})
+        castles_2e({"mode": "team", "sides": pools})
 
 
 def test_heat_resistant_and_toughness() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Attributes (Heat Resistant, Toughness)"""
-    cards = with_attributes(shipped_cards(), "larra", "heat_resistant")
+    cards = with_attributes(shipped_cards(CASTLES_2E), "larra", "heat_resistant")
     cards = with_attributes(cards, "kethyst", "toughness")
-    g = Table({"mode": "team", "first": "castle", "sides": TUTORIAL_TEAMS}, cards)
+    g = castles_2e({"mode": "team", "first": "castle", "sides": TUTORIAL_TEAMS}, cards)
     g.turn("hero-delilah", ("rush",), ("missile",))
     g.turn("hero-hakoru", ("rush",), ("fireball", "hero-larra"))
     assert g.pool("castle") == 12
     heroes = dict(cards.heroes)
     heroes["formilus"] = replace(heroes["formilus"], sequences=((_step("critical_melee"),),))
-    g = Table({"mode": "team", "first": "castle", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "castle", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     g.turn("hero-delilah", ("rush",), ("missile",))
     g.declare("hero-formilus")
     g.shot("hero-formilus", "critical_melee", "hero-kethyst")
@@ -282,10 +298,12 @@ def test_heat_resistant_and_toughness() -> None:
 
 def test_toxic_hurts_a_character_shot_attacker() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Attributes (Toxic)"""
-    cards = with_attributes(shipped_cards(), "formilus", "toxic")
+    cards = with_attributes(shipped_cards(CASTLES_2E), "formilus", "toxic")
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("melee"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "melee", "hero-formilus")
@@ -295,10 +313,12 @@ def test_toxic_hurts_a_character_shot_attacker() -> None:
 
 def test_target_shot_damages_only_the_declared_target_and_may_retry() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots (Target)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("target"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "target", "hero-cahreliss", target="hero-formilus")
@@ -311,10 +331,12 @@ def test_target_shot_damages_only_the_declared_target_and_may_retry() -> None:
 
 def test_lightning_is_three_flicks_and_only_the_third_damages() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots (Lightning Shot)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("lightning"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "lightning", "hero-formilus")
@@ -327,10 +349,12 @@ def test_lightning_is_three_flicks_and_only_the_third_damages() -> None:
 
 def test_vortex_adds_a_rush_with_each_enemy_hit() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots (Vortex)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("vortex"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "vortex", "hero-formilus", "hero-cahreliss")
@@ -344,10 +368,10 @@ def test_vortex_adds_a_rush_with_each_enemy_hit() -> None:
 
 def test_net_variant_traps_a_damaged_enemy_until_the_piece_is_knocked_off() -> None:
     """catacombs-and-castles-2e-manual.md: Variant Rules for the Net and Web Shots (Optional)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("net"),),))
-    g = Table(
+    g = castles_2e(
         {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS, "net_web_variant": True},
         replace(cards, heroes=heroes),
     )
@@ -366,11 +390,11 @@ def test_net_variant_traps_a_damaged_enemy_until_the_piece_is_knocked_off() -> N
 
 def test_net_variant_nets_give_only_a_power_transfer() -> None:
     """catacombs-and-castles-2e-manual.md: Variant Rules for the Net and Web Shots (Optional)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("web"),),))
     for variant, capture_offered in ((False, True), (True, False)):
-        g = Table(
+        g = castles_2e(
             {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS, "net_web_variant": variant},
             replace(cards, heroes=heroes),
         )
@@ -384,10 +408,12 @@ def test_net_variant_nets_give_only_a_power_transfer() -> None:
 
 def test_runic_shift_places_the_character_then_it_may_melee() -> None:
     """catacombs-and-castles-2e-manual.md: Special Shots (Runic Shift)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("runic_shift"),),))
-    g = Table({"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes))
+    g = castles_2e(
+        {"mode": "team", "first": "catacomb", "sides": TUTORIAL_TEAMS}, replace(cards, heroes=heroes)
+    )
     past_first_strike(g)
     g.declare("hero-larra")
     assert [p.shot for p in g.state.turn.queue] == ["runic_shift", "melee"]
@@ -400,11 +426,11 @@ def test_runic_shift_places_the_character_then_it_may_melee() -> None:
 
 def test_an_egg_that_hits_an_enemy_summons_a_warrior_who_acts_at_once() -> None:
     """catacombs-and-castles-2e-manual.md: Ranged Shots (Egg); Warriors"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes["larra"] = replace(heroes["larra"], sequences=((_step("egg"), _step("missile", "then")),))
     sides = [{**TUTORIAL_TEAMS[0], "warriors": ["castle-warrior-a"]}, TUTORIAL_TEAMS[1]]
-    g = Table({"mode": "team", "first": "catacomb", "sides": sides}, replace(cards, heroes=heroes))
+    g = castles_2e({"mode": "team", "first": "catacomb", "sides": sides}, replace(cards, heroes=heroes))
     past_first_strike(g)
     g.declare("hero-larra")
     g.shot("hero-larra", "egg", "hero-formilus")
@@ -417,8 +443,8 @@ def test_an_egg_that_hits_an_enemy_summons_a_warrior_who_acts_at_once() -> None:
     assert g.state.pending is None
 
 
-def boss_game(**extra: object) -> Table:
-    return Table({"mode": "boss", "first": "castle", "sides": BOSS_SIDES, **extra})
+def boss_game(**extra: object) -> RulesScript:
+    return castles_2e({"mode": "boss", "first": "castle", "sides": BOSS_SIDES, **extra})
 
 
 def test_boss_mode_setup_and_turn_order() -> None:
@@ -449,10 +475,10 @@ def test_boss_mode_needs_its_token_numbers_and_the_boss_teams_warriors() -> None
     side = dict(BOSS_SIDES[1])
     del side["health_tokens"]
     with pytest.raises(SetupRefused, match="health_tokens"):
-        Table({"mode": "boss", "sides": [BOSS_SIDES[0], side]})
+        castles_2e({"mode": "boss", "sides": [BOSS_SIDES[0], side]})
     wrong = {**BOSS_SIDES[1], "warriors": ["castle-warrior-a", "catacomb-warrior-b", "catacomb-warrior-c"]}
     with pytest.raises(SetupRefused, match="boss' team"):
-        Table({"mode": "boss", "sides": [BOSS_SIDES[0], wrong]})
+        castles_2e({"mode": "boss", "sides": [BOSS_SIDES[0], wrong]})
 
 
 def test_a_warrior_is_removed_when_damaged_and_the_boss_charges_its_action() -> None:
@@ -505,9 +531,11 @@ def test_boss_versus_boss_game_lengths_and_same_team_draft() -> None:
         {**sides[1], "warriors": ["catacomb-warrior-a", "catacomb-warrior-b", "castle-warrior-c"]},
     ]
     with pytest.raises(SetupRefused, match="each Warrior card goes to one player"):
-        Table({"mode": "boss-versus-boss", "sides": doubled})
+        castles_2e({"mode": "boss-versus-boss", "sides": doubled})
     for length, health, reinforcements in (("short", 8, 2), ("average", 16, 3), ("long", 24, 4)):
-        g = Table({"mode": "boss-versus-boss", "game_length": length, "first": "catacomb-1", "sides": sides})
+        g = castles_2e(
+            {"mode": "boss-versus-boss", "game_length": length, "first": "catacomb-1", "sides": sides}
+        )
         assert [(s.id, s.health, s.reinforcements) for s in g.state.sides] == [
             ("catacomb-1", health, reinforcements),
             ("catacomb-2", health, reinforcements),
@@ -528,7 +556,7 @@ def test_sothemir_starts_with_three_armour_tokens_and_changes_form_with_the_last
             "warriors": ["catacomb-warrior-a", "catacomb-warrior-b", "catacomb-warrior-c"],
         },
     ]
-    g = Table({"mode": "boss-versus-boss", "game_length": "short", "first": "catacomb", "sides": sides})
+    g = castles_2e({"mode": "boss-versus-boss", "game_length": "short", "first": "catacomb", "sides": sides})
     assert g.state.character("boss-sothemir").armour == (2, 2, 2)
     assert g.state.character("boss-sothemir").form == "armoured"
     g.do(A.SetArmour("boss-sothemir", (1,)))
@@ -559,7 +587,7 @@ def test_the_shipped_shot_table_agrees_with_the_manuals_shot_reference() -> None
     """catacombs-and-castles-2e-manual.md: Reference (Character Shots, Special Shots, Ranged Shots)"""
     from service.games.castles.core.cards import SHOT_REFERENCE
 
-    shipped = shipped_cards().shots
+    shipped = shipped_cards(CASTLES_2E).shots
     assert set(shipped) == set(SHOT_REFERENCE)
     for name, rule in SHOT_REFERENCE.items():
         assert (shipped[name].kind, shipped[name].damage) == (rule.kind, rule.damage), name

@@ -9,7 +9,8 @@ import pytest
 from service.games.castles.core import actions as A
 from service.games.castles.core.cards import CastlesCards, ChargedCard, Step
 from service.rules.errors import NotYourTurnError, UnexpectedShotError
-from tests.games.castles.table import TUTORIAL_TEAMS, Table, shipped_cards, with_attributes
+from tests.helpers.game_setups import CASTLES_2E, TUTORIAL_TEAMS, castles_2e, shipped_cards, with_attributes
+from tests.helpers.rules_script import RulesScript
 
 WARRIORS = {
     "castle": ["castle-warrior-a", "castle-warrior-b", "castle-warrior-c"],
@@ -18,14 +19,14 @@ WARRIORS = {
 
 
 def cards_with(hero: str, *sequences: tuple[Step, ...], base: CastlesCards | None = None) -> CastlesCards:
-    cards = base or shipped_cards()
+    cards = base or shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     heroes[hero] = replace(heroes[hero], sequences=tuple(sequences))
     return replace(cards, heroes=heroes)
 
 
-def game(cards: CastlesCards, first: str = "castle", **extra: object) -> Table:
-    return Table({"mode": "team", "first": first, "sides": TUTORIAL_TEAMS, **extra}, cards)
+def game(cards: CastlesCards, first: str = "castle", **extra: object) -> RulesScript:
+    return castles_2e({"mode": "team", "first": first, "sides": TUTORIAL_TEAMS, **extra}, cards)
 
 
 def test_or_connector_the_player_declares_one_alternative() -> None:
@@ -55,7 +56,7 @@ def test_then_connector_in_printed_order_and_elastic_in_any_order() -> None:
 
 def test_all_shots_are_optional() -> None:
     """catacombs-and-castles-2e-manual.md: Shot Sequences ("All shots in a shot sequence are optional")"""
-    g = game(shipped_cards())
+    g = game(shipped_cards(CASTLES_2E))
     g.declare("hero-larra")
     g.do(A.SkipShot("hero-larra"))
     g.shot("hero-larra", "missile")
@@ -64,7 +65,7 @@ def test_all_shots_are_optional() -> None:
 
 def test_hero_actions_sequence_or_a_charged_ability_or_team_action() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Actions"""
-    g = game(shipped_cards())
+    g = game(shipped_cards(CASTLES_2E))
     offered = {
         type(a).__name__ for a in g.rules.choices(g.state) if getattr(a, "character", "") == "hero-larra"
     }
@@ -81,7 +82,7 @@ def test_hero_actions_sequence_or_a_charged_ability_or_team_action() -> None:
 
 def test_horn_of_heroes_one_chosen_friendly_hero_performs_the_shots_after_it() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Abilities (Horn of Heroes)"""
-    cards = shipped_cards()
+    cards = shipped_cards(CASTLES_2E)
     heroes = dict(cards.heroes)
     horn = ChargedCard("larra-ability", "Sabotage", "ability", 1, ((Step("rush"), Step("melee", "then")),), 1)
     heroes["larra"] = replace(heroes["larra"], ability=horn)
@@ -98,7 +99,7 @@ def test_horn_of_heroes_one_chosen_friendly_hero_performs_the_shots_after_it() -
 
 def test_flying_adds_an_optional_move_to_rune_at_the_end() -> None:
     """catacombs-and-castles-2e-manual.md: Attributes (Flying)"""
-    g = game(with_attributes(shipped_cards(), "larra", "flying"))
+    g = game(with_attributes(shipped_cards(CASTLES_2E), "larra", "flying"))
     g.declare("hero-larra")
     assert [p.shot for p in g.state.turn.queue] == ["rush", "missile", "move_to_rune"]
     g.shot("hero-larra", "rush")
@@ -109,7 +110,7 @@ def test_flying_adds_an_optional_move_to_rune_at_the_end() -> None:
 
 def test_climber_and_construct_answer_damage_with_their_own_shot() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Attributes (Climber, Construct)"""
-    cards = with_attributes(shipped_cards(), "hakoru", "climber")
+    cards = with_attributes(shipped_cards(CASTLES_2E), "hakoru", "climber")
     cards = with_attributes(cards, "formilus", "construct")
     g = game(cards_with("larra", (Step("missile"), Step("missile", "then")), base=cards), first="castle")
     g.turn("hero-delilah", ("rush",), ("missile",))  # the first strike
@@ -127,7 +128,7 @@ def test_climber_and_construct_answer_damage_with_their_own_shot() -> None:
 def test_bloodless_gives_no_health_transfer() -> None:
     """catacombs-and-castles-2e-manual.md: Hero Attributes (Bloodless); Character Shots (Leech)"""
     for attributes, health_offered in (((), True), (("bloodless",), False)):
-        cards = with_attributes(shipped_cards(), "hakoru", *attributes)
+        cards = with_attributes(shipped_cards(CASTLES_2E), "hakoru", *attributes)
         g = game(cards_with("larra", (Step("leech"),), base=cards))
         g.turn("hero-delilah", ("rush",), ("missile",))
         g.turn("hero-formilus", ("rush",), ("fireball",))
@@ -153,7 +154,7 @@ def test_target_melee_damages_only_the_declared_target() -> None:
 def test_a_warrior_may_act_after_a_hero_of_its_team() -> None:
     """catacombs-and-castles-2e-manual.md: Warriors ("After a hero they control has taken their turn")"""
     sides = [{**TUTORIAL_TEAMS[0], "warriors": ["castle-warrior-a"]}, TUTORIAL_TEAMS[1]]
-    g = Table({"mode": "team", "first": "castle", "sides": sides})
+    g = castles_2e({"mode": "team", "first": "castle", "sides": sides})
     warrior = "warrior-castle-castle-warrior-a-1"
     from service.rules.evolve import evolve
 
@@ -171,7 +172,7 @@ def test_a_warrior_may_act_after_a_hero_of_its_team() -> None:
 
 def test_one_versus_one_performs_the_team_action_alone() -> None:
     """catacombs-and-castles-2e-manual.md: One versus One Mode (4: the Team Action icon is ignored)"""
-    g = Table(
+    g = castles_2e(
         {
             "mode": "one-versus-one",
             "first": "castle",
@@ -189,7 +190,7 @@ def test_boss_versus_boss_each_player_takes_boss_and_warriors_then_the_opponent(
         {"team": "castle", "boss": "sothemir", "warriors": WARRIORS["castle"]},
         {"team": "catacomb", "boss": "xaugorth", "warriors": WARRIORS["catacomb"]},
     ]
-    g = Table({"mode": "boss-versus-boss", "game_length": "short", "first": "catacomb", "sides": sides})
+    g = castles_2e({"mode": "boss-versus-boss", "game_length": "short", "first": "catacomb", "sides": sides})
     g.turn("warrior-catacomb-catacomb-warrior-a-1", ("melee", "boss-sothemir"))
     assert g.pool("castle") == 8  # the first player's whole turn inflicts no damage
     g.turn("boss-xaugorth", ("rush",), ("fireball", "warrior-castle-castle-warrior-a-1"))

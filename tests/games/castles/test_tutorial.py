@@ -3,7 +3,7 @@ Catacomb, Rules A cards, Team Action cards in use)."""
 
 from __future__ import annotations
 
-from tests.games.castles.table import team_game
+from tests.helpers.game_setups import team_game
 
 
 def test_the_team_mode_tutorial_round_one() -> None:

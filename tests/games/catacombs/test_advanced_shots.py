@@ -9,16 +9,17 @@ from service.games.catacombs.flow.cards import HeroCard, MonsterCard
 from service.games.catacombs.flow.settings import Settings
 from service.rules.errors import CharacterCannotActError, UnexpectedShotError
 from service.rules.evolve import evolve
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
 
-from .conftest import Table
 from .content import room_of, with_cards
 
 FROST = HeroCard("varesh", "Varesh the Wizard", 8, (seq("ice"), seq("melee", "rush")))
 
 
-def frost_table(rooms: list[str] | None = None) -> Table:
-    table = Table(rooms or ["the-barracks"], content=with_cards(heroes=[FROST]))
+def frost_table(rooms: list[str] | None = None) -> RulesScript:
+    table = catacombs_3e(rooms or ["the-barracks"], content=with_cards(heroes=[FROST]))
     table.enter_battle()
     return table
 
@@ -30,11 +31,11 @@ def test_an_iced_monster_takes_no_damage_and_cannot_act_until_its_ice_is_knocked
     assert table.status("monster-troll-1") == ("frozen",)
     table.turn("hero-xoric", ("melee", "monster-troll-1"))
     assert table.health("monster-troll-1") == 2
-    table.heroes_pass()
+    table.side_passes()
     assert "monster-troll-1" not in [c.id for c in table.rules.actors(table.state)]
     with pytest.raises(CharacterCannotActError):
         table.declare("monster-troll-1")
-    table.monsters_pass()
+    table.side_passes()
     table.declare("hero-elani")
     table.do(
         A.ResolveShot("hero-elani", "melee", direct_hits=("monster-orc-1",), knocked_off=("monster-troll-1",))
@@ -62,7 +63,7 @@ def test_catacomb_lords_cannot_be_frozen() -> None:
 
 def test_a_shadow_monster_dies_only_when_a_direct_hit_pushes_it_off_the_mat() -> None:
     """catacombs-3e-reference.txt: Monster Cards: Shadow Monsters."""
-    table = Table(["phantom-crypt"])
+    table = catacombs_3e(["phantom-crypt"])
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "monster-phantom-1"))
     assert table.state.character("monster-phantom-1").alive
@@ -90,7 +91,7 @@ ARCHER = HeroCard("oleira", "Oleira the Elf", 7, (seq("target"),))
 
 def test_the_target_shot_damages_only_the_declared_target_and_may_be_retried_once() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Target Shot."""
-    table = Table(
+    table = catacombs_3e(
         ["the-barracks"], heroes=("oleira", "varesh", "roosan", "elani"), content=with_cards(heroes=[ARCHER])
     )
     table.enter_battle()
@@ -117,14 +118,14 @@ BLINKER = HeroCard("varesh", "Varesh the Wizard", 8, (seq("teleport"), seq("mele
 
 def test_a_teleported_hero_returns_next_round_with_a_single_melee_and_cannot_be_hit_meanwhile() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Teleport Shots."""
-    table = Table(["the-barracks"], content=with_cards(heroes=[BLINKER]))
+    table = catacombs_3e(["the-barracks"], content=with_cards(heroes=[BLINKER]))
     table.enter_battle()
     table.turn("hero-varesh", ("teleport",), alternative=0)
     assert table.status("hero-varesh") == ("teleported",)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-varesh"))
     assert table.health("hero-varesh") == 8
-    table.monsters_pass()
+    table.side_passes()
     table.declare("hero-varesh")
     assert table.state.turn is not None and table.state.turn.label == "melee"
     table.shot("hero-varesh", "melee", "monster-orc-1")
@@ -141,11 +142,11 @@ def test_a_summoned_monster_performs_a_melee_then_its_sequence_then_the_summoner
     from service.games.catacombs.flow.shots import Sequence, Shot
 
     necro = evolve(NECROMANCER, shot_sequences=(Sequence((Shot("summon", summons="zombie"), Shot("melee"))),))
-    table = Table(
+    table = catacombs_3e(
         ["crypt"], content=with_cards(monsters=[necro], rooms=[room_of("crypt", ("necromancer", 1))])
     )
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     table.shot("monster-necromancer-1", "summon")
     shot = table.state.expected_shot()
@@ -161,13 +162,13 @@ def test_a_summoned_monster_performs_a_melee_then_its_sequence_then_the_summoner
     assert table.state.round == 2  # the summoned zombie has had its turn this round
 
 
-def only_the_troll_left(table: Table) -> None:
+def only_the_troll_left(table: RulesScript) -> None:
     for monster in [c.id for c in table.state.room_monsters if c.card != "troll"]:
         table.edit(monster, alive=False, health=0)
     table.edit("monster-troll-1", health=1)
 
 
-def finish_the_troll(table: Table) -> None:
+def finish_the_troll(table: RulesScript) -> None:
     """The Troll regenerated on Elani: two melee hits finish it and clear the room."""
     table.turn("hero-xoric", ("melee", "monster-troll-1"))
     table.turn("hero-roosan", ("rush",), ("melee", "monster-troll-1"))
@@ -176,11 +177,11 @@ def finish_the_troll(table: Table) -> None:
 
 def test_basic_hero_death_returns_the_hero_next_room_with_half_its_starting_health() -> None:
     """catacombs-3e-reference.txt: Battle Phase: Hero Death; RULINGS.md 3 (half of starting health)."""
-    table = Table(["the-barracks", "rat-nest"], items={"elani": ["throwing-axe"]})
+    table = catacombs_3e(["the-barracks", "rat-nest"], items={"elani": ["throwing-axe"]})
     table.enter_battle()
     only_the_troll_left(table)
     table.edit("hero-elani", health=1, gold=5, poison=(2,))
-    table.heroes_pass()
+    table.side_passes()
     treasury = table.state.treasury
     table.turn("monster-troll-1", ("melee", "hero-elani"))
     elani = table.state.character("hero-elani")
@@ -194,7 +195,7 @@ def test_basic_hero_death_returns_the_hero_next_room_with_half_its_starting_heal
 
 def test_advanced_hero_death_keeps_the_hero_out_with_its_items() -> None:
     """catacombs-3e-reference.txt: Hero Death (Advanced Rules)."""
-    table = Table(
+    table = catacombs_3e(
         ["the-barracks", "rat-nest"],
         settings=Settings(advanced_hero_death=True),
         items={"elani": ["throwing-axe"]},
@@ -202,7 +203,7 @@ def test_advanced_hero_death_keeps_the_hero_out_with_its_items() -> None:
     table.enter_battle()
     only_the_troll_left(table)
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-elani"))
     finish_the_troll(table)
     table.do(A.EnterRoom())
@@ -212,7 +213,7 @@ def test_advanced_hero_death_keeps_the_hero_out_with_its_items() -> None:
 
 def test_an_empty_treasury_pays_nothing() -> None:
     """catacombs-3e-reference.txt: The Setup Phase ("no more coins in the Treasury ... do not collect")."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.state = evolve(table.state, treasury=1)
     table.enter_battle()
     for monster in [c.id for c in table.state.room_monsters][1:]:
@@ -225,7 +226,7 @@ def test_an_empty_treasury_pays_nothing() -> None:
 
 def test_the_mitholaq_hive_asks_for_two_level_one_monsters() -> None:
     """catacombs-3e-reference.txt: Room Cards: Monster Metre Icons (the Mitholaq Hive example)."""
-    table = Table(["the-mitholaq-hive"])
+    table = catacombs_3e(["the-mitholaq-hive"])
     table.do(A.EnterRoom())
     pending = table.state.pending
     assert pending is not None and pending.kind == "choose_monster"
@@ -242,7 +243,7 @@ def test_the_mitholaq_hive_asks_for_two_level_one_monsters() -> None:
 
 def test_the_heroes_win_when_the_catacomb_lord_falls() -> None:
     """catacombs-3e-reference.txt: Winning the Game: Heroes (minions need not be destroyed)."""
-    table = Table(["catacomb-lords-lair"])
+    table = catacombs_3e(["catacomb-lords-lair"])
     table.enter_battle()
     assert table.health("lord-hmotha") == 8
     assert len([c for c in table.state.room_monsters if c.kind == "monster"]) == 4
@@ -254,7 +255,7 @@ def test_the_heroes_win_when_the_catacomb_lord_falls() -> None:
 def test_catacomb_lords_are_immune_to_modifiers_except_chain_critical_and_regeneration() -> None:
     """catacombs-3e-reference.txt: Catacomb Lord's Lair (immunities)."""
     stunner = HeroCard("xoric", "Xoric the Barbarian", 9, (seq("stun melee", "critical melee"),))
-    table = Table(["catacomb-lords-lair"], content=with_cards(heroes=[stunner]))
+    table = catacombs_3e(["catacomb-lords-lair"], content=with_cards(heroes=[stunner]))
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "lord-hmotha"), ("melee", "lord-hmotha"))
     assert table.health("lord-hmotha") == 8 - 1 - 2
@@ -263,7 +264,7 @@ def test_catacomb_lords_are_immune_to_modifiers_except_chain_critical_and_regene
 
 def test_the_overseer_may_hold_back_monster_metre_pieces() -> None:
     """catacombs-3e-reference.txt: Monster Metre Icons ("decides how many pieces ... are placed")."""
-    table = Table(["the-mitholaq-hive"])
+    table = catacombs_3e(["the-mitholaq-hive"])
     table.do(A.EnterRoom())
     assert table.state.pending is not None
     table.do(A.Decide(table.state.pending.id, "zombie:2"))

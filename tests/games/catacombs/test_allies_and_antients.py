@@ -7,13 +7,14 @@ import pytest
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard
 from service.rules import IllegalActionError
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
 
-from .conftest import Table
 from .content import with_cards
 
 
-def recruit(table: Table, hero: str = "hero-xoric") -> str:
+def recruit(table: RulesScript, hero: str = "hero-xoric") -> str:
     table.edit(hero, gold=10)
     table.do(A.UseService("meal", target=hero))
     ally = next(c for c in table.state.characters if c.kind == "ally")
@@ -22,7 +23,7 @@ def recruit(table: Table, hero: str = "hero-xoric") -> str:
 
 def test_an_ally_recruited_at_the_inn_has_four_health_and_earns_gold_for_its_hero() -> None:
     """catacombs-3e-reference.txt: Amaranth Inn (recruit an ally); Advanced Concepts: Allies."""
-    table = Table(["amaranth-inn", "zothas-gatehouse"])
+    table = catacombs_3e(["amaranth-inn", "zothas-gatehouse"])
     table.do(A.EnterRoom())
     ally_id = recruit(table)
     ally = table.state.character(ally_id)
@@ -38,27 +39,27 @@ def test_an_ally_recruited_at_the_inn_has_four_health_and_earns_gold_for_its_her
 
 def test_control_of_an_ally_passes_to_the_weakest_hero_when_its_hero_dies() -> None:
     """catacombs-3e-reference.txt: Allies (control passes to the hero with the lowest health)."""
-    table = Table(["amaranth-inn", "the-barracks"])
+    table = catacombs_3e(["amaranth-inn", "the-barracks"])
     table.do(A.EnterRoom())
     ally_id = recruit(table)
     table.enter_battle()
     table.edit("hero-xoric", health=1)
     table.edit("hero-roosan", health=3)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric"))
     assert table.state.character(ally_id).owner == "hero-roosan"
 
 
 def test_a_tie_for_the_ally_is_left_to_the_players() -> None:
     """catacombs-3e-reference.txt: Allies (lowest health, then least gold, then fewest items)."""
-    table = Table(["amaranth-inn", "the-barracks"])
+    table = catacombs_3e(["amaranth-inn", "the-barracks"])
     table.do(A.EnterRoom())
     ally_id = recruit(table)
     table.enter_battle()
     table.edit("hero-xoric", health=1)
     for hero in ("hero-roosan", "hero-elani", "hero-varesh"):
         table.edit(hero, health=3)
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.shot("monster-troll-1", "melee", "hero-xoric")
     pending = table.state.pending
@@ -69,12 +70,12 @@ def test_a_tie_for_the_ally_is_left_to_the_players() -> None:
 
 def test_a_dead_ally_is_out_of_the_game() -> None:
     """catacombs-3e-reference.txt: Allies ("When dead, Allies are out of the game")."""
-    table = Table(["amaranth-inn", "the-barracks", "rat-nest"])
+    table = catacombs_3e(["amaranth-inn", "the-barracks", "rat-nest"])
     table.do(A.EnterRoom())
     ally_id = recruit(table)
     table.enter_battle()
     table.edit(ally_id, health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", ally_id))
     ally = table.state.character(ally_id)
     assert not ally.alive and not ally.returns_next_room
@@ -82,7 +83,7 @@ def test_a_dead_ally_is_out_of_the_game() -> None:
 
 def test_vaiels_urn_summons_the_liquid_antient_whose_control_alternates() -> None:
     """catacombs-3e-reference.txt: Advanced Concepts: Antients (the Vaiel's Urn example)."""
-    table = Table(["the-barracks"], items={"elani": ["vaiels-urn"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["vaiels-urn"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
@@ -94,7 +95,7 @@ def test_vaiels_urn_summons_the_liquid_antient_whose_control_alternates() -> Non
     )  # its melee, aimed at the Overseer's side
     table.shot("hero-elani", "melee")
     assert not table.state.character("monster-orc-1").alive and table.health("hero-xoric") == 9
-    table.heroes_pass()
+    table.side_passes()
     assert table.state.side == "overseer"
     table.turn(antient, ("melee", "hero-xoric", "monster-orc-2"))  # now the Overseer's
     assert table.health("hero-xoric") == 8 and table.health("monster-orc-2") == 1
@@ -102,7 +103,7 @@ def test_vaiels_urn_summons_the_liquid_antient_whose_control_alternates() -> Non
 
 def test_antients_cannot_be_damaged() -> None:
     """catacombs-3e-reference.txt: Antients ("cannot be damaged or destroyed")."""
-    table = Table(["the-barracks"], items={"elani": ["vaiels-urn"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["vaiels-urn"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
@@ -116,7 +117,7 @@ ROLLER = HeroCard("roosan", "Roosan the Chicken Champion", 7, (seq("roll"),))
 
 def test_a_roll_shot_deals_two_damage_to_one_character_only() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Roll Shot."""
-    table = Table(["the-barracks"], content=with_cards(heroes=[ROLLER]))
+    table = catacombs_3e(["the-barracks"], content=with_cards(heroes=[ROLLER]))
     table.enter_battle()
     table.declare("hero-roosan")
     table.shot("hero-roosan", "roll", "monster-troll-1", "monster-orc-1")
@@ -129,7 +130,7 @@ def test_a_roll_shot_deals_two_damage_to_one_character_only() -> None:
 
 def test_the_same_playmat_side_cannot_be_chosen_twice_in_a_row_except_for_the_lair() -> None:
     """catacombs-3e-reference.txt: Game Phases: The Setup Phase (playmat choice)."""
-    table = Table(["rat-nest", "zothas-gatehouse", "catacomb-lords-lair"])
+    table = catacombs_3e(["rat-nest", "zothas-gatehouse", "catacomb-lords-lair"])
     table.do(A.EnterRoom(playmat="campfire"))
     table.do(A.StartBattle())
     for monster in [c.id for c in table.state.room_monsters]:
@@ -154,7 +155,7 @@ def test_a_spell_casting_ally_takes_two_spells_and_may_cast_them() -> None:
     # Varesh is the only unused Hero Portrait card, so the Inn's random draw recruits him.
     heroes = [h for h in sample.HEROES if h.id != "oleira"]
     content = CardIndex(heroes, sample.MONSTERS, sample.ROOMS, sample.LORDS, sample.POISON_DECK, sample.CARDS)
-    table = Table(
+    table = catacombs_3e(
         ["amaranth-inn", "zothas-gatehouse"], heroes=("xoric", "roosan", "elani", "marorg"), content=content
     )
     table.do(A.EnterRoom())
@@ -182,7 +183,7 @@ def test_the_lair_uses_the_playmat_on_the_lords_setup_card() -> None:
 
     lords = [evolve(lord, lair_playmat="throne-room") for lord in sample.LORDS]
     content = CardIndex(sample.HEROES, sample.MONSTERS, sample.ROOMS, lords, sample.POISON_DECK, sample.CARDS)
-    table = Table(["catacomb-lords-lair"], content=content)
+    table = catacombs_3e(["catacomb-lords-lair"], content=content)
     with pytest.raises(IllegalActionError, match="calls for the throne-room playmat"):
         table.do(A.EnterRoom(playmat="campfire"))
     table.do(A.EnterRoom(playmat="throne-room"))

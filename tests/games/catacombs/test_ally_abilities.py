@@ -11,17 +11,17 @@ from service.games.catacombs.flow.cards import CardIndex, HeroCard
 from service.rules.errors import BadDecisionError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 
 PARTY = ("xoric", "roosan", "elani", "varesh")
 
 
-def inn_with(recruit: HeroCard) -> Table:
+def inn_with(recruit: HeroCard) -> RulesScript:
     """The Inn, with ``recruit`` the only unused Hero Portrait card (so the random draw finds it)."""
     heroes = [h for h in sample.HEROES if h.id in PARTY] + [recruit]
     content = CardIndex(heroes, sample.MONSTERS, sample.ROOMS, sample.LORDS, sample.POISON_DECK, sample.CARDS)
-    table = Table(["amaranth-inn", "zothas-gatehouse"], heroes=PARTY, content=content)
+    table = catacombs_3e(["amaranth-inn", "zothas-gatehouse"], heroes=PARTY, content=content)
     table.do(A.EnterRoom())
     table.edit("hero-elani", gold=10)
     table.do(A.UseService("meal", target="hero-elani"))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, RoomCard
 from service.games.catacombs.flow.layout import deal_room_deck
@@ -28,9 +28,10 @@ from service.games.catacombs.third_edition.expansions.soloth_altar import (
 from service.games.catacombs.third_edition.ruleset import Catacombs3E
 from service.rules.errors import IllegalActionError, NotEnoughGoldError
 from service.rules.evolve import evolve
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import CARDS, HEROES, LAYOUTS, LORDS, MONSTERS, POISON_DECK, ROOMS
 
-from .conftest import Table
 from .test_castles_in_3e import CASTLES_HEROES, FACTS
 
 ALTAR_ROOM = RoomCard(
@@ -51,8 +52,8 @@ def at_the_altar(
     castles: bool = False,
     settings: Settings | None = None,
     **gold: int,
-) -> Table:
-    table = Table(
+) -> RulesScript:
+    table = catacombs_3e(
         ["altar-of-soloth", "the-barracks"], heroes=heroes, content=content(castles), settings=settings
     )
     for hero, amount in gold.items():
@@ -124,7 +125,9 @@ def test_one_further_offering_for_the_next_card_but_only_once() -> None:
 
 def test_the_altar_is_visited_anew_in_each_visit() -> None:
     """reference-data/catacombs-3e/special-rooms.yaml: Altar of Soloth (the limit is the visit's)."""
-    table = Table(["altar-of-soloth", "the-barracks", "altar-of-soloth", "the-barracks"], content=content())
+    table = catacombs_3e(
+        ["altar-of-soloth", "the-barracks", "altar-of-soloth", "the-barracks"], content=content()
+    )
     table.edit("hero-xoric", gold=5)
     table.do(A.EnterRoom())
     table.do(A.UseService("offering", target="hero-xoric"))

@@ -13,9 +13,10 @@ from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex, HeroCard, MonsterCard
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 
-from .conftest import Table
 from .content import room_of
 from .test_audit_combat import AUDIT_MONSTERS, battle, c, decide, hero
 
@@ -25,7 +26,9 @@ BRUTES = MonsterCard("bog-ogre", "Bog Ogre", 4, "dungeon", 4, 4, (seq("melee"),)
 GULPERS = MonsterCard("maw", "Maw", 3, "dungeon", 2, 3, (seq("devour"),), pieces=2)
 
 
-def room(*monsters: tuple[str, int], heroes: Sequence[HeroCard] = (), items: dict | None = None) -> Table:  # type: ignore[type-arg]
+def room(
+    *monsters: tuple[str, int], heroes: Sequence[HeroCard] = (), items: dict | None = None
+) -> RulesScript:  # type: ignore[type-arg]
     """A battle room holding ``monsters`` with the audit's monsters (and a Frost Witch) available."""
     replaced = {h.id for h in heroes}
     index = CardIndex(
@@ -36,7 +39,7 @@ def room(*monsters: tuple[str, int], heroes: Sequence[HeroCard] = (), items: dic
         sample.POISON_DECK,
         sample.CARDS,
     )
-    table = Table(["audit-room", "the-barracks"], heroes=FIRST_GAME_HEROES, content=index, items=items)
+    table = catacombs_3e(["audit-room", "the-barracks"], heroes=FIRST_GAME_HEROES, content=index, items=items)
     table.enter_battle()
     return table
 
@@ -65,8 +68,8 @@ def test_a_monster_freed_by_knocking_its_ice_off_is_killed_and_pays_its_killer_n
     table.do(A.ResolveShot("hero-xoric", "melee", direct_hits=(), knocked_off=("monster-troll-1",)))
     table.do(A.EndTurn("hero-xoric"))
     assert table.status("monster-troll-1") == ()
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     table.turn("hero-xoric", ("melee", "monster-troll-1"))
     table.turn("hero-elani", ("melee", "monster-troll-1"))
     table.turn("hero-roosan", ("rush",), ("melee", "monster-zombie-1"))
@@ -79,10 +82,10 @@ def test_a_monsters_ice_shot_freezes_a_hero_who_then_misses_its_turns() -> None:
     """catacombs-3e-reference.txt: Ice Shot ("When a character is struck by an ice shot, it does not take
     any damage but is considered to be frozen"; "cannot take any actions")."""
     table = room(("frost-witch", 1), ("zombie", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-frost-witch-1", ("ice", "hero-xoric"))
     assert table.status("hero-xoric") == ("frozen",) and table.health("hero-xoric") == 9
-    table.monsters_pass()
+    table.side_passes()
     assert "hero-xoric" not in [a.id for a in table.rules.actors(table.state)]
 
 
@@ -90,9 +93,9 @@ def test_the_room_ends_with_a_hero_still_frozen_and_the_hero_is_thawed() -> None
     """catacombs-3e-reference.txt: Ice Shot ("If all other monsters in a room are dead and any remain frozen,
     the room is complete")."""
     table = room(("frost-witch", 1), ("zombie", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-frost-witch-1", ("ice", "hero-roosan"))
-    table.monsters_pass()
+    table.side_passes()
     table.turn("hero-xoric", ("melee", "monster-zombie-1"))
     table.turn("hero-elani", ("melee", "monster-frost-witch-1"))
     table.turn("hero-varesh", ("rush",), ("missile", "monster-frost-witch-1"))
@@ -123,7 +126,7 @@ def test_a_teleported_hero_cannot_be_devoured_or_hit_while_on_the_card() -> None
     damaged or killed")."""
     table = battle(("gulper", 1), ("zombie", 1), heroes=[hero("varesh", "teleport")])
     table.turn("hero-varesh", ("teleport",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-gulper-1", ("devour", "hero-varesh"))
     assert table.health("hero-varesh") == 8 and table.status("hero-varesh") == ("teleported",)
 
@@ -135,13 +138,13 @@ def test_the_returning_teleported_heros_melee_ends_its_turn_even_under_a_then_co
     table.declare("hero-varesh")
     table.shot("hero-varesh", "teleport")
     assert table.status("hero-varesh") == ("teleported",)
-    assert table.state.turn is None or table.state.turn.character != "hero-varesh"
-    table.heroes_pass()
-    table.monsters_pass()
+    assert table.state.turn is None
+    table.side_passes()
+    table.side_passes()
     table.declare("hero-varesh")
     table.shot("hero-varesh", "melee", "monster-ogre-1")
     assert table.health("monster-ogre-1") == 3
-    assert table.state.turn is None or table.state.turn.character != "hero-varesh"
+    assert table.state.turn is None
     assert table.status("hero-varesh") == ()
 
 
@@ -167,7 +170,7 @@ def test_a_missed_target_shot_is_retried_before_the_next_shot_of_a_then_sequence
 
 def test_a_target_shot_on_the_lord_takes_one_point() -> None:
     """catacombs-3e-reference.txt: Target Shot ("inflicts one point of damage to the stated target only")."""
-    table = Table(
+    table = catacombs_3e(
         ["catacomb-lords-lair"],
         content=CardIndex(
             [hero("xoric", "target"), *(h for h in sample.HEROES if h.id != "xoric")],
@@ -206,14 +209,14 @@ def test_a_boulder_takes_three_from_every_monster_it_hits() -> None:
 def test_a_monsters_boulder_kills_a_two_health_familiar_free_hero_and_hits_every_hero() -> None:
     """catacombs-3e-reference.txt: Ranged Shots (boulder 3); Taking Damage."""
     table = room(("hill-giant", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hill-giant-1", ("boulder", "hero-xoric", "hero-elani"))
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (6, 4)
 
 
 def test_a_giant_fireball_takes_two_from_the_lord_and_kills_minions() -> None:
     """catacombs-3e-reference.txt: Ranged Shots (giant fireball 2, RULINGS.md 1)."""
-    table = Table(
+    table = catacombs_3e(
         ["catacomb-lords-lair"],
         content=CardIndex(
             [hero("xoric", "giant_fireball"), *(h for h in sample.HEROES if h.id != "xoric")],
@@ -261,9 +264,9 @@ def test_a_devoured_hero_is_released_when_the_room_is_completed() -> None:
     """catacombs-3e-reference.txt: Devour Shot ("All devoured characters are released once the room is
     completed successfully")."""
     table = battle(("gulper", 1), ("zombie", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-gulper-1", ("devour", "hero-elani"))
-    table.monsters_pass()
+    table.side_passes()
     assert table.status("hero-elani") == ("devoured",) and table.health("hero-elani") == 6
     table.edit("monster-gulper-1", health=1)
     table.turn("hero-xoric", ("melee", "monster-zombie-1"))
@@ -277,7 +280,7 @@ def test_a_devour_shot_on_a_stunned_hero_cancels_the_stun() -> None:
     is cancelled")."""
     table = battle(("gulper", 1))
     table.edit("hero-elani", status=("stunned",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-gulper-1", ("devour", "hero-elani"))
     assert table.status("hero-elani") == ("devoured",)
 
@@ -286,7 +289,7 @@ def test_a_second_devour_needs_a_separate_shot() -> None:
     """catacombs-3e-reference.txt: Devour Shot ("Multiple characters can be placed on the Devoured! card,
     but each one has to be affected by a separate devour shot")."""
     table = room(("maw", 2))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-maw-1", ("devour", "hero-elani"))
     table.turn("monster-maw-2", ("devour", "hero-xoric"))
     assert table.status("hero-elani") == ("devoured",) and table.status("hero-xoric") == ("devoured",)
@@ -299,7 +302,7 @@ def test_a_second_devour_needs_a_separate_shot() -> None:
 # == Antients and connectors ===============================================================================
 
 
-def summon_the_antient(table: Table) -> None:
+def summon_the_antient(table: RulesScript) -> None:
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
     while table.state.turn is not None and table.state.turn.character == "hero-elani":
@@ -312,7 +315,7 @@ def test_an_antient_is_neither_frozen_nor_devoured_nor_damaged() -> None:
     table = room(("frost-witch", 1), ("gulper", 1), items={"elani": ["vaiels-urn"]})
     summon_the_antient(table)
     antient = next(ch.id for ch in table.state.characters if ch.kind == "antient")
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-frost-witch-1")
     table.shot("monster-frost-witch-1", "ice", antient)
     table.declare("monster-gulper-1")
@@ -329,7 +332,7 @@ def test_under_an_elastic_connector_a_teleport_taken_first_forfeits_the_rest() -
     table.declare("hero-varesh")
     table.shot("hero-varesh", "teleport")
     assert table.status("hero-varesh") == ("teleported",)
-    assert table.state.turn is None or table.state.turn.character != "hero-varesh"
+    assert table.state.turn is None
     assert table.health("monster-ogre-1") == 4
 
 
@@ -347,9 +350,9 @@ def test_a_monster_that_stuns_then_teleports_leaves_the_hero_stunned_and_itself_
         sample.POISON_DECK,
         sample.CARDS,
     )
-    table = Table(["blink-room", "the-barracks"], content=index)
+    table = catacombs_3e(["blink-room", "the-barracks"], content=index)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-blinker-1", ("melee", "hero-xoric"), ("teleport",))
     assert table.status("hero-xoric") == ("stunned",) and table.health("hero-xoric") == 8
     assert table.status("monster-blinker-1") == ("teleported",)

@@ -17,9 +17,10 @@ from service.games.catacombs.flow.shots import Shot
 from service.rules.errors import CardNotPlayableError, IllegalActionError, UnexpectedShotError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import FIRST_GAME_HEROES, seq, shots
 
-from .conftest import Table
 from .content import room_of
 
 REF = "catacombs-3e-reference.txt"
@@ -99,10 +100,10 @@ def battle(
     names: Sequence[str] = FIRST_GAME_HEROES,
     items: dict[str, Sequence[str]] | None = None,
     then: Sequence[str] = ("the-barracks",),
-) -> Table:
+) -> RulesScript:
     """A battle room holding ``monsters`` (card id, count), already in its Battle Phase."""
     room = room_of("audit-room", *monsters)
-    table = Table(
+    table = catacombs_3e(
         ["audit-room", *then],
         heroes=names,
         content=content(heroes, rooms=[room]),
@@ -112,21 +113,21 @@ def battle(
     return table
 
 
-def lair(*heroes: HeroCard) -> Table:
-    table = Table(["catacomb-lords-lair"], content=content(heroes))
+def lair(*heroes: HeroCard) -> RulesScript:
+    table = catacombs_3e(["catacomb-lords-lair"], content=content(heroes))
     table.enter_battle()
     return table
 
 
-def c(table: Table, cid: str):  # type: ignore[no-untyped-def]
+def c(table: RulesScript, cid: str):  # type: ignore[no-untyped-def]
     return table.state.character(cid)
 
 
-def view(table: Table, cid: str) -> dict[str, object]:
+def view(table: RulesScript, cid: str) -> dict[str, object]:
     return next(v for v in table.state.public_view()["characters"] if v["id"] == cid)
 
 
-def decide(table: Table, option: str, kind: str | None = None) -> None:
+def decide(table: RulesScript, option: str, kind: str | None = None) -> None:
     pending = table.state.pending
     assert pending is not None, "a decision was expected"
     if kind is not None:
@@ -184,7 +185,7 @@ def test_a_bite_damages_every_monster_it_hits_directly_and_each_disc_goes_to_the
 def test_a_pushed_monster_takes_no_damage_and_one_leaving_the_mat_is_simply_put_back() -> None:
     """catacombs-3e-reference.txt: Taking Damage (a piece pushed into another is not hit directly); Legal
     Locations ("If a piece leaves the playmat ... place it back on the edge")."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.declare("hero-xoric")
     table.do(
@@ -206,7 +207,7 @@ def test_a_hero_cannot_fall_below_zero_health_and_dies_at_zero() -> None:
     table = battle(("ogre", 1), heroes=[hero("xoric", "melee")])
     table.edit("monster-ogre-1", shot_sequences=(seq("bite"),))
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-ogre-1", ("bite", "hero-elani"))
     elani = c(table, "hero-elani")
     assert (elani.alive, elani.health) == (False, 0)
@@ -218,13 +219,13 @@ def test_a_hero_cannot_fall_below_zero_health_and_dies_at_zero() -> None:
 def test_heroes_familiars_monsters_and_the_lord_never_harm_their_own_side() -> None:
     """catacombs-3e-reference.txt: Taking Damage ("There is no friendly fire: heroes, allies and familiars
     cannot damage each other in any way. Monsters and Catacomb Lords cannot damage each other either")."""
-    table = Table(["catacomb-lords-lair"], items={"varesh": ["raven-familiar"]})
+    table = catacombs_3e(["catacomb-lords-lair"], items={"varesh": ["raven-familiar"]})
     table.enter_battle()
     raven = "familiar-raven-familiar"
     table.turn(raven, ("missile", "hero-xoric", "monster-skeleton-warrior-1"))
     table.turn("hero-xoric", ("melee", raven, "hero-elani"))
     assert (table.health("hero-xoric"), table.health("hero-elani"), c(table, raven).alive) == (9, 7, True)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("lord-hmotha", ("melee", "monster-skeleton-warrior-1", "monster-skeleton-warrior-2"))
     table.turn("monster-skeleton-warrior-1", ("melee", "lord-hmotha", "monster-skeleton-warrior-3"))
     assert table.health("lord-hmotha") == 8
@@ -236,7 +237,7 @@ def test_heroes_familiars_monsters_and_the_lord_never_harm_their_own_side() -> N
 
 def test_a_two_health_monster_is_flipped_at_one_and_removed_at_zero() -> None:
     """catacombs-3e-reference.txt: Tracking Health (flipped over in place; one more hit destroys it)."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "monster-troll-1"))
     assert "Troll 1 is flipped to its damaged side" in [e.text for e in table.events]
@@ -282,8 +283,8 @@ def test_chain_spares_only_the_target_hit_by_the_previous_shot() -> None:
 # == Corrosion ============================================================================================
 
 
-def slime_attacks(table: Table, *hits: str) -> None:
-    table.heroes_pass()
+def slime_attacks(table: RulesScript, *hits: str) -> None:
+    table.side_passes()
     table.turn("monster-acid-slime-1", ("melee", *hits))
 
 
@@ -319,7 +320,7 @@ def test_corrosion_without_items_takes_up_to_three_gold_and_without_gold_does_no
     table.turn("monster-acid-slime-2", ("melee", "hero-elani"))
     assert (c(table, "hero-xoric").gold, c(table, "hero-elani").gold) == (2, 0)
     assert table.state.treasury == treasury + 5
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-acid-slime-1", ("melee", "hero-elani"))
     assert c(table, "hero-elani").gold == 0 and table.health("hero-elani") == 5
     assert table.state.treasury == treasury + 5
@@ -332,7 +333,7 @@ def test_critical_on_several_heroes_adds_its_point_to_one_of_the_attackers_choic
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers ("all affected characters still take damage from the
     base shot"); Critical Shot Modifier (one extra point)."""
     table = battle(("brute", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-brute-1")
     table.shot("monster-brute-1", "melee", "hero-xoric", "hero-elani")
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (8, 6)
@@ -386,7 +387,7 @@ def test_petrify_turns_one_of_several_heroes_hit_to_stone_and_the_others_take_da
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("only one is affected by petrify, but all
     characters still take damage")."""
     table = battle(("basilisk", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-basilisk-1")
     table.shot("monster-basilisk-1", "missile", "hero-xoric", "hero-roosan")
     assert (table.health("hero-xoric"), table.health("hero-roosan")) == (8, 6)
@@ -398,10 +399,10 @@ def test_petrify_turns_one_of_several_heroes_hit_to_stone_and_the_others_take_da
 # == Poison ===============================================================================================
 
 
-def rats(names: Sequence[str] = FIRST_GAME_HEROES) -> Table:
-    table = Table(["rat-nest"], heroes=names)
+def rats(names: Sequence[str] = FIRST_GAME_HEROES) -> RulesScript:
+    table = catacombs_3e(["rat-nest"], heroes=names)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     return table
 
 
@@ -420,7 +421,7 @@ def test_a_poison_rush_only_draws_the_card() -> None:
     applicable)"); RULINGS.md 4 (a poison rush inflicts no damage)."""
     table = battle(("spitter", 1))
     table.state = evolve(table.state, poison_deck=(2, 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-spitter-1", ("rush", "hero-roosan"))
     assert table.health("hero-roosan") == 7 and c(table, "hero-roosan").poison == (2,)
     assert table.state.poison_deck == (1,)
@@ -438,7 +439,7 @@ def test_familiars_cannot_be_poisoned() -> None:
     """catacombs-3e-reference.txt: Item Cards: Familiars ("They cannot be poisoned or stunned")."""
     table = battle(("spitter", 1), ("stinger", 1), items={"varesh": ["raven-familiar"]})
     deck = table.state.poison_deck
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-spitter-1", ("rush", "familiar-raven-familiar"))
     table.turn("monster-stinger-1", ("rush", "familiar-raven-familiar"))
     raven = c(table, "familiar-raven-familiar")
@@ -451,7 +452,7 @@ def test_a_poison_modifier_on_several_heroes_poisons_one_and_a_nullifying_hero_i
     catacombs-3e-reference.txt: Nullifying Shots (Marorg's poison missile box)."""
     names = ("marorg", "varesh", "roosan", "elani")
     table = battle(("blowgun", 1), names=names)
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-blowgun-1")
     table.shot("monster-blowgun-1", "missile", "hero-marorg", "hero-elani", "hero-roosan")
     assert (table.health("hero-marorg"), table.health("hero-elani"), table.health("hero-roosan")) == (8, 6, 6)
@@ -466,9 +467,9 @@ def test_marorgs_modified_icons_do_not_cover_a_plain_melee() -> None:
     """catacombs-3e-reference.txt: Nullifying Shots (Marorg "is only protected ... by these modified shots
     specifically")."""
     names = ("marorg", "varesh", "roosan", "elani")
-    table = Table(["the-barracks"], heroes=names)
+    table = catacombs_3e(["the-barracks"], heroes=names)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-orc-1", ("melee", "hero-marorg"), alternative=0)
     assert table.health("hero-marorg") == 7
 
@@ -476,7 +477,9 @@ def test_marorgs_modified_icons_do_not_cover_a_plain_melee() -> None:
 def test_a_dead_allys_poison_cards_go_back_into_the_poison_deck() -> None:
     """catacombs-3e-reference.txt: Allies ("Allies follow the same rules as heroes"); Hero Death ("Poison
     cards are shuffled back into their respective decks"); Poison Cards (the Sewer Rat example)."""
-    table = Table(["amaranth-inn", "fang-hole"], content=content(rooms=[room_of("fang-hole", ("fang", 1))]))
+    table = catacombs_3e(
+        ["amaranth-inn", "fang-hole"], content=content(rooms=[room_of("fang-hole", ("fang", 1))])
+    )
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)
     table.do(A.UseService("meal", target="hero-xoric"))
@@ -486,7 +489,7 @@ def test_a_dead_allys_poison_cards_go_back_into_the_poison_deck() -> None:
     table.enter_battle()
     table.edit(ally, poison=(2,))
     table.state = evolve(table.state, poison_deck=(3, 3))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-fang-1", ("bite", ally))
     assert not c(table, ally).alive
     assert sorted(table.state.poison_deck) == [2, 3, 3]
@@ -498,7 +501,7 @@ def test_a_dead_allys_poison_cards_go_back_into_the_poison_deck() -> None:
 def test_a_stun_rush_stuns_without_damage() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier; Character Shots (a rush inflicts no damage)."""
     table = battle(("stinger", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-stinger-1", ("rush", "hero-elani"))
     assert table.health("hero-elani") == 7 and table.status("hero-elani") == ("stunned",)
 
@@ -506,7 +509,7 @@ def test_a_stun_rush_stuns_without_damage() -> None:
 def test_a_stunned_heros_rush_frees_a_stunned_teammate() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("Other stunned heroes may also un-stun a hero");
     RULINGS.md 5."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     table.edit("hero-elani", status=("stunned",))
@@ -519,7 +522,7 @@ def test_a_stunned_heros_rush_frees_a_stunned_teammate() -> None:
 def test_a_reckless_teammates_melee_hurts_and_also_frees_a_stunned_hero() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("hit the stunned hero directly with any melee or
     rush shot"); catacombs-3e-reference.txt: Reckless Shot Modifier (friendly fire suspended)."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     table.edit("hero-elani", status=("reckless",))
@@ -530,7 +533,7 @@ def test_a_reckless_teammates_melee_hurts_and_also_frees_a_stunned_hero() -> Non
 
 def test_a_missile_from_a_teammate_does_not_free_a_stunned_hero() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier (only a melee or rush shot frees)."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     table.turn("hero-varesh", ("rush",), ("missile", "hero-xoric"))
@@ -540,7 +543,7 @@ def test_a_missile_from_a_teammate_does_not_free_a_stunned_hero() -> None:
 def test_the_lone_hero_left_when_the_others_are_devoured_or_teleported_ignores_the_stun() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier ("all other heroes are dead, devoured, or
     teleported")."""
-    table = Table(["the-barracks"], items={"xoric": ["throwing-axe"]})
+    table = catacombs_3e(["the-barracks"], items={"xoric": ["throwing-axe"]})
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     table.edit("hero-varesh", status=("devoured",))
@@ -553,10 +556,10 @@ def test_the_lone_hero_left_when_the_others_are_devoured_or_teleported_ignores_t
 def test_a_stunned_hero_cannot_raise_a_defensive_item() -> None:
     """catacombs-3e-reference.txt: Item Cards ("Items cannot be used when a hero is stunned unless the item
     is a familiar")."""
-    table = Table(["the-barracks"], items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["mirror-shield"]})
     table.enter_battle()
     table.edit("hero-elani", status=("stunned",))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     with pytest.raises(CardNotPlayableError):
         table.do(A.PlayCard("hero-elani", "mirror-shield"))
@@ -569,7 +572,7 @@ def test_a_reckless_hit_makes_the_hero_hurt_teammates_for_the_rest_of_the_game_e
     """catacombs-3e-reference.txt: Reckless Shot Modifier ("this condition persists for the rest of the
     game, even if the hero is killed")."""
     table = battle(("madman", 1), ("troll", 1), then=("rat-nest",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-madman-1", ("melee", "hero-elani"))
     assert table.status("hero-elani") == ("reckless",) and table.health("hero-elani") == 6
     table.edit("hero-elani", health=1)
@@ -591,10 +594,10 @@ def test_a_reckless_hit_makes_the_hero_hurt_teammates_for_the_rest_of_the_game_e
 def test_regeneration_restores_only_one_point_however_many_are_damaged() -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier ("Only one point of health gets
     restored, even if multiple targets are damaged")."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("monster-troll-1", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric", "hero-elani"))
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (8, 6)
     assert table.health("monster-troll-1") == 2 and view(table, "monster-troll-1")["flipped"] is False
@@ -603,9 +606,9 @@ def test_regeneration_restores_only_one_point_however_many_are_damaged() -> None
 def test_a_reflected_regeneration_shot_restores_nothing() -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration ("after successfully damaging an enemy");
     catacombs-3e-reference.txt: Reflecting Shots."""
-    table = Table(["the-barracks"], items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["mirror-shield"]})
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-troll-1", "melee", "hero-elani")
@@ -615,10 +618,10 @@ def test_a_reflected_regeneration_shot_restores_nothing() -> None:
 def test_a_reflected_point_that_destroys_a_monster_gives_its_disc_to_the_hero() -> None:
     """catacombs-3e-reference.txt: Reflecting Shots; Tracking Health (the hero who reduces a monster to
     zero takes its disc)."""
-    table = Table(["the-barracks"], items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["mirror-shield"]})
     table.enter_battle()
     table.edit("monster-troll-1", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-troll-1", "melee", "hero-elani")
@@ -629,22 +632,22 @@ def test_a_reflected_point_that_destroys_a_monster_gives_its_disc_to_the_hero() 
 # == Transform and fire walls =============================================================================
 
 
-def fire_wall_room(items: dict[str, Sequence[str]] | None = None) -> Table:
-    table = Table(["zothas-gatehouse"], items=items)
+def fire_wall_room(items: dict[str, Sequence[str]] | None = None) -> RulesScript:
+    table = catacombs_3e(["zothas-gatehouse"], items=items)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee")
     decide(table, "yes", "transform")
-    table.monsters_pass()
+    table.side_passes()
     return table
 
 
 def test_the_overseer_may_decline_to_transform() -> None:
     """catacombs-3e-shot-modifiers.txt: Transform Shot Modifier ("It is the player's choice")."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee", "hero-xoric")
     decide(table, "no", "transform")
@@ -690,7 +693,7 @@ def test_a_reflected_boulder_sends_back_one_point_only() -> None:
 
 def test_a_reflected_missile_can_kill_the_wizard() -> None:
     """catacombs-3e-reference.txt: Reflecting Shots (the Minotaur example); Hero Death."""
-    table = Table(["oakheart-hall"])
+    table = catacombs_3e(["oakheart-hall"])
     table.enter_battle()
     table.edit("hero-varesh", health=1)
     table.turn("hero-varesh", ("rush",), ("missile", "monster-minotaur-1"))
@@ -700,7 +703,7 @@ def test_a_reflected_missile_can_kill_the_wizard() -> None:
 def test_a_frozen_minotaurs_reflects_box_is_suspended() -> None:
     """catacombs-3e-reference.txt: Ice Shot ("any of their defensive properties are suspended")."""
     names = ("oleira", "varesh", "roosan", "elani")
-    table = Table(["oakheart-hall"], heroes=names, content=content([hero("varesh", "ice")]))
+    table = catacombs_3e(["oakheart-hall"], heroes=names, content=content([hero("varesh", "ice")]))
     table.enter_battle()
     table.turn("hero-varesh", ("ice", "monster-minotaur-1"))
     table.turn("hero-oleira", ("missile", "monster-minotaur-1"), alternative=0)
@@ -709,12 +712,12 @@ def test_a_frozen_minotaurs_reflects_box_is_suspended() -> None:
 
 def test_an_antient_is_not_harmed_by_a_reflected_point() -> None:
     """catacombs-3e-reference.txt: Antients ("They cannot be damaged or destroyed"); Reflecting Shots."""
-    table = Table(["the-barracks"], items={"elani": ["vaiels-urn", "mirror-shield"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["vaiels-urn", "mirror-shield"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
     table.do(A.EndTurn("hero-elani"))
-    table.heroes_pass()
+    table.side_passes()
     antient = "antient-liquid-antient"
     table.declare(antient)
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
@@ -726,9 +729,9 @@ def test_an_antient_is_not_harmed_by_a_reflected_point() -> None:
 def test_a_once_per_game_defensive_card_is_discarded_after_use() -> None:
     """catacombs-3e-reference.txt: Defensive Properties (Spell card or once-per-game Item: "the card is
     discarded"); Item Cards: Frequency Conditions."""
-    table = Table(["the-barracks"], content=content(), items={"elani": ["warding-charm"]})
+    table = catacombs_3e(["the-barracks"], content=content(), items={"elani": ["warding-charm"]})
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.do(A.PlayCard("hero-elani", "warding-charm"))
     table.shot("monster-troll-1", "melee", "hero-elani")
@@ -741,14 +744,14 @@ def test_a_once_per_game_defensive_card_is_discarded_after_use() -> None:
 def test_a_once_per_room_defensive_card_is_face_up_again_in_the_next_room() -> None:
     """catacombs-3e-reference.txt: Defensive Properties (once per room: refreshed in the next Setup)."""
     table = battle(("zombie", 1), items={"elani": ["mirror-shield"]})
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-zombie-1")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-zombie-1", "melee", "hero-elani")
     assert not c(table, "monster-zombie-1").alive and table.state.phase == "resolution"
     table.enter_battle()
     assert c(table, "hero-elani").face_down == ()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-troll-1", "melee", "hero-elani")
@@ -802,13 +805,13 @@ def test_a_teleported_monster_keeps_the_battle_going_and_returns_with_a_melee() 
     """catacombs-3e-reference.txt: Teleport Shots ("The Battle Phase continues while monsters ... are on the
     Teleported! card and none remain on the playmat itself")."""
     table = battle(("blink-imp", 1), ("zombie", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-blink-imp-1", ("teleport",), alternative=0)
     assert table.status("monster-blink-imp-1") == ("teleported",)
-    table.monsters_pass()
+    table.side_passes()
     table.turn("hero-xoric", ("melee", "monster-zombie-1", "monster-blink-imp-1"))
     assert table.state.phase == "battle" and c(table, "monster-blink-imp-1").alive
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-blink-imp-1")
     assert table.state.turn is not None and table.state.turn.label == "melee"
     table.shot("monster-blink-imp-1", "melee", "hero-elani")
@@ -891,13 +894,13 @@ def test_an_ice_shot_on_two_monsters_freezes_the_one_the_attacker_chooses() -> N
 def test_a_frozen_hero_cannot_act_and_takes_no_damage() -> None:
     """catacombs-3e-reference.txt: Ice Shot ("While frozen, a character cannot take any actions, does not
     take damage")."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("hero-elani", status=("frozen",), frozen_by="monster-orc-1")
     assert "hero-elani" not in [a.id for a in table.rules.actors(table.state)]
     with pytest.raises(IllegalActionError):
         table.declare("hero-elani")
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-elani"))
     assert table.health("hero-elani") == 7 and table.health("monster-troll-1") == 2
 
@@ -905,7 +908,7 @@ def test_a_frozen_hero_cannot_act_and_takes_no_damage() -> None:
 def test_a_shadow_monster_can_be_frozen() -> None:
     """catacombs-3e-reference.txt: Ice Shot ("When a character is struck by an ice shot ... it is considered
     to be frozen"; only Lords and Antients are not affected); Shadow Monsters."""
-    table = Table(["phantom-crypt"], content=content([hero("varesh", "ice")]))
+    table = catacombs_3e(["phantom-crypt"], content=content([hero("varesh", "ice")]))
     table.enter_battle()
     table.turn("hero-varesh", ("ice", "monster-phantom-1"))
     assert table.status("monster-phantom-1") == ("frozen",)
@@ -930,7 +933,7 @@ def test_a_summon_with_no_piece_left_in_the_pool_is_refused_and_skipped() -> Non
     """catacombs-3e-reference.txt: Advanced Shots: Summon Shot ("the monster piece being summoned must be
     available from the Monster Pool")."""
     table = battle(("necromancer", 1), ("zombie", 4))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     with pytest.raises(IllegalActionError, match="Summon Shot") as refused:
         table.shot("monster-necromancer-1", "summon")
@@ -946,7 +949,7 @@ def test_a_devour_shot_that_kills_devours_nobody() -> None:
     alive, they are removed")."""
     table = battle(("gulper", 1))
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-gulper-1", ("devour", "hero-elani"))
     elani = c(table, "hero-elani")
     assert not elani.alive and "devoured" not in elani.status
@@ -955,7 +958,7 @@ def test_a_devour_shot_that_kills_devours_nobody() -> None:
 def test_a_devour_shot_on_two_heroes_damages_both_and_swallows_one() -> None:
     """catacombs-3e-reference.txt: Devour Shot ("all take damage; however, only one is devoured")."""
     table = battle(("gulper", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-gulper-1")
     table.shot("monster-gulper-1", "devour", "hero-xoric", "hero-elani")
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (8, 6)
@@ -970,11 +973,11 @@ def test_a_devour_shot_on_two_heroes_damages_both_and_swallows_one() -> None:
 def test_a_shadow_monster_ignores_damage_and_a_monster_cannot_push_it_to_its_end() -> None:
     """catacombs-3e-reference.txt: Shadow Monsters ("must be pushed completely off the playmat by any direct
     hit from a character or ranged shot by the Heroic Forces")."""
-    table = Table(["phantom-crypt"], content=content([hero("xoric", "boulder")]))
+    table = catacombs_3e(["phantom-crypt"], content=content([hero("xoric", "boulder")]))
     table.enter_battle()
     table.turn("hero-xoric", ("boulder", "monster-phantom-1"))
     assert c(table, "monster-phantom-1").alive
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-zombie-1")
     table.do(
         A.ResolveShot(
@@ -990,7 +993,7 @@ def test_a_shadow_monster_ignores_damage_and_a_monster_cannot_push_it_to_its_end
 def test_a_heros_missile_that_knocks_a_shadow_monster_off_the_mat_destroys_it_for_gold() -> None:
     """catacombs-3e-reference.txt: Shadow Monsters (a direct hit from a ranged shot); The Resolution
     Phase."""
-    table = Table(["phantom-crypt"])
+    table = catacombs_3e(["phantom-crypt"])
     table.enter_battle()
     table.declare("hero-varesh")
     table.shot("hero-varesh", "rush")
@@ -1012,7 +1015,7 @@ def test_a_hero_who_died_under_the_basic_rule_returns_without_its_permanent_item
     their respective decks"); Defensive Properties (a permanent Item's box protects while it is held)."""
     table = battle(("orc", 2), items={"elani": ["warding-cloak"]})
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-orc-1", ("melee", "hero-elani"), alternative=0)
     assert not c(table, "hero-elani").alive and c(table, "hero-elani").items == ()
     assert "warding-cloak" in table.state.item_deck

@@ -17,9 +17,10 @@ from service.games.catacombs.flow.state import Character
 from service.rules.errors import UnexpectedShotError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import FIRST_GAME_HEROES, seq
 
-from .conftest import Table
 from .content import room_of
 
 # -- cards for the scenarios (fixtures: only the shots matter) ---------------------------------------------
@@ -72,9 +73,9 @@ def battle(
     names: Sequence[str] = FIRST_GAME_HEROES,
     items: dict[str, Sequence[str]] | None = None,
     spells: dict[str, Sequence[str]] | None = None,
-) -> Table:
+) -> RulesScript:
     """A battle room holding ``monsters`` (card id, count), already in its Battle Phase."""
-    table = Table(
+    table = catacombs_3e(
         ["audit-room", "the-barracks"],
         heroes=names,
         content=content(heroes, room_of("audit-room", *monsters)),
@@ -87,9 +88,9 @@ def battle(
 
 def with_ally(
     *monsters: tuple[str, int], names: Sequence[str] = FIRST_GAME_HEROES, heroes: Sequence[HeroCard] = ()
-) -> tuple[Table, str]:
+) -> tuple[RulesScript, str]:
     """Xoric recruits an ally at the Amaranth Inn, then the party enters a battle room."""
-    table = Table(
+    table = catacombs_3e(
         ["amaranth-inn", "audit-room"],
         heroes=names,
         content=content(heroes, room_of("audit-room", *monsters)),
@@ -104,17 +105,17 @@ def with_ally(
     return table, ally
 
 
-def lair(lord: str = "grendel-the-fen-king", heroes: Sequence[HeroCard] = ()) -> Table:
-    table = Table(["catacomb-lords-lair"], lord=lord, content=content(heroes))
+def lair(lord: str = "grendel-the-fen-king", heroes: Sequence[HeroCard] = ()) -> RulesScript:
+    table = catacombs_3e(["catacomb-lords-lair"], lord=lord, content=content(heroes))
     table.enter_battle()
     return table
 
 
-def c(table: Table, cid: str) -> Character:
+def c(table: RulesScript, cid: str) -> Character:
     return table.state.character(cid)
 
 
-def decide(table: Table, option: str, kind: str | None = None) -> None:
+def decide(table: RulesScript, option: str, kind: str | None = None) -> None:
     pending = table.state.pending
     assert pending is not None, "a decision was expected"
     if kind is not None:
@@ -122,13 +123,13 @@ def decide(table: Table, option: str, kind: str | None = None) -> None:
     table.do(A.Decide(pending.id, option))
 
 
-def options(table: Table) -> list[str]:
+def options(table: RulesScript) -> list[str]:
     pending = table.state.pending
     assert pending is not None, "a decision was expected"
     return [o.id for o in pending.options]
 
 
-def piece(table: Table) -> str:
+def piece(table: RulesScript) -> str:
     shot = table.state.expected_shot()
     assert shot is not None, "a shot was expected"
     return str(shot["piece"])
@@ -142,7 +143,7 @@ def test_a_stun_missile_through_two_heroes_damages_both_and_stuns_the_one_chosen
     characters (attacker's choice). However, all affected characters still take damage"); Stun Shot
     Modifier."""
     table = battle(("hexer", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-hexer-1")
     table.shot("monster-hexer-1", "missile", "hero-xoric", "hero-roosan")
     assert (table.health("hero-xoric"), table.health("hero-roosan")) == (8, 6)
@@ -156,7 +157,7 @@ def test_a_modifier_choice_leaves_out_a_hero_the_base_shot_killed() -> None:
     Modifier (a dead hero has no Rules card left to cover)."""
     table = battle(("hexer", 1))
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", "hero-elani", "hero-varesh"))
     assert table.state.pending is None
     assert not c(table, "hero-elani").alive
@@ -166,9 +167,9 @@ def test_a_modifier_choice_leaves_out_a_hero_the_base_shot_killed() -> None:
 def test_the_crypt_spiders_two_stun_missiles_may_stun_two_heroes() -> None:
     """catacombs-3e-reference.txt: Shot Sequences and Connectors (the Crypt Spider's rush then two stun
     missile shots); catacombs-3e-shot-modifiers.txt: Stun Shot Modifier."""
-    table = Table(["spider-den"])
+    table = catacombs_3e(["spider-den"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn(
         "monster-crypt-spider-1",
         ("rush",),
@@ -187,7 +188,7 @@ def test_a_permanent_item_nullifying_missiles_stops_a_stun_missile_and_its_stun(
     """catacombs-3e-reference.txt: Nullifying Shots (a missile icon covers "any modified missile shot"; "the
     modifiers are ignored"; a permanent Item's box acts automatically)."""
     table = battle(("hexer", 1), items={"elani": ["warding-cloak"]})
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", "hero-elani"))
     assert table.health("hero-elani") == 7 and table.status("hero-elani") == ()
 
@@ -196,7 +197,7 @@ def test_a_nullifying_hero_is_not_offered_as_the_stun_target_of_a_shot_through_t
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers (the modifier goes to an affected character);
     catacombs-3e-reference.txt: Nullifying Shots."""
     table = battle(("hexer", 1), items={"elani": ["warding-cloak"]})
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", "hero-elani", "hero-xoric"))
     assert table.state.pending is None
     assert (table.health("hero-elani"), table.status("hero-elani")) == (7, ())
@@ -215,9 +216,11 @@ def test_a_critical_missile_on_a_reflecting_minotaur_sends_back_one_point_only()
 def test_a_raised_mirror_shield_turns_back_a_lords_stun_melee_without_the_stun() -> None:
     """catacombs-3e-reference.txt: Reflecting Shots (reflected shots "behave the same as those that have
     been nullified": no damage, no modifier; one point back at the attacker, a Catacomb Lord included)."""
-    table = Table(["catacomb-lords-lair"], lord="vasesak-the-sorcerer", items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(
+        ["catacomb-lords-lair"], lord="vasesak-the-sorcerer", items={"elani": ["mirror-shield"]}
+    )
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("lord-vasesak")
     table.shot("lord-vasesak", "shield")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
@@ -255,7 +258,7 @@ def test_a_critical_missile_that_destroys_a_familiar_adds_its_point_to_the_hero_
     any of the Heroic Forces)."""
     table = battle(("bruiser", 1), items={"varesh": ["raven-familiar"]})
     raven = "familiar-raven-familiar"
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-bruiser-1", ("missile", raven, "hero-varesh"))
     assert table.state.pending is None
     assert not c(table, raven).alive
@@ -270,7 +273,7 @@ def test_a_frightened_stunned_hero_is_rushed_away_by_the_overseer() -> None:
     character they damaged. (This includes characters that are stunned)")."""
     table = battle(("ghast", 1))
     table.edit("hero-roosan", status=("stunned",))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-ghast-1")
     table.shot("monster-ghast-1", "melee", "hero-roosan")
     assert table.health("hero-roosan") == 6
@@ -288,7 +291,7 @@ def test_a_frightened_stunned_hero_is_rushed_away_by_the_overseer() -> None:
 def test_fear_through_two_heroes_lets_the_attacker_choose_whom_to_rush() -> None:
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers (attacker's choice); Fear Shot Modifier."""
     table = battle(("ghast", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-ghast-1")
     table.shot("monster-ghast-1", "melee", "hero-xoric", "hero-elani")
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (8, 6)
@@ -301,20 +304,20 @@ def test_a_fear_melee_that_kills_its_target_leaves_nobody_to_rush() -> None:
     character, who must still be on the playmat); catacombs-3e-reference.txt: Hero Death."""
     table = battle(("ghast", 1))
     table.edit("hero-elani", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-ghast-1", ("melee", "hero-elani"))
     assert not c(table, "hero-elani").alive
-    assert table.state.turn is None or table.state.turn.character != "monster-ghast-1"
+    assert table.state.turn is None
 
 
 def test_the_fear_rush_may_be_declined() -> None:
     """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier (the attacker "may" perform the rush)."""
     table = battle(("ghast", 2))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-ghast-1")
     table.shot("monster-ghast-1", "melee", "hero-xoric")
     table.do(A.SkipShot("monster-ghast-1"))
-    assert table.state.turn is None or table.state.turn.character != "monster-ghast-1"
+    assert table.state.turn is None
     table.declare("monster-ghast-2")
     assert piece(table) == "monster-ghast-2"
 
@@ -326,7 +329,7 @@ def test_a_petrify_rush_turns_a_hero_to_stone_though_a_rush_inflicts_no_damage()
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("When a character is hit ... no matter how
     much health they have remaining")."""
     table = battle(("cockatrice", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-cockatrice-1", ("rush", "hero-xoric"))
     assert not c(table, "hero-xoric").alive
 
@@ -335,7 +338,7 @@ def test_petrify_ends_an_ally_for_good() -> None:
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier; catacombs-3e-reference.txt: Allies ("When
     dead, Allies are out of the game and cannot be resurrected")."""
     table, ally = with_ally(("cockatrice", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-cockatrice-1", ("rush", ally))
     assert not c(table, ally).alive and not c(table, ally).in_room
 
@@ -344,7 +347,7 @@ def test_a_lords_petrify_melee_through_two_heroes_stones_the_one_the_overseer_pi
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("The player performing the shot decides
     which character turns to stone"; all still take damage)."""
     table = lair()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("lord-grendel", 1)
     table.shot("lord-grendel", "melee", "hero-xoric", "hero-varesh")
     decide(table, "hero-varesh", "choose_modifier_target")
@@ -360,16 +363,16 @@ def test_a_lord_regenerates_one_point_but_never_above_its_starting_health() -> N
     successfully damaging an enemy ... can never exceed their maximum starting health")."""
     table = lair()
     table.edit("lord-grendel", health=4)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("lord-grendel", ("melee", "hero-xoric", "hero-elani"), alternative=0)
     assert table.health("lord-grendel") == 5
     assert (table.health("hero-xoric"), table.health("hero-elani")) == (8, 6)
-    table.monsters_pass()
-    table.heroes_pass()
+    table.side_passes()
+    table.side_passes()
     table.turn("lord-grendel", ("melee", "hero-xoric"), alternative=0)
     assert table.health("lord-grendel") == 6
-    table.monsters_pass()
-    table.heroes_pass()
+    table.side_passes()
+    table.side_passes()
     table.turn("lord-grendel", ("melee", "hero-xoric"), alternative=0)
     assert table.health("lord-grendel") == 6
 
@@ -377,10 +380,10 @@ def test_a_lord_regenerates_one_point_but_never_above_its_starting_health() -> N
 def test_a_troll_regenerating_off_a_familiar_is_flipped_back() -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier (an enemy damaged: a familiar is one of
     the Heroic Forces)."""
-    table = Table(["the-barracks"], items={"varesh": ["raven-familiar"]})
+    table = catacombs_3e(["the-barracks"], items={"varesh": ["raven-familiar"]})
     table.enter_battle()
     table.edit("monster-troll-1", health=1)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "familiar-raven-familiar"))
     assert table.health("monster-troll-1") == 2
 
@@ -390,10 +393,10 @@ def test_a_reckless_heros_regeneration_shot_on_a_teammate_steals_no_health() -> 
     enemy ... after successfully damaging an enemy"); catacombs-3e-reference.txt: Reckless Shot Modifier
     (the reckless hero does damage its teammates)."""
     table = battle(("scratcher", 1), ("zombie", 1), heroes=[hero("xoric", "regeneration melee")])
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-scratcher-1", ("melee", "hero-xoric"))
     assert table.status("hero-xoric") == ("reckless",) and table.health("hero-xoric") == 8
-    table.monsters_pass()
+    table.side_passes()
     table.turn("hero-xoric", ("melee", "hero-elani"))
     assert table.health("hero-elani") == 6
     assert table.health("hero-xoric") == 8
@@ -411,7 +414,7 @@ def test_a_double_dose_draws_two_cards_and_kills_when_the_total_reaches_starting
     table = battle(("asp", 1))
     table.edit("hero-roosan", poison=(1,))
     table.state = evolve(table.state, poison_deck=(3, 3, 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-asp-1", ("melee", "hero-roosan"))
     assert not c(table, "hero-roosan").alive
     assert c(table, "hero-roosan").poison == ()
@@ -423,7 +426,7 @@ def test_a_double_dose_one_short_of_the_starting_health_is_survived() -> None:
     exceeds" the starting health)."""
     table = battle(("asp", 1))
     table.state = evolve(table.state, poison_deck=(3, 3, 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-asp-1", ("melee", "hero-roosan"))
     roosan = c(table, "hero-roosan")
     assert (roosan.alive, roosan.health, roosan.poison) == (True, 6, (3, 3))
@@ -434,7 +437,7 @@ def test_a_double_poison_melee_through_two_heroes_poisons_only_the_chosen_one() 
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers (one affected character; all take the base damage);
     Poison Shot Modifier."""
     table = battle(("asp", 1))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-asp-1")
     table.shot("monster-asp-1", "melee", "hero-xoric", "hero-varesh")
     decide(table, "hero-xoric", "choose_modifier_target")
@@ -448,7 +451,7 @@ def test_an_allys_lethal_dose_is_its_starting_health_of_four() -> None:
     table, ally = with_ally(("sewer-rat", 1), ("orc", 1), names=NO_MARORG)
     table.edit(ally, poison=(2,))
     table.state = evolve(table.state, poison_deck=(2, 1))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-sewer-rat-1", ("melee", ally))
     assert not c(table, ally).alive
     assert sorted(table.state.poison_deck) == [1, 2, 2]
@@ -460,7 +463,7 @@ def test_marorg_recruited_as_an_ally_keeps_his_nullifies_box_against_poison() ->
     table, ally = with_ally(("sewer-rat", 1), ("orc", 1))
     assert ally == "ally-marorg"
     deck = table.state.poison_deck
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-sewer-rat-1", ("melee", ally))
     assert (table.health(ally), c(table, ally).poison, table.state.poison_deck) == (4, (), deck)
 
@@ -471,7 +474,7 @@ def test_a_frozen_hero_is_neither_damaged_nor_poisoned() -> None:
     table = battle(("sewer-rat", 1), ("orc", 1))
     table.edit("hero-elani", status=("frozen",))
     deck = table.state.poison_deck
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-sewer-rat-1", ("melee", "hero-elani"))
     assert (table.health("hero-elani"), c(table, "hero-elani").poison) == (7, ())
     assert table.state.poison_deck == deck
@@ -498,15 +501,15 @@ def test_a_stunned_ally_may_only_rush_and_its_heros_melee_frees_it() -> None:
     shot"; "hit the stunned hero directly with any melee or rush shot"); catacombs-3e-reference.txt: Allies
     ("Allies follow the same rules as heroes")."""
     table, ally = with_ally(("hexer", 1), ("orc", 1), names=NO_MARORG)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", ally))
     assert table.status(ally) == ("stunned",) and table.health(ally) == 3
-    table.monsters_pass()
+    table.side_passes()
     table.declare(ally)
     shot = table.state.expected_shot()
     assert shot is not None and shot["shot"] == "rush"
     table.shot(ally, "rush")
-    assert table.state.turn is None or table.state.turn.character != ally
+    assert table.state.turn is None
     table.turn("hero-xoric", ("melee", ally))
     assert table.status(ally) == () and table.health(ally) == 3
 
@@ -527,7 +530,7 @@ def test_a_stun_on_an_already_stunned_hero_takes_no_second_card() -> None:
     table.edit("hero-xoric", status=("stunned",))
     table.edit("hero-varesh", status=("stunned",))
     table.edit("hero-roosan", status=("stunned",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", "hero-xoric"))
     assert table.status("hero-xoric") == ("stunned",) and table.health("hero-xoric") == 8
     table.turn("monster-hexer-2", ("missile", "hero-elani"))
@@ -538,7 +541,7 @@ def test_a_lords_stun_melee_stuns_and_its_fear_melee_rushes_the_hero() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier; Fear Shot Modifier (a stunned character is
     rushed too); catacombs-3e-reference.txt: Catacomb Lord's Lair (a Lord's shots are never suppressed)."""
     table = lair()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("lord-grendel", 2)
     table.shot("lord-grendel", "melee", "hero-elani")
     assert table.status("hero-elani") == ("stunned",) and table.health("hero-elani") == 6
@@ -555,7 +558,7 @@ def test_corrosion_through_a_hero_and_an_ally_falls_on_the_hero_who_holds_items(
     catacombs-3e-reference.txt: Allies ("Allies cannot buy or use Item cards")."""
     table, ally = with_ally(("ooze", 1), ("orc", 1), names=NO_MARORG)
     table.edit("hero-xoric", items=("healing-salve",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-ooze-1", ("melee", ally, "hero-xoric"))
     assert table.state.pending is None
     assert c(table, "hero-xoric").items == ()
@@ -566,7 +569,7 @@ def test_corrosion_reaches_a_stunned_heros_items() -> None:
     """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier (any hero hit, stunned or not)."""
     table = battle(("ooze", 1), ("orc", 1), items={"elani": ["mirror-shield"]})
     table.edit("hero-elani", status=("stunned",))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-ooze-1", ("melee", "hero-elani"))
     assert c(table, "hero-elani").items == ()
 
@@ -577,9 +580,9 @@ def test_corrosion_reaches_a_stunned_heros_items() -> None:
 def test_the_fire_spirit_may_transform_after_a_missed_transform_melee() -> None:
     """catacombs-3e-shot-modifiers.txt: Transform Shot Modifier ("enables the character performing the shot
     to transform ... the player's choice")."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee")
     assert table.state.pending is not None and table.state.pending.kind == "transform"
@@ -588,9 +591,9 @@ def test_the_fire_spirit_may_transform_after_a_missed_transform_melee() -> None:
 def test_a_transform_melee_through_two_heroes_damages_both_and_asks_only_about_transforming() -> None:
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers (all affected characters take the base damage);
     Transform Shot Modifier (the attacker itself transforms: no target to choose)."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee", "hero-xoric", "hero-varesh")
     assert (table.health("hero-xoric"), table.health("hero-varesh")) == (8, 7)
@@ -614,7 +617,7 @@ def test_petrify_cannot_destroy_a_shadow_monster() -> None:
     """catacombs-3e-reference.txt: Shadow Monsters ("In order to be destroyed, shadow monsters must be pushed
     completely off the playmat by any direct hit"); catacombs-3e-shot-modifiers.txt: Petrify Shot
     Modifier."""
-    table = Table(
+    table = catacombs_3e(
         ["phantom-crypt"],
         content=content([hero("xoric", "petrify melee")]),
     )
@@ -627,7 +630,7 @@ def test_petrify_cannot_destroy_a_shadow_monster() -> None:
 def test_petrify_through_a_shadow_monster_and_a_zombie_falls_on_the_zombie() -> None:
     """catacombs-3e-reference.txt: Shadow Monsters; catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier
     (only one character hit turns to stone)."""
-    table = Table(["phantom-crypt"], content=content([hero("xoric", "petrify rush")]))
+    table = catacombs_3e(["phantom-crypt"], content=content([hero("xoric", "petrify rush")]))
     table.enter_battle()
     table.turn("hero-xoric", ("rush", "monster-phantom-1", "monster-zombie-1"))
     assert table.state.pending is None
@@ -642,12 +645,12 @@ def test_a_frightened_hero_rushed_into_a_fire_wall_is_burned() -> None:
     """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier (the attacker flicks the frightened hero);
     catacombs-3e-reference.txt: Fire Walls ("one health point of damage to any of the Heroic Forces who come
     into contact with it in any way")."""
-    table = Table(
+    table = catacombs_3e(
         ["fear-forge"],
         content=content((), room_of("fear-forge", ("fire-spirit", 1), ("ghast", 1))),
     )
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee")
     decide(table, "yes", "transform")
@@ -664,9 +667,9 @@ def test_a_frightened_hero_rushed_into_a_fire_wall_is_burned() -> None:
 def test_a_troll_at_full_health_regenerates_nothing() -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier ("A character can never exceed their
     maximum starting health")."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric"))
     assert table.health("monster-troll-1") == 2 and table.health("hero-xoric") == 8
 
@@ -678,8 +681,8 @@ def test_an_allys_regeneration_stops_at_its_starting_health_of_four() -> None:
     table.edit(ally, health=3)
     table.turn(ally, ("melee", "monster-orc-1"))
     assert table.health(ally) == 4
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     table.turn(ally, ("melee", "monster-orc-2"))
     assert table.health(ally) == 4
 
@@ -712,9 +715,9 @@ def test_a_fire_spirit_destroyed_by_a_reflected_point_cannot_transform() -> None
     """catacombs-3e-reference.txt: Reflecting Shots (one point back at the attacker); Tracking Health (a one
     health monster is removed on taking damage); catacombs-3e-shot-modifiers.txt: Transform Shot Modifier
     (the character performing the shot transforms: a destroyed one no longer can)."""
-    table = Table(["zothas-gatehouse"], items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(["zothas-gatehouse"], items={"elani": ["mirror-shield"]})
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-fire-spirit-1", "melee", "hero-elani")
@@ -732,7 +735,7 @@ def test_a_corroded_item_is_removed_from_the_game_not_returned_to_the_item_deck(
     """catacombs-3e-shot-modifiers.txt: Corrosion Shot Modifier ("Remove the drawn card from the game")."""
     table = battle(("ooze", 1), ("orc", 1), items={"elani": ["healing-salve"]})
     deck = table.state.item_deck
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-ooze-1", ("melee", "hero-elani"))
     assert c(table, "hero-elani").items == ()
     assert table.state.item_deck == deck
@@ -763,7 +766,7 @@ def test_a_freed_heros_stunned_card_can_stun_another_hero() -> None:
         table.edit(name, status=("stunned",))
     table.turn("hero-elani", ("melee", "hero-roosan"))
     assert table.status("hero-roosan") == ()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-hexer-1", ("missile", "hero-elani"))
     assert table.status("hero-elani") == ("stunned",)
 
@@ -775,7 +778,7 @@ def test_the_overseer_rushes_a_frightened_ally() -> None:
     """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier (a rush with "the character they damaged");
     catacombs-3e-reference.txt: Allies."""
     table, ally = with_ally(("ghast", 1), names=NO_MARORG)
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-ghast-1")
     table.shot("monster-ghast-1", "melee", ally)
     assert table.health(ally) == 3
@@ -786,7 +789,7 @@ def test_a_familiar_hit_by_a_petrify_rush_is_turned_to_stone() -> None:
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier ("When a character is hit");
     catacombs-3e-reference.txt: Familiars (not poisoned or stunned; nothing exempts them from petrify)."""
     table = battle(("cockatrice", 1), items={"varesh": ["raven-familiar"]})
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-cockatrice-1", ("rush", "familiar-raven-familiar"))
     assert not c(table, "familiar-raven-familiar").alive
     assert c(table, "hero-varesh").alive and c(table, "hero-varesh").items == ("raven-familiar",)
@@ -799,9 +802,9 @@ def test_a_fear_rush_under_an_elastic_connector_is_immediate_or_lost() -> None:
     """catacombs-3e-shot-modifiers.txt: Fear Shot Modifier ("may immediately perform a single, unmodified
     rush shot"); catacombs-3e-reference.txt: Shot Sequences and Connectors (Elastic: the card's shots in any
     order)."""
-    table = Table(["spook-hall"], content=content((), room_of("spook-hall", ("spook", 1))))
+    table = catacombs_3e(["spook-hall"], content=content((), room_of("spook-hall", ("spook", 1))))
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-spook-1")
     assert table.state.expected_shot()["any_of"] == ["melee", "missile"]  # type: ignore[index]
     table.shot("monster-spook-1", "melee", "hero-xoric")

@@ -11,23 +11,23 @@ import pytest
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.settings import Settings
 from service.rules.errors import IllegalActionError, NotEnoughGoldError
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 
-from .conftest import Table
 
-
-def gold(table: Table, hero: str) -> int:
+def gold(table: RulesScript, hero: str) -> int:
     return table.state.character(hero).gold
 
 
-def settle(table: Table) -> None:
+def settle(table: RulesScript) -> None:
     """The recruiting player takes the first offered card for each of the ally's choices."""
     while table.state.pending is not None:
         table.do(A.Decide(table.state.pending.id, table.state.pending.options[0].id))
 
 
-def with_ally(rooms: list[str], hero: str = "hero-xoric", **settings: object) -> tuple[Table, str]:
+def with_ally(rooms: list[str], hero: str = "hero-xoric", **settings: object) -> tuple[RulesScript, str]:
     """A party that recruited an ally over a meal at the Amaranth Inn (the first room)."""
-    table = Table(["amaranth-inn", *rooms], settings=Settings(**settings) if settings else None)  # type: ignore[arg-type]
+    table = catacombs_3e(["amaranth-inn", *rooms], settings=Settings(**settings) if settings else None)  # type: ignore[arg-type]
     table.edit(hero, gold=10)
     table.do(A.EnterRoom())
     table.do(A.UseService("meal", target=hero))
@@ -36,7 +36,7 @@ def with_ally(rooms: list[str], hero: str = "hero-xoric", **settings: object) ->
     return table, ally
 
 
-def bet_until(table: Table, bettor: str, reward: str, tries: int = 2000) -> None:
+def bet_until(table: RulesScript, bettor: str, reward: str, tries: int = 2000) -> None:
     """Bet at the Tavern until a draw qualifies for ``reward`` at the top of its options. Lesser wins are
     taken as the single coin at the bottom of the table."""
     for _ in range(tries):
@@ -72,7 +72,7 @@ def test_althea_heals_an_ally_one_point_per_offering_paid_by_the_heroes() -> Non
 def test_an_ally_cannot_pay_the_healer_and_a_payment_must_match_the_offering() -> None:
     """catacombs-3e-reference.txt: Allies ("Allies cannot earn gold"); Althea The Healer ("Cure Poison, 2 gold
     coins"); Special Room Cards ("All gold coins spent by the heroes is returned to the treasury")."""
-    table = Table(["althea-the-healer", "the-barracks"])
+    table = catacombs_3e(["althea-the-healer", "the-barracks"])
     table.edit("hero-elani", poison=(2, 3), gold=5)
     table.do(A.EnterRoom())
     with pytest.raises(NotEnoughGoldError):
@@ -86,7 +86,7 @@ def test_the_free_cure_and_a_paid_cure_may_both_be_taken_and_each_removes_the_ch
     """catacombs-3e-reference.txt: Althea The Healer ("She will cure one Poison card for free"; "Cure Poison,
     2 gold coins: A hero is cured of one Poison card"); Curing Poison ("A hero may discard one Poison card of
     their choice ... shuffled back into the Poison deck")."""
-    table = Table(["althea-the-healer", "the-barracks"])
+    table = catacombs_3e(["althea-the-healer", "the-barracks"])
     table.edit("hero-varesh", poison=(1, 3, 2))
     table.edit("hero-xoric", gold=1)
     table.edit("hero-roosan", gold=1)
@@ -110,7 +110,7 @@ def test_a_resurrected_hero_may_then_be_healed_further_but_not_above_its_startin
     """catacombs-3e-reference.txt: Althea The Healer ("One dead hero is brought back to life with two health
     points ... They may pay to be healed further by the Healer"); Healing Damage ("A character's health may
     not be increased beyond its starting level")."""
-    table = Table(["althea-the-healer", "the-barracks"], settings=Settings(advanced_hero_death=True))
+    table = catacombs_3e(["althea-the-healer", "the-barracks"], settings=Settings(advanced_hero_death=True))
     table.edit("hero-elani", alive=False, health=0)
     table.edit("hero-xoric", gold=10 + 3 * 6)
     table.do(A.EnterRoom())
@@ -131,7 +131,7 @@ def test_the_healers_services_are_not_sold_in_the_other_rooms() -> None:
         ("alewife-tavern", "sleep"),
         ("althea-the-healer", "bet"),
     ):
-        table = Table([room, "the-barracks"])
+        table = catacombs_3e([room, "the-barracks"])
         table.edit("hero-xoric", gold=20)
         table.do(A.EnterRoom())
         with pytest.raises(IllegalActionError):
@@ -167,7 +167,7 @@ def test_the_inn_meal_never_draws_a_dead_heros_portrait() -> None:
     """catacombs-3e-reference.txt: Amaranth Inn ("Shuffle all unused Hero Portrait cards together. Randomly
     draw one card: this is the ally that may be recruited")."""
     for seed in range(6):
-        table = Table(
+        table = catacombs_3e(
             ["amaranth-inn", "the-barracks"],
             heroes=("xoric", "varesh", "roosan", "oleira"),
             seed=seed,
@@ -199,7 +199,7 @@ def test_an_ally_cannot_recruit_an_ally_of_its_own() -> None:
 def test_izchak_sells_an_item_to_one_hero_paid_for_by_another() -> None:
     """catacombs-3e-reference.txt: Izchak the Merchant ("Players may pool their gold coins to assist in the
     purchase of items. The Item card is assigned to the hero")."""
-    table = Table(["izchak-the-merchant", "the-barracks"])
+    table = catacombs_3e(["izchak-the-merchant", "the-barracks"])
     table.edit("hero-roosan", gold=20)
     table.do(A.EnterRoom())
     item = next(i for i in table.state.market if i in ("healing-salve", "cloak-of-invisibility"))
@@ -216,7 +216,7 @@ def test_izchak_sells_an_item_to_one_hero_paid_for_by_another() -> None:
 def test_the_map_costs_two_gold_and_each_peek_one() -> None:
     """catacombs-3e-reference.txt: Izchak the Merchant ("pay one gold coins to see the next card ... no
     limit"; "a map may be purchased ... for two gold coins"); RULINGS.md 7."""
-    table = Table(["izchak-the-merchant", "the-barracks"])
+    table = catacombs_3e(["izchak-the-merchant", "the-barracks"])
     table.edit("hero-varesh", gold=4)
     table.do(A.EnterRoom())
     assert len(table.state.market) == 6
@@ -248,7 +248,7 @@ def test_three_heroes_restore_full_health_to_the_hero_and_its_ally_but_no_higher
 
 def test_three_heroes_may_instead_cure_every_poison_card_of_the_hero() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("OR cure all Poison cards affecting one hero")."""
-    table = Table(["alewife-tavern", "the-barracks"])
+    table = catacombs_3e(["alewife-tavern", "the-barracks"])
     table.do(A.EnterRoom())
     bet_until(table, "hero-elani", "full_health")
     table.edit("hero-elani", poison=(1, 2, 2))
@@ -263,7 +263,7 @@ def test_three_heroes_may_instead_cure_every_poison_card_of_the_hero() -> None:
 def test_three_of_a_kind_lets_the_player_choose_an_item_they_can_use_from_the_deck() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("3 of a kind: Player chooses 1 Item card from the Item card
     deck"); Item Cards: Usage Restrictions (a magic item is for Spell Casters)."""
-    table = Table(["alewife-tavern", "the-barracks"])
+    table = catacombs_3e(["alewife-tavern", "the-barracks"])
     table.do(A.EnterRoom())
     bet_until(table, "hero-xoric", "choose_item")
     pending = table.state.pending
@@ -283,7 +283,7 @@ def test_three_of_a_kind_lets_the_player_choose_an_item_they_can_use_from_the_de
 def test_two_hero_pieces_draw_the_first_item_the_hero_can_use() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("2 Hero pieces: Blindly draw 1 Item card (player must take
     first item they can use)")."""
-    table = Table(["alewife-tavern", "the-barracks"])
+    table = catacombs_3e(["alewife-tavern", "the-barracks"])
     table.do(A.EnterRoom())
     bet_until(table, "hero-xoric", "blind_item")
     deck = list(table.state.item_deck)
@@ -299,7 +299,7 @@ def test_two_hero_pieces_draw_the_first_item_the_hero_can_use() -> None:
 def test_three_colours_give_one_health_within_the_starting_health_or_cure_one_card() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("3 different coloured pieces: Gain 1 health point OR cure 1
     Poison card"; "Winning players may choose a reward that is lower on the table"); Healing Damage."""
-    table = Table(["alewife-tavern", "the-barracks"])
+    table = catacombs_3e(["alewife-tavern", "the-barracks"])
     table.do(A.EnterRoom())
     bet_until(table, "hero-roosan", "gain_health")
     pending = table.state.pending
@@ -319,7 +319,7 @@ def test_three_colours_give_one_health_within_the_starting_health_or_cure_one_ca
 
 def test_a_bet_needs_two_gold_even_pooled() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("To place a bet, a player must pay two gold coins")."""
-    table = Table(["alewife-tavern", "the-barracks"])
+    table = catacombs_3e(["alewife-tavern", "the-barracks"])
     table.edit("hero-xoric", gold=1)
     table.do(A.EnterRoom())
     with pytest.raises(NotEnoughGoldError):
@@ -338,7 +338,7 @@ def test_a_tie_for_the_lowest_health_gives_the_ally_to_the_hero_with_the_least_g
     table.edit("hero-xoric", health=1)
     table.edit("hero-roosan", health=3, gold=4)
     table.edit("hero-elani", health=3, gold=2)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric"))
     assert not table.state.character("hero-xoric").alive
     assert table.state.character(ally).owner == "hero-elani"
@@ -352,7 +352,7 @@ def test_a_tie_on_health_and_gold_gives_the_ally_to_the_hero_with_the_fewest_ite
     table.edit("hero-xoric", health=1)
     table.edit("hero-roosan", health=3, gold=2, items=("healing-salve",))
     table.edit("hero-elani", health=3, gold=2, items=())
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric"))
     assert table.state.character(ally).owner == "hero-elani"
 
@@ -366,7 +366,7 @@ def test_the_lowest_current_health_decides_regardless_of_starting_health() -> No
     table.edit("hero-varesh", health=2)  # starting health 8
     table.edit("hero-elani", health=3, gold=0)  # starting health 7
     table.edit("hero-roosan", health=3, gold=0)
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-troll-1", ("melee", "hero-xoric"))
     assert table.state.character(ally).owner == "hero-varesh"
 
@@ -401,11 +401,11 @@ def test_an_ally_cannot_take_an_item_reward_at_the_tavern() -> None:
 ANTIENT = "antient-liquid-antient"
 
 
-def summoned(items: dict[str, list[str]] | None = None, **kwargs: object) -> Table:
+def summoned(items: dict[str, list[str]] | None = None, **kwargs: object) -> RulesScript:
     """Elani opens Vaiel's Urn; the Antient takes its melee and Elani ends her turn: it is now the
     Overseer's."""
     items = {"elani": ["vaiels-urn"], **(items or {})}
-    table = Table(["the-barracks", "rat-nest"], items=items, **kwargs)  # type: ignore[arg-type]
+    table = catacombs_3e(["the-barracks", "rat-nest"], items=items, **kwargs)  # type: ignore[arg-type]
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
@@ -440,11 +440,9 @@ def test_a_poison_melee_does_not_poison_an_antient() -> None:
 def test_an_antient_cannot_be_teleported() -> None:
     """catacombs-3e-reference.txt: Antients ("Antients specifically cannot be teleported")."""
     table = summoned(spells={"varesh": ["teleport-hero"]})
-    try:
-        table.do(A.PlayCard("hero-varesh", "teleport-hero"))
-        table.shot("hero-varesh", "teleport", ANTIENT)
-    except IllegalActionError:
-        pass
+    table.do(A.PlayCard("hero-varesh", "teleport-hero"))
+    table.shot("hero-varesh", "teleport", ANTIENT)  # the shot hits it, to no effect
+    assert any("no effect, antients are invulnerable" in text for text in table.texts())
     antient = table.state.character(ANTIENT)
     assert antient.on_mat and antient.status == ()
 
@@ -459,14 +457,13 @@ def test_an_antient_leaves_the_room_when_the_battle_phase_ends() -> None:
     table.do(A.EnterRoom())
     table.do(A.StartBattle())
     assert ANTIENT not in [c.id for c in table.rules.actors(table.state)]
-    antient = table.state.find(ANTIENT)
-    assert antient is None or not antient.on_mat
+    assert table.state.find(ANTIENT) is None
 
 
 def test_althea_takes_no_offering_to_heal_a_hero_already_at_full_health() -> None:
     """catacombs-3e-reference.txt: Althea The Healer ("Heal Hero or Ally, 3 gold coins: One health point is
     restored"); Healing Damage ("A character's health may not be increased beyond its starting level")."""
-    table = Table(["amaranth-inn", "althea-the-healer", "the-barracks"])
+    table = catacombs_3e(["amaranth-inn", "althea-the-healer", "the-barracks"])
     table.edit("hero-xoric", gold=8 + 3)
     table.do(A.EnterRoom())
     table.do(A.UseService("sleep"))  # Xoric 10 of 9

@@ -17,16 +17,16 @@ from service.rules.errors import (
     UnknownCharacterError,
 )
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
-
-from .conftest import Table
 
 HEROES = ("hero-xoric", "hero-varesh", "hero-roosan", "hero-elani")
 
 
 def test_the_barracks_setup_places_four_orcs_a_troll_and_a_pit_viper() -> None:
     """catacombs-3e-reference.txt: Room Cards: Specific Monster icons (the Barracks example)."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.do(A.EnterRoom())
     placed = sorted(c.card for c in table.state.room_monsters)
     assert placed == ["orc", "orc", "orc", "orc", "pit-viper", "troll"]
@@ -45,7 +45,7 @@ def test_the_barracks_setup_places_four_orcs_a_troll_and_a_pit_viper() -> None:
 
 def test_mercenary_icons_take_the_lords_mercenary_monster() -> None:
     """catacombs-3e-reference.txt: Room Cards: Mercenary Monster icons (Hmotha's mercenary is a Zombie)."""
-    table = Table(["zothas-gatehouse"], lord="hmotha-the-lich-lord")
+    table = catacombs_3e(["zothas-gatehouse"], lord="hmotha-the-lich-lord")
     table.do(A.EnterRoom())
     assert sorted(c.card for c in table.state.room_monsters) == [
         "fire-spirit",
@@ -54,12 +54,12 @@ def test_mercenary_icons_take_the_lords_mercenary_monster() -> None:
         "zombie",
         "zombie",
     ]
-    table = Table(["zothas-gatehouse"], lord="vasesak-the-sorcerer")
+    table = catacombs_3e(["zothas-gatehouse"], lord="vasesak-the-sorcerer")
     table.do(A.EnterRoom())
     assert sorted(c.card for c in table.state.room_monsters).count("skeleton-warrior") == 2
 
 
-def test_melee_ricochet_damages_every_monster_hit_directly(barracks: Table) -> None:
+def test_melee_ricochet_damages_every_monster_hit_directly(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Taking Damage (a ricochet off a Troll)."""
     barracks.declare("hero-xoric")
     assert barracks.state.expected_shot() == {
@@ -81,7 +81,7 @@ def test_melee_ricochet_damages_every_monster_hit_directly(barracks: Table) -> N
     assert "Xoric the Barbarian's melee hits Troll 1 (1 damage)" in barracks.texts()
 
 
-def test_pushed_pieces_take_no_damage(barracks: Table) -> None:
+def test_pushed_pieces_take_no_damage(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Taking Damage (pushed into a Zombie)."""
     barracks.declare("hero-xoric")
     barracks.do(
@@ -92,7 +92,7 @@ def test_pushed_pieces_take_no_damage(barracks: Table) -> None:
     assert barracks.health("monster-orc-2") == 1
 
 
-def test_no_friendly_fire(barracks: Table) -> None:
+def test_no_friendly_fire(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Taking Damage: There is no "friendly fire"."""
     barracks.declare("hero-xoric")
     barracks.shot("hero-xoric", "melee", "hero-varesh", "hero-elani")
@@ -100,14 +100,14 @@ def test_no_friendly_fire(barracks: Table) -> None:
     assert any("no friendly fire" in t for t in barracks.texts())
 
 
-def test_rush_inflicts_no_damage(barracks: Table) -> None:
+def test_rush_inflicts_no_damage(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Character Shots (rush: no damage is inflicted)."""
     barracks.declare("hero-roosan")
     barracks.shot("hero-roosan", "rush", "monster-orc-1")
     assert barracks.health("monster-orc-1") == 1
 
 
-def test_then_sequence_in_printed_order_and_skipped_shots_are_forfeited(barracks: Table) -> None:
+def test_then_sequence_in_printed_order_and_skipped_shots_are_forfeited(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Shot Sequences and Connectors; RULINGS.md 2 (Then: printed order)."""
     barracks.declare("hero-roosan")  # rush, then melee, then rush, then rush
     with pytest.raises(UnexpectedShotError):
@@ -119,7 +119,7 @@ def test_then_sequence_in_printed_order_and_skipped_shots_are_forfeited(barracks
     assert barracks.state.turn is None and "hero-roosan" in barracks.state.acted
 
 
-def test_or_alternative_is_declared_before_shooting(barracks: Table) -> None:
+def test_or_alternative_is_declared_before_shooting(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Shot Sequences and Connectors (the Orc: melee Or missile)."""
     for hero in HEROES:
         barracks.pass_turn(hero)
@@ -137,7 +137,7 @@ def test_or_alternative_is_declared_before_shooting(barracks: Table) -> None:
     assert barracks.health("hero-xoric") == 8
 
 
-def test_heroes_in_any_order_then_each_monster_then_a_new_round(barracks: Table) -> None:
+def test_heroes_in_any_order_then_each_monster_then_a_new_round(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Turn Order."""
     with pytest.raises(NotYourTurnError):
         barracks.declare("monster-orc-1", 0)
@@ -155,7 +155,7 @@ def test_heroes_in_any_order_then_each_monster_then_a_new_round(barracks: Table)
     assert (barracks.state.round, barracks.state.side, barracks.state.acted) == (2, "heroes", ())
 
 
-def test_monster_melee_damages_a_hero_and_regeneration_flips_the_troll_back(barracks: Table) -> None:
+def test_monster_melee_damages_a_hero_and_regeneration_flips_the_troll_back(barracks: RulesScript) -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration Shot Modifier (the Troll example)."""
     barracks.turn("hero-xoric", ("melee", "monster-troll-1"))
     assert barracks.state.character("monster-troll-1").flipped
@@ -169,7 +169,7 @@ def test_monster_melee_damages_a_hero_and_regeneration_flips_the_troll_back(barr
     assert "Troll 1 is flipped back to its normal side" in barracks.texts()
 
 
-def test_regeneration_never_exceeds_starting_health(barracks: Table) -> None:
+def test_regeneration_never_exceeds_starting_health(barracks: RulesScript) -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration ("can never exceed their maximum starting health")."""
     for hero in HEROES:
         barracks.pass_turn(hero)
@@ -177,7 +177,7 @@ def test_regeneration_never_exceeds_starting_health(barracks: Table) -> None:
     assert barracks.health("monster-troll-1") == 2
 
 
-def test_monsters_cannot_damage_each_other(barracks: Table) -> None:
+def test_monsters_cannot_damage_each_other(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Taking Damage ("Monsters and Catacomb Lords cannot damage each other")."""
     for hero in HEROES:
         barracks.pass_turn(hero)
@@ -185,7 +185,7 @@ def test_monsters_cannot_damage_each_other(barracks: Table) -> None:
     assert barracks.health("monster-orc-1") == 1
 
 
-def test_fireball_and_missile_damage(barracks: Table) -> None:
+def test_fireball_and_missile_damage(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Ranged Shots; RULINGS.md 1 (missile 1, fireball 1)."""
     barracks.declare("hero-varesh")  # rush, then missile
     barracks.do(A.SkipShot("hero-varesh"))
@@ -195,7 +195,7 @@ def test_fireball_and_missile_damage(barracks: Table) -> None:
 
 def test_room_cleared_and_gold_at_resolution() -> None:
     """catacombs-3e-reference.txt: Game Phases: The Resolution Phase; Elani earns one extra gold per kill."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "monster-orc-1", "monster-orc-2", "monster-troll-1"))
     table.turn("hero-elani", ("melee", "monster-orc-3", "monster-orc-4", "monster-pit-viper-1"))
@@ -241,7 +241,7 @@ def test_wizard_collects_four_gold_for_two_skeleton_warriors_and_a_minotaur() ->
     assert state.character("hero-varesh").gold == 4
 
 
-def test_a_dead_character_or_stranger_cannot_act(barracks: Table) -> None:
+def test_a_dead_character_or_stranger_cannot_act(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Turn Order."""
     with pytest.raises(UnknownCharacterError):
         barracks.declare("hero-nobody")
@@ -252,7 +252,7 @@ def test_a_dead_character_or_stranger_cannot_act(barracks: Table) -> None:
         barracks.declare("monster-orc-1", 0)
 
 
-def test_an_illegal_action_changes_nothing(barracks: Table) -> None:
+def test_an_illegal_action_changes_nothing(barracks: RulesScript) -> None:
     """python-chess style: apply refuses, the state is untouched."""
     before = barracks.state.to_json()
     with pytest.raises(IllegalActionError) as info:
@@ -261,7 +261,7 @@ def test_an_illegal_action_changes_nothing(barracks: Table) -> None:
     assert barracks.state.to_json() == before
 
 
-def test_state_round_trips_through_its_canonical_json(barracks: Table) -> None:
+def test_state_round_trips_through_its_canonical_json(barracks: RulesScript) -> None:
     barracks.declare("hero-xoric")
     barracks.shot("hero-xoric", "melee", "monster-troll-1")
     text = barracks.state.to_json()
@@ -269,13 +269,13 @@ def test_state_round_trips_through_its_canonical_json(barracks: Table) -> None:
     assert GameState.from_json(text).to_json() == text
 
 
-def test_the_choices_offered_are_exactly_legal_ones(barracks: Table) -> None:
+def test_the_choices_offered_are_exactly_legal_ones(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Battle Phase: Turn Order (any hero may go first)."""
     choices = barracks.rules.choices(barracks.state)
     declared = sorted(a.character for a in choices if isinstance(a, A.DeclareAction))
     assert declared == sorted(HEROES)
     assert all(barracks.rules.is_legal(barracks.state, a) for a in choices)
-    barracks.heroes_pass()
+    barracks.side_passes()
     barracks.declare("monster-orc-1")
     options = barracks.rules.choices(barracks.state)
     assert options == [A.Decide("d1", "0"), A.Decide("d1", "1")]

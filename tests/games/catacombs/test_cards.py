@@ -12,14 +12,14 @@ from service.rules.errors import (
     NoSuchAlternativeError,
     NotYourTurnError,
 )
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 
 SPELLS = {"varesh": ["drain-energy", "teleport-hero", "cure-poison", "heal", "heal-all"]}
 
 
-def gatehouse(**kwargs: object) -> Table:
-    table = Table(["zothas-gatehouse", "the-barracks"], spells=SPELLS, **kwargs)  # type: ignore[arg-type]
+def gatehouse(**kwargs: object) -> RulesScript:
+    table = catacombs_3e(["zothas-gatehouse", "the-barracks"], spells=SPELLS, **kwargs)  # type: ignore[arg-type]
     table.enter_battle()
     return table
 
@@ -42,8 +42,8 @@ def test_a_spell_is_cast_once_per_game_and_may_follow_one_rush() -> None:
     table.shot("hero-varesh", "rush")
     table.shot("hero-varesh", "missile")
     assert "drain-energy" not in table.state.character("hero-varesh").spells
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     with pytest.raises(CardNotPlayableError, match="holds no drain-energy"):
         table.do(A.PlayCard("hero-varesh", "drain-energy"))
 
@@ -51,7 +51,7 @@ def test_a_spell_is_cast_once_per_game_and_may_follow_one_rush() -> None:
 def test_only_spell_casters_cast_spells() -> None:
     """catacombs-3e-reference.txt: Spell Cards ("only be used by characters who are Spell Casters")."""
     with pytest.raises(IllegalActionError, match="not a Spell Caster"):
-        Table(["zothas-gatehouse"], spells={"xoric": ["heal"]})
+        catacombs_3e(["zothas-gatehouse"], spells={"xoric": ["heal"]})
 
 
 def test_an_ability_is_used_once_per_room_and_refreshed_in_the_next_setup() -> None:
@@ -60,8 +60,8 @@ def test_an_ability_is_used_once_per_room_and_refreshed_in_the_next_setup() -> N
     table.do(A.PlayCard("hero-varesh", "fireball"))
     table.shot("hero-varesh", "fireball", "monster-zombie-1", "monster-zombie-2")
     assert not table.state.character("monster-zombie-2").alive
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     with pytest.raises(CardNotPlayableError):
         table.do(A.PlayCard("hero-varesh", "fireball"))
     for monster in [c.id for c in table.state.room_monsters if c.alive]:
@@ -73,7 +73,9 @@ def test_an_ability_is_used_once_per_room_and_refreshed_in_the_next_setup() -> N
 
 def test_xoric_swings_the_berserker_battle_axe_four_times() -> None:
     """catacombs-3e-reference.txt: Chain Shot Modifier (the Berserker Battle Axe Item card example)."""
-    table = Table(["zothas-gatehouse"], items={"xoric": ["berserker-battle-axe", "berserker-battle-axe"]})
+    table = catacombs_3e(
+        ["zothas-gatehouse"], items={"xoric": ["berserker-battle-axe", "berserker-battle-axe"]}
+    )
     table.enter_battle()
     table.do(A.PlayCard("hero-xoric", "berserker-battle-axe"))
     for target in (
@@ -90,7 +92,7 @@ def test_xoric_swings_the_berserker_battle_axe_four_times() -> None:
 
 def test_items_cannot_be_used_while_stunned() -> None:
     """catacombs-3e-reference.txt: Item Cards ("Items cannot be used when a hero is stunned")."""
-    table = Table(["zothas-gatehouse"], items={"xoric": ["berserker-battle-axe"]})
+    table = catacombs_3e(["zothas-gatehouse"], items={"xoric": ["berserker-battle-axe"]})
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     with pytest.raises(CardNotPlayableError, match="stunned"):
@@ -99,7 +101,7 @@ def test_items_cannot_be_used_while_stunned() -> None:
 
 def test_a_pre_combo_potion_then_the_heros_normal_action() -> None:
     """catacombs-3e-reference.txt: Combo Items (Elani's Raisthrim's Potion example)."""
-    table = Table(["zothas-gatehouse"], items={"elani": ["raisthrims-potion"]})
+    table = catacombs_3e(["zothas-gatehouse"], items={"elani": ["raisthrims-potion"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "raisthrims-potion"))
     table.shot("hero-elani", "ice", "monster-zombie-1")
@@ -115,7 +117,7 @@ def test_a_pre_combo_potion_then_the_heros_normal_action() -> None:
 
 def test_a_post_combo_throwing_axe_after_the_heros_sequence_and_only_one_combo_per_turn() -> None:
     """catacombs-3e-reference.txt: Combo Items (Xoric's Throwing Axe example; one Combo Item per turn)."""
-    table = Table(["zothas-gatehouse"], items={"xoric": ["throwing-axe", "raisthrims-potion"]})
+    table = catacombs_3e(["zothas-gatehouse"], items={"xoric": ["throwing-axe", "raisthrims-potion"]})
     table.enter_battle()
     table.declare("hero-xoric")
     table.shot("hero-xoric", "melee", "monster-zombie-1")
@@ -126,8 +128,8 @@ def test_a_post_combo_throwing_axe_after_the_heros_sequence_and_only_one_combo_p
     table.shot("hero-xoric", "missile", "monster-zombie-2")
     assert not table.state.character("monster-zombie-2").alive
     assert table.state.turn is None
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     table.do(A.PlayCard("hero-xoric", "raisthrims-potion"))
     table.shot("hero-xoric", "ice")
     table.declare("hero-xoric")
@@ -177,7 +179,7 @@ def test_cure_poison_discards_the_chosen_card_back_into_the_deck() -> None:
 
 def test_a_familiar_acts_for_its_hero_but_earns_no_gold_and_cannot_be_stunned() -> None:
     """catacombs-3e-reference.txt: Item Cards: Familiars."""
-    table = Table(
+    table = catacombs_3e(
         ["spider-den"], heroes=("oleira", "varesh", "roosan", "elani"), items={"oleira": ["spirit-familiar"]}
     )
     table.enter_battle()
@@ -191,9 +193,9 @@ def test_a_familiar_acts_for_its_hero_but_earns_no_gold_and_cannot_be_stunned() 
 
 def test_a_permanent_items_nullifies_box_protects_automatically() -> None:
     """catacombs-3e-reference.txt: Defensive Properties (permanent Item cards need no action)."""
-    table = Table(["the-barracks"], items={"elani": ["warding-cloak"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["warding-cloak"]})
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-orc-1", ("missile", "hero-elani"), alternative=1)
     assert table.health("hero-elani") == 7
 
@@ -207,8 +209,10 @@ def test_a_hero_who_cannot_wield_weapons_may_not_play_one() -> None:
 
     pacifist = HeroCard("roosan", "Roosan the Chicken Champion", 7, (seq("rush"),), can_use_weapons=False)
     with pytest.raises(CardNotPlayableError, match="cannot wield weapons"):
-        Table(["zothas-gatehouse"], content=with_cards(heroes=[pacifist]), items={"roosan": ["throwing-axe"]})
-    table = Table(["zothas-gatehouse"], content=with_cards(heroes=[pacifist]))
+        catacombs_3e(
+            ["zothas-gatehouse"], content=with_cards(heroes=[pacifist]), items={"roosan": ["throwing-axe"]}
+        )
+    table = catacombs_3e(["zothas-gatehouse"], content=with_cards(heroes=[pacifist]))
     table.edit("hero-roosan", items=("throwing-axe",))  # a referee's slip put the axe on the hero's board
     table.enter_battle()
     table.declare("hero-roosan")
@@ -219,9 +223,9 @@ def test_a_hero_who_cannot_wield_weapons_may_not_play_one() -> None:
 
 def test_a_once_per_room_defensive_card_is_raised_against_one_shot_on_the_enemys_turn() -> None:
     """catacombs-3e-reference.txt: Defensive Properties (once per room: the player chooses when to use it)."""
-    table = Table(["the-barracks"], items={"elani": ["mirror-shield"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["mirror-shield"]})
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-troll-1")
     table.do(A.PlayCard("hero-elani", "mirror-shield"))
     table.shot("monster-troll-1", "melee", "hero-elani")
@@ -242,14 +246,14 @@ def test_a_refresh_item_icon_flips_a_used_once_per_room_item_face_up() -> None:
     from .content import with_cards
 
     xoric = HeroCard("xoric", "Xoric the Barbarian", 9, (seq("melee"),), abilities=("second-wind",))
-    table = Table(
+    table = catacombs_3e(
         ["zothas-gatehouse"], content=with_cards(heroes=[xoric]), items={"xoric": ["berserker-battle-axe"]}
     )
     table.enter_battle()
     table.do(A.PlayCard("hero-xoric", "berserker-battle-axe"))
     table.do(A.EndTurn("hero-xoric"))
-    table.heroes_pass()
-    table.monsters_pass()
+    table.side_passes()
+    table.side_passes()
     table.do(A.PlayCard("hero-xoric", "second-wind"))
     table.shot("hero-xoric", "rush")
     pending = table.state.pending
@@ -261,7 +265,7 @@ def test_a_refresh_item_icon_flips_a_used_once_per_room_item_face_up() -> None:
 
 def test_a_hero_specific_enhancement_is_offered_only_to_that_hero() -> None:
     """catacombs-3e-reference.txt: Item Cards: Hero Specific Enhancements."""
-    table = Table(["the-barracks"], items={"elani": ["poisoned-knife"], "xoric": ["poisoned-knife"]})
+    table = catacombs_3e(["the-barracks"], items={"elani": ["poisoned-knife"], "xoric": ["poisoned-knife"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "poisoned-knife", alternative=1))
     assert (

@@ -16,9 +16,9 @@ from service.games.catacombs.third_edition.expansions.castles_integration import
     IntegratedContent,
 )
 from service.rules.errors import CardNotPlayableError, IllegalActionError, NotEnoughGoldError
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import CARDS, HEROES, LAYOUTS, LORDS, MONSTERS, POISON_DECK, ROOMS, seq
-
-from .conftest import Table
 
 CATACOMB_HEROES = "catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Team Catacomb Heroes"
 DARK_SPELLS = "catacombs-and-castles-2e-manual.md: Catacombs 3E Integration: Dark Spell Cards"
@@ -85,13 +85,13 @@ def table(
     heroes: tuple[str, ...] = ("xoric", "varesh", "hakoru", "edarir"),
     facts: CastlesFacts = FACTS,
     **kw: object,
-) -> Table:
-    return Table(rooms, heroes=heroes, content=castles_content(facts), **kw)  # type: ignore[arg-type]
+) -> RulesScript:
+    return catacombs_3e(rooms, heroes=heroes, content=castles_content(facts), **kw)  # type: ignore[arg-type]
 
 
 def battle(
     rooms: list[str], heroes: tuple[str, ...] = ("xoric", "varesh", "hakoru", "edarir"), **kw: object
-) -> Table:
+) -> RulesScript:
     t = table(rooms, heroes, **kw)
     t.enter_battle()
     return t
@@ -131,7 +131,7 @@ def test_catacomb_heroes_are_unaffected_by_corrosion() -> None:
     """catacombs-and-castles-2e-manual.md: Team Catacomb Heroes ("unaffected by the corrosion shot
     modifier")."""
     t = battle(["rat-nest"], items={"hakoru": ["berserker-battle-axe"], "xoric": ["berserker-battle-axe"]})
-    t.heroes_pass()
+    t.side_passes()
     t.edit("monster-sewer-rat-1", shot_sequences=(seq("corrosion melee"),))
     t.turn("monster-sewer-rat-1", ("melee", "hero-hakoru"))
     assert t.state.character("hero-hakoru").items == ("berserker-battle-axe",)
@@ -140,7 +140,7 @@ def test_catacomb_heroes_are_unaffected_by_corrosion() -> None:
     assert t.state.character("hero-xoric").items == ()
 
 
-def visit(room: str, **gold: int) -> Table:
+def visit(room: str, **gold: int) -> RulesScript:
     t = table([room, "the-barracks"])
     for hero, amount in gold.items():
         t.edit(f"hero-{hero}", gold=amount)
@@ -182,7 +182,7 @@ def test_the_public_view_shows_the_gold_the_party_may_pool() -> None:
     t.state = replace(t.state, treasury=92 - 10)  # the gold the scene handed out came from the Treasury
     reloaded = load_position(t.rules, position_of(t.state))  # the content says who pays alone
     assert reloaded == t.state and "pays_alone" not in position_of(t.state)
-    plain = Table(["althea-the-healer"])
+    plain = catacombs_3e(["althea-the-healer"])
     plain.edit("hero-xoric", gold=4)
     assert (plain.state.pays_alone, plain.state.public_view()["gold"]["party"]) == ((), 4)
 
@@ -394,7 +394,7 @@ def test_net_traps_one_character_until_knocked_off() -> None:
     t.shot("hero-hakoru", "net", "monster-orc-1", "monster-pit-viper-1", target="monster-pit-viper-1")
     assert t.state.character("monster-pit-viper-1").has("trapped")  # the attacker's choice
     assert not t.state.character("monster-orc-1").has("trapped")  # one at a time
-    t.heroes_pass()
+    t.side_passes()
     assert "monster-pit-viper-1" not in [c.id for c in t.rules.actors(t.state)]
     t.declare("monster-orc-2", 0)
     t.shot("monster-orc-2", "melee", knocked_off=("monster-pit-viper-1",))
@@ -429,8 +429,8 @@ def attributes(**by_card: tuple[str, ...]) -> CastlesFacts:
     return replace(FACTS, attributes=by_card)
 
 
-def overseer_turn(t: Table, monster: str, sequence: str, *hits: str) -> None:
-    t.heroes_pass()
+def overseer_turn(t: RulesScript, monster: str, sequence: str, *hits: str) -> None:
+    t.side_passes()
     t.edit(monster, shot_sequences=(seq(sequence),))
     shot = sequence.split()[-1]
     t.turn(monster, (shot, *hits))
@@ -478,7 +478,7 @@ def test_bloodless_gives_no_health_to_a_regenerating_attacker() -> None:
     t = table(["the-barracks"], facts=attributes(hakoru=("bloodless",)))
     t.enter_battle()
     t.edit("monster-troll-1", health=1)
-    t.heroes_pass()
+    t.side_passes()
     t.turn("monster-troll-1", ("melee", "hero-hakoru"))
     assert t.health("monster-troll-1") == 1 and t.health("hero-hakoru") == 6
 

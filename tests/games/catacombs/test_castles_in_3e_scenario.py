@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from service.content import load_content
 from service.gamelog.replay import SetupError, new_game_from_setup
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.rules.errors import NotEnoughGoldError
 

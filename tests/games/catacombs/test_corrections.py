@@ -10,24 +10,24 @@ import pytest
 
 from service.games.catacombs.flow import actions as A
 from service.rules import IllegalActionError
-from tests.games.catacombs.conftest import Table
+from tests.helpers.rules_script import RulesScript
 
 
-def test_the_referee_gives_a_hero_an_item_they_forgot_to_take(barracks: Table) -> None:
+def test_the_referee_gives_a_hero_an_item_they_forgot_to_take(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Hero Player Boards — Items go on the board."""
     barracks.do(A.SetCards("hero-xoric", "items", ("healing-salve",), "bought at Izchak's, not entered"))
     assert barracks.state.character("hero-xoric").items == ("healing-salve",)
     assert "Referee sets Xoric the Barbarian's items to healing-salve" in barracks.texts()[0]
 
 
-def test_taking_a_card_away_also_clears_it_from_the_face_down_pile(barracks: Table) -> None:
+def test_taking_a_card_away_also_clears_it_from_the_face_down_pile(barracks: RulesScript) -> None:
     barracks.edit("hero-xoric", items=("healing-salve", "throwing-axe"), face_down=("throwing-axe",))
     barracks.do(A.SetCards("hero-xoric", "items", ("healing-salve",), "axe was never bought"))
     xoric = barracks.state.character("hero-xoric")
     assert xoric.items == ("healing-salve",) and xoric.face_down == ()
 
 
-def test_an_unknown_card_or_kind_is_refused_and_changes_nothing(barracks: Table) -> None:
+def test_an_unknown_card_or_kind_is_refused_and_changes_nothing(barracks: RulesScript) -> None:
     """catacombs-3e-reference.txt: Hero Player Boards."""
     before = barracks.state
     with pytest.raises(IllegalActionError, match="no item card 'excalibur'"):
@@ -37,9 +37,9 @@ def test_an_unknown_card_or_kind_is_refused_and_changes_nothing(barracks: Table)
     assert barracks.state == before
 
 
-def test_a_card_correction_is_allowed_while_a_decision_waits(barracks: Table) -> None:
+def test_a_card_correction_is_allowed_while_a_decision_waits(barracks: RulesScript) -> None:
     """The Overseer Player: corrections never wait on the game."""
-    barracks.heroes_pass()
+    barracks.side_passes()
     barracks.declare("monster-orc-1")  # Orc: melee Or missile → the rules ask which
     assert barracks.state.pending is not None
     barracks.do(A.SetCards("hero-varesh", "abilities", (), "ability card was lost"))

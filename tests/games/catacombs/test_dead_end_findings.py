@@ -9,8 +9,7 @@ from service.gamelog.replay import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.position import load_position, position_of
 from service.rules import IllegalActionError
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
 
 
 @pytest.mark.parametrize("how", ["hero death", "corrosion"])
@@ -18,7 +17,7 @@ def test_a_familiar_gone_with_its_item_card_is_out_with_no_health_and_its_positi
     """catacombs-3e-reference.txt: Hero Death (the basic rule returns the Items) and Corrosion Shot Modifier
     ("Any pieces associated with the removed card on the playmat are also removed"): the familiar is off
     the playmat like a destroyed one, so the exported position loads back (docs/positions.md)."""
-    table = Table(["the-barracks"], items={"varesh": ["raven-familiar"]})
+    table = catacombs_3e(["the-barracks"], items={"varesh": ["raven-familiar"]})
     table.enter_battle()
     if how == "hero death":
         table.do(A.SetHealth("hero-varesh", 0, "test"))
@@ -45,9 +44,9 @@ def test_a_lord_on_the_teleported_card_is_a_position_that_loads() -> None:
         for i, sequence in enumerate(lord.shot_sequences)
         if any(s.kind == "teleport" for s in sequence.shots)
     )
-    table = Table(["catacomb-lords-lair"], lord=lord.id, content=content)
+    table = catacombs_3e(["catacomb-lords-lair"], lord=lord.id, content=content)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     queen = "lord-surlafeure"
     table.declare(queen, alternative)
     while table.state.expected_shot() is not None and table.state.expected_shot()["shot"] != "teleport":
@@ -69,14 +68,14 @@ def test_two_heroes_cannot_start_with_the_one_copy_of_a_familiar() -> None:
     twice (the Berserker Battle Axe) may start twice."""
     shipped = load_content({"ruleset": "catacombs-3e"})
     with pytest.raises(IllegalActionError, match="no more copies of spirit-familiar") as refused:
-        Table(
+        catacombs_3e(
             ["the-outer-bailey"],
             lord="vasesak-the-sorcerer",
             content=shipped,
             items={"elani": ["spirit-familiar"], "xoric": ["spirit-familiar"]},
         )
     assert refused.value.rule == "catacombs-3e-reference.txt: Game Phases: The Setup Phase"
-    table = Table(
+    table = catacombs_3e(
         ["the-outer-bailey"],
         lord="vasesak-the-sorcerer",
         content=shipped,

@@ -12,9 +12,9 @@ from service.games.catacombs.flow.state import Option, Pending
 from service.rules.errors import CardNotPlayableError
 from service.rules.evolve import evolve
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
-
-from .conftest import Table
 
 # Fixture cards: a helm for the sturdy (starting health 8 or more) and a salve for the frail (7 or less).
 HELM = ActionCard(
@@ -43,7 +43,7 @@ def cards(*extra: ActionCard) -> CardIndex:
 
 def test_an_item_for_sturdier_heroes_is_refused_in_play_and_played_by_a_sturdy_one() -> None:
     """catacombs-3e-reference.txt: Item Cards: Usage Restrictions (starting health)."""
-    table = Table(["zothas-gatehouse"], content=cards(HELM), items={"varesh": ["great-helm"]})
+    table = catacombs_3e(["zothas-gatehouse"], content=cards(HELM), items={"varesh": ["great-helm"]})
     table.edit("hero-elani", items=("great-helm",))  # arranged by the referee: Elani could never get it
     table.enter_battle()
     with pytest.raises(CardNotPlayableError, match="starting health of 8 or more") as refused:
@@ -55,7 +55,7 @@ def test_an_item_for_sturdier_heroes_is_refused_in_play_and_played_by_a_sturdy_o
 
 def test_the_starting_health_counts_not_the_health_now() -> None:
     """catacombs-3e-reference.txt: Item Cards: Usage Restrictions ("at the start of the game")."""
-    table = Table(["zothas-gatehouse"], content=cards(HELM), items={"varesh": ["great-helm"]})
+    table = catacombs_3e(["zothas-gatehouse"], content=cards(HELM), items={"varesh": ["great-helm"]})
     table.edit("hero-varesh", health=2)
     table.edit("hero-elani", health=9, max_health=9, items=("great-helm",))
     table.enter_battle()
@@ -68,13 +68,13 @@ def test_the_starting_health_counts_not_the_health_now() -> None:
 def test_a_hero_may_not_start_with_an_item_it_could_not_use() -> None:
     """catacombs-3e-reference.txt: Item Cards: Usage Restrictions; Hero Player Boards (starting Items)."""
     with pytest.raises(CardNotPlayableError, match="Great Helm"):
-        Table(["zothas-gatehouse"], content=cards(HELM), items={"elani": ["great-helm"]})
+        catacombs_3e(["zothas-gatehouse"], content=cards(HELM), items={"elani": ["great-helm"]})
 
 
 def test_izchak_sells_the_item_only_to_a_hero_who_may_use_it() -> None:
     """catacombs-3e-reference.txt: Item Cards: Usage Restrictions ("which heroes can buy and use them");
     Special Room Cards: Izchak the Merchant."""
-    table = Table(["izchak-the-merchant"], content=cards(HELM))
+    table = catacombs_3e(["izchak-the-merchant"], content=cards(HELM))
     table.do(A.EnterRoom())
     table.state = evolve(table.state, market=("great-helm", *table.state.market[1:]))
     table.edit("hero-elani", gold=5)
@@ -89,7 +89,7 @@ def test_izchak_sells_the_item_only_to_a_hero_who_may_use_it() -> None:
 def test_the_inn_cellar_gives_a_restricted_item_only_to_heroes_who_may_use_it() -> None:
     """catacombs-3e-reference.txt: Amaranth Inn (the cellar) and Item Cards: Usage Restrictions;
     docs/rulings.md (an unusable cellar item stays in the deck for the next hero)."""
-    table = Table(["amaranth-inn"], content=cards(FRAIL_SALVE))
+    table = catacombs_3e(["amaranth-inn"], content=cards(FRAIL_SALVE))
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=8)
     table.do(A.UseService("cellar"))
@@ -99,7 +99,7 @@ def test_the_inn_cellar_gives_a_restricted_item_only_to_heroes_who_may_use_it() 
     assert "raisthrims-potion" in table.state.character("hero-xoric").items
 
 
-def offer_reward(table: Table, *rewards: str) -> str:
+def offer_reward(table: RulesScript, *rewards: str) -> str:
     """Elani's bet has won (the bag's draw is random; the scene is arranged as a referee would)."""
     n = table.state.decisions_made + 1
     pending = Pending(
@@ -117,7 +117,7 @@ def offer_reward(table: Table, *rewards: str) -> str:
 def test_the_tavern_offers_and_deals_only_usable_items() -> None:
     """catacombs-3e-reference.txt: Alewife Tavern ("player must take first item they can use"); Item Cards:
     Usage Restrictions."""
-    table = Table(["alewife-tavern"], content=cards(HELM))
+    table = catacombs_3e(["alewife-tavern"], content=cards(HELM))
     table.do(A.EnterRoom())
     table.state = evolve(table.state, item_deck=("great-helm", "healing-salve"))
     table.do(A.Decide(offer_reward(table, "choose_item", "blind_item"), "choose_item"))

@@ -8,22 +8,23 @@ from service.games.catacombs.flow.cards import HeroCard, MonsterCard
 from service.rules import actions as A
 from service.rules.errors import SuppressedShotError
 from service.rules.evolve import evolve
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq, shots
 
-from .conftest import Table
 from .content import room_of, with_cards
 
 MOD = "catacombs-3e-shot-modifiers.txt"
 
 
-def spider_den() -> Table:
-    table = Table(["spider-den", "the-barracks"])
+def spider_den() -> RulesScript:
+    table = catacombs_3e(["spider-den", "the-barracks"])
     table.enter_battle()
     return table
 
 
-def stun_xoric(table: Table) -> None:
-    table.heroes_pass()
+def stun_xoric(table: RulesScript) -> None:
+    table.side_passes()
     table.declare("monster-crypt-spider-1", 1)  # rush, then stun missile, then stun missile
     table.shot("monster-crypt-spider-1", "rush")
     table.shot("monster-crypt-spider-1", "missile", "hero-xoric")
@@ -46,9 +47,9 @@ def test_a_teammates_melee_or_rush_frees_a_stunned_hero_but_an_enemy_hit_does_no
     stun_xoric(table)
     table.turn("hero-roosan", ("rush", "hero-xoric"))
     assert table.status("hero-xoric") == ()
-    table.heroes_pass()
-    table.monsters_pass()
-    table.heroes_pass()
+    table.side_passes()
+    table.side_passes()
+    table.side_passes()
     table.declare("monster-crypt-spider-1", 1)
     table.shot("monster-crypt-spider-1", "rush")
     table.shot("monster-crypt-spider-1", "missile", "hero-xoric")
@@ -78,10 +79,10 @@ def test_stuns_end_with_the_battle_phase() -> None:
 
 def rat_nest(
     heroes: tuple[str, ...] = ("xoric", "varesh", "roosan", "elani"), room: str = "rat-nest"
-) -> Table:
-    table = Table([room], heroes=heroes)
+) -> RulesScript:
+    table = catacombs_3e([room], heroes=heroes)
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     return table
 
 
@@ -119,9 +120,9 @@ def test_marorg_nullifies_poison_shots() -> None:
 
 def test_a_suppressed_modifier_leaves_the_base_shot() -> None:
     """catacombs-3e-reference.txt: Room Cards: Suppression (Oakheart Hall suppresses poison modifiers)."""
-    table = Table(["oakheart-hall"])
+    table = catacombs_3e(["oakheart-hall"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-sewer-rat-1")
     assert table.state.expected_shot()["modifier"] is None  # type: ignore[index]
     table.shot("monster-sewer-rat-1", "melee", "hero-varesh")
@@ -131,7 +132,7 @@ def test_a_suppressed_modifier_leaves_the_base_shot() -> None:
 def test_a_suppressed_shot_can_only_be_skipped() -> None:
     """catacombs-3e-reference.txt: Suppression; RULINGS.md 8 (the suppressed shot itself is refused)."""
     frost = HeroCard("varesh", "Varesh the Wizard", 8, (seq("ice", "melee"),))
-    table = Table(["the-lava-pools"], content=with_cards(heroes=[frost]))
+    table = catacombs_3e(["the-lava-pools"], content=with_cards(heroes=[frost]))
     table.enter_battle()
     table.declare("hero-varesh")
     assert table.state.expected_shot()["suppressed"] is True  # type: ignore[index]
@@ -146,7 +147,7 @@ def test_a_suppressed_shot_can_only_be_skipped() -> None:
 
 def test_skeleton_warrior_nullifies_missiles_but_falls_to_a_melee() -> None:
     """catacombs-3e-reference.txt: Defensive Properties: Nullifying Shots (the Skeleton Warrior example)."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
     table.turn("hero-varesh", ("rush",), ("missile", "monster-skeleton-warrior-1"))
     assert table.state.character("monster-skeleton-warrior-1").alive
@@ -156,7 +157,7 @@ def test_skeleton_warrior_nullifies_missiles_but_falls_to_a_melee() -> None:
 
 def test_the_minotaur_reflects_a_missile_back_at_the_hero() -> None:
     """catacombs-3e-reference.txt: Defensive Properties: Reflecting Shots (the Minotaur example)."""
-    table = Table(["oakheart-hall"])
+    table = catacombs_3e(["oakheart-hall"])
     table.enter_battle()
     table.turn("hero-varesh", ("rush",), ("missile", "monster-minotaur-1"))
     assert table.health("monster-minotaur-1") == 2
@@ -167,7 +168,7 @@ def test_the_minotaur_reflects_a_missile_back_at_the_hero() -> None:
 def test_a_modified_shot_hitting_several_targets_affects_one_of_the_attackers_choice() -> None:
     """catacombs-3e-shot-modifiers.txt: Shot Modifiers ("only applied to one of the affected characters")."""
     table = spider_den()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-crypt-spider-1", 1)
     table.shot("monster-crypt-spider-1", "rush")
     table.shot("monster-crypt-spider-1", "missile", "hero-xoric", "hero-elani")
@@ -185,18 +186,18 @@ GORGON = MonsterCard("stone-eye", "Stone Eye", 2, "mythological", 2, 2, (seq("pe
 
 def test_petrify_kills_whatever_health_remains() -> None:
     """catacombs-3e-shot-modifiers.txt: Petrify Shot Modifier."""
-    table = Table(
+    table = catacombs_3e(
         ["stone-room"], content=with_cards(monsters=[GORGON], rooms=[room_of("stone-room", ("stone-eye", 1))])
     )
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-stone-eye-1", ("melee", "hero-xoric"))
     assert not table.state.character("hero-xoric").alive
     assert "Xoric the Barbarian is turned to stone" in table.texts()
 
 
-def cube_room() -> Table:
-    table = Table(["cube-chamber"], items={"xoric": ["throwing-axe", "healing-salve"]})
+def cube_room() -> RulesScript:
+    table = catacombs_3e(["cube-chamber"], items={"xoric": ["throwing-axe", "healing-salve"]})
     table.enter_battle()
     return table
 
@@ -206,7 +207,7 @@ def test_the_gelatinous_cube_performs_its_five_rounds_in_order() -> None:
     table = cube_room()
     labels = []
     for _ in range(5):
-        table.heroes_pass()
+        table.side_passes()
         table.declare("monster-gelatinous-cube-1")
         assert table.state.turn is not None
         labels.append(table.state.turn.label)
@@ -220,11 +221,11 @@ def test_the_gelatinous_cube_performs_its_five_rounds_in_order() -> None:
     ]
 
 
-def cube_round(table: Table, round_number: int) -> None:
+def cube_round(table: RulesScript, round_number: int) -> None:
     while table.state.round < round_number:
-        table.heroes_pass()
+        table.side_passes()
         table.pass_turn("monster-gelatinous-cube-1")
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-gelatinous-cube-1")
     table.do(A.SkipShot("monster-gelatinous-cube-1"))
 
@@ -292,16 +293,16 @@ def test_critical_adds_one_damage() -> None:
 
 def test_the_fire_spirit_may_transform_into_a_fire_wall_that_burns_heroes() -> None:
     """catacombs-3e-reference.txt: Transform Shot Modifier; Fire Walls."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee", "hero-roosan")
     pending = table.state.pending
     assert pending is not None and pending.kind == "transform"
     table.do(A.Decide(pending.id, "yes"))
     assert table.state.character("monster-fire-spirit-1").kind == "fire_wall"
-    table.monsters_pass()
+    table.side_passes()
     table.declare("hero-roosan")
     table.do(A.ResolveShot("hero-roosan", "rush", fire_wall_contacts=("hero-roosan", "hero-elani")))
     assert (table.health("hero-roosan"), table.health("hero-elani")) == (5, 6)
@@ -309,11 +310,11 @@ def test_the_fire_spirit_may_transform_into_a_fire_wall_that_burns_heroes() -> N
 
 def test_a_fire_wall_does_not_count_as_a_monster_in_the_room() -> None:
     """catacombs-3e-reference.txt: Fire Walls ("do not count as monsters in the room")."""
-    table = Table(["zothas-gatehouse"])
+    table = catacombs_3e(["zothas-gatehouse"])
     table.enter_battle()
     for monster in [c.id for c in table.state.room_monsters if c.card != "fire-spirit"]:
         table.edit(monster, alive=False, health=0)
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee")
     assert table.state.pending is not None
@@ -329,7 +330,7 @@ BERSERKER = HeroCard(
 def test_chain_spreads_the_berserker_axe_over_several_monsters() -> None:
     """catacombs-3e-shot-modifiers.txt: Chain Shot (the Berserker Battle Axe example)."""
     room = room_of("axe-room", ("zombie", 1), ("troll", 1), ("fire-spirit", 1))
-    table = Table(["axe-room"], content=with_cards(heroes=[BERSERKER], rooms=[room]))
+    table = catacombs_3e(["axe-room"], content=with_cards(heroes=[BERSERKER], rooms=[room]))
     table.enter_battle()
     table.turn(
         "hero-xoric",
@@ -345,7 +346,7 @@ def test_chain_spreads_the_berserker_axe_over_several_monsters() -> None:
 def test_chain_ignores_a_consecutive_hit_on_the_same_target() -> None:
     """catacombs-3e-shot-modifiers.txt: Chain Shot ("damage ... by the additional hit(s) is ignored")."""
     room = room_of("axe-room", ("troll", 1), ("zombie", 1))
-    table = Table(["axe-room"], content=with_cards(heroes=[BERSERKER], rooms=[room]))
+    table = catacombs_3e(["axe-room"], content=with_cards(heroes=[BERSERKER], rooms=[room]))
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "monster-troll-1"), ("melee", "monster-troll-1"))
     assert table.health("monster-troll-1") == 1
@@ -354,7 +355,7 @@ def test_chain_ignores_a_consecutive_hit_on_the_same_target() -> None:
 
 def test_reckless_heroes_hurt_their_teammates() -> None:
     """catacombs-3e-reference.txt: Reckless Shot Modifier (friendly fire suspended)."""
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.edit("hero-xoric", status=("reckless",))
     table.turn("hero-xoric", ("melee", "hero-elani"))
@@ -364,7 +365,7 @@ def test_reckless_heroes_hurt_their_teammates() -> None:
 def test_regeneration_is_ineffective_against_shadow_monsters() -> None:
     """catacombs-3e-shot-modifiers.txt: Regeneration ("ineffective against Antients and shadow monsters")."""
     drainer = HeroCard("varesh", "Varesh the Wizard", 8, (seq("regeneration melee"),))
-    table = Table(["phantom-crypt"], content=with_cards(heroes=[drainer]))
+    table = catacombs_3e(["phantom-crypt"], content=with_cards(heroes=[drainer]))
     table.enter_battle()
     table.edit("hero-varesh", health=3)
     table.turn("hero-varesh", ("melee", "monster-phantom-1"))
@@ -374,7 +375,7 @@ def test_regeneration_is_ineffective_against_shadow_monsters() -> None:
 def test_drain_energy_restores_one_health_to_the_wizard() -> None:
     """catacombs-3e-reference.txt: Regeneration Shot Modifier (Varesh's Drain Energy example)."""
     drainer = HeroCard("varesh", "Varesh the Wizard", 8, (seq("regeneration missile"),))
-    table = Table(["zothas-gatehouse"], content=with_cards(heroes=[drainer]))
+    table = catacombs_3e(["zothas-gatehouse"], content=with_cards(heroes=[drainer]))
     table.enter_battle()
     table.edit("hero-varesh", health=3)
     table.turn("hero-varesh", ("missile", "monster-zombie-1"))
@@ -385,12 +386,12 @@ def test_drain_energy_restores_one_health_to_the_wizard() -> None:
 def test_poison_count_draws_two_cards() -> None:
     """catacombs-3e-shot-modifiers.txt: Poison Shot Modifier ("In some cases, you will draw two cards")."""
     adder = MonsterCard("adder", "Adder", 1, "vermin", 1, 1, (seq("poison*2 melee"),))
-    table = Table(
+    table = catacombs_3e(
         ["adder-pit"], content=with_cards(monsters=[adder], rooms=[room_of("adder-pit", ("adder", 1))])
     )
     table.enter_battle()
     table.state = evolve(table.state, poison_deck=(1, 1, 3))
-    table.heroes_pass()
+    table.side_passes()
     table.turn("monster-adder-1", ("melee", "hero-xoric"))
     assert table.state.character("hero-xoric").poison == (1, 1)
     assert shots("poison*2 melee")[0].count == 2

@@ -9,8 +9,7 @@ from service.gamelog.writer import LogWriter
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.table_draws import CardNotInDeckError, CardNotNamedError
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
 
 PHYSICAL = Settings(physical_decks=True)
 
@@ -18,7 +17,7 @@ PHYSICAL = Settings(physical_decks=True)
 def test_a_physical_table_flips_the_room_card_the_referee_names() -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb (the Overseer flips the next Room
     card); Addendum: Alternate Room Card Layouts (the Lair is the last card)."""
-    table = Table(["the-barracks", "rat-nest", "catacomb-lords-lair"], settings=PHYSICAL)
+    table = catacombs_3e(["the-barracks", "rat-nest", "catacomb-lords-lair"], settings=PHYSICAL)
     with pytest.raises(CardNotNamedError, match="rooms deck"):
         table.do(A.EnterRoom())
     with pytest.raises(CardNotInDeckError):
@@ -26,7 +25,7 @@ def test_a_physical_table_flips_the_room_card_the_referee_names() -> None:
     table.do(A.DrawCards("rooms", ("catacomb-lords-lair",)))
     with pytest.raises(CardNotInDeckError, match="cannot be drawn"):
         table.do(A.EnterRoom())  # the Lair is at the bottom while other cards remain
-    table = Table(["the-barracks", "rat-nest", "catacomb-lords-lair"], settings=PHYSICAL)
+    table = catacombs_3e(["the-barracks", "rat-nest", "catacomb-lords-lair"], settings=PHYSICAL)
     table.do(A.DrawCards("rooms", ("rat-nest",)))
     table.do(A.EnterRoom())
     assert table.state.room_id == "rat-nest"
@@ -36,10 +35,10 @@ def test_a_physical_table_flips_the_room_card_the_referee_names() -> None:
 def test_the_poison_card_drawn_is_the_one_the_table_drew() -> None:
     """catacombs-3e-reference.txt: Advanced Concepts: Poison Cards ("A Poison card displays a number
     indicating the strength of the dose")."""
-    table = Table(["rat-nest", "the-barracks"], settings=PHYSICAL, poison_deck=(1, 1, 2, 3))
+    table = catacombs_3e(["rat-nest", "the-barracks"], settings=PHYSICAL, poison_deck=(1, 1, 2, 3))
     table.do(A.DrawCards("rooms", ("rat-nest",)))
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-sewer-rat-1")
     hit = A.ResolveShot("monster-sewer-rat-1", "melee", direct_hits=("hero-varesh",))
     with pytest.raises(CardNotNamedError, match="poison deck"):
@@ -81,7 +80,7 @@ def test_a_named_monster_metre_card_is_placed_and_both_kinds_of_deck_replay_iden
 def test_the_tavern_bag_and_the_inns_portrait_are_the_ones_the_table_drew() -> None:
     """catacombs-3e-reference.txt: Room Cards: Alewife Tavern (three pieces drawn from the bag); Amaranth Inn
     (a Hero Portrait drawn for the ally); Advanced Concepts: Allies."""
-    table = Table(["alewife-tavern", "amaranth-inn", "the-barracks"], settings=PHYSICAL)
+    table = catacombs_3e(["alewife-tavern", "amaranth-inn", "the-barracks"], settings=PHYSICAL)
     table.do(A.DrawCards("rooms", ("alewife-tavern",)))
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)
@@ -93,7 +92,7 @@ def test_the_tavern_bag_and_the_inns_portrait_are_the_ones_the_table_drew() -> N
     table.do(A.UseService("bet", target="hero-xoric"))
     draw = next(e for e in table.last if e.type == "tavern_draw")
     assert draw.drawn == ("orc", "fire-spirit", "hero")  # type: ignore[attr-defined]
-    table = Table(["amaranth-inn", "the-barracks"], settings=PHYSICAL)
+    table = catacombs_3e(["amaranth-inn", "the-barracks"], settings=PHYSICAL)
     table.do(A.DrawCards("rooms", ("amaranth-inn",)))
     table.do(A.EnterRoom())
     table.edit("hero-xoric", gold=10)

@@ -10,8 +10,8 @@ from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.table_draws import CardNotNamedError
 from service.rules.evolve import evolve
+from tests.helpers.game_setups import catacombs_3e
 
-from .conftest import Table
 from .test_audit_specials import check_invariants, random_action
 
 ROOMS = [
@@ -39,7 +39,7 @@ def test_a_physical_table_plays_a_whole_game_with_the_referee_naming_every_draw(
         "seed": 21,
         "settings": {"physical_decks": True},
     }
-    t = Table(ROOMS, seed=21, settings=Settings(physical_decks=True))
+    t = catacombs_3e(ROOMS, seed=21, settings=Settings(physical_decks=True))
     log = LogWriter()
     log.setup(setup)
     dice = random.Random(21)
@@ -75,7 +75,7 @@ def test_a_physical_table_plays_a_whole_game_with_the_referee_naming_every_draw(
             play(A.UseService("meal" if room == "amaranth-inn" else "bet", target="hero-xoric"))
             continue
         # Choose as a person would (the choices a digital table offers), then play it at the table.
-        chooser = Table(ROOMS, seed=21)
+        chooser = catacombs_3e(ROOMS, seed=21)
         chooser.state = evolve(t.state, settings=DIGITAL)
         play(random_action(chooser, dice))
         check_invariants(t.state)

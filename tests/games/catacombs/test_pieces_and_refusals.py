@@ -9,9 +9,10 @@ from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import MonsterCard
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules.errors import IllegalActionError, NoSuchAlternativeError
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
 
-from .conftest import Table
 from .content import room_of, with_cards
 
 NECROMANCER = MonsterCard(
@@ -25,8 +26,8 @@ NECROMANCER = MonsterCard(
 )
 
 
-def crypt(*monsters: tuple[str, int]) -> Table:
-    table = Table(
+def crypt(*monsters: tuple[str, int]) -> RulesScript:
+    table = catacombs_3e(
         ["crypt", "the-barracks"],
         content=with_cards(monsters=[NECROMANCER], rooms=[room_of("crypt", *monsters)]),
     )
@@ -34,7 +35,7 @@ def crypt(*monsters: tuple[str, int]) -> Table:
     return table
 
 
-def clear_room(table: Table) -> None:
+def clear_room(table: RulesScript) -> None:
     for monster in [c.id for c in table.state.room_monsters if c.alive]:
         table.do(A.SetHealth(monster, 0, "cleared for the scenario"))
 
@@ -43,7 +44,7 @@ def clear_room(table: Table) -> None:
 def test_a_destroyed_monsters_disc_waits_on_the_heros_board_until_the_resolution_phase() -> None:
     """catacombs-3e-reference.txt: The Resolution Phase ("Each surviving hero is given an amount of gold ...
     The monster pieces are then returned to the Monster Pool")."""
-    table = Table(["the-barracks", "rat-nest"])
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     supply = dict(table.state.monster_supply)["orc"]
     table.turn("hero-xoric", ("melee", "monster-orc-1"))
@@ -65,7 +66,7 @@ def test_a_summon_finds_no_piece_while_the_destroyed_monsters_disc_is_on_a_heros
     ("the monster piece being summoned must be available from the Monster Pool")."""
     table = crypt(("necromancer", 1), ("zombie", 4))
     table.turn("hero-xoric", ("melee", "monster-zombie-1"))
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     with pytest.raises(IllegalActionError, match="Summon Shot") as refused:
         table.shot("monster-necromancer-1", "summon")
@@ -78,7 +79,7 @@ def test_a_dead_heros_discs_go_back_to_the_monster_pool_at_once() -> None:
     Pool"); Advanced Shots: Summon Shot."""
     table = crypt(("necromancer", 1), ("zombie", 4))
     table.turn("hero-xoric", ("melee", "monster-zombie-1"))
-    table.heroes_pass()
+    table.side_passes()
     table.do(A.SetHealth("hero-xoric", 0, "crushed by a falling block"))
     assert table.state.held_discs() == {}
     assert "Xoric the Barbarian's 1 monster disc(s) return to the Monster Pool" in table.texts()
@@ -90,7 +91,7 @@ def test_a_dead_heros_discs_go_back_to_the_monster_pool_at_once() -> None:
 def test_monsters_destroyed_in_the_lair_go_straight_back_to_the_monster_pool() -> None:
     """catacombs-3e-reference.txt: Catacomb Lord's Lair ("Important Note: Monsters destroyed during the
     encounter with the Catacomb Lord are returned to the Monster Pool")."""
-    table = Table(["catacomb-lords-lair"])
+    table = catacombs_3e(["catacomb-lords-lair"])
     table.enter_battle()
     minion = next(c for c in table.state.room_monsters if c.kind == "monster")
     before = table.state.monster_pool()[minion.card]
@@ -104,9 +105,9 @@ def test_monsters_destroyed_in_the_lair_go_straight_back_to_the_monster_pool() -
 def test_fire_walls_leave_the_playmat_when_the_room_is_complete() -> None:
     """catacombs-3e-reference.txt: The Battle Phase ("All other pieces such as obstacles, shields, and fire
     walls are removed from the playmat. The Resolution Phase begins"); Fire Walls."""
-    table = Table(["zothas-gatehouse", "the-barracks"])
+    table = catacombs_3e(["zothas-gatehouse", "the-barracks"])
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-fire-spirit-1", 1)
     table.shot("monster-fire-spirit-1", "melee")
     table.do(A.Decide(table.state.pending.id, "yes"))  # type: ignore[union-attr]
@@ -121,8 +122,8 @@ def test_fire_walls_leave_the_playmat_when_the_room_is_complete() -> None:
 
 
 # -- Shield Shots --------------------------------------------------------------------------------------------
-def shielded_xoric() -> Table:
-    table = Table(["the-barracks", "rat-nest"])
+def shielded_xoric() -> RulesScript:
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.edit("hero-xoric", shot_sequences=(seq("shield", "melee"),))
     return table
@@ -168,8 +169,8 @@ def test_a_skipped_shield_shot_places_no_shield() -> None:
 
 
 # -- Teleport Shots / Open Portal ----------------------------------------------------------------------------
-def teleporter() -> Table:
-    table = Table(["the-barracks", "rat-nest"])
+def teleporter() -> RulesScript:
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.edit("hero-varesh", shot_sequences=(seq("teleport", "melee"),))
     return table
@@ -206,7 +207,7 @@ def test_a_stunned_character_cannot_teleport_itself_and_antients_cannot_be_telep
 
 def test_only_a_teleport_shot_names_a_teleported_character() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Teleport Shots."""
-    table = Table(["the-barracks", "rat-nest"])
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.declare("hero-xoric")
     with pytest.raises(IllegalActionError, match="only a teleport shot"):
@@ -216,7 +217,7 @@ def test_only_a_teleport_shot_names_a_teleported_character() -> None:
 def test_an_open_portal_switches_two_friendly_pieces_and_refuses_an_enemy() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Open Portal ("switch the positions of any two friendly
     characters on the playmat (including themselves). This includes characters that are frozen")."""
-    table = Table(["the-barracks", "rat-nest"])
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.edit("hero-varesh", shot_sequences=(seq("open_portal"),))
     table.edit("hero-xoric", status=("frozen",))
@@ -237,7 +238,7 @@ def test_an_open_portal_switches_two_friendly_pieces_and_refuses_an_enemy() -> N
 def test_a_stunned_heros_explicit_alternative_is_refused_not_replaced() -> None:
     """catacombs-3e-shot-modifiers.txt: Stun Shot Modifier (a stunned hero "may only perform a single rush
     shot"); catacombs-3e-reference.txt: Battle Phase: Shot Sequences and Connectors."""
-    table = Table(["the-barracks", "rat-nest"])
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.edit("hero-xoric", status=("stunned",))
     with pytest.raises(NoSuchAlternativeError, match="Stun Shot Modifier") as refused:
@@ -249,7 +250,7 @@ def test_a_stunned_heros_explicit_alternative_is_refused_not_replaced() -> None:
 
 def test_a_teleported_characters_explicit_alternative_is_refused() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Teleport Shots ("performs a single melee shot")."""
-    table = Table(["the-barracks", "rat-nest"])
+    table = catacombs_3e(["the-barracks", "rat-nest"])
     table.enter_battle()
     table.edit("hero-xoric", status=("teleported",))
     with pytest.raises(NoSuchAlternativeError, match="Teleport Shots"):
@@ -264,7 +265,7 @@ def test_the_liquid_antient_is_controlled_by_each_side_in_turn() -> None:
     """catacombs-3e-reference.txt: Advanced Concepts: Antients ("An Antient is controlled first by the player
     that summoned it ... Once that player's turn is over, the Antient card is passed to the Overseer. Control
     of the Antient passes back and forth")."""
-    table = Table(["the-barracks", "rat-nest"], items={"elani": ["vaiels-urn"]})
+    table = catacombs_3e(["the-barracks", "rat-nest"], items={"elani": ["vaiels-urn"]})
     table.enter_battle()
     table.do(A.PlayCard("hero-elani", "vaiels-urn"))
     table.shot("hero-elani", "summon")
@@ -274,7 +275,7 @@ def test_the_liquid_antient_is_controlled_by_each_side_in_turn() -> None:
     table.shot("hero-elani", "melee", "monster-orc-1")  # the Antient's melee on the Overseer's forces
     assert not table.state.character("monster-orc-1").alive
     table.do(A.EndTurn("hero-elani"))
-    table.heroes_pass()
+    table.side_passes()
     assert table.state.side == "overseer"
     overseer = [{"id": antient, "controlled_by": "overseer", "acted": False, "has_sequence": True}]
     assert table.state.public_view()["antients"] == overseer

@@ -14,8 +14,8 @@ from service.games.catacombs.flow.events import Damaged
 from service.games.catacombs.flow.state import GameState
 from service.rules import IllegalActionError
 from service.rules.ruleset import RuleSet
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 
 ROOM_DECKS = [
     ["the-barracks", "amaranth-inn", "spider-den", "catacomb-lords-lair"],
@@ -75,10 +75,10 @@ def candidate_actions(rules: RuleSet, state: GameState, data: st.DataObject) -> 
     )
 
 
-def play(data: st.DataObject, steps: int) -> tuple[Table, LogWriter, list[tuple[GameState, A.Action]]]:
+def play(data: st.DataObject, steps: int) -> tuple[RulesScript, LogWriter, list[tuple[GameState, A.Action]]]:
     deck = data.draw(st.sampled_from(ROOM_DECKS))
     seed = data.draw(st.integers(0, 2**32))
-    table = Table(deck, seed=seed)
+    table = catacombs_3e(deck, seed=seed)
     log = LogWriter()
     log.setup(
         {
@@ -164,7 +164,7 @@ def test_an_illegal_action_changes_nothing_and_check_agrees_with_apply(data: st.
 def test_every_offered_choice_applies(data: st.DataObject) -> None:
     """Games driven by ``choices()`` (plus attributed shots) never hit an error the rules did not foresee."""
     deck = data.draw(st.sampled_from(ROOM_DECKS))
-    table = Table(
+    table = catacombs_3e(
         deck,
         seed=data.draw(st.integers(0, 2**32)),
         items={

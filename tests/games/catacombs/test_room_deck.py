@@ -12,9 +12,9 @@ from service.games.catacombs.flow.cards import HeroCard
 from service.games.catacombs.flow.layout import deal_room_deck
 from service.rules import IllegalActionError
 from service.rules.errors import WrongPhaseError
+from tests.helpers.game_setups import catacombs_3e
 from tests.helpers.sample_content import sample_content, seq
 
-from .conftest import Table
 from .content import with_cards
 
 LAYOUT = ["difficulty_0", "difficulty_1", "special", "difficulty_2", "special", "lair"]
@@ -54,7 +54,7 @@ def test_a_game_log_may_name_a_layout_instead_of_rooms() -> None:
 def test_rooms_are_entered_in_deck_order_and_moving_on_from_the_last_ends_the_game() -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb. A shortened deck with no Lair (a demo
     table) ends when the heroes move on from its last room (docs/rulings.md, "The last Room card")."""
-    table = Table(["althea-the-healer", "amaranth-inn"])
+    table = catacombs_3e(["althea-the-healer", "amaranth-inn"])
     table.do(A.EnterRoom())
     assert (table.state.room_id, table.state.phase) == ("althea-the-healer", "special_room")
     with pytest.raises(WrongPhaseError):
@@ -70,7 +70,7 @@ def test_rooms_are_entered_in_deck_order_and_moving_on_from_the_last_ends_the_ga
 
 def test_an_empty_room_deck_has_no_first_room() -> None:
     """catacombs-3e-reference.txt: Game Phases: Exploring The Catacomb."""
-    table = Table([])
+    table = catacombs_3e([])
     with pytest.raises(WrongPhaseError, match="no Room cards are left"):
         table.do(A.EnterRoom())
 
@@ -78,7 +78,7 @@ def test_an_empty_room_deck_has_no_first_room() -> None:
 def test_a_runic_shift_is_followed_by_a_melee() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Runic Shift Shot."""
     shifter = HeroCard("elani", "Elani the Thief", 7, (seq("runic_shift", "rush"),))
-    table = Table(["the-barracks"], content=with_cards(heroes=[shifter]))
+    table = catacombs_3e(["the-barracks"], content=with_cards(heroes=[shifter]))
     table.enter_battle()
     table.declare("hero-elani")
     table.shot("hero-elani", "runic_shift")
@@ -91,7 +91,7 @@ def test_a_runic_shift_is_followed_by_a_melee() -> None:
 def test_an_open_portal_swaps_pieces_without_damage() -> None:
     """catacombs-3e-reference.txt: Advanced Shots: Open Portal (the Magic Gate example)."""
     gate = HeroCard("varesh", "Varesh the Wizard", 8, (seq("open_portal"),))
-    table = Table(["the-barracks"], content=with_cards(heroes=[gate]))
+    table = catacombs_3e(["the-barracks"], content=with_cards(heroes=[gate]))
     table.enter_battle()
     table.turn("hero-varesh", ("open_portal", "hero-elani", "monster-orc-1"))
     assert table.health("monster-orc-1") == 1 and table.state.turn is None
@@ -116,8 +116,8 @@ def test_a_named_layout_from_the_content_is_dealt() -> None:
 
 
 def test_the_shipped_tutorial_layout_is_its_static_column() -> None:
-    from service.content import load_content
     from service.games.catacombs.adapter import rules_content
+    from service.games.catacombs.content import load_content
 
     deck = deal_room_deck(rules_content(load_content("catacombs-3e", None)), "tutorial", seed=1)
     assert deck[:2] == ("bholoth-cemetery", "the-barracks") and deck[-1] == "catacomb-lords-lair"

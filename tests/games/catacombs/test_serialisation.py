@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from service.games.catacombs.flow import actions as A
 from service.rules import action_from_json, action_to_json
-
-from .conftest import Table
+from tests.helpers.game_setups import catacombs_3e
 
 ids = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
 ACTIONS = st.one_of(
@@ -85,7 +84,7 @@ def test_malformed_payloads_are_refused_with_the_reason(payload: object, message
 
 
 def test_every_event_of_a_game_has_a_sentence_and_serialises() -> None:
-    table = Table(["the-barracks"])
+    table = catacombs_3e(["the-barracks"])
     table.enter_battle()
     table.turn("hero-xoric", ("melee", "monster-troll-1", "monster-orc-1", "hero-elani"))
     for event in table.events:

@@ -10,9 +10,8 @@ from service.games.catacombs.flow.cards import CardIndex, MonsterCard, QuadrantE
 from service.games.catacombs.flow.shots import Sequence, Shot
 from service.rules.errors import BadDecisionError, IllegalActionError
 from tests.helpers import sample_content as sample
+from tests.helpers.game_setups import catacombs_3e
 from tests.helpers.sample_content import seq
-
-from .conftest import Table
 
 GHOUL = MonsterCard(
     "swordmaster-ghoul",
@@ -67,7 +66,7 @@ SPIDER_LAIR = RoomCard(
 
 def test_a_chosen_monster_metre_pick_is_not_offered_a_piece_that_is_in_use() -> None:
     """catacombs-3e-reference.txt: Room Cards: Monster Metre Icons ("they both share the same piece")."""
-    table = Table(["spider-lair"], content=content(SPIDER_LAIR))
+    table = catacombs_3e(["spider-lair"], content=content(SPIDER_LAIR))
     table.do(A.EnterRoom())
     assert [c.id for c in table.state.room_monsters] == ["monster-crypt-spider-1"]
     pending = table.state.pending
@@ -86,7 +85,7 @@ def test_a_random_draw_of_the_ghoul_after_the_spider_is_discarded_and_another_dr
     and draw another one")."""
     discarded = 0
     for seed in range(30):
-        table = Table(["spider-lair"], content=content(SPIDER_LAIR), seed=seed)
+        table = catacombs_3e(["spider-lair"], content=content(SPIDER_LAIR), seed=seed)
         table.do(A.EnterRoom())
         assert table.state.pending is not None
         table.do(A.Decide(table.state.pending.id, "random"))
@@ -104,7 +103,7 @@ def test_a_random_draw_of_the_ghoul_after_the_spider_is_discarded_and_another_dr
 def test_with_every_level_card_blocked_the_icon_places_nothing() -> None:
     """catacombs-3e-reference.txt: Room Cards: Monster Metre Icons ("up to the maximum number available, if
     able to do so"); Game Phases: The Setup Phase (supply limits are hard limits)."""
-    table = Table(["spider-lair"], content=content(SPIDER_LAIR, level_4=(GHOUL, SPIDER)))
+    table = catacombs_3e(["spider-lair"], content=content(SPIDER_LAIR, level_4=(GHOUL, SPIDER)))
     table.do(A.EnterRoom())
     assert table.state.pending is None and table.state.monster_metre_queue == ()
     assert [c.card for c in table.state.room_monsters] == ["crypt-spider"]
@@ -128,9 +127,9 @@ def test_a_summon_finds_no_piece_while_the_spiders_disc_is_on_the_mat_or_its_sla
             4: (QuadrantEntry("specific", 1, "crypt-spider"),),
         },
     )
-    table = Table(["crypt"], content=content(crypt))
+    table = catacombs_3e(["crypt"], content=content(crypt))
     table.enter_battle()
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     with pytest.raises(IllegalActionError, match="its piece is in use as Crypt Spider 1"):
         table.shot("monster-necromancer-1", "summon")
@@ -139,14 +138,14 @@ def test_a_summon_finds_no_piece_while_the_spiders_disc_is_on_the_mat_or_its_sla
     shot = table.state.expected_shot()
     assert shot is not None and (shot["actor"], shot["shot"]) == ("monster-necromancer-1", "melee")
     table.do(A.EndTurn("monster-necromancer-1"))
-    table.monsters_pass()
+    table.side_passes()
     # Round 2: the heroes destroy the Spider. Its disc waits on Xoric's board until the Resolution Phase
     # (The Resolution Phase), so the shared piece is still not in the Monster Pool.
     table.edit("monster-crypt-spider-1", health=1)
     table.turn("hero-xoric", ("melee", "monster-crypt-spider-1"))
     assert not table.state.character("monster-crypt-spider-1").alive
     assert table.state.held_discs() == {"hero-xoric": ("monster-crypt-spider-1",)}
-    table.heroes_pass()
+    table.side_passes()
     table.declare("monster-necromancer-1")
     with pytest.raises(IllegalActionError, match="Swordmaster Ghoul cannot be summoned"):
         table.shot("monster-necromancer-1", "summon")
@@ -172,6 +171,6 @@ def test_a_specific_icon_places_no_ghoul_while_the_spider_holds_the_piece() -> N
             )
         },
     )
-    table = Table(["both"], content=content(both))
+    table = catacombs_3e(["both"], content=content(both))
     table.do(A.EnterRoom())
     assert [c.card for c in table.state.room_monsters] == ["crypt-spider"]

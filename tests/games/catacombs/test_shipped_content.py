@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.content import load_content
 from service.games.catacombs.adapter import rules_content
+from service.games.catacombs.content import load_content
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import CardIndex
 from service.games.catacombs.third_edition.ruleset import Catacombs3E

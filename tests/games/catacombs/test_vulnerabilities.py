@@ -5,9 +5,10 @@ from __future__ import annotations
 from service.games.catacombs.flow import actions as A
 from service.games.catacombs.flow.cards import HeroCard, MonsterCard
 from service.games.catacombs.flow.settings import Settings
+from tests.helpers.game_setups import catacombs_3e
+from tests.helpers.rules_script import RulesScript
 from tests.helpers.sample_content import seq
 
-from .conftest import Table
 from .content import room_of, with_cards
 
 ON = Settings(monster_vulnerabilities=True)
@@ -20,11 +21,11 @@ FROST = HeroCard(
 )
 
 
-def room(*monsters: tuple[str, int], settings: Settings = ON) -> Table:
+def room(*monsters: tuple[str, int], settings: Settings = ON) -> RulesScript:
     content = with_cards(
         heroes=[FROST], monsters=[GHOUL, DEMON, BAT, SKULL], rooms=[room_of("den", *monsters)]
     )
-    table = Table(["den"], content=content, settings=settings)
+    table = catacombs_3e(["den"], content=content, settings=settings)
     table.enter_battle()
     return table
 
@@ -80,7 +81,7 @@ def test_modified_shots_are_not_affected() -> None:
     """Monster Vulnerabilities: only unmodified shots from the Heroic Forces."""
     drainer = HeroCard("varesh", "Varesh the Wizard", 8, (seq("regeneration missile"),))
     content = with_cards(heroes=[drainer], rooms=[room_of("den", ("troll", 1))])
-    table = Table(["den"], content=content, settings=ON)
+    table = catacombs_3e(["den"], content=content, settings=ON)
     table.enter_battle()
     table.turn("hero-varesh", ("missile", "monster-troll-1"))
     assert table.health("monster-troll-1") == 1

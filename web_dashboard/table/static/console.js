@@ -175,16 +175,12 @@
     document.getElementById("manual-when").hidden = !manual.disabled;
   }
 
-  // What each game lets the referee set by hand (service/table/commands.py: correct): the form offers only
-  // these, and starts on the first, so it never starts on something the table refuses.
-  const CORRECTIONS = {
-    "catacombs-3e": [["health", "health"], ["gold", "gold"], ["card", "a card (give or take)"]],
-    "catacombs-1e": [["health", "health"], ["gold", "gold"], ["rage", "rage (the Barbarian)"], ["card", "a card (give or take)"]],
-    castles: [["health", "the side's Health Tokens"], ["charge", "tokens on a card"]],
-  };
+  // What each game lets the referee set by hand, by rule set (its GameDefinition's corrections, which the
+  // page is served with; service/table/commands/corrections.py checks them): the form offers only these, and
+  // starts on the first, so it never starts on something the table refuses.
+  const CORRECTIONS = JSON.parse(document.getElementById("correct-form").dataset.corrections || "{}");
   function corrections(state) {
-    const ruleset = String((state && state.ruleset) || "");
-    return ruleset.startsWith("catacombs-and-") ? CORRECTIONS.castles : (CORRECTIONS[ruleset] || CORRECTIONS["catacombs-3e"]);
+    return CORRECTIONS[String((state && state.ruleset) || "")] || [];
   }
   // Only the inputs the chosen correction uses are shown (a phone's screen is short).
   function showCorrectionInputs() {

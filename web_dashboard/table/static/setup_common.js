@@ -34,7 +34,9 @@ window.smartmatSetup = {
       const W = window.SmartmatWords;  // the answer in words, never the command's name or a Python value
       out.textContent = result.ok ? `✔ ${W.done(command)}` : `✘ Not done: ${W.refusal(result.error, command)}`;
       out.className = "result " + (result.ok ? "ok" : "refused") + (out.id === "setup-result" ? "" : " answer");
-      refresh();
+      // The page redrawn from the new state may grow above the button: the answer stays where the tap was.
+      await Promise.resolve(refresh());
+      if (out.id !== "setup-result") out.scrollIntoView({ block: "nearest" });
       return result;
     };
   },

@@ -16,15 +16,18 @@ from service.games.catacombs.first_edition.cards import Catacombs1ECards, FirstE
 from service.games.catacombs.flow.cards import ActionCard, HeroCard, LordCard, MonsterCard, QuadrantEntry
 from service.games.catacombs.flow.shots import sequences_from_card
 
+SCHEMAS = "service.games.catacombs.schemas.content"
+"""The package of the JSON Schemas its records are checked against."""
+
 RULESET = "catacombs-1e"
 FILES = (
-    FileKind("heroes.yaml", "heroes", "c1e_hero"),
-    FileKind("monsters.yaml", "monsters", "c1e_monster"),
-    FileKind("rooms.yaml", "rooms", "c1e_room"),
-    FileKind("lords.yaml", "lords", "c1e_lord"),
-    FileKind("abilities.yaml", "abilities", "c1e_card"),
-    FileKind("spells.yaml", "spells", "c1e_card"),
-    FileKind("items.yaml", "items", "c1e_card"),
+    FileKind("heroes.yaml", "heroes", "c1e_hero", SCHEMAS),
+    FileKind("monsters.yaml", "monsters", "c1e_monster", SCHEMAS),
+    FileKind("rooms.yaml", "rooms", "c1e_room", SCHEMAS),
+    FileKind("lords.yaml", "lords", "c1e_lord", SCHEMAS),
+    FileKind("abilities.yaml", "abilities", "c1e_card", SCHEMAS),
+    FileKind("spells.yaml", "spells", "c1e_card", SCHEMAS),
+    FileKind("items.yaml", "items", "c1e_card", SCHEMAS),
 )
 ROOM_KINDS = {"battle": "battle", "merchant": "merchant", "healer": "healer", "lord": "lair"}
 BOARD_SIDES = 6  # Componenti: "3 plance di gioco a doppia faccia"

@@ -220,14 +220,18 @@ class CardIndex:
     def rooms(self) -> Iterable[RoomCard]:
         return self._rooms.values()
 
+    def lords(self) -> Iterable[LordCard]:
+        return self._lords.values()
+
     def item_deck(self) -> tuple[str, ...]:
         return tuple(c.id for c in self._cards.values() if c.kind == "item" for _ in range(c.copies))
 
     def poison_deck(self) -> tuple[int, ...]:
         return self._poison
 
-    def cards(self, kind: str) -> Iterable[ActionCard]:
-        return [c for c in self._cards.values() if c.kind == kind]
+    def cards(self, kind: str | None = None) -> Iterable[ActionCard]:
+        """The Spell, Item, Ability … cards of that kind (every kind: None)."""
+        return [c for c in self._cards.values() if kind is None or c.kind == kind]
 
     def layout(self, layout_id: str) -> tuple[str, ...]:
         slots = self._get(self._layouts, layout_id, "layout")

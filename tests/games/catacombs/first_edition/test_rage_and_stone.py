@@ -8,26 +8,27 @@ from service.games.catacombs.first_edition import actions as A
 from service.games.catacombs.first_edition import events as E
 from service.games.catacombs.first_edition.ruleset import INCAPACITATED, PETRIFIED
 from service.rules.errors import CardNotPlayableError, IllegalActionError
-from tests.games.catacombs.first_edition.game import Game
+from tests.helpers.game_setups import catacombs_1e
+from tests.helpers.rules_script import RulesScript
 
 MANUAL = "catacombs-1e-rules-italian.txt"
 ORCS = ["caserma", "corridoio", "signore-della-catacomba"]
 
 
-def frenzy(g: Game) -> None:
+def frenzy(g: RulesScript) -> None:
     """The Frenzy's four chain melee attacks, all missing."""
     g.do(A.PlayCard("hero-barbaro", "furia"))
     g.finish("hero-barbaro")
 
 
-def rage_events(g: Game) -> list[E.RageChanged]:
+def rage_events(g: RulesScript) -> list[E.RageChanged]:
     return [e for e in g.events if isinstance(e, E.RageChanged)]
 
 
 # == the rage track ===============================================================================
 def test_the_barbarian_starts_on_level_2_of_his_rage_track_and_nobody_else_has_one() -> None:
     """catacombs-1e-rules-italian.txt: Preparazione degli eroi"""
-    g = Game()
+    g = catacombs_1e()
     rage = {h.card: h.rage for h in g.state.heroes}
     assert rage == {"barbaro": 2, "elfo": None, "ladra": None, "mago": None}
     # The table sees it: the snapshot's Barbarian carries his rage, the other heroes no rage at all.
@@ -39,26 +40,26 @@ def test_the_barbarian_starts_on_level_2_of_his_rage_track_and_nobody_else_has_o
 def test_the_frenzy_spends_rage_and_the_track_is_not_refilled_by_a_new_room() -> None:
     """catacombs-1e-rules-italian.txt: Scegliere il Proprio Eroe ("Può utilizzare la sua furia per azioni
     speciali"); Panoramica dei componenti (the marker tracks the rage for the Barbarian's Frenzy)"""
-    g = Game(ORCS)
-    g.fight()
+    g = catacombs_1e(ORCS)
+    g.enter_battle()
     frenzy(g)
-    assert g.c("hero-barbaro").rage == 1
+    assert g.character("hero-barbaro").rage == 1
     assert [(e.character, e.rage, e.change) for e in rage_events(g)] == [("hero-barbaro", 1, -1)]
     # The spending comes before the card's shots, as the marker moves when the Frenzy is declared.
     kinds = [type(e).__name__ for e in g.events]
     assert kinds.index("RageChanged") < kinds.index("CardPlayed")
     for c in g.state.room_monsters:
         g.do(A.SetHealth(c.id, 0, "cleared for the test"))
-    g.heroes_idle()  # the round ends: the room is complete
+    g.side_idles()  # the round ends: the room is complete
     assert g.state.phase == "resolution"
-    g.fight()  # the next room: his once-a-room Frenzy is back, his rage is not
-    assert g.c("hero-barbaro").rage == 1
+    g.enter_battle()  # the next room: his once-a-room Frenzy is back, his rage is not
+    assert g.character("hero-barbaro").rage == 1
 
 
 def test_without_enough_rage_the_frenzy_is_refused_and_nothing_changes() -> None:
     """catacombs-1e-rules-italian.txt: Scegliere il Proprio Eroe"""
-    g = Game(ORCS)
-    g.fight()
+    g = catacombs_1e(ORCS)
+    g.enter_battle()
     g.do(A.SetRage("hero-barbaro", 0, "spent in an earlier room"))
     before = g.state
     with pytest.raises(CardNotPlayableError) as refused:
@@ -72,9 +73,9 @@ def test_without_enough_rage_the_frenzy_is_refused_and_nothing_changes() -> None
 
 def test_rage_is_gained_up_to_the_top_of_the_track_and_only_by_a_hero_who_has_one() -> None:
     """catacombs-1e-rules-italian.txt: Preparazione degli eroi (level 2, "non livello 3": the track's top)"""
-    g = Game()
+    g = catacombs_1e()
     g.do(A.GainRage("hero-barbaro"))
-    assert g.c("hero-barbaro").rage == 3
+    assert g.character("hero-barbaro").rage == 3
     assert rage_events(g)[-1].change == 1
     for refused, why in (
         (A.GainRage("hero-barbaro"), "ends at level 3"),
@@ -97,9 +98,9 @@ def test_rage_is_gained_up_to_the_top_of_the_track_and_only_by_a_hero_who_has_on
 def test_the_referee_corrects_the_rage_marker_within_the_track() -> None:
     """catacombs-1e-rules-italian.txt: Punti importanti (4: the Keeper is the final arbiter); Preparazione
     degli eroi"""
-    g = Game()
+    g = catacombs_1e()
     events = g.do(A.SetRage("hero-barbaro", 0, "he used it last room"))
-    assert g.c("hero-barbaro").rage == 0
+    assert g.character("hero-barbaro").rage == 0
     assert any(isinstance(e, E.Corrected) and "rage to 0" in e.text for e in events)
     with pytest.raises(IllegalActionError, match="from 0 to 3"):
         g.rules.check(g.state, A.SetRage("hero-barbaro", 4))
@@ -128,10 +129,10 @@ def test_rage_actions_travel_as_json_and_belong_to_the_first_edition_only() -> N
 
 
 # == the Gorgon's petrification ===================================================================
-def gorgon_lair() -> Game:
-    g = Game(["signore-della-catacomba"], lord="gorgone")
-    g.fight()
-    g.heroes_idle()
+def gorgon_lair() -> RulesScript:
+    g = catacombs_1e(["signore-della-catacomba"], lord="gorgone")
+    g.enter_battle()
+    g.side_idles()
     return g
 
 
@@ -142,17 +143,17 @@ def test_the_gorgon_turns_a_hero_to_stone_which_is_not_incapacitation() -> None:
     g.do(A.DeclareAction("lord-gorgone", 1))  # her gaze, one special action
     g.do(A.ResolveShot("lord-gorgone", "missile", direct_hits=("hero-elfo",)))
     g.finish("lord-gorgone")
-    elf = g.c("hero-elfo")
+    elf = g.character("hero-elfo")
     assert elf.has(PETRIFIED) and not elf.has(INCAPACITATED)
     assert elf.alive and elf.health == 11  # stone, not dead: the missile's one wound only
     assert any(isinstance(e, E.StatusChanged) and e.status == PETRIFIED and e.on for e in g.events)
-    g.keeper_idle()
+    g.side_idles()
     # An incapacitated hero is back after the next round; a hero of stone is not.
     for _ in range(2):
-        assert g.state.side == "heroes" and not g.rules.can_act(g.state, g.c("hero-elfo"))
-        g.heroes_idle()
-        g.keeper_idle()
-    assert g.c("hero-elfo").has(PETRIFIED)
+        assert g.state.side == "heroes" and not g.rules.can_act(g.state, g.character("hero-elfo"))
+        g.side_idles()
+        g.side_idles()
+    assert g.character("hero-elfo").has(PETRIFIED)
 
 
 def test_the_keeper_wins_when_every_hero_is_dead_or_turned_to_stone() -> None:
@@ -163,15 +164,15 @@ def test_the_keeper_wins_when_every_hero_is_dead_or_turned_to_stone() -> None:
     assert g.state.outcome is None
     g.do(A.DeclareAction("lord-gorgone", 1))
     g.do(A.ResolveShot("lord-gorgone", "missile", direct_hits=("hero-elfo",)))
-    assert g.c("hero-elfo").alive and g.c("hero-elfo").has(PETRIFIED)
+    assert g.character("hero-elfo").alive and g.character("hero-elfo").has(PETRIFIED)
     assert g.state.outcome == "overseer"
 
 
 def test_the_referee_can_put_a_hero_to_stone_or_free_him() -> None:
     """catacombs-1e-rules-italian.txt: Punti importanti (4: the Keeper is the final arbiter)"""
-    g = Game()
+    g = catacombs_1e()
     g.do(A.SetStatus("hero-ladra", PETRIFIED, True, "the gaze was seen"))
-    assert g.c("hero-ladra").has(PETRIFIED)
+    assert g.character("hero-ladra").has(PETRIFIED)
     g.do(A.SetStatus("hero-ladra", PETRIFIED, False, "it missed after all"))
     g.do(A.SetStatus("hero-ladra", INCAPACITATED, True, "stunned"))
-    assert g.c("hero-ladra").status == (INCAPACITATED,)
+    assert g.character("hero-ladra").status == (INCAPACITATED,)

@@ -15,13 +15,14 @@ from service.games.catacombs.flow.position import load_position, position_of
 from service.games.catacombs.flow.settings import Settings
 from service.games.catacombs.flow.state import GameState
 from service.rules.errors import IllegalActionError
-from tests.games.catacombs.first_edition.game import Game, shipped
+from tests.helpers.game_setups import CATACOMBS_1E, catacombs_1e, shipped_cards
+from tests.helpers.rules_script import RulesScript
 
 AFTER = ["mercante", "corridoio", "signore-della-catacomba"]
 MANUAL = "catacombs-1e-rules-italian.txt"
 
 
-def refused(g: Game, action: A.Action) -> str:
+def refused(g: RulesScript, action: A.Action) -> str:
     with pytest.raises(IllegalActionError) as refusal:
         g.rules.check(g.state, action)
     return refusal.value.rule
@@ -33,13 +34,13 @@ def test_the_room_ends_at_the_end_of_the_round_in_which_its_last_monster_falls()
     completa se solo gli eroi, alleati ... si trova sul tavolo di gioco al termine di un round"); Riassunto
     delle regole (Fine del Round: "Ci sono ancora dei mostri presenti sulla plancia di Gioco? ... No: La Fase
     di Combattimento termina ed inizia la Fase di Risoluzione")"""
-    g = Game(["corridoio", *AFTER])
-    g.fight()
+    g = catacombs_1e(["corridoio", *AFTER])
+    g.enter_battle()
     for zombie, hero in zip(("1", "2", "3"), ("hero-barbaro", "hero-elfo", "hero-ladra"), strict=True):
         g.act(hero, "melee", f"monster-zombie-{zombie}")
     # The last monster has fallen; the Wizard has not acted and still may, before any gold is paid.
     assert g.state.phase == "battle" and g.state.side == "heroes"
-    assert g.rules.can_act(g.state, g.c("hero-mago")) and g.state.treasury == 12000
+    assert g.rules.can_act(g.state, g.character("hero-mago")) and g.state.treasury == 12000
     g.do(A.PlayCard("hero-mago", "palla-di-fuoco"))
     g.do(A.ResolveShot("hero-mago", "fireball"))
     # The Keeper's turn has no monster: the round ends and the Resolution Phase pays (100 a zombie).
@@ -50,8 +51,8 @@ def test_the_room_ends_at_the_end_of_the_round_in_which_its_last_monster_falls()
 def test_turning_the_next_room_card_with_no_monster_left_ends_the_round_and_pays_first() -> None:
     """catacombs-1e-rules-italian.txt: 3. La Fase Combattimento (the heroes "possono fare un'azione"; the room
     complete at the end of the round); 5. La Fase di Risoluzione; 1: La Fase Esplorazione"""
-    g = Game(["corridoio", *AFTER])
-    g.fight()
+    g = catacombs_1e(["corridoio", *AFTER])
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-zombie-1")
     rule = refused(g, A.EnterRoom())  # monsters are still on the board
     assert rule == f"{MANUAL}: 3. La Fase Combattimento"
@@ -59,7 +60,7 @@ def test_turning_the_next_room_card_with_no_monster_left_ends_the_round_and_pays
         g.do(A.SetHealth(zombie, 0, "cleared by the table"))
     assert A.EnterRoom() in g.rules.choices(g.state)
     g.do(A.EnterRoom())  # the Elf, the Thief and the Wizard forgo their actions
-    assert g.c("hero-barbaro").gold == 100 and g.state.room_id == "mercante"
+    assert g.character("hero-barbaro").gold == 100 and g.state.room_id == "mercante"
 
 
 def test_a_monster_destroyed_in_the_keepers_turn_ends_the_room_only_when_the_turn_is_over(
@@ -69,16 +70,16 @@ def test_a_monster_destroyed_in_the_keepers_turn_ends_the_room_only_when_the_tur
     mostri (Rappresaglia: the monster's attack comes before it leaves the board)"""
     lone = tmp_path / "monsters.yaml"
     lone.write_text("monsters:\n  minotauro:\n    health: 1\n", encoding="utf-8")
-    g = Game(["labirinto", *AFTER], overlay=tmp_path)
-    g.fight()
+    g = catacombs_1e(["labirinto", *AFTER], overlay=tmp_path)
+    g.enter_battle()
     for m in [m for m in g.state.room_monsters if m.card != "minotauro"]:
         g.do(A.SetHealth(m.id, 0, "cleared"))
     g.do(A.DeclareAction("hero-elfo", 0))
     g.do(A.ResolveShot("hero-elfo", "melee", direct_hits=("monster-minotauro-1",)))
     g.do(A.SkipShot("hero-elfo"))  # the Keeper does not take the retaliation
     assert g.state.phase == "battle" and g.state.turn is None
-    g.heroes_idle()
-    assert g.state.phase == "resolution" and g.c("hero-elfo").gold == 300
+    g.side_idles()
+    assert g.state.phase == "resolution" and g.character("hero-elfo").gold == 300
 
 
 # == the Keeper's win: at any moment ===============================================================
@@ -86,8 +87,8 @@ def test_the_keeper_wins_the_moment_a_frenzy_leaves_no_hero_able_to_act() -> Non
     """catacombs-1e-rules-italian.txt: Cose importanti (3: "In un qualunque momento in cui tutti gli eroi sono
     incapaci o morti e nessun giocatore può effettuare un'azione, allora il gioco termina con la vittoria del
     Custode"); Colpi in sequenza (the Barbarian incapacitated after his Frenzy)"""
-    g = Game(["caserma", *AFTER])
-    g.fight()
+    g = catacombs_1e(["caserma", *AFTER])
+    g.enter_battle()
     for hero in ("hero-elfo", "hero-ladra"):
         g.do(A.SetHealth(hero, 0, "fallen"))
     g.do(A.SetStatus("hero-mago", INCAPACITATED, True, "stunned in the last round"))
@@ -105,8 +106,8 @@ def test_the_keeper_wins_when_a_stun_incapacitates_the_last_hero_able_to_act(tmp
     (tmp_path / "monsters.yaml").write_text(
         "monsters:\n  zombie:\n    shot_sequences: [[{shot: melee, modifier: stun}]]\n", encoding="utf-8"
     )
-    g = Game(["corridoio", *AFTER], overlay=tmp_path)
-    g.fight()
+    g = catacombs_1e(["corridoio", *AFTER], overlay=tmp_path)
+    g.enter_battle()
     for hero in ("hero-barbaro", "hero-elfo", "hero-ladra"):
         g.do(A.SetStatus(hero, INCAPACITATED, True, "stunned in the last round"))
     g.idle("hero-mago")
@@ -119,11 +120,11 @@ def test_the_keeper_wins_when_a_stun_incapacitates_the_last_hero_able_to_act(tmp
 def test_the_keeper_turns_the_top_room_card_and_another_named_card_is_refused() -> None:
     """catacombs-1e-rules-italian.txt: 1: La Fase Esplorazione ("Partendo dalla cima, il Custode gira la prima
     carta stanza non rivelata")"""
-    g = Game(["corridoio", "caserma", "mercante", "ossario", *AFTER[1:]])
+    g = catacombs_1e(["corridoio", "caserma", "mercante", "ossario", *AFTER[1:]])
     rule = refused(g, A.DrawCards("rooms", ("mercante",)))
     assert rule == f"{MANUAL}: 1: La Fase Esplorazione"
     g.do(A.DrawCards("rooms", ("corridoio",)))
-    g.enter()
+    g.enter_room()
     assert g.state.room_id == "corridoio"
 
 
@@ -131,7 +132,7 @@ def test_at_a_physical_table_the_named_card_must_be_of_the_top_cards_level() -> 
     """catacombs-1e-rules-italian.txt: Configurare la Catacomba (each level's cards shuffled, dealt face down:
     level 0, level 1, the Merchant, two level 1 cards, the Healer, level 2, the Lord); 1: La Fase
     Esplorazione"""
-    rules = Catacombs1E(shipped(), Settings(physical_decks=True))
+    rules = Catacombs1E(shipped_cards(CATACOMBS_1E), Settings(physical_decks=True))
     deck = ["corridoio", "caserma", "mercante", "ossario", "tana-del-troll", "guaritore", "labirinto"]
     state = rules.new_game(
         ["barbaro", "elfo", "ladra", "mago"], "dragone", [*deck, "signore-della-catacomba"], 1
@@ -154,7 +155,7 @@ def test_the_board_is_the_one_the_room_card_names_and_the_same_side_may_come_twi
     """catacombs-1e-rules-italian.txt: 2: La Fase di Preparazione ("Prende la plancia di gioco indicata dalla
     carta stanza"; the third edition's rule against one side twice running is not in this manual); Carte
     Stanze Speciali (no board for the Merchant)"""
-    g = Game(["cripta", "ossario", "mercante", *AFTER[1:]])
+    g = catacombs_1e(["cripta", "ossario", "mercante", *AFTER[1:]])
     assert g.rules.content.board_of("cripta") == g.rules.content.board_of("ossario") == "plancia-1-a"
     assert refused(g, A.EnterRoom(playmat="plancia-2-a")) == f"{MANUAL}: 2: La Fase di Preparazione"
     g.do(A.EnterRoom(playmat="plancia-1-a"))
@@ -180,15 +181,15 @@ def test_a_battle_room_card_without_its_board_is_refused_by_the_content_check(tm
         encoding="utf-8",
     )
     with pytest.raises(ContentError, match="board side"):
-        Game(overlay=tmp_path)
+        catacombs_1e(overlay=tmp_path)
 
 
 # == attacks ======================================================================================
 def test_no_rush_comes_before_a_spell() -> None:
     """catacombs-1e-rules-italian.txt: 3. La Fase Combattimento ("Un'azione è considerata essere o un attacco
     base da mischia dell'eroe ... o un'azione speciale. Comunque non possono effettuare entrambe")"""
-    g = Game(["corridoio", *AFTER])
-    g.fight()
+    g = catacombs_1e(["corridoio", *AFTER])
+    g.enter_battle()
     spell = A.PlayCard("hero-mago", "evocazione-dello-scheletro", rush_first=True)
     assert refused(g, spell) == f"{MANUAL}: 3. La Fase Combattimento"
     g.do(A.PlayCard("hero-mago", "evocazione-dello-scheletro"))
@@ -199,74 +200,78 @@ def test_a_critical_attack_adds_its_point_to_every_target_it_strikes() -> None:
     """catacombs-1e-rules-italian.txt: Gli Attacchi Modificati (Colpo Critico: "infliggono un punto ferita
     extra ogni volta che vanno a segno"); Colpi e danni ("Mostri multipli possono essere feriti da un singolo
     attacco se l'attacco colpisce loro direttamente")"""
-    g = Game(["caserma", *AFTER], items={"barbaro": ["spada-affilata"]})
-    g.fight()
+    g = catacombs_1e(["caserma", *AFTER], items={"barbaro": ["spada-affilata"]})
+    g.enter_battle()
     g.do(A.PlayCard("hero-barbaro", "spada-affilata"))
     g.do(A.ResolveShot("hero-barbaro", "melee", direct_hits=("monster-orco-1", "monster-orco-2")))
     assert g.state.pending is None  # no target to choose: both take two points
-    assert not g.c("monster-orco-1").alive and not g.c("monster-orco-2").alive
+    assert not g.character("monster-orco-1").alive and not g.character("monster-orco-2").alive
     damage = [(e.character, e.amount) for e in g.events if type(e).__name__ == "Damaged"]
     assert damage == [("monster-orco-1", 2), ("monster-orco-2", 2)]
     assert [e.shot for e in g.events if type(e).__name__ == "ShotResolved"] == ["critical melee"]
 
 
 # == regeneration ==================================================================================
-def wounded_troll() -> Game:
-    g = Game(["tana-del-troll", *AFTER])
-    g.fight()
+def wounded_troll() -> RulesScript:
+    g = catacombs_1e(["tana-del-troll", *AFTER])
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-troll-1")
-    g.heroes_idle()
-    g.keeper_idle()
+    g.side_idles()
+    g.side_idles()
     return g
 
 
 def test_the_keeper_may_decline_a_monsters_regeneration() -> None:
     """catacombs-1e-rules-italian.txt: Abilità dei mostri (Rigenerazione: "il Custode può riportarlo a pieni
     punti vita")"""
-    g = Game(["tana-del-troll", *AFTER])
-    g.fight()
+    g = catacombs_1e(["tana-del-troll", *AFTER])
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-troll-1")
-    g.heroes_idle()
+    g.side_idles()
     for c in list(g.state.characters):
-        if g.state.side == "overseer" and g.rules.can_act(g.state, g.c(c.id)):
+        if g.state.side == "overseer" and g.rules.can_act(g.state, g.character(c.id)):
             g.do(A.DeclareAction(c.id, 0))
             g.do(A.ResolveShot(c.id, "melee"))
     pending = g.state.pending
     assert pending is not None and pending.kind == "regeneration" and pending.character == "monster-troll-1"
     g.do(A.Decide(pending.id, "no"))
-    assert g.c("monster-troll-1").health == 1 and g.state.round == 2
+    assert g.character("monster-troll-1").health == 1 and g.state.round == 2
 
 
 def test_a_table_that_goes_on_without_declining_lets_the_monster_regenerate() -> None:
     """catacombs-1e-rules-italian.txt: Abilità dei mostri (Rigenerazione, "alla fine di un round")"""
-    g = Game(["tana-del-troll", *AFTER])
-    g.fight()
+    g = catacombs_1e(["tana-del-troll", *AFTER])
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-troll-1")
-    g.heroes_idle()
+    g.side_idles()
     for c in list(g.state.characters):
-        if g.state.side == "overseer" and g.rules.can_act(g.state, g.c(c.id)):
+        if g.state.side == "overseer" and g.rules.can_act(g.state, g.character(c.id)):
             g.do(A.DeclareAction(c.id, 0))
             g.do(A.ResolveShot(c.id, "melee"))
-    assert g.state.pending is not None and g.c("monster-troll-1").health == 1
+    assert g.state.pending is not None and g.character("monster-troll-1").health == 1
     g.do(A.DeclareAction("hero-elfo", 0))  # the round goes on: the Keeper did not decline
-    assert g.c("monster-troll-1").health == 2 and g.state.turn is not None
+    assert g.character("monster-troll-1").health == 2 and g.state.turn is not None
 
 
 # == discs, the Lord's sheet, the players ===========================================================
 def test_a_dead_heros_discs_stay_on_his_board_until_the_resolution_returns_them_unpaid() -> None:
     """catacombs-1e-rules-italian.txt: Colpi e danni ("Il disco del mostro eliminato viene posizionato vicino
     alla scheda del giocatore che ha eliminato il mostro"); Morte di un eroe; 5. La Fase di Risoluzione"""
-    g = Game(["corridoio", *AFTER])
-    g.fight()
+    g = catacombs_1e(["corridoio", *AFTER])
+    g.enter_battle()
     g.act("hero-ladra", "melee", "monster-zombie-1")
     g.do(A.SetHealth("hero-ladra", 0, "fallen"))
     supply = dict(g.state.monster_supply)["zombie"]
-    assert g.c("hero-ladra").trophies == ("monster-zombie-1",)
+    assert g.character("hero-ladra").trophies == ("monster-zombie-1",)
     assert g.state.monster_pool()["zombie"] == supply - 3  # two on the board, one beside her sheet
     for zombie in ("monster-zombie-2", "monster-zombie-3"):
         g.do(A.SetHealth(zombie, 0, "cleared"))
-    g.heroes_idle()
-    assert g.state.phase == "resolution" and g.c("hero-ladra").gold == 0 and g.c("hero-ladra").trophies == ()
+    g.side_idles()
+    assert (
+        g.state.phase == "resolution"
+        and g.character("hero-ladra").gold == 0
+        and g.character("hero-ladra").trophies == ()
+    )
     assert g.state.monster_pool()["zombie"] == supply
 
 
@@ -274,10 +279,10 @@ def test_in_the_final_battle_a_destroyed_servants_disc_stays_off_the_monster_poo
     """catacombs-1e-rules-italian.txt: Colpi e danni (the disc beside the sheet of the hero who eliminated
     it); Punti importanti (2: "se nella riserva non è presente un certo tipo di mostro, allora il Custode non
     potrà usare quel mostro")"""
-    g = Game(["signore-della-catacomba"], lord="dragone")
-    g.fight()
+    g = catacombs_1e(["signore-della-catacomba"], lord="dragone")
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-spirito-del-fuoco-1")
-    assert g.c("hero-barbaro").trophies == ("monster-spirito-del-fuoco-1",)
+    assert g.character("hero-barbaro").trophies == ("monster-spirito-del-fuoco-1",)
     supply = dict(g.state.monster_supply)["spirito-del-fuoco"]
     assert g.state.monster_pool()["spirito-del-fuoco"] == supply - 2
 
@@ -285,22 +290,26 @@ def test_in_the_final_battle_a_destroyed_servants_disc_stays_off_the_monster_poo
 def test_the_lords_sheet_is_set_up_with_the_game_and_his_health_carried_into_the_final_battle() -> None:
     """catacombs-1e-rules-italian.txt: Scegliere un Signore della Catacomba ("piazza un segnalino sul numero
     più alto dell'indicatore dei punti vita"); La Battaglia Finale"""
-    g = Game(["corridoio", "signore-della-catacomba"], lord="dragone")
-    lord = g.c("lord-dragone")
+    g = catacombs_1e(["corridoio", "signore-della-catacomba"], lord="dragone")
+    lord = g.character("lord-dragone")
     assert (lord.health, lord.max_health, lord.in_room) == (8, 8, False)
     assert not g.rules.can_act(g.state, lord) and lord not in g.state.room_monsters
     g.do(A.SetHealth("lord-dragone", 6, "the marker as the Keeper's sheet shows it"))
-    g.fight()
+    g.enter_battle()
     for m in g.state.room_monsters:
         g.do(A.SetHealth(m.id, 0, "cleared"))
-    g.fight()
-    assert g.state.room_kind == "lair" and g.c("lord-dragone").in_room and g.c("lord-dragone").health == 6
+    g.enter_battle()
+    assert (
+        g.state.room_kind == "lair"
+        and g.character("lord-dragone").in_room
+        and g.character("lord-dragone").health == 6
+    )
 
 
 def test_the_players_share_the_four_heroes_as_the_manual_says() -> None:
     """catacombs-1e-rules-italian.txt: Preparazione del gioco ("4 giocatori: Custode, 2 giocatori controllano
     un eroe ciascuno e 1 giocatore controlla 2 eroi"; 3 players: two heroes each; 2 players: all four)"""
-    g = Game(players={"anna": ["barbaro", "elfo"], "bruno": ["ladra"], "carla": ["mago"]})
+    g = catacombs_1e(players={"anna": ["barbaro", "elfo"], "bruno": ["ladra"], "carla": ["mago"]})
     assert {h.card: h.player for h in g.state.heroes} == {
         "barbaro": "anna",
         "elfo": "anna",
@@ -311,8 +320,11 @@ def test_the_players_share_the_four_heroes_as_the_manual_says() -> None:
     assert view["hero-elfo"] == "anna" and view["lord-dragone"] is None
     assert GameState.from_json(g.state.to_json()) == g.state  # the canonical form keeps them
     assert load_position(g.rules, position_of(g.state)) == g.state  # and the position format
-    assert '"player"' not in Game().state.to_json()  # and names nobody when the setup does not
-    assert Game(players={"dario": ["barbaro", "elfo", "ladra", "mago"]}).c("hero-mago").player == "dario"
+    assert '"player"' not in catacombs_1e().state.to_json()  # and names nobody when the setup does not
+    assert (
+        catacombs_1e(players={"dario": ["barbaro", "elfo", "ladra", "mago"]}).character("hero-mago").player
+        == "dario"
+    )
     for wrong in (
         {"anna": ["barbaro", "elfo", "ladra"], "bruno": ["mago"]},  # two players: two heroes each
         {"anna": ["barbaro", "elfo"], "bruno": ["ladra"]},  # nobody controls the Wizard
@@ -320,7 +332,7 @@ def test_the_players_share_the_four_heroes_as_the_manual_says() -> None:
         {"anna": ["barbaro", "elfo"], "bruno": ["ladra", "mago", "guerriero"]},  # no such hero
     ):
         with pytest.raises(IllegalActionError) as refusal:
-            Game(players=wrong)
+            catacombs_1e(players=wrong)
         assert refusal.value.rule == f"{MANUAL}: Preparazione del gioco"
 
 
@@ -329,8 +341,8 @@ def test_refusals_name_the_first_edition_rule_they_enforce() -> None:
     """catacombs-1e-rules-italian.txt: Incapacità ("Eroi incapaci non possono effettuare nessuna azione");
     Equipaggiamento ("L'effetto di un oggetto cessa di funzionare quando l'eroe è incapacitato"); Morte di un
     eroe; 3. La Fase Combattimento; Il mercante"""
-    g = Game(["corridoio", "mercante", *AFTER[1:]], items={"barbaro": ["spada-affilata"]})
-    g.fight()
+    g = catacombs_1e(["corridoio", "mercante", *AFTER[1:]], items={"barbaro": ["spada-affilata"]})
+    g.enter_battle()
     g.do(A.SetStatus("hero-barbaro", INCAPACITATED, True, "stunned"))
     g.do(A.SetHealth("hero-ladra", 0, "fallen"))
     assert refused(g, A.DeclareAction("hero-barbaro", 0)) == f"{MANUAL}: Incapacità"
@@ -354,11 +366,11 @@ def test_a_lord_cannot_summon_a_monster_whose_discs_are_all_on_the_heroes_boards
     (tmp_path / "monsters.yaml").write_text(
         "monsters:\n  spirito-del-fuoco:\n    pieces: 2\n", encoding="utf-8"
     )
-    g = Game(["signore-della-catacomba"], lord="dragone", overlay=tmp_path)
-    g.fight()
+    g = catacombs_1e(["signore-della-catacomba"], lord="dragone", overlay=tmp_path)
+    g.enter_battle()
     g.act("hero-barbaro", "melee", "monster-spirito-del-fuoco-1")
     g.act("hero-elfo", "melee", "monster-spirito-del-fuoco-2")
-    g.heroes_idle()
+    g.side_idles()
     g.do(A.DeclareAction("lord-dragone", 1))  # his special action: two fire spirits
     rule = refused(g, A.ResolveShot("lord-dragone", "summon"))
     assert rule == f"{MANUAL}: Punti importanti"

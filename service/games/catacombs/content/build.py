@@ -1,4 +1,5 @@
-"""Turning validated record dicts into the typed dataclasses of ``service.content.model``."""
+"""Turning validated Catacombs records into the typed cards of ``model`` (the marks every record has are
+read by ``service.content.records.marks``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from service.content.model import (
-    EMPTY,
+from service.content.records import ShotAlternatives, ShotSequence, ShotSpec, marks
+from service.games.catacombs.content.model import (
     AbilityCard,
     AntientCard,
     CardCount,
@@ -24,9 +25,6 @@ from service.content.model import (
     RoomCard,
     RoomLayout,
     Service,
-    ShotAlternatives,
-    ShotSequence,
-    ShotSpec,
     SpecialRoomCard,
     SpellCard,
     StartingHealthRestriction,
@@ -59,19 +57,6 @@ def alternatives(raw: Iterable[Iterable[Raw]] | None) -> ShotAlternatives:
 
 def patterns(raw: Iterable[Raw] | None) -> tuple[ShotSpec, ...]:
     return tuple(shot(item) for item in raw or ())
-
-
-def marks(record_id: str, raw: Raw) -> dict[str, Any]:
-    unverified_fields = dict(raw.get("unverified_fields", {}))
-    return {
-        "id": record_id,
-        "name": raw["name"],
-        "set": raw.get("set", "base"),
-        "verified": not raw.get("unverified", False) and not unverified_fields,
-        "source": raw.get("source"),
-        "note": raw.get("note"),
-        "unverified_fields": MappingProxyType(unverified_fields) if unverified_fields else EMPTY,
-    }
 
 
 def card_counts(raw: Iterable[Raw] | None) -> tuple[CardCount, ...]:

@@ -1,7 +1,6 @@
-"""Typed, immutable views of the game content (cards, playmats, layouts).
-
-Every record carries its provenance marks: ``verified`` is false when the record as a whole, or any of its
-fields (``unverified_fields``), comes from a stand-in or an inference rather than a printed card.
+"""Typed, immutable views of the Catacombs cards (monsters, rooms, Lords, heroes, items, spells, playmats,
+layouts) that Third Edition's content becomes (``third_edition.load_content``); the records' provenance marks
+and shot icons are every game's (``service.content.records``).
 """
 
 from __future__ import annotations
@@ -11,47 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-EMPTY: Mapping[str, str] = MappingProxyType({})
-
-Connector = Literal["then", "elastic"]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Record:
-    """Fields every content record shares: its id, printed name and how sure we are of it."""
-
-    id: str
-    name: str
-    set: str = "base"
-    verified: bool = True
-    source: str | None = None
-    note: str | None = None
-    # field name -> where the stand-in value came from
-    unverified_fields: Mapping[str, str] = field(default_factory=lambda: EMPTY, hash=False, compare=False)
-
-
-@dataclass(frozen=True)
-class ShotSpec:
-    """One shot icon of a shot sequence.
-
-    ``count`` is the strength printed beside the icon (the number of Poison cards a poison shot draws);
-    repeated shots are separate ShotSpecs. ``connector`` joins this shot to the one before it
-    (``None`` for the first shot of a sequence).
-    """
-
-    shot: str
-    modifier: str | None = None
-    count: int = 1
-    connector: Connector | None = None
-    optional: bool = False
-    summons: str | None = None  # monster id (or "liquid-antient") for summon shots
-    transfers: tuple[str, ...] | None = None  # Catacombs & Castles: the transfer icons printed beside it
-    transforms_into: str | None = None
-
-
-# A sequence is an ordered tuple of shots; a card's alternatives (its "Or") are a tuple of sequences.
-ShotSequence = tuple[ShotSpec, ...]
-ShotAlternatives = tuple[ShotSequence, ...]
+from service.content.records import Record, ShotAlternatives, ShotSpec
 
 
 @dataclass(frozen=True, kw_only=True)

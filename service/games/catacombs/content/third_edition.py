@@ -7,27 +7,31 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from service.content import build
 from service.content.errors import ContentError, Problem
-from service.content.model import Content, PoisonDeck, ShotSpec
 from service.content.reading import CONTENT_ROOT, Checker, RulesetRecords, fail, read_ruleset
+from service.content.records import ShotSpec
 from service.content.sources import FileKind
+from service.games.catacombs.content import build
+from service.games.catacombs.content.model import Content, PoisonDeck
+
+SCHEMAS = "service.games.catacombs.schemas.content"
+"""The package of the JSON Schemas its records are checked against."""
 
 __all__ = ["CONTENT_ROOT", "load_content"]
 
 CATACOMBS_3E_FILES = (
-    FileKind("monsters.yaml", "monsters", "monster"),
-    FileKind("rooms.yaml", "rooms", "room"),
-    FileKind("special-rooms.yaml", "special_rooms", "special_room"),
-    FileKind("lords.yaml", "lords", "lord"),
-    FileKind("heroes.yaml", "heroes", "hero"),
-    FileKind("items.yaml", "items", "item"),
-    FileKind("spells.yaml", "spells", "spell"),
-    FileKind("abilities.yaml", "abilities", "ability"),
-    FileKind("poison-deck.yaml", "poison_deck", "poison_card"),
-    FileKind("playmats.yaml", "playmats", "playmat"),
-    FileKind("layouts.yaml", "layouts", "layout"),
-    FileKind("antients.yaml", "antients", "antient"),
+    FileKind("monsters.yaml", "monsters", "monster", SCHEMAS),
+    FileKind("rooms.yaml", "rooms", "room", SCHEMAS),
+    FileKind("special-rooms.yaml", "special_rooms", "special_room", SCHEMAS),
+    FileKind("lords.yaml", "lords", "lord", SCHEMAS),
+    FileKind("heroes.yaml", "heroes", "hero", SCHEMAS),
+    FileKind("items.yaml", "items", "item", SCHEMAS),
+    FileKind("spells.yaml", "spells", "spell", SCHEMAS),
+    FileKind("abilities.yaml", "abilities", "ability", SCHEMAS),
+    FileKind("poison-deck.yaml", "poison_deck", "poison_card", SCHEMAS),
+    FileKind("playmats.yaml", "playmats", "playmat", SCHEMAS),
+    FileKind("layouts.yaml", "layouts", "layout", SCHEMAS),
+    FileKind("antients.yaml", "antients", "antient", SCHEMAS),
 )
 
 # 3E reference: Components ("Poisoned! Cards x15").
