@@ -317,3 +317,33 @@ def test_only_the_camera_process_feeds_the_table_its_camera(secured_broker: Mosq
             camera.publish(frames, {"from": "camera"})
         seen = daemon.wait_for(lambda seen: any(s.topic == frames for s in seen))
         assert [(s.topic, s.json()["from"]) for s in seen] == [(frames, "camera")]
+
+
+def test_only_the_referee_asks_for_the_camera_view_and_spectators_never_see_it(
+    secured_broker: MosquittoBroker,
+) -> None:
+    """The calibrate page's picture (docs/camera.md, "The camera step"): only the referee's channel may ask
+    the camera for it, only the camera may answer, and no spectator account receives it."""
+    ask, view = f"{T}/{topics.CAMERA_VIEW_ASK}", f"{T}/{topics.CAMERA_VIEW}"
+    with (
+        login(secured_broker, "camera") as camera,
+        login(secured_broker, "referee") as referee,
+        login(secured_broker, "spectator") as spectator,
+        login(secured_broker, "dashboard") as dashboard,
+    ):
+        camera.subscribe(ask)
+        referee.subscribe(view)
+        spectator.subscribe(f"{T}/#")
+        dashboard.subscribe(f"{T}/#")
+        for role in ("spectator", "dashboard", "daemon", "tracker"):
+            with login(secured_broker, role) as stranger:
+                stranger.publish(ask, {"from": role})
+                stranger.publish(view, {"from": role})
+        referee.publish(ask, {"from": "referee"})
+        asked = camera.wait_for(lambda seen: any(s.topic == ask for s in seen))
+        assert [(s.topic, s.json()["from"]) for s in asked] == [(ask, "referee")]
+        camera.publish(view, {"from": "camera"})
+        answered = referee.wait_for(lambda seen: any(s.topic == view for s in seen))
+        assert [(s.topic, s.json()["from"]) for s in answered] == [(view, "camera")]
+        assert spectator.on(view) == [] and spectator.on(ask) == []
+        assert dashboard.on(view) == []
