@@ -142,3 +142,34 @@ def test_the_calibrate_page_shows_the_picture_the_error_and_the_missing_disc(chr
         assert errors == []
     finally:
         server.stop()
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_a_table_without_a_camera_says_so_on_the_card(chromium: Any) -> None:  # noqa: F811
+    sync_api = pytest.importorskip("playwright.sync_api")
+    feed = FakeFeed("t1")
+    feed.online()
+    feed.snapshot(opening_state(), seq=3)
+    feed.board(opening_board())
+    server: DashboardServer = serve_dashboard(
+        {
+            "TABLE": "t1",
+            "PORT": 0,
+            "TABLE_FEED": feed.feed,
+            "COMMAND_CHANNEL": FakeCommandChannel(),
+            "REFEREE_PIN_HASH": PIN_HASH,
+        }
+    )
+    try:
+        page, errors = phone(chromium, server.url + "login?next=/referee/setup/calibrate")
+        log_in(page, PIN)
+        expect = sync_api.expect
+        expect(page.locator("#cam-status")).to_have_text(
+            "This table has no camera connection: the camera step does not apply."
+        )
+        expect(page.locator("#cam-image")).to_be_hidden()
+        expect(page.locator("#cam-refresh")).to_be_hidden()
+        assert errors == []
+    finally:
+        server.stop()
