@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from tests.dashboard.table_broker import table  # noqa: F401  (a fixture for the broker tests)
 from tests.dashboard.table_game import opening_board, opening_state
 from web_dashboard.security import hash_pin
+from web_dashboard.server import DashboardServer, serve_dashboard
 from web_dashboard.table import create_app
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
 
@@ -27,6 +28,13 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def serve_on(feed: FakeFeed, **more: Any) -> DashboardServer:
+    """The table's dashboard served for real on a free port over a fake feed, with the test PIN and a
+    recording command channel; ``more`` adds to its configuration (e.g. ``CAMERA_VIEWS``)."""
+    config = {"TABLE": "t1", "PORT": 0, "TABLE_FEED": feed.feed, "COMMAND_CHANNEL": FakeCommandChannel()}
+    return serve_dashboard({**config, "REFEREE_PIN_HASH": PIN_HASH, **more})
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.camera.wire import encode_view
-from tests.dashboard.conftest import PIN, PIN_HASH, Referee, csrf_of
+from tests.dashboard.conftest import PIN, PIN_HASH, Referee, csrf_of, serve_on
 from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, needs_chromium, phone  # noqa: F401
-from web_dashboard.server import DashboardServer, serve_dashboard
+from web_dashboard.server import DashboardServer
 from web_dashboard.table import create_app
 from web_dashboard.table.camera_views import CameraViews
 from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
@@ -117,16 +117,7 @@ def test_the_calibrate_page_shows_the_picture_the_error_and_the_missing_disc(chr
     feed.online()
     feed.snapshot(opening_state(), seq=3)
     feed.board(opening_board())
-    server: DashboardServer = serve_dashboard(
-        {
-            "TABLE": "t1",
-            "PORT": 0,
-            "TABLE_FEED": feed.feed,
-            "COMMAND_CHANNEL": FakeCommandChannel(),
-            "CAMERA_VIEWS": camera.views,
-            "REFEREE_PIN_HASH": PIN_HASH,
-        }
-    )
+    server: DashboardServer = serve_on(feed, CAMERA_VIEWS=camera.views)
     try:
         page, errors = phone(chromium, server.url + "login?next=/referee/setup/calibrate")
         log_in(page, PIN)
@@ -152,15 +143,7 @@ def test_a_table_without_a_camera_says_so_on_the_card(chromium: Any) -> None:  #
     feed.online()
     feed.snapshot(opening_state(), seq=3)
     feed.board(opening_board())
-    server: DashboardServer = serve_dashboard(
-        {
-            "TABLE": "t1",
-            "PORT": 0,
-            "TABLE_FEED": feed.feed,
-            "COMMAND_CHANNEL": FakeCommandChannel(),
-            "REFEREE_PIN_HASH": PIN_HASH,
-        }
-    )
+    server: DashboardServer = serve_on(feed)
     try:
         page, errors = phone(chromium, server.url + "login?next=/referee/setup/calibrate")
         log_in(page, PIN)

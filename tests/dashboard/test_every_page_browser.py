@@ -16,7 +16,7 @@ import pytest
 
 from service.gamelog.records import read_log
 from service.table.session import TableSession
-from tests.dashboard.conftest import PIN, PIN_HASH
+from tests.dashboard.conftest import PIN, serve_on
 from tests.dashboard.table_game import opening_board
 from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium  # noqa: F401
 from tests.helpers.page_words import page_problems, small_controls
@@ -63,15 +63,7 @@ def played(request: pytest.FixtureRequest) -> Iterator[tuple[DashboardServer, in
             feed.publish("event", {**event, "seq": record.seq})
     feed.snapshot(session.snapshot(), seq=session.seq)
     feed.board(opening_board())
-    server = serve_dashboard(
-        {
-            "TABLE": "t1",
-            "PORT": 0,
-            "TABLE_FEED": feed.feed,
-            "COMMAND_CHANNEL": FakeCommandChannel(),
-            "REFEREE_PIN_HASH": PIN_HASH,
-        }
-    )
+    server = serve_on(feed)
     try:
         yield server, len(feed.feed.recent_events(limit=CATCH_UP_EVENTS))
     finally:

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from tests.dashboard.conftest import PIN, PIN_HASH
+from tests.dashboard.conftest import PIN, serve_on
 from tests.dashboard.table_game import opening_board, opening_state
 from tests.helpers.browser import chromium, log_in, module_chromium, needs_chromium, phone  # noqa: F401
 from tests.helpers.page_words import in_view_together, page_problems, small_controls
-from web_dashboard.server import DashboardServer, serve_dashboard
-from web_dashboard.table.fake_feed import FakeCommandChannel, FakeFeed
+from web_dashboard.server import DashboardServer
+from web_dashboard.table.fake_feed import FakeFeed
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -29,15 +29,7 @@ def table() -> Iterator[tuple[FakeFeed, DashboardServer]]:
     feed.online()
     feed.snapshot({**opening_state(), "calibration": {"active": False, "status": BUILT_IN}}, seq=3)
     feed.board(opening_board())
-    server = serve_dashboard(
-        {
-            "TABLE": "t1",
-            "PORT": 0,
-            "TABLE_FEED": feed.feed,
-            "COMMAND_CHANNEL": FakeCommandChannel(),
-            "REFEREE_PIN_HASH": PIN_HASH,
-        }
-    )
+    server = serve_on(feed)
     try:
         yield feed, server
     finally:
